@@ -1,0 +1,35 @@
+package app
+
+import "time"
+
+// Server states, as shown in `mcptray status` and the UI.
+const (
+	StateDisabled   = "disabled"
+	StateStarting   = "starting"
+	StateReady      = "ready"
+	StateRestarting = "restarting"
+	StateError      = "error"
+	StateCrashLoop  = "crash-loop"
+	StateStopping   = "stopping"
+	StateStopped    = "stopped"
+)
+
+// ServerStatus is one server's row in `mcptray status --json`.
+type ServerStatus struct {
+	Name     string    `json:"name"`
+	Type     string    `json:"type"`
+	Enabled  bool      `json:"enabled"`
+	State    string    `json:"state"`
+	PID      int       `json:"pid"`
+	Tools    int       `json:"tools"`
+	Restarts int       `json:"restarts"`
+	Error    string    `json:"error"`
+	Since    time.Time `json:"since"`
+}
+
+// Status is the whole core's state: what `mcptray status --json` prints.
+type Status struct {
+	Servers     []ServerStatus `json:"servers"`
+	ConfigError string         `json:"configError"`
+	ConfigPath  string         `json:"configPath"`
+}

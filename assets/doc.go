@@ -1,0 +1,3 @@
+// Package assets holds mcptray's embedded icons and other static files. No
+// logic lives here.
+package assets
