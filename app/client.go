@@ -1,0 +1,102 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+)
+
+// ErrNotRunning means no instance serves the data dir's control socket.
+var ErrNotRunning = errors.New("mcptray is not running")
+
+// Client talks to a running instance over its control socket.
+type Client struct {
+	sock string
+	http *http.Client
+}
+
+// Dial connects to the instance that owns data dir data.
+func Dial(data string) (*Client, error) {
+	sock := socketPath(data)
+	conn, err := net.Dial("unix", sock)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, errConnRefused) {
+			return nil, fmt.Errorf("%w (no instance on %s)", ErrNotRunning, sock)
+		}
+		return nil, fmt.Errorf("connecting to %s: %w", sock, err)
+	}
+	conn.Close()
+	return &Client{sock: sock, http: &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", sock)
+		},
+	}}}, nil
+}
+
+// Status fetches the instance's status.
+func (cl *Client) Status(ctx context.Context) (Status, error) {
+	var st Status
+	err := cl.do(ctx, http.MethodGet, "/v1/status", &st)
+	return st, err
+}
+
+// SetEnabled asks the instance to rewrite a server's "disabled" key.
+func (cl *Client) SetEnabled(ctx context.Context, name string, enabled bool) error {
+	action := "disable"
+	if enabled {
+		action = "enable"
+	}
+	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(name)+"/"+action, nil)
+}
+
+// Restart asks the instance to restart one server.
+func (cl *Client) Restart(ctx context.Context, name string) error {
+	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(name)+"/restart", nil)
+}
+
+func (cl *Client) do(ctx context.Context, method, path string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, "http://mcptray"+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := cl.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("talking to mcptray: %w", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("reading reply: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e apiError
+		if json.Unmarshal(body, &e) == nil && e.Error != "" {
+			if resp.StatusCode == http.StatusNotFound {
+				return remoteError{msg: e.Error, is: ErrNoServer}
+			}
+			return errors.New(e.Error)
+		}
+		return fmt.Errorf("mcptray answered %s", resp.Status)
+	}
+	if out != nil {
+		return json.Unmarshal(body, out)
+	}
+	return nil
+}
+
+// remoteError carries the instance's one-line message and the sentinel a
+// caller may branch on.
+type remoteError struct {
+	msg string
+	is  error
+}
+
+func (e remoteError) Error() string { return e.msg }
+func (e remoteError) Unwrap() error { return e.is }

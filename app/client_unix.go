@@ -1,0 +1,7 @@
+//go:build unix
+
+package app
+
+import "syscall"
+
+var errConnRefused error = syscall.ECONNREFUSED

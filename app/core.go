@@ -1,0 +1,380 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/store"
+)
+
+// Options configure a Core. ConfigPath and DataDir are required; the rest
+// have defaults.
+type Options struct {
+	ConfigPath string
+	DataDir    string
+	// Self is what ${self} expands to; default os.Executable().
+	Self string
+	// LookupEnv resolves ${env:NAME}; default os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Keyring resolves ${keyring:NAME}; default the OS keyring (service
+	// "mcptray", entry "keyring/NAME").
+	Keyring func(name string) (string, error)
+	// Logger receives the core's own messages (not servers' output).
+	Logger *slog.Logger
+	// Debounce is how long the watcher waits after the last change to
+	// mcp.json before applying it; default 100 ms.
+	Debounce time.Duration
+	// StartTimeout bounds initialize + tools/list; default 120 s.
+	StartTimeout time.Duration
+	// StopGrace and TermGrace override the stop escalation delays
+	// (stdin close → SIGTERM → SIGKILL); zero means mcp's defaults.
+	StopGrace, TermGrace time.Duration
+}
+
+// Core is the running heart of mcptray. See the package doc.
+type Core struct {
+	opts     Options
+	log      *slog.Logger
+	lock     *instanceLock
+	store    *store.Store
+	instance string // random id, set as MCPTRAY_INSTANCE on every server
+
+	watchdog *mcp.Watchdog // set by Run before any server starts
+
+	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
+
+	mu        sync.Mutex // guards the fields below
+	servers   map[string]*server
+	gone      map[string]*server // removed servers, possibly still stopping, by name
+	order     []string           // server names in file order
+	configErr string
+	subs      map[chan Status]struct{}
+
+	wg sync.WaitGroup // one per server goroutine
+}
+
+// New prepares a Core: it creates the data dir, takes the single-instance
+// lock, opens the store and writes the default config if there is none. It
+// starts nothing; call Run.
+func New(opts Options) (*Core, error) {
+	if opts.ConfigPath == "" || opts.DataDir == "" {
+		return nil, errors.New("app.New: ConfigPath and DataDir are required")
+	}
+	if opts.Self == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("finding own executable: %w", err)
+		}
+		opts.Self = exe
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	if opts.Keyring == nil {
+		opts.Keyring = func(name string) (string, error) { return keyring.Get("keyring/" + name) }
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = startupDeadline
+	}
+	if opts.Debounce == 0 {
+		opts.Debounce = 100 * time.Millisecond
+	}
+	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating data dir: %w", err)
+	}
+	lock, err := lockInstance(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(dbPath(opts.DataDir))
+	if err != nil {
+		lock.release()
+		return nil, fmt.Errorf("opening database: %w", err)
+	}
+	if created, err := config.EnsureDefault(opts.ConfigPath); err != nil {
+		st.Close()
+		lock.release()
+		return nil, fmt.Errorf("creating default config: %w", err)
+	} else if created {
+		opts.Logger.Info("created default config", "path", opts.ConfigPath)
+	}
+	var id [8]byte
+	rand.Read(id[:])
+	return &Core{
+		opts:     opts,
+		log:      opts.Logger,
+		lock:     lock,
+		store:    st,
+		instance: hex.EncodeToString(id[:]),
+		servers:  make(map[string]*server),
+		gone:     make(map[string]*server),
+		subs:     make(map[chan Status]struct{}),
+	}, nil
+}
+
+// Close releases the store and the instance lock. Call it after Run returns.
+func (c *Core) Close() error {
+	err := c.store.Close()
+	c.lock.release()
+	return err
+}
+
+// Run starts the watchdog, the control API, the watcher and one supervisor
+// per configured server, and blocks until ctx ends. Then it stops every
+// server (in parallel) and returns.
+func (c *Core) Run(ctx context.Context) error {
+	wd, err := mcp.StartWatchdog()
+	if err != nil {
+		return fmt.Errorf("starting watchdog: %w", err)
+	}
+	defer wd.Close()
+	c.watchdog = wd
+	c.reapStale(ctx)
+
+	ln, err := listenControl(c.opts.DataDir)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: c.controlHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer os.Remove(socketPath(c.opts.DataDir))
+	defer srv.Close()
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.reload(runCtx)
+	watchErr := make(chan error, 1)
+	go func() { watchErr <- c.watch(runCtx) }()
+
+	select {
+	case <-ctx.Done():
+	case err = <-watchErr:
+	}
+	cancel()
+	c.wg.Wait()
+	return err
+}
+
+func listenControl(data string) (net.Listener, error) {
+	sock := socketPath(data)
+	os.Remove(sock) // a stale socket from a killed instance; the lock says we own data
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", sock, err)
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("securing %s: %w", sock, err)
+	}
+	return ln, nil
+}
+
+// reapStale kills process groups left behind by an instance that died
+// without stopping its servers (the store's backstop to the watchdog).
+func (c *Core) reapStale(ctx context.Context) {
+	runs, err := c.store.OpenRuns(ctx)
+	if err != nil {
+		c.log.Warn("reading unfinished server runs", "err", err)
+		return
+	}
+	for _, r := range runs {
+		if r.Instance == c.instance {
+			continue
+		}
+		if n, err := mcp.ReapGroup(r.PGID, r.Instance); err != nil {
+			c.log.Warn("reaping stale server", "server", r.Server, "pgid", r.PGID, "err", err)
+		} else if n > 0 {
+			c.log.Info("reaped stale server processes", "server", r.Server, "pgid", r.PGID, "killed", n)
+		}
+		c.store.RunExited(ctx, r.ID, time.Now(), -1, "mcptray exited without stopping it")
+	}
+}
+
+// configEnv is what variable resolution may read.
+func (c *Core) configEnv() config.Env {
+	home, _ := os.UserHomeDir()
+	return config.Env{
+		Lookup:  c.opts.LookupEnv,
+		Home:    home,
+		Self:    c.opts.Self,
+		Keyring: c.opts.Keyring,
+		Dir:     filepath.Dir(c.opts.ConfigPath),
+	}
+}
+
+// reload reads mcp.json and applies it. A file that does not parse changes
+// nothing: the last good config keeps running and the error is reported.
+func (c *Core) reload(ctx context.Context) {
+	cfg, err := config.Load(c.opts.ConfigPath, c.configEnv())
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, os.ErrNotExist) {
+			msg = fmt.Sprintf("%s does not exist; the last good config keeps running", c.opts.ConfigPath)
+		}
+		c.mu.Lock()
+		changed := c.configErr != msg
+		c.configErr = msg
+		c.mu.Unlock()
+		if changed {
+			c.log.Error("config not applied", "err", msg)
+			c.broadcast()
+		}
+		return
+	}
+	c.apply(ctx, cfg)
+}
+
+// apply diffs cfg against the running servers: entries whose effective spec
+// changed restart, new ones start, removed ones stop, the rest are untouched.
+func (c *Core) apply(ctx context.Context, cfg *config.Config) {
+	c.mu.Lock()
+	c.configErr = ""
+	order := make([]string, 0, len(cfg.Servers))
+	seen := make(map[string]bool, len(cfg.Servers))
+	for _, spec := range cfg.Servers {
+		if seen[spec.Name] {
+			continue
+		}
+		seen[spec.Name] = true
+		order = append(order, spec.Name)
+		if s, ok := c.servers[spec.Name]; ok {
+			s.update(spec)
+			continue
+		}
+		s := newServer(c, spec)
+		s.prev = c.gone[spec.Name]
+		delete(c.gone, spec.Name)
+		c.servers[spec.Name] = s
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			s.manage(ctx)
+		}()
+	}
+	for name, s := range c.servers {
+		if !seen[name] {
+			s.remove()
+			delete(c.servers, name)
+			c.gone[name] = s
+		}
+	}
+	c.order = order
+	c.mu.Unlock()
+	c.broadcast()
+}
+
+// Status returns a snapshot of every server in file order.
+func (c *Core) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Servers: make([]ServerStatus, 0, len(c.order))}
+	for _, name := range c.order {
+		if s, ok := c.servers[name]; ok {
+			st.Servers = append(st.Servers, s.status)
+		}
+	}
+	return st
+}
+
+// Subscribe returns a channel that receives the latest Status after every
+// change (intermediate states may be skipped) and a cancel func.
+func (c *Core) Subscribe() (<-chan Status, func()) {
+	ch := make(chan Status, 1)
+	c.mu.Lock()
+	c.subs[ch] = struct{}{}
+	c.mu.Unlock()
+	ch <- c.Status()
+	return ch, func() {
+		c.mu.Lock()
+		delete(c.subs, ch)
+		c.mu.Unlock()
+	}
+}
+
+func (c *Core) broadcast() {
+	st := c.Status()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for ch := range c.subs {
+		select {
+		case <-ch: // drop the stale one; the newest wins
+		default:
+		}
+		select {
+		case ch <- st:
+		default:
+		}
+	}
+}
+
+// SetEnabled turns a server on or off by rewriting its "disabled" key in
+// mcp.json (atomically, every other byte kept); the watcher applies it.
+func (c *Core) SetEnabled(name string, enabled bool) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	return setEnabledInFile(c.opts.ConfigPath, name, enabled)
+}
+
+// setEnabledInFile is the file rewrite behind SetEnabled, also used by the
+// CLI when no instance runs.
+func setEnabledInFile(path, name string, enabled bool) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reading config: %w", err)
+	}
+	out, err := config.SetDisabled(data, name, !enabled)
+	if err != nil {
+		return err
+	}
+	if string(out) == string(data) {
+		return nil
+	}
+	return config.WriteAtomic(path, out)
+}
+
+// SetEnabledInFile rewrites a server's "disabled" key in the config at path
+// without a running instance.
+func SetEnabledInFile(path, name string, enabled bool) error {
+	return setEnabledInFile(path, name, enabled)
+}
+
+// Restart stops and starts one server, resetting its backoff.
+func (c *Core) Restart(name string) error {
+	c.mu.Lock()
+	s, ok := c.servers[name]
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNoServer, name)
+	}
+	s.restart()
+	return nil
+}
+
+// ErrNoServer is returned for a name that mcp.json does not have.
+var ErrNoServer = errors.New("no such server")
+
+// serverNames returns the configured names, sorted (for messages).
+func (c *Core) serverNames() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	names := slices.Clone(c.order)
+	slices.Sort(names)
+	return names
+}

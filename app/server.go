@@ -1,0 +1,310 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/mcp"
+)
+
+// server supervises one mcp.json entry. Its manage goroutine owns the
+// process; other goroutines talk to it through the channels.
+type server struct {
+	core *Core
+	name string
+	log  *serverLog
+
+	specs        chan config.Server // latest spec wins (cap 1)
+	restarts     chan struct{}      // restart requests (cap 1)
+	toolsChanged chan struct{}      // the running session's tools changed (cap 1)
+	removed      chan struct{}      // closed when the entry leaves mcp.json
+	done         chan struct{}      // closed when manage has stopped everything
+	prev         *server            // a removed server of the same name still stopping
+
+	key    string       // guarded by core.mu: fingerprint + enabled state of the last spec sent
+	status ServerStatus // guarded by core.mu
+}
+
+func newServer(c *Core, spec config.Server) *server {
+	s := &server{
+		core:         c,
+		name:         spec.Name,
+		log:          openServerLog(logsDir(c.opts.DataDir), spec.Name),
+		specs:        make(chan config.Server, 1),
+		restarts:     make(chan struct{}, 1),
+		toolsChanged: make(chan struct{}, 1),
+		removed:      make(chan struct{}),
+		done:         make(chan struct{}),
+		key:          specKey(spec),
+		status:       ServerStatus{Name: spec.Name, Type: spec.Type, Enabled: !spec.Disabled, State: StateStopped},
+	}
+	s.specs <- spec
+	return s
+}
+
+func specKey(spec config.Server) string {
+	return fmt.Sprintf("%s/%t", spec.Fingerprint(), spec.Disabled)
+}
+
+// update hands a new spec to the server if its effective spec changed.
+// Called with core.mu held.
+func (s *server) update(spec config.Server) {
+	key := specKey(spec)
+	if key == s.key {
+		return
+	}
+	s.key = key
+	select {
+	case <-s.specs:
+	default:
+	}
+	s.specs <- spec
+}
+
+// remove stops the server for good. Called with core.mu held.
+func (s *server) remove() { close(s.removed) }
+
+func (s *server) restart() {
+	select {
+	case s.restarts <- struct{}{}:
+	default:
+	}
+}
+
+func (s *server) setStatus(f func(*ServerStatus)) {
+	s.core.mu.Lock()
+	f(&s.status)
+	s.core.mu.Unlock()
+	s.core.broadcast()
+}
+
+func (s *server) setState(state, errText string) {
+	s.setStatus(func(st *ServerStatus) {
+		st.State, st.Error, st.Since = state, errText, time.Now().UTC()
+		if state != StateReady {
+			st.PID, st.Tools = 0, 0
+		}
+	})
+}
+
+// manage runs one spec at a time until the entry is removed or ctx ends:
+// a new spec or a restart request stops the current run and starts anew.
+func (s *server) manage(ctx context.Context) {
+	defer close(s.done)
+	defer s.log.Close()
+	if s.prev != nil {
+		<-s.prev.done
+	}
+	spec := <-s.specs
+	first := true
+	for {
+		runCtx, cancel := context.WithCancel(ctx)
+		ran := make(chan struct{})
+		go func() {
+			defer close(ran)
+			s.run(runCtx, spec, first)
+		}()
+		first = false
+		select {
+		case spec = <-s.specs:
+			s.log.Write(logLifecycle, "config changed: restarting")
+		case <-s.restarts:
+			s.log.Write(logLifecycle, "restart requested")
+		case <-s.removed:
+			s.log.Write(logLifecycle, "removed from config: stopping")
+		case <-ctx.Done():
+		}
+		cancel()
+		<-ran
+		select {
+		case <-s.removed:
+			return
+		case <-ctx.Done():
+			return
+		default:
+		}
+	}
+}
+
+// run keeps one spec running with restarts and backoff until ctx ends.
+func (s *server) run(ctx context.Context, spec config.Server, first bool) {
+	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
+	switch {
+	case spec.Err != nil:
+		s.log.Write(logLifecycle, "refused: "+spec.Err.Error())
+		s.setState(StateError, spec.Err.Error())
+		<-ctx.Done()
+		return
+	case spec.Disabled:
+		s.setState(StateDisabled, "")
+		<-ctx.Done()
+		return
+	}
+	var bo backoff
+	for attempt := 0; ; attempt++ {
+		if !first || attempt > 0 {
+			s.setStatus(func(st *ServerStatus) { st.Restarts++ })
+		}
+		s.setState(StateStarting, "")
+		started := time.Now()
+		sess, err := s.start(ctx, spec)
+		if ctx.Err() != nil {
+			if sess != nil {
+				s.stop(sess)
+			}
+			s.setState(StateStopped, "")
+			return
+		}
+		var uptime time.Duration
+		var reason string
+		if err != nil {
+			reason = err.Error()
+			s.log.Write(logLifecycle, "start failed: "+reason)
+			s.recordRun(ctx, 0, 0, started, -1, reason)
+		} else {
+			reason, uptime = s.serve(ctx, sess, started)
+			if ctx.Err() != nil {
+				s.setState(StateStopped, "")
+				return
+			}
+		}
+		delay := bo.fail(uptime)
+		state := StateError
+		if uptime > 0 {
+			state = StateRestarting
+		}
+		if bo.crashLoop() {
+			state = StateCrashLoop
+		}
+		s.log.Write(logLifecycle, fmt.Sprintf("%s; next start in %s", state, delay))
+		s.setState(state, reason)
+		select {
+		case <-ctx.Done():
+			s.setState(StateStopped, "")
+			return
+		case <-time.After(delay):
+		}
+	}
+}
+
+// start launches the process and waits for initialize and tools/list.
+func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, error) {
+	startCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
+	defer cancel()
+	hooks := mcp.Hooks{
+		Log: s.log.Write,
+		ToolsChanged: func() {
+			select {
+			case s.toolsChanged <- struct{}{}:
+			default:
+			}
+		},
+	}
+	if spec.Type == "http" {
+		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
+		return mcp.StartHTTP(startCtx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers}, hooks)
+	}
+	s.log.Write(logLifecycle, "starting "+spec.Command)
+	return mcp.Start(startCtx, mcp.StdioSpec{
+		Name:      spec.Name,
+		Command:   spec.Command,
+		Args:      spec.Args,
+		Env:       s.core.serverEnv(spec),
+		Dir:       spec.Cwd,
+		Watchdog:  s.core.watchdog,
+		StopGrace: s.core.opts.StopGrace,
+		TermGrace: s.core.opts.TermGrace,
+	}, hooks)
+}
+
+// serve waits while the session runs; it returns why it ended and how long
+// it was up. When ctx ends it stops the session.
+func (s *server) serve(ctx context.Context, sess *mcp.Session, started time.Time) (reason string, uptime time.Duration) {
+	ready := time.Now()
+	s.log.Write(logLifecycle, fmt.Sprintf("ready: pid %d, %d tools, in %s", sess.PID(), len(sess.Tools()), ready.Sub(started).Round(time.Millisecond)))
+	runID, _ := s.core.store.RunStarted(context.WithoutCancel(ctx), s.name, sess.PID(), sess.PGID(), s.core.instance, started)
+	s.setStatus(func(st *ServerStatus) {
+		st.State, st.Error, st.Since = StateReady, "", ready.UTC()
+		st.PID, st.Tools = sess.PID(), len(sess.Tools())
+	})
+	for {
+		select {
+		case <-s.toolsChanged:
+			listCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
+			tools, err := sess.ListTools(listCtx)
+			cancel()
+			if err != nil {
+				s.log.Write(logLifecycle, "listing changed tools: "+err.Error())
+				continue
+			}
+			s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
+			continue
+		case <-sess.Done():
+			reason = sess.ExitReason()
+			s.log.Write(logLifecycle, "exited: "+reason)
+			s.core.store.RunExited(context.WithoutCancel(ctx), runID, time.Now(), sess.ExitCode(), reason)
+			return reason, time.Since(ready) + time.Nanosecond
+		case <-ctx.Done():
+			s.stop(sess)
+			s.core.store.RunExited(context.WithoutCancel(ctx), runID, time.Now(), sess.ExitCode(), "stopped")
+			return "stopped", time.Since(ready)
+		}
+	}
+}
+
+func (s *server) stop(sess *mcp.Session) {
+	s.setState(StateStopping, "")
+	s.log.Write(logLifecycle, "stopping")
+	sess.Close()
+	s.log.Write(logLifecycle, "stopped: "+sess.ExitReason())
+}
+
+func (s *server) recordRun(ctx context.Context, pid, pgid int, started time.Time, code int, reason string) {
+	ctx = context.WithoutCancel(ctx)
+	if id, err := s.core.store.RunStarted(ctx, s.name, pid, pgid, s.core.instance, started); err == nil {
+		s.core.store.RunExited(ctx, id, time.Now(), code, reason)
+	}
+}
+
+// serverEnv is the child's whole environment: mcptray's own, then the
+// entry's env, then the instance marker the watchdog and reaper look for.
+func (c *Core) serverEnv(spec config.Server) []string {
+	env := make([]string, 0, len(os.Environ())+len(spec.Env)+1)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, override := spec.Env[k]; override || k == instanceEnv {
+			continue
+		}
+		env = append(env, kv)
+	}
+	keys := make([]string, 0, len(spec.Env))
+	for k := range spec.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+spec.Env[k])
+	}
+	return append(env, instanceEnv+"="+c.instance)
+}
+
+// instanceEnv marks every server process with the instance that started it.
+const instanceEnv = "MCPTRAY_INSTANCE"
+
+// redactURL keeps scheme, host and path; query strings may carry tokens.
+func redactURL(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.Index(u, "@"); i >= 0 {
+		if j := strings.Index(u, "://"); j >= 0 && j < i {
+			u = u[:j+3] + u[i+1:]
+		}
+	}
+	return u
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
+)
+
+// flags are the options every command takes.
+type flags struct {
+	*flag.FlagSet
+	config, data string
+}
+
+func newFlags(name string) *flags {
+	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	f.SetOutput(io.Discard)
+	f.StringVar(&f.config, "config", "", "path of mcp.json (default: $MCPTRAY_CONFIG or the user config dir)")
+	f.StringVar(&f.data, "data", "", "data dir (default: $MCPTRAY_DATA or the user state dir)")
+	return f
+}
+
+// parse parses flags (which may come before or after positional args) and
+// checks the number of positional args.
+func parse(f *flags, args []string, nargs int) error {
+	var pos []string
+	for {
+		if err := f.Parse(args); err != nil {
+			return usageError{err.Error()}
+		}
+		args = f.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+	if len(pos) != nargs {
+		return usageError{fmt.Sprintf("%s takes %d argument(s), got %d", f.Name(), nargs, len(pos))}
+	}
+	f.Parse(pos) // leave the positional args in f.Args()
+	return nil
+}
+
+func (f *flags) paths() (configPath, data string, err error) {
+	configPath = f.config
+	if configPath == "" {
+		if configPath, err = config.DefaultPath(); err != nil {
+			return "", "", err
+		}
+	}
+	data = f.data
+	if data == "" {
+		if data, err = app.DefaultDataDir(); err != nil {
+			return "", "", err
+		}
+	}
+	return configPath, data, nil
+}
+
+func (f *flags) dial() (*app.Client, error) {
+	_, data, err := f.paths()
+	if err != nil {
+		return nil, err
+	}
+	return app.Dial(data)
+}
+
+func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
+	f := newFlags("status")
+	asJSON := f.Bool("json", false, "print JSON")
+	if err := parse(f, args, 0); err != nil {
+		return err
+	}
+	cl, err := f.dial()
+	if err != nil {
+		return err
+	}
+	st, err := cl.Status(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	if st.ConfigError != "" {
+		fmt.Fprintf(stdout, "config error (the last good config keeps running): %s\n\n", st.ConfigError)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tPID\tTOOLS\tRESTARTS\tERROR")
+	for _, s := range st.Servers {
+		pid := "-"
+		if s.PID > 0 {
+			pid = fmt.Sprint(s.PID)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", s.Name, s.State, pid, s.Tools, s.Restarts, oneLine(s.Error))
+	}
+	return tw.Flush()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func cmdToggle(ctx context.Context, args []string, stdout io.Writer) error {
+	f := newFlags("toggle")
+	if err := parse(f, args, 2); err != nil {
+		return err
+	}
+	name, onoff := f.Arg(0), f.Arg(1)
+	var enabled bool
+	switch onoff {
+	case "on":
+		enabled = true
+	case "off":
+	default:
+		return usageError{fmt.Sprintf("toggle takes on or off, got %q", onoff)}
+	}
+	cl, err := f.dial()
+	if errors.Is(err, app.ErrNotRunning) {
+		configPath, _, perr := f.paths()
+		if perr != nil {
+			return perr
+		}
+		if err := app.SetEnabledInFile(configPath, name, enabled); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s turned %s in %s (mcptray is not running)\n", name, onoff, configPath)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := cl.SetEnabled(ctx, name, enabled); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s turned %s\n", name, onoff)
+	return nil
+}
+
+func cmdRestart(ctx context.Context, args []string, stdout io.Writer) error {
+	f := newFlags("restart")
+	if err := parse(f, args, 1); err != nil {
+		return err
+	}
+	cl, err := f.dial()
+	if err != nil {
+		return err
+	}
+	if err := cl.Restart(ctx, f.Arg(0)); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s restarting\n", f.Arg(0))
+	return nil
+}
+
+func cmdLogs(ctx context.Context, args []string, stdout io.Writer) error {
+	f := newFlags("logs")
+	follow := f.Bool("f", false, "follow the log")
+	if err := parse(f, args, 1); err != nil {
+		return err
+	}
+	_, data, err := f.paths()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(data); err != nil {
+		return fmt.Errorf("no data dir at %s", data)
+	}
+	return app.TailLog(ctx, data, f.Arg(0), stdout, *follow)
+}

@@ -1,0 +1,120 @@
+// Command mcptray supervises local MCP servers, gives AI assistants one
+// endpoint for all of them, and asks the person — not the model — for
+// secrets. See README.md and docs/architecture.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/ui"
+)
+
+// Exit codes (DESIGN.md §12).
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+func main() {
+	mcp.RunWatchdogIfRequested()
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError is a bad command line: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usage = `usage:
+  mcptray [run] [--config F] [--data D]     tray app
+  mcptray daemon [--config F] [--data D]    headless core
+  mcptray status [--json]                   servers and their states
+  mcptray toggle NAME on|off                enable or disable a server in mcp.json
+  mcptray restart NAME                      restart one server
+  mcptray logs NAME [-f]                    a server's log
+`
+
+// Main runs one command line and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	cmd := "run"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch cmd {
+	case "run":
+		err = cmdRun(ctx, args, stderr, true)
+	case "daemon":
+		err = cmdRun(ctx, args, stderr, false)
+	case "status":
+		err = cmdStatus(ctx, args, stdout)
+	case "toggle":
+		err = cmdToggle(ctx, args, stdout)
+	case "restart":
+		err = cmdRestart(ctx, args, stdout)
+	case "logs":
+		err = cmdLogs(ctx, args, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "mcptray: %s\n%s", err, usage)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "mcptray: %s\n", err)
+		return exitFailure
+	}
+}
+
+// cmdRun starts the core, and the tray UI when gui is set and a display is
+// there; without a display the tray app runs headless, like `daemon`.
+func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) error {
+	fs := newFlags("run")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	configPath, data, err := fs.paths()
+	if err != nil {
+		return err
+	}
+	core, err := app.New(app.Options{ConfigPath: configPath, DataDir: data})
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	if gui && !hasDisplay() {
+		fmt.Fprintln(stderr, "mcptray: no display found: running headless (as `mcptray daemon`)")
+		gui = false
+	}
+	if !gui {
+		return core.Run(ctx)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- core.Run(ctx) }()
+	uiErr := ui.Run(core) // blocks on the main goroutine until Quit
+	cancel()
+	return errors.Join(uiErr, <-done)
+}
+
+func hasDisplay() bool {
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}
