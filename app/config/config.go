@@ -1,0 +1,158 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Config is one parse of mcp.json.
+type Config struct {
+	// Servers are in file order, from "mcpServers" (Claude Desktop, Cursor,
+	// Claude Code) and VS Code's "servers" alike. Names are unique: a name
+	// defined twice (in both objects, or twice in one) appears once, at its
+	// first place, refused with an Err saying so.
+	Servers  []Server
+	Inputs   []Input  // VS Code "inputs"
+	Settings Settings // top-level "x-mcptray"
+}
+
+// Settings are the app-wide settings under the top-level "x-mcptray".
+type Settings struct {
+	Listen      string                     // HTTP listener address; default "127.0.0.1:0"
+	Tools       string                     // live|stable|dynamic; default "live"
+	Elicitation string                     // auto|local; default "auto"
+	Raw         map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
+}
+
+// Defaults of Settings.
+const (
+	DefaultListen      = "127.0.0.1:0"
+	DefaultTools       = "live"
+	DefaultElicitation = "auto"
+)
+
+// Input is one entry of VS Code's "inputs": a value the person is asked for.
+type Input struct {
+	ID          string
+	Type        string // promptString or pickString (other VS Code types are kept as written)
+	Description string
+	Default     string
+	Password    bool
+	Options     []string // pickString choices (the "value" of {label, value} objects)
+}
+
+// Server is one entry of "mcpServers" or "servers", with its variables
+// resolved.
+type Server struct {
+	Name     string
+	Type     string                     // "stdio" or "http"
+	Command  string                     // stdio: resolved
+	Args     []string                   // stdio: resolved
+	Env      map[string]string          // stdio: resolved; envFile entries first, then "env" overrides
+	Cwd      string                     // stdio: resolved, ~ expanded, absolute when the file's dir is known; "" if unset
+	URL      string                     // http: resolved, http or https
+	Headers  map[string]string          // http: resolved
+	Disabled bool                       // "disabled": true, or "enabled": false
+	Settings map[string]json.RawMessage // per-entry "x-mcptray", compacted; nil when absent
+	// Err, when non-nil, refuses the entry: Err.Error() is a one-line reason
+	// a person reads, like `ssh: variable ${env:FOO} is not set`. It never
+	// contains a resolved value. A refused Server keeps only Name, Type (when
+	// known), Disabled and Settings; the resolved fields are left empty.
+	Err error
+}
+
+// Server types.
+const (
+	TypeStdio = "stdio"
+	TypeHTTP  = "http"
+)
+
+// Parse parses data, the contents of mcp.json. It returns an error (a
+// *SyntaxError, with line and column) only when the file as a whole cannot be
+// used; a problem in one server entry goes into that Server's Err.
+func Parse(data []byte, env Env) (*Config, error) {
+	text, badComment, ok := stripJSONC(data)
+	if !ok {
+		return nil, errorAt(data, badComment, "comment /* is not closed")
+	}
+	if lastMeaningful(text) == 0 {
+		return nil, &SyntaxError{Name: defaultName, Msg: "is empty"}
+	}
+	if err := syntaxCheck(data, text); err != nil {
+		return nil, err
+	}
+	root, err := parseTree(text)
+	if err != nil {
+		return nil, errorAt(data, 0, "%v", err)
+	}
+	if root.kind != kindObject {
+		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
+	}
+
+	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation}}
+	for _, m := range root.members {
+		var err error
+		switch m.key {
+		case "mcpServers", "servers":
+			if m.value.kind != kindObject {
+				err = errorAt(data, m.value.start, "%q must be an object, got %s", m.key, m.value.kind)
+			}
+		case "inputs":
+			err = parseInputs(cfg, data, text, m.value)
+		case "x-mcptray":
+			err = parseSettings(&cfg.Settings, data, text, m.value)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	r := newResolver(env, cfg.Inputs)
+	seen := map[string]int{}       // name → index in cfg.Servers
+	section := map[string]string{} // name → where it was first defined
+	for _, m := range root.members {
+		if m.key != "mcpServers" && m.key != "servers" {
+			continue
+		}
+		for _, e := range m.value.members {
+			if i, dup := seen[e.key]; dup {
+				cfg.Servers[i].Err = duplicateError(e.key, section[e.key], m.key)
+				continue
+			}
+			seen[e.key] = len(cfg.Servers)
+			section[e.key] = m.key
+			cfg.Servers = append(cfg.Servers, buildServer(e.key, e.value, text, r, env))
+		}
+	}
+	return cfg, nil
+}
+
+func duplicateError(name, first, second string) error {
+	if first == second {
+		return fmt.Errorf("%s: defined twice in %q", name, first)
+	}
+	return fmt.Errorf("%s: defined in both %q and %q", name, first, second)
+}
+
+// Load reads and parses the file at path. env.Dir defaults to the file's
+// directory, and a *SyntaxError carries the file's base name.
+func Load(path string, env Env) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	if env.Dir == "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading config: %w", err)
+		}
+		env.Dir = filepath.Dir(abs)
+	}
+	cfg, err := Parse(data, env)
+	if se, ok := err.(*SyntaxError); ok {
+		se.Name = filepath.Base(path)
+	}
+	return cfg, err
+}

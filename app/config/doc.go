@@ -1,0 +1,25 @@
+// Package config reads and edits mcptray's mcp.json.
+//
+// [Parse] and [Load] turn the file into a [Config]: the servers in file order
+// (from the Claude Desktop / Cursor "mcpServers" object and VS Code's
+// "servers" object), VS Code's "inputs", and the app settings under
+// "x-mcptray". The file may be JSONC: // and /* */ comments and trailing
+// commas are accepted. Only a file that cannot be used at all (bad syntax, a
+// top level that is not an object, "mcpServers"/"servers" not objects, bad
+// "inputs" or "x-mcptray") makes Parse fail, with a [*SyntaxError] that gives
+// the line and column. A problem in one server entry never fails the file: it
+// goes into that [Server]'s Err, and the other entries are unaffected.
+//
+// Variables (${env:NAME}, ${NAME}, ${NAME:-default}, ${userHome}, a leading
+// ~, ${self}, ${keyring:NAME}) are resolved while parsing, from an [Env]. An
+// unset variable refuses the entry with a reason naming the variable; it never
+// becomes an empty string. Error messages never contain a resolved value.
+//
+// [SetDisabled] rewrites one entry's enable state in the raw bytes and keeps
+// every other byte; [WriteAtomic] puts the result on disk with a temp file and
+// a rename. [Default], [DefaultPath] and [EnsureDefault] make the first-run
+// file.
+//
+// The package is pure Go: it starts no goroutines and holds no state between
+// calls, except the per-process key that [Server.Fingerprint] hashes with.
+package config

@@ -1,0 +1,245 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Env is what variable resolution may read.
+type Env struct {
+	Lookup  func(name string) (string, bool)  // environment variables, usually os.LookupEnv; nil: none is set
+	Home    string                            // ${userHome} and a leading ~
+	Self    string                            // ${self}: the running executable's absolute path
+	Keyring func(name string) (string, error) // ${keyring:NAME}; nil: entries using it are refused
+	Dir     string                            // the config file's directory, for a relative envFile and cwd
+}
+
+// ErrKeyringNotFound may be returned (or wrapped) by Env.Keyring for a
+// missing entry; the entry is then refused with `keyring entry "NAME" not
+// found`. go-keyring's ErrNotFound is recognised too.
+var ErrKeyringNotFound = errors.New("keyring entry not found")
+
+// goKeyringNotFound is the text of github.com/zalando/go-keyring's
+// ErrNotFound, matched so this package need not import the keyring.
+const goKeyringNotFound = "secret not found in keyring"
+
+// vscodeOnly are VS Code's predefined variables that mean nothing outside an
+// editor window.
+var vscodeOnly = map[string]bool{
+	"workspaceFolder": true, "workspaceFolderBasename": true, "workspaceRoot": true,
+	"file": true, "fileWorkspaceFolder": true, "relativeFile": true,
+	"relativeFileDirname": true, "fileBasename": true, "fileBasenameNoExtension": true,
+	"fileExtname": true, "fileDirname": true, "fileDirnameBasename": true, "cwd": true,
+	"lineNumber": true, "columnNumber": true, "selectedText": true, "execPath": true,
+	"defaultBuildTask": true,
+}
+
+// vscodeOnlyPrefixes are VS Code's prefixed variable forms that need the
+// editor (settings, commands, a named workspace folder).
+var vscodeOnlyPrefixes = []string{"config:", "command:", "workspaceFolder:", "workspaceFolderBasename:"}
+
+// resolver expands variables for one Parse call. Reasons it returns are the
+// part after "name: " in a Server's Err, and never contain a resolved value.
+type resolver struct {
+	env    Env
+	inputs map[string]bool // ids declared under "inputs"
+	// keyring caches lookups for this Parse call so an entry used by
+	// several servers is read once.
+	keyring map[string]keyringResult
+}
+
+type keyringResult struct {
+	value string
+	err   error
+}
+
+func newResolver(env Env, inputs []Input) *resolver {
+	r := &resolver{env: env, inputs: map[string]bool{}, keyring: map[string]keyringResult{}}
+	for _, in := range inputs {
+		r.inputs[in.ID] = true
+	}
+	return r
+}
+
+// expandPath resolves a value that may start with ~ (command, cwd, args,
+// envFile) and then its variables.
+func (r *resolver) expandPath(s, field string) (string, error) {
+	if rest, ok := tildeRest(s); ok {
+		if r.env.Home == "" {
+			return "", fmt.Errorf("%s starts with ~, but the home directory is not known", field)
+		}
+		v, err := r.expand(rest, field)
+		if err != nil {
+			return "", err
+		}
+		return r.env.Home + v, nil
+	}
+	return r.expand(s, field)
+}
+
+// tildeRest reports whether s is "~" or starts with "~/" (or `~\` on
+// Windows), and returns what follows the ~.
+func tildeRest(s string) (string, bool) {
+	if s == "~" {
+		return "", true
+	}
+	if len(s) >= 2 && s[0] == '~' && (s[1] == '/' || s[1] == os.PathSeparator) {
+		return s[1:], true
+	}
+	return "", false
+}
+
+// expand resolves every ${...} in s. "$" not followed by "{" is literal.
+func (r *resolver) expand(s, field string) (string, error) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	var b strings.Builder
+	for {
+		j := strings.Index(s, "${")
+		if j < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		b.WriteString(s[:j])
+		s = s[j:]
+		end := closingBrace(s)
+		if end < 0 {
+			return "", fmt.Errorf(`%s has "${" without a closing "}"`, field)
+		}
+		v, err := r.variable(s[2:end], field)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(v)
+		s = s[end+1:]
+	}
+}
+
+// closingBrace returns the index of the "}" that closes the "${" at s[0],
+// counting nested "${", or -1.
+func closingBrace(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+			depth++
+			i++
+		case s[i] == '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// variable resolves the text between "${" and "}".
+func (r *resolver) variable(inner, field string) (string, error) {
+	switch {
+	case inner == "":
+		return "", fmt.Errorf("%s has an empty ${}", field)
+	case inner == "userHome":
+		if r.env.Home == "" {
+			return "", errors.New("${userHome} is not available: the home directory is not known")
+		}
+		return r.env.Home, nil
+	case inner == "self":
+		if r.env.Self == "" {
+			return "", errors.New("${self} is not available: the path of mcptray's executable is not known")
+		}
+		return r.env.Self, nil
+	case inner == "pathSeparator" || inner == "/":
+		return string(os.PathSeparator), nil
+	case vscodeOnly[inner] || hasAnyPrefix(inner, vscodeOnlyPrefixes):
+		return "", fmt.Errorf("${%s} is not supported outside VS Code", inner)
+	case strings.HasPrefix(inner, "env:"):
+		name, def, hasDef := strings.Cut(inner[len("env:"):], ":-")
+		if name == "" {
+			return "", fmt.Errorf("%s has ${env:} without a variable name", field)
+		}
+		return r.lookup("env:"+name, name, def, hasDef, field)
+	case strings.HasPrefix(inner, "keyring:"):
+		return r.keyringValue(inner[len("keyring:"):], field)
+	case strings.HasPrefix(inner, "input:"):
+		id := inner[len("input:"):]
+		if id == "" {
+			return "", fmt.Errorf("%s has ${input:} without an input id", field)
+		}
+		if !r.inputs[id] {
+			return "", fmt.Errorf(`${input:%s} has no matching entry in "inputs"`, id)
+		}
+		return "", fmt.Errorf("${input:%s} needs the secret inbox, which this version does not have yet", id)
+	}
+	name, def, hasDef := strings.Cut(inner, ":-")
+	if !isIdentifier(name) {
+		return "", fmt.Errorf("unknown variable ${%s}", inner)
+	}
+	return r.lookup(name, name, def, hasDef, field)
+}
+
+// lookup reads an environment variable; shown is how the message names it
+// (NAME or env:NAME). With a default, an unset or empty variable takes the
+// default, itself expanded; without one, an unset variable is an error.
+func (r *resolver) lookup(shown, name, def string, hasDef bool, field string) (string, error) {
+	v, ok := "", false
+	if r.env.Lookup != nil {
+		v, ok = r.env.Lookup(name)
+	}
+	if hasDef && (!ok || v == "") {
+		return r.expand(def, field)
+	}
+	if !ok {
+		return "", fmt.Errorf("variable ${%s} is not set", shown)
+	}
+	return v, nil
+}
+
+func (r *resolver) keyringValue(name, field string) (string, error) {
+	if name == "" {
+		return "", fmt.Errorf("%s has ${keyring:} without an entry name", field)
+	}
+	if r.env.Keyring == nil {
+		return "", fmt.Errorf("keyring not available for ${keyring:%s}", name)
+	}
+	res, ok := r.keyring[name]
+	if !ok {
+		v, err := r.env.Keyring(name)
+		res = keyringResult{value: v, err: err}
+		r.keyring[name] = res
+	}
+	switch {
+	case res.err == nil:
+		return res.value, nil
+	case errors.Is(res.err, ErrKeyringNotFound) || res.err.Error() == goKeyringNotFound:
+		return "", fmt.Errorf("keyring entry %q not found", name)
+	default:
+		return "", fmt.Errorf("reading keyring entry %q: %v", name, res.err)
+	}
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isIdentifier reports whether s is a shell-style variable name.
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
