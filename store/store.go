@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Store is mcptray's database. It is safe for concurrent use.
+type Store struct {
+	db *sql.DB // safe for concurrent use; writers queue on busy_timeout
+}
+
+// busyTimeoutMS is how long a write waits for another writer (another
+// goroutine's connection, or another process) before failing with
+// SQLITE_BUSY.
+const busyTimeoutMS = 5000
+
+// Open opens the database at path, creating it (mode 0600) and its parent
+// folder (mode 0700) if needed, and applies pending migrations. A database
+// written by a newer mcptray, or a file that is not an SQLite database, is
+// refused with an error saying so.
+func Open(path string) (*Store, error) {
+	s, err := open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func open(path string) (*Store, error) {
+	ms, err := loadMigrations(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, err
+	}
+	// Create the file ourselves so it gets mode 0600; SQLite would use
+	// 0644. SQLite gives the -wal and -shm files the database's mode.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+
+	db, err := sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(context.Background(), db, ms); err != nil {
+		db.Close()
+		return nil, explain(err)
+	}
+	return &Store{db: db}, nil
+}
+
+// dsn is the modernc.org/sqlite data source name for the database file at
+// abs. Each new connection sets busy_timeout, WAL, foreign keys and
+// synchronous=NORMAL (safe with WAL; a power cut may lose the last
+// commits, never corrupt). Transactions begin IMMEDIATE, so a transaction
+// that reads then writes never fails with SQLITE_BUSY halfway.
+func dsn(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows: file:/C:/...
+	}
+	// The path is a URI path: escape the characters SQLite decodes.
+	p = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+	return fmt.Sprintf("file:%s?_busy_timeout=%d&_journal_mode=WAL&_foreign_keys=1&_synchronous=NORMAL&_txlock=immediate", p, busyTimeoutMS)
+}
+
+// explain turns SQLite's terse errors about the file itself into ones a
+// person can act on.
+func explain(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff { // primary result code
+	case sqlite3.SQLITE_NOTADB:
+		return errors.New("the file is not an SQLite database")
+	case sqlite3.SQLITE_CORRUPT:
+		return errors.New("the database file is damaged")
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+		return fmt.Errorf("the database file cannot be opened for writing: %w", err)
+	}
+	return err
+}
+
+// Close closes the database. Queries still running return errors.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
