@@ -106,11 +106,11 @@ func insertDisabled(orig, text []byte, entry *node) edit {
 		return edit{entry.start + 1, entry.start + 1, `"disabled": true`}
 	}
 	first := entry.members[0]
-	colon := `": `
+	// A compact entry (`"key":value`) gets a compact key.
+	kv, sep := `"disabled": true,`, " "
 	if keyEnd := skipString(text, first.keyStart); keyEnd+1 < len(text) && text[keyEnd] == ':' && !isSpace(text[keyEnd+1]) {
-		colon = `":`
+		kv, sep = `"disabled":true,`, ""
 	}
-	kv := `"disabled` + colon + `true,`
 
 	// The first key on a line of its own (after indentation only): insert a
 	// line before it with the same indentation and line ending.
@@ -129,7 +129,7 @@ func insertDisabled(orig, text []byte, entry *node) edit {
 		}
 		return edit{first.keyStart, first.keyStart, kv + nl + string(indent)}
 	}
-	return edit{first.keyStart, first.keyStart, kv + " "}
+	return edit{first.keyStart, first.keyStart, kv + sep}
 }
 
 // applyEdits applies non-overlapping edits to a copy of data.
