@@ -10,10 +10,21 @@
 // the line and column. A problem in one server entry never fails the file: it
 // goes into that [Server]'s Err, and the other entries are unaffected.
 //
-// Variables (${env:NAME}, ${NAME}, ${NAME:-default}, ${userHome}, a leading
-// ~, ${self}, ${keyring:NAME}) are resolved while parsing, from an [Env]. An
-// unset variable refuses the entry with a reason naming the variable; it never
-// becomes an empty string. Error messages never contain a resolved value.
+// Variables are resolved while parsing, from an [Env], in command, args, env
+// values, envFile, cwd, url and header values: ${env:NAME}, ${NAME},
+// ${NAME:-default} (the default, itself expanded, when NAME is unset or
+// empty), ${userHome}, a leading ~ (command, args, envFile, cwd), ${self},
+// ${keyring:NAME}, and ${pathSeparator} / ${/}. "$" without "{" is literal.
+// An unset variable refuses the entry with a reason naming the variable; it
+// never becomes an empty string. ${input:ID} refuses the entry for now (the
+// secret inbox will resolve it); VS Code's editor variables
+// (${workspaceFolder}, ${file}, ${config:...}, ...) and any other ${...} form
+// are refused with a reason. Error messages never contain a resolved value,
+// and a refused Server drops what it had resolved.
+//
+// A name defined twice (in "mcpServers" and "servers", or twice in one)
+// appears once in Config.Servers, at its first place, refused; names in
+// Servers are unique.
 //
 // [SetDisabled] rewrites one entry's enable state in the raw bytes and keeps
 // every other byte; [WriteAtomic] puts the result on disk with a temp file and

@@ -18,12 +18,10 @@ type Env struct {
 
 // ErrKeyringNotFound may be returned (or wrapped) by Env.Keyring for a
 // missing entry; the entry is then refused with `keyring entry "NAME" not
-// found`. go-keyring's ErrNotFound is recognised too.
+// found`. A wrapped sentinel whose text says "not found" (go-keyring's and
+// app/keyring's ErrNotFound) counts too, so this package need not import a
+// keyring.
 var ErrKeyringNotFound = errors.New("keyring entry not found")
-
-// goKeyringNotFound is the text of github.com/zalando/go-keyring's
-// ErrNotFound, matched so this package need not import the keyring.
-const goKeyringNotFound = "secret not found in keyring"
 
 // vscodeOnly are VS Code's predefined variables that mean nothing outside an
 // editor window.
@@ -211,14 +209,33 @@ func (r *resolver) keyringValue(name, field string) (string, error) {
 		res = keyringResult{value: v, err: err}
 		r.keyring[name] = res
 	}
-	switch {
-	case res.err == nil:
+	if res.err == nil {
 		return res.value, nil
-	case errors.Is(res.err, ErrKeyringNotFound) || res.err.Error() == goKeyringNotFound:
-		return "", fmt.Errorf("keyring entry %q not found", name)
-	default:
-		return "", fmt.Errorf("reading keyring entry %q: %v", name, res.err)
 	}
+	cause, notFound := keyringCause(res.err)
+	if notFound {
+		return "", fmt.Errorf("keyring entry %q not found", name)
+	}
+	return "", fmt.Errorf("reading keyring entry %q: %v", name, cause)
+}
+
+// keyringCause strips the context that wrappers added with fmt.Errorf's %w
+// (the caller's `reading "keyring/NAME": ...`, which this package's message
+// already says) down to the error that states the cause, and reports
+// whether that cause is a missing entry: ErrKeyringNotFound anywhere in the
+// chain, or a plain sentinel whose text says "not found" (go-keyring's
+// ErrNotFound, app/keyring's ErrNotFound).
+func keyringCause(err error) (cause error, notFound bool) {
+	cause = err
+	for {
+		u, ok := cause.(interface{ Unwrap() error })
+		if !ok || u.Unwrap() == nil {
+			break
+		}
+		cause = u.Unwrap()
+	}
+	_, joins := cause.(interface{ Unwrap() []error })
+	return cause, errors.Is(err, ErrKeyringNotFound) || !joins && strings.Contains(cause.Error(), "not found")
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {

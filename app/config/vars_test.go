@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -197,5 +198,40 @@ func TestGoKeyringNotFound(t *testing.T) {
 	s := parseEntry(t, `{"url": "https://r/mcp", "headers": {"A": "${keyring:tok}"}}`, env)
 	if want := `x: keyring entry "tok" not found`; errText(s.Err) != want {
 		t.Errorf("Err = %s, want %s", errText(s.Err), want)
+	}
+}
+
+// keyringUnavailable is like app/keyring's UnavailableError: a reason that
+// wraps several errors.
+type keyringUnavailable struct{ reason string }
+
+func (e *keyringUnavailable) Error() string   { return e.reason }
+func (e *keyringUnavailable) Unwrap() []error { return []error{errString("unavailable"), errString("dbus: not found")} }
+
+// TestKeyringErrors: what a person reads for the errors keyrings return,
+// wrapped the way callers wrap them.
+func TestKeyringErrors(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{ErrKeyringNotFound, `x: keyring entry "tok" not found`},
+		{fmt.Errorf("reading %q: %w", "keyring/tok", ErrKeyringNotFound), `x: keyring entry "tok" not found`},
+		{errString("secret not found in keyring"), `x: keyring entry "tok" not found`}, // go-keyring
+		{fmt.Errorf("reading %q: %w", "keyring/tok", errString("not found in the keyring")), `x: keyring entry "tok" not found`}, // app/keyring
+		{fmt.Errorf("reading %q: %w", "keyring/tok", &keyringUnavailable{"no Secret Service: start gnome-keyring"}),
+			`x: reading keyring entry "tok": no Secret Service: start gnome-keyring`},
+		{errString("the collection is locked"), `x: reading keyring entry "tok": the collection is locked`},
+		{fmt.Errorf("context: %v", errString("flat")), `x: reading keyring entry "tok": context: flat`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			env := testEnv()
+			env.Keyring = func(string) (string, error) { return "", tt.err }
+			s := parseEntry(t, `{"url": "https://r/mcp", "headers": {"A": "${keyring:tok}"}}`, env)
+			if errText(s.Err) != tt.want {
+				t.Errorf("Err = %s\nwant  %s", errText(s.Err), tt.want)
+			}
+		})
 	}
 }
