@@ -205,8 +205,10 @@ func TestGoKeyringNotFound(t *testing.T) {
 // wraps several errors.
 type keyringUnavailable struct{ reason string }
 
-func (e *keyringUnavailable) Error() string   { return e.reason }
-func (e *keyringUnavailable) Unwrap() []error { return []error{errString("unavailable"), errString("dbus: not found")} }
+func (e *keyringUnavailable) Error() string { return e.reason }
+func (e *keyringUnavailable) Unwrap() []error {
+	return []error{errString("unavailable"), errString("dbus: not found")}
+}
 
 // TestKeyringErrors: what a person reads for the errors keyrings return,
 // wrapped the way callers wrap them.
@@ -217,7 +219,7 @@ func TestKeyringErrors(t *testing.T) {
 	}{
 		{ErrKeyringNotFound, `x: keyring entry "tok" not found`},
 		{fmt.Errorf("reading %q: %w", "keyring/tok", ErrKeyringNotFound), `x: keyring entry "tok" not found`},
-		{errString("secret not found in keyring"), `x: keyring entry "tok" not found`}, // go-keyring
+		{errString("secret not found in keyring"), `x: keyring entry "tok" not found`},                                           // go-keyring
 		{fmt.Errorf("reading %q: %w", "keyring/tok", errString("not found in the keyring")), `x: keyring entry "tok" not found`}, // app/keyring
 		{fmt.Errorf("reading %q: %w", "keyring/tok", &keyringUnavailable{"no Secret Service: start gnome-keyring"}),
 			`x: reading keyring entry "tok": no Secret Service: start gnome-keyring`},
