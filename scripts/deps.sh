@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# deps.sh installs what `make run` and `make test` need on a Debian or Ubuntu
+# machine, and only what is missing. It is quiet and fast (well under a
+# second) when everything is already there, so make runs it every time.
+#
+# What it installs:
+#   - a C toolchain and the X11/GL headers Fyne's cgo build needs;
+#   - the headless desktop the tests run in (scripts/desktop-session.sh):
+#     Xvfb, D-Bus, gnome-keyring, dunst, ImageMagick, xdotool;
+#   - node and npm (end-to-end tests run real MCP servers from npm), unless
+#     `node` and `npm` are already on PATH (e.g. a nodesource or /usr/local
+#     install);
+#   - the en_US.UTF-8 locale (Fyne logs a locale error under C.UTF-8);
+#   - Go, only if no `go` is found: Debian's golang-go. go.mod asks for Go
+#     1.26, so that older go must fetch the newer toolchain itself
+#     (GOTOOLCHAIN=auto, the default since Go 1.21). A golang-go older than
+#     1.21 (Debian 12 ships 1.19) cannot; install Go 1.26 from the official
+#     release archive into /usr/local/go instead.
+#
+# It runs apt-get as root, or through sudo when run by another user.
+set -euo pipefail
+
+packages=(
+	# building Fyne (cgo + GLFW)
+	gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxrandr-dev
+	libxinerama-dev libxi-dev libxxf86vm-dev
+	# the private desktop session tests run in
+	xvfb xauth libgl1-mesa-dri dbus dbus-bin libglib2.0-bin gnome-keyring
+	libsecret-tools dunst imagemagick xdotool ca-certificates locales
+)
+
+# A go outside PATH (e.g. /usr/local/go when sudo resets PATH) still counts.
+if ! command -v go >/dev/null 2>&1 && [[ ! -x /usr/local/go/bin/go ]]; then
+	packages+=(golang-go)
+fi
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	packages+=(nodejs npm)
+fi
+
+# One dpkg-query for all of them: it prints a line per known package (unknown
+# ones only complain on stderr).
+declare -A installed=()
+while read -r name status; do
+	[[ $status == "install ok installed" ]] && installed[${name%%:*}]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null || true)
+missing=()
+for p in "${packages[@]}"; do
+	[[ -n ${installed[$p]:-} ]] || missing+=("$p")
+done
+
+have_locale() {
+	locale -a 2>/dev/null | grep -qix 'en_US\.utf-\?8'
+}
+
+as_root() {
+	if [[ $(id -u) -eq 0 ]]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		echo "deps.sh: need root (or sudo) to run: $*" >&2
+		exit 1
+	fi
+}
+
+if ((${#missing[@]} > 0)); then
+	echo "deps.sh: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	as_root apt-get update -qq
+	as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}" >/dev/null
+fi
+
+if ! have_locale; then
+	echo "deps.sh: generating the en_US.UTF-8 locale" >&2
+	as_root localedef -i en_US -c -f UTF-8 -A /usr/share/locale/locale.alias en_US.UTF-8
+fi
+
+if ! command -v go >/dev/null 2>&1 && [[ ! -x /usr/local/go/bin/go ]]; then
+	echo "deps.sh: no go on PATH after installing golang-go" >&2
+	exit 1
+fi
