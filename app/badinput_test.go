@@ -54,7 +54,7 @@ func TestEnvValuesNeverReachDisk(t *testing.T) {
 	h := startCore(t, servers(
 		"s", fake(t, "stderr-log", "TOKEN", "${env:MCPTRAY_TEST_SECRET}"),
 		"bad", `{"command": "x", "args": ["${env:MCPTRAY_TEST_SECRET}"], "env": {"A": "${env:MCPTRAY_TEST_UNSET_VAR}"}}`,
-		"missing", `{"command": "/no/such/`+secret+`-not", "env": {"T": "${env:MCPTRAY_TEST_SECRET}"}}`,
+		"missing", `{"command": "/no/such/command", "env": {"T": "${env:MCPTRAY_TEST_SECRET}"}}`,
 	))
 	h.wait("settled", func(st Status) bool {
 		return stateIs("s", StateReady)(st) && stateIs("bad", StateError)(st)

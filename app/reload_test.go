@@ -2,6 +2,7 @@ package app
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestReloadRestartsOnlyChangedServers(t *testing.T) {
 	}
 	waitGone(t, pid(before, "removed"), "removed server")
 	waitGone(t, pid(before, "changed"), "old process of the changed server")
-	h.waitLog("changed", "[stderr] v2")
+	h.waitLog("changed", "[stderr] mark: v2")
 }
 
 func TestMalformedConfigKeepsLastGoodConfig(t *testing.T) {
@@ -104,17 +105,19 @@ func TestToggleRewritesOnlyThatEntry(t *testing.T) {
 		t.Error("toggling a restarted b")
 	}
 	b, _ := os.ReadFile(h.cfgPath)
-	if !strings.Contains(string(b), `"disabled": true`) {
+	if !disabledTrue.Match(b) {
 		t.Errorf("file has no disabled key:\n%s", b)
 	}
 	if err := h.core.SetEnabled("a", true); err != nil {
 		t.Fatal(err)
 	}
 	h.wait("a back", stateIs("a", StateReady))
-	if got, _ := os.ReadFile(h.cfgPath); strings.Contains(string(got), `"disabled": true`) {
+	if got, _ := os.ReadFile(h.cfgPath); disabledTrue.Match(got) {
 		t.Errorf("file still disabled:\n%s", got)
 	}
 	if err := h.core.SetEnabled("nobody", false); err == nil || !strings.Contains(err.Error(), "nobody") {
 		t.Errorf("SetEnabled(nobody) = %v", err)
 	}
 }
+
+var disabledTrue = regexp.MustCompile(`"disabled":\s*true`)

@@ -105,10 +105,10 @@ func (s *server) manage(ctx context.Context) {
 	for {
 		runCtx, cancel := context.WithCancel(ctx)
 		ran := make(chan struct{})
-		go func() {
+		go func(spec config.Server, first bool) {
 			defer close(ran)
 			s.run(runCtx, spec, first)
-		}()
+		}(spec, first)
 		first = false
 		select {
 		case spec = <-s.specs:
