@@ -85,7 +85,7 @@ func New(opts Options) (*Core, error) {
 		opts.LookupEnv = os.LookupEnv
 	}
 	if opts.Keyring == nil {
-		opts.Keyring = func(name string) (string, error) { return keyring.Get("keyring/" + name) }
+		opts.Keyring = keyringVariable
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -377,4 +377,28 @@ func (c *Core) serverNames() []string {
 	names := slices.Clone(c.order)
 	slices.Sort(names)
 	return names
+}
+
+// keyringTimeout bounds a ${keyring:NAME} lookup: a locked keyring may wait
+// for the person to answer an unlock prompt, and a reload must not hang.
+const keyringTimeout = 30 * time.Second
+
+// keyringVariable resolves ${keyring:NAME} from the OS keyring entry
+// "keyring/NAME".
+func keyringVariable(name string) (string, error) {
+	type result struct {
+		v   string
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := keyring.Get("keyring/" + name)
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-time.After(keyringTimeout):
+		return "", fmt.Errorf("the keyring did not answer within %s (is it locked?)", keyringTimeout)
+	}
 }
