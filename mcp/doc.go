@@ -6,4 +6,31 @@
 // notification methods, process-group kill, protocol pinning), and runs the
 // per-instance watchdog that kills every server's process group when mcptray
 // itself dies.
+//
+// # Sessions
+//
+// Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
+// connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
+// line by line, events are handed to Hooks.Event) pinned to protocol
+// 2025-11-25, and lists every page of tools. StartHTTP does the same for a
+// remote streamable-HTTP server. Each Session owns its goroutines: a stdout
+// reader, a stderr reader, a reaper that waits for the process and then
+// stops whatever is left of its group, and a monitor that ends the session.
+// All of them end once the process group is gone. Close escalates (close
+// stdin, StopGrace, SIGTERM to the group, TermGrace, SIGKILL to the group)
+// and returns only when the process and its whole group are gone. Done is
+// closed at the same point, whoever ended the session.
+//
+// # Watchdog
+//
+// StartWatchdog re-executes the running binary with MCPTRAY_WATCHDOG=1;
+// RunWatchdogIfRequested, first in main, turns that process into the
+// watchdog. Sessions tell it the groups they start and forget; when mcptray
+// dies (EOF on the watchdog's stdin, or SIGTERM as its parent-death signal)
+// it SIGKILLs every group still tracked. ReapGroup is the backstop for the
+// next start (and for macOS, which has no parent-death signal): it kills a
+// stale group's processes that carry this instance's InstanceEnv marker.
+//
+// Platform parts live in proc_linux.go and proc_other.go (other Unix);
+// Windows is not supported yet.
 package mcp

@@ -1,0 +1,277 @@
+// Package mcptest holds fake MCP servers for tests. A test binary becomes
+// one when it is started with MCPTRAY_FAKE_SERVER set: call Main first in
+// TestMain, then start os.Args[0] as a server with that variable in its
+// environment.
+//
+// Modes (the value of MCPTRAY_FAKE_SERVER):
+//
+//	echo         tools echo {message} and add {a,b}; more with
+//	             MCPTRAY_FAKE_TOOLS=a,b,c (each returns its own name) and
+//	             MCPTRAY_FAKE_TOOL_COUNT=N (tool_0000 …); pages of 100 tools
+//	banner       prints non-JSON lines on stdout at start and in every echo
+//	             call, otherwise echo
+//	crash        writes "panic: boom" to stderr and exits 3 at once
+//	silent       never answers: reads stdin forever, then sleeps
+//	ignore-term  echo that ignores SIGTERM and keeps running after stdin
+//	             closes: only SIGKILL ends it
+//	grandchild   starts itself in mode sleeper as a child (which inherits
+//	             stdio), writes that child's pid to MCPTRAY_FAKE_PIDFILE,
+//	             then serves echo
+//	sleeper      sleeps forever
+//	hugeline     prints a 17 MiB line on stdout, then serves echo
+//	events       echo plus tool emit {count,method} that writes count raw
+//	             notifications with that method (default "event/test") on
+//	             stdout, params {"n": i, "title": "event i"}
+//	stderr-log   echo, and each echo call writes "echo called: MESSAGE" to
+//	             stderr and sends notifications/message (info, logger
+//	             "fake") "echo: MESSAGE"
+//	exit-after   echo, and exits with code 4 after MCPTRAY_FAKE_EXIT_AFTER
+//	             (a Go duration)
+//	changing     echo plus tool add_tool {name}, which adds a tool (the server
+//	             then sends notifications/tools/list_changed)
+//
+// MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
+//
+// NewServer gives the same servers in-process, e.g. behind an HTTP handler.
+package mcptest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Environment variables the fakes read.
+const (
+	ModeEnv      = "MCPTRAY_FAKE_SERVER"
+	ToolsEnv     = "MCPTRAY_FAKE_TOOLS"
+	ToolCountEnv = "MCPTRAY_FAKE_TOOL_COUNT"
+	PidFileEnv   = "MCPTRAY_FAKE_PIDFILE"
+	ExitAfterEnv = "MCPTRAY_FAKE_EXIT_AFTER"
+	MarkEnv      = "MCPTRAY_FAKE_MARK"
+)
+
+// PageSize is how many tools the fakes list per page.
+const PageSize = 100
+
+// Main runs a fake MCP server and exits if MCPTRAY_FAKE_SERVER is set;
+// otherwise it returns at once. Call it first in TestMain.
+func Main() {
+	mode := os.Getenv(ModeEnv)
+	if mode == "" || os.Getenv("MCPTRAY_WATCHDOG") == "1" {
+		return
+	}
+	if mark := os.Getenv(MarkEnv); mark != "" {
+		fmt.Fprintf(os.Stderr, "mark: %s\n", mark)
+	}
+	os.Exit(run(mode))
+}
+
+// Env returns the environment for a fake in mode: ours, with the mode set
+// (and any earlier fake settings removed), plus extra KEY=VALUE entries.
+//
+// It also sets GORACE=atexit_sleep_ms=0: a binary built with -race
+// otherwise sleeps a second on every exit, which would make each fake
+// outlive a short stop grace.
+func Env(mode string, extra ...string) []string {
+	env := []string{}
+	gorace := ""
+	for _, kv := range os.Environ() {
+		switch {
+		case strings.HasPrefix(kv, "MCPTRAY_FAKE_"), strings.HasPrefix(kv, "MCPTRAY_WATCHDOG="):
+		case strings.HasPrefix(kv, "GORACE="):
+			gorace = strings.TrimPrefix(kv, "GORACE=") + " "
+		default:
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "GORACE="+gorace+"atexit_sleep_ms=0", ModeEnv+"="+mode)
+	return append(env, extra...)
+}
+
+func run(mode string) int {
+	switch mode {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "panic: boom")
+		return 3
+	case "silent":
+		io.Copy(io.Discard, os.Stdin)
+		sleepForever()
+	case "sleeper":
+		sleepForever()
+	case "hugeline":
+		line := make([]byte, 17<<20)
+		for i := range line {
+			line[i] = 'x'
+		}
+		line[len(line)-1] = '\n'
+		os.Stdout.Write(line)
+	case "banner":
+		fmt.Println("Welcome to the fake server!")
+		fmt.Println("== listening on stdio ==")
+	case "ignore-term":
+		signal.Ignore(syscall.SIGTERM)
+	case "grandchild":
+		if err := startGrandchild(); err != nil {
+			fmt.Fprintln(os.Stderr, "grandchild:", err)
+			return 1
+		}
+	case "exit-after":
+		d, err := time.ParseDuration(os.Getenv(ExitAfterEnv))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "exit-after:", err)
+			return 1
+		}
+		time.AfterFunc(d, func() { os.Exit(4) })
+	case "echo", "events", "stderr-log", "changing":
+	default:
+		fmt.Fprintf(os.Stderr, "unknown fake server mode %q\n", mode)
+		return 2
+	}
+	err := NewServer(mode).Run(context.Background(), &sdk.StdioTransport{})
+	if mode == "ignore-term" {
+		sleepForever()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serving:", err)
+		return 1
+	}
+	return 0
+}
+
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// startGrandchild re-executes this binary as a sleeper that shares our
+// stdio, like npx's node child, and records its pid.
+func startGrandchild() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = Env("sleeper")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if path := os.Getenv(PidFileEnv); path != "" {
+		tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
+		if err := os.WriteFile(tmp, []byte(strconv.Itoa(cmd.Process.Pid)), 0o600); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type echoArgs struct {
+	Message string `json:"message"`
+}
+
+type addArgs struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+type emitArgs struct {
+	Count  int    `json:"count"`
+	Method string `json:"method,omitempty"`
+}
+
+// stdoutMu serialises the raw lines the fakes write on stdout themselves.
+var stdoutMu sync.Mutex
+
+func rawLine(s string) {
+	stdoutMu.Lock()
+	defer stdoutMu.Unlock()
+	os.Stdout.WriteString(s + "\n")
+}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+type addToolArgs struct {
+	Name string `json:"name"`
+}
+
+// NewServer returns the fake server of a mode (its tools; the process
+// behaviour of modes like crash or silent is Main's).
+func NewServer(mode string) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "fake-" + mode, Version: "1.0.0"}, &sdk.ServerOptions{PageSize: PageSize})
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes its message."},
+		func(ctx context.Context, req *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
+			switch mode {
+			case "banner":
+				rawLine("echo was called (a stray stdout line)")
+			case "stderr-log":
+				fmt.Fprintf(os.Stderr, "echo called: %s\n", in.Message)
+				req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "fake", Data: "echo: " + in.Message})
+			}
+			return text(in.Message), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Adds a and b."},
+		func(ctx context.Context, req *sdk.CallToolRequest, in addArgs) (*sdk.CallToolResult, any, error) {
+			return text(strconv.FormatFloat(in.A+in.B, 'f', -1, 64)), nil, nil
+		})
+	if mode == "events" {
+		sdk.AddTool(s, &sdk.Tool{Name: "emit", Description: "Writes count raw notifications on stdout."},
+			func(ctx context.Context, req *sdk.CallToolRequest, in emitArgs) (*sdk.CallToolResult, any, error) {
+				method := in.Method
+				if method == "" {
+					method = "event/test"
+				}
+				for i := range in.Count {
+					rawLine(fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":{"n":%d,"title":"event %d"}}`, method, i, i))
+				}
+				return text(fmt.Sprintf("emitted %d", in.Count)), nil, nil
+			})
+	}
+	if mode == "changing" {
+		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name."},
+			func(ctx context.Context, req *sdk.CallToolRequest, in addToolArgs) (*sdk.CallToolResult, any, error) {
+				addNamed(s, in.Name)
+				return text("added " + in.Name), nil, nil
+			})
+	}
+	var extra []string
+	for name := range strings.SplitSeq(os.Getenv(ToolsEnv), ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			extra = append(extra, name)
+		}
+	}
+	if n, _ := strconv.Atoi(os.Getenv(ToolCountEnv)); n > 0 {
+		for i := range n {
+			extra = append(extra, fmt.Sprintf("tool_%04d", i))
+		}
+	}
+	for _, name := range extra {
+		addNamed(s, name)
+	}
+	return s
+}
+
+// addNamed adds a tool that returns its own name.
+func addNamed(s *sdk.Server, name string) {
+	s.AddTool(&sdk.Tool{Name: name, Description: "Returns its own name.", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text(name), nil
+		})
+}

@@ -1,0 +1,230 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// This file covers the SDK's gaps on the stdio transport (see DESIGN.md §3):
+//
+//   - a line on the child's stdout that is not JSON-RPC (a banner, a JSON log
+//     line) is logged as "stdout" and skipped, instead of ending the session;
+//   - a line over 16 MiB is discarded and reported, the session goes on;
+//   - notifications with a method outside the protocol ("event/new_email")
+//     are taken out and handed to Hooks.Event: the SDK would drop them;
+//   - JSON-RPC batches (arrays) are split into single messages.
+//
+// Closing the connection closes the child's stdin only; the process itself
+// is stopped by Session (process group, escalation).
+
+// stdioConn is an sdk.Connection over a child's stdin and stdout.
+type stdioConn struct {
+	hooks Hooks
+	in    *os.File // the child's stdin (our write end)
+	out   *os.File // the child's stdout (our read end); closed by closeOut
+
+	writeMu sync.Mutex // guards writes to in, so messages never interleave
+
+	msgs     chan jsonrpc.Message // read loop → Read; unbuffered
+	readDone chan struct{}        // closed when the read loop ends (EOF or error)
+	readErr  error                // why the read loop ended; set before readDone closes
+	eofFirst bool                 // stdout ended before Close; set before readDone closes
+
+	closeOnce sync.Once
+	closed    chan struct{} // closed by Close
+
+	endOnce sync.Once
+	ended   chan struct{} // closed on readDone or closed, whichever is first
+}
+
+func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
+	c := &stdioConn{
+		hooks:    hooks,
+		in:       in,
+		out:      out,
+		msgs:     make(chan jsonrpc.Message),
+		readDone: make(chan struct{}),
+		closed:   make(chan struct{}),
+		ended:    make(chan struct{}),
+	}
+	go c.readLoop()
+	return c
+}
+
+// connTransport hands an already made connection to Client.Connect.
+type connTransport struct{ conn sdk.Connection }
+
+func (t connTransport) Connect(context.Context) (sdk.Connection, error) { return t.conn, nil }
+
+// readLoop reads stdout until EOF. It keeps reading after Close, so a child
+// that is still writing never blocks on a full pipe; messages read after
+// Close are dropped.
+func (c *stdioConn) readLoop() {
+	lr := newLineReader(c.out, maxLineBytes)
+	for {
+		line, skipped, err := lr.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+				c.readErr = fmt.Errorf("reading stdout: %w", err)
+			}
+			break
+		}
+		if skipped > 0 {
+			c.log("stdout", fmt.Sprintf("line over 16 MiB discarded (%d bytes)", skipped))
+			continue
+		}
+		c.handleLine(line)
+	}
+	select {
+	case <-c.closed:
+	default:
+		c.eofFirst = true
+	}
+	close(c.readDone)
+	c.end()
+}
+
+// handleLine delivers the messages on one stdout line, or logs the line.
+func (c *stdioConn) handleLine(line []byte) {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return
+	}
+	switch t[0] {
+	case '{':
+		msg, err := jsonrpc.DecodeMessage(t)
+		if err != nil {
+			c.log("stdout", logText(line))
+			return
+		}
+		c.deliver(msg)
+	case '[':
+		var batch []json.RawMessage
+		if err := json.Unmarshal(t, &batch); err != nil || len(batch) == 0 {
+			c.log("stdout", logText(line))
+			return
+		}
+		for _, raw := range batch {
+			msg, err := jsonrpc.DecodeMessage(raw)
+			if err != nil {
+				c.log("stdout", logText(raw))
+				continue
+			}
+			c.deliver(msg)
+		}
+	default:
+		c.log("stdout", logText(line))
+	}
+}
+
+func (c *stdioConn) deliver(msg jsonrpc.Message) {
+	if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && isEventMethod(req.Method) {
+		if c.hooks.Event != nil {
+			c.hooks.Event(req.Method, req.Params)
+		}
+		return
+	}
+	select {
+	case c.msgs <- msg:
+	case <-c.closed:
+	}
+}
+
+// clientBoundRequests are the methods a server may send to a client as
+// requests; a notification with one of these names is still the SDK's.
+var clientBoundRequests = map[string]bool{
+	"ping":                   true,
+	"roots/list":             true,
+	"sampling/createMessage": true,
+	"elicitation/create":     true,
+}
+
+// isEventMethod reports whether a notification's method is outside the
+// protocol: not "notifications/…" and not a request method the SDK knows.
+func isEventMethod(method string) bool {
+	return !strings.HasPrefix(method, "notifications/") && !clientBoundRequests[method]
+}
+
+func (c *stdioConn) log(kind, line string) {
+	if c.hooks.Log != nil {
+		c.hooks.Log(kind, line)
+	}
+}
+
+// Read implements sdk.Connection. It unblocks on Close.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case msg := <-c.msgs:
+		return msg, nil
+	case <-c.readDone:
+		if c.readErr != nil {
+			return nil, c.readErr
+		}
+		return nil, io.EOF
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Write implements sdk.Connection: one message per line.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding message: %w", err)
+	}
+	data = append(data, '\n')
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	select {
+	case <-c.closed:
+		return sdk.ErrConnectionClosed
+	default:
+	}
+	if _, err := c.in.Write(data); err != nil {
+		return fmt.Errorf("writing to stdin: %w", err)
+	}
+	return nil
+}
+
+// Close implements sdk.Connection: it closes the child's stdin (the polite
+// way to ask a stdio server to exit) and unblocks Read. Idempotent.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.in.Close() // not under writeMu: this also unblocks a stuck Write
+		c.end()
+	})
+	return nil
+}
+
+// peerClosed reports whether the child closed its stdout before we closed
+// the connection.
+func (c *stdioConn) peerClosed() bool {
+	select {
+	case <-c.readDone:
+		return c.eofFirst
+	default:
+		return false
+	}
+}
+
+func (c *stdioConn) end() { c.endOnce.Do(func() { close(c.ended) }) }
+
+// closeOut closes our end of stdout, ending the read loop even if some
+// process outside the group still holds the pipe.
+func (c *stdioConn) closeOut() { c.out.Close() }
+
+// SessionID implements sdk.Connection; stdio has no session id.
+func (c *stdioConn) SessionID() string { return "" }
