@@ -1,0 +1,74 @@
+//go:build linux
+
+package mcp
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestReapGroupKillsOnlyMarkedProcesses(t *testing.T) {
+	marked := exec.Command(os.Args[0])
+	marked.Env = mcptest.Env("sleeper", InstanceEnv+"=old-instance")
+	marked.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := marked.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { marked.Wait(); close(exited) }()
+	t.Cleanup(func() { marked.Process.Kill(); <-exited })
+	pgid := marked.Process.Pid
+	// The env is read from /proc once the child has exec'd the binary.
+	if !eventually(5*time.Second, func() bool { return len(markedPids(InstanceEnv+"=old-instance")) == 1 }) {
+		t.Fatal("marked sleeper not visible in /proc")
+	}
+
+	n, err := ReapGroup(pgid, "another-instance")
+	if err != nil || n != 0 {
+		t.Fatalf("ReapGroup with a foreign marker: %d, %v; want 0, nil", n, err)
+	}
+	if processGone(pgid) {
+		t.Fatal("ReapGroup killed a process without the marker")
+	}
+
+	n, err = ReapGroup(pgid, "old-instance")
+	if err != nil || n != 1 {
+		t.Fatalf("ReapGroup: %d, %v; want 1, nil", n, err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("marked process survived ReapGroup")
+	}
+}
+
+func TestReapGroupRefusesBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		pgid     int
+		instance string
+		want     string
+	}{
+		{1, "x", "reaping process group 1: not a server's group"},
+		{-5, "x", "reaping process group -5: not a server's group"},
+		{12345, "", "reaping process group 12345: no instance marker"},
+	} {
+		if _, err := ReapGroup(tc.pgid, tc.instance); err == nil || err.Error() != tc.want {
+			t.Errorf("ReapGroup(%d, %q): %v, want %q", tc.pgid, tc.instance, err, tc.want)
+		}
+	}
+}
