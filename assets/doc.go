@@ -1,3 +1,4 @@
 // Package assets holds mcptray's embedded icons and other static files. No
-// logic lives here.
+// logic lives here: the icons are PNGs drawn by internal/genicons (run `go
+// generate` in this folder) and committed.
 package assets
