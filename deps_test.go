@@ -1,0 +1,228 @@
+package main_test
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The dependency rules of DESIGN.md section 2:
+//
+//	main → ui → app → {mcp, store};  ui → assets
+//
+// Only ui (and assets) use Fyne, only mcp uses the MCP SDK, nothing but main
+// imports ui, mcp and store don't import each other, store is a leaf, and mcp
+// imports neither app nor ui. Test imports count too.
+
+const module = "github.com/mcptray/mcptray"
+
+// forbidden says why the package from (an import path inside the module) may
+// not import to, or returns "" when it may. Both paths are normalized (see
+// normalize).
+func forbidden(from, to string) string {
+	rel := func(p string) string { return strings.TrimPrefix(strings.TrimPrefix(p, module), "/") }
+	in := func(p, tree string) bool {
+		if !strings.HasPrefix(p, module) {
+			return false
+		}
+		r := rel(p)
+		return r == tree || strings.HasPrefix(r, tree+"/")
+	}
+	core := in(from, "app") || in(from, "mcp") || in(from, "store")
+	switch {
+	case core && (to == "fyne.io" || strings.HasPrefix(to, "fyne.io/")):
+		return "only ui may use Fyne"
+	case in(to, "ui") && from != module && !in(from, "ui"):
+		return "nothing but main imports ui"
+	case in(from, "mcp") && in(to, "store"), in(from, "store") && in(to, "mcp"):
+		return "mcp and store don't import each other"
+	case in(from, "store") && in(to, "app"):
+		return "store is a leaf"
+	case in(from, "mcp") && in(to, "app"):
+		return "mcp must not import app"
+	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
+		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
+		return "only mcp may use the MCP SDK"
+	}
+	return ""
+}
+
+// normalize turns a `go list -test` import path into the package it belongs
+// to: "p [q.test]" (a test variant) and "p_test" (an external test package)
+// become p; "p.test" (a generated test main) becomes "".
+func normalize(p string) string {
+	if i := strings.Index(p, " ["); i >= 0 {
+		p = p[:i]
+	}
+	if strings.HasSuffix(p, ".test") {
+		return ""
+	}
+	return strings.TrimSuffix(p, "_test")
+}
+
+// short names a package of the module by its folder ("app/config", "main").
+func short(p string) string {
+	if p == module {
+		return "main"
+	}
+	return strings.TrimPrefix(p, module+"/")
+}
+
+// importGraph lists every package the module's packages and their tests
+// reach, with its direct imports, all normalized.
+func importGraph(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-e", "-test", "-deps",
+		"-f", "{{.ImportPath}}{{range .Imports}}\t{{.}}{{end}}", "./...")
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("go list: %v\n%s", err, msg)
+	}
+	graph := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		from := normalize(fields[0])
+		if from == "" {
+			continue
+		}
+		for _, to := range fields[1:] {
+			if to = normalize(to); to != "" && to != from {
+				graph[from] = append(graph[from], to)
+			}
+		}
+		if _, ok := graph[from]; !ok {
+			graph[from] = nil
+		}
+	}
+	return graph
+}
+
+// violations checks every import of a module package, and every package
+// outside the module that one reaches (so app importing a library that
+// imports Fyne is caught too).
+func violations(graph map[string][]string) []string {
+	var found []string
+	seen := map[string]bool{}
+	report := func(msg string) {
+		if !seen[msg] {
+			seen[msg] = true
+			found = append(found, msg)
+		}
+	}
+	for from, imports := range graph {
+		if from != module && !strings.HasPrefix(from, module+"/") {
+			continue
+		}
+		for _, to := range imports {
+			if why := forbidden(from, to); why != "" {
+				report(short(from) + " imports " + to + " (forbidden: " + why + ")")
+				continue
+			}
+			if strings.HasPrefix(to, module) {
+				continue
+			}
+			// Through packages outside the module, to one it may not use.
+			if chain := reach(graph, from, to); chain != nil {
+				last := chain[len(chain)-1]
+				report(short(from) + " imports " + last + " through " +
+					strings.Join(chain[:len(chain)-1], " → ") +
+					" (forbidden: " + forbidden(from, last) + ")")
+			}
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+// reach searches the packages outside the module reachable from start for one
+// that from may not import, and returns the chain leading to it.
+func reach(graph map[string][]string, from, start string) []string {
+	prev := map[string]string{start: ""}
+	queue := []string{start}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if forbidden(from, p) != "" {
+			var chain []string
+			for ; p != ""; p = prev[p] {
+				chain = append([]string{p}, chain...)
+			}
+			return chain
+		}
+		for _, q := range graph[p] {
+			if _, ok := prev[q]; !ok && !strings.HasPrefix(q, module) {
+				prev[q] = p
+				queue = append(queue, q)
+			}
+		}
+	}
+	return nil
+}
+
+func TestDeps(t *testing.T) {
+	graph := importGraph(t)
+	for _, p := range []string{module + "/app", module + "/ui"} {
+		if _, ok := graph[p]; !ok {
+			t.Fatalf("go list did not list %s; is this the repo root?", p)
+		}
+	}
+	for _, v := range violations(graph) {
+		t.Error(v)
+	}
+}
+
+func TestDepsRules(t *testing.T) {
+	m := func(p string) string { return module + "/" + p }
+	graph := map[string][]string{
+		module:                      {m("ui"), m("app"), "fyne.io/fyne/v2/app"},
+		m("ui"):                     {m("app"), m("assets"), "fyne.io/fyne/v2", "github.com/godbus/dbus/v5"},
+		m("assets"):                 {"fyne.io/fyne/v2"},
+		m("app"):                    {m("mcp"), m("store"), "fyne.io/fyne/v2"},
+		m("app/config"):             {"example.com/pretty"},
+		"example.com/pretty":        {"example.com/deeper"},
+		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
+		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
+		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
+		m("mcp/mcptest"):            {m("ui")},
+		m("store"):                  {m("mcp"), m("app/config")},
+		m("ui/tray"):                {m("ui")},
+		"fyne.io/fyne/v2":           nil,
+		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
+		"github.com/godbus/dbus/v5": nil,
+	}
+	want := []string{
+		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
+		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
+		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
+		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
+		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
+		"mcp/mcptest imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"store imports " + m("app/config") + " (forbidden: store is a leaf)",
+		"store imports " + m("mcp") + " (forbidden: mcp and store don't import each other)",
+	}
+	got := violations(graph)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestDepsNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		module + "/app": module + "/app",
+		module + "/app [" + module + "/app.test]":      module + "/app",
+		module + "/app_test [" + module + "/app.test]": module + "/app",
+		module + "/app.test":                           "",
+		module + "_test [" + module + ".test]":         module,
+		"fyne.io/fyne/v2 [" + module + "/ui.test]":     "fyne.io/fyne/v2",
+	} {
+		if got := normalize(in); got != want {
+			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
