@@ -9,8 +9,10 @@ import (
 	"syscall"
 )
 
-// serverProcAttr puts a server in its own process group, and kills it if
-// the thread that started it (and so mcptray) dies.
+// serverProcAttr puts a server in its own process group, and kills it when
+// mcptray dies. Strictly, Linux sends the parent-death signal when the
+// *thread* that forked exits; Go only ends a thread when a goroutine locked
+// to it exits, so don't call Start from a goroutine that did LockOSThread.
 func serverProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }

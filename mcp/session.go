@@ -264,7 +264,10 @@ func (s *Session) callContext(ctx context.Context) (context.Context, func()) {
 // call ended because the session did.
 func (s *Session) callError(ctx context.Context, err error) error {
 	if ctx.Err() == nil && s.life.Err() != nil {
-		return fmt.Errorf("%w (%s)", ErrClosed, s.ExitReason())
+		if reason := s.ExitReason(); reason != "" {
+			return fmt.Errorf("%w (%s)", ErrClosed, reason)
+		}
+		return ErrClosed
 	}
 	return err
 }
@@ -317,7 +320,7 @@ func version() string {
 	return "dev"
 }
 
-// startError is a startup failure's one line; Unwrap gives the cause.
+// startupError is a startup failure's one line; Unwrap gives the cause.
 type startupError struct {
 	msg   string
 	cause error

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -197,8 +198,8 @@ func TestServerExitEndsSession(t *testing.T) {
 		t.Errorf("reason %q, code %d; want exited with code 4, 4", f.ExitReason(), f.ExitCode())
 	}
 	_, err := f.CallTool(context.Background(), "echo", map[string]any{"message": "x"})
-	if err == nil {
-		t.Fatal("CallTool on an ended session succeeded")
+	if !errors.Is(err, ErrClosed) || err.Error() != "session closed (exited with code 4)" {
+		t.Errorf("CallTool on an ended session: %v; want session closed (exited with code 4)", err)
 	}
 	f.Close() // after Done: returns at once
 	if f.ExitReason() != "exited with code 4" {
@@ -289,8 +290,18 @@ func TestStderrAndLogNotifications(t *testing.T) {
 }
 
 func TestToolsChangedHook(t *testing.T) {
-	changed := make(chan struct{}, 10)
-	f := startFake(t, "changing", Hooks{ToolsChanged: func() { changed <- struct{}{} }})
+	// The hook re-lists from inside the SDK's notification handler, as the
+	// supervisor does: that must not deadlock.
+	var sess atomic.Pointer[Session]
+	listed := make(chan int, 10)
+	f := startFake(t, "changing", Hooks{ToolsChanged: func() {
+		tools, err := sess.Load().ListTools(context.Background())
+		if err != nil {
+			t.Errorf("ListTools in ToolsChanged: %v", err)
+		}
+		listed <- len(tools)
+	}})
+	sess.Store(f.Session)
 	if n := len(f.Tools()); n != 3 {
 		t.Fatalf("%d tools at start, want 3", n)
 	}
@@ -298,16 +309,12 @@ func TestToolsChangedHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-changed:
+	case n := <-listed:
+		if n != 4 || len(f.Tools()) != 4 {
+			t.Errorf("after add_tool: ListTools %d, Tools %d; want 4", n, len(f.Tools()))
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("ToolsChanged not called")
-	}
-	tools, err := f.ListTools(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tools) != 4 || len(f.Tools()) != 4 {
-		t.Errorf("after add_tool: ListTools %d, Tools %d; want 4", len(tools), len(f.Tools()))
 	}
 }
 

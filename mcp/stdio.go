@@ -142,14 +142,14 @@ func (s *Session) monitor() {
 		}
 		signaled = s.proc.stop(func() { s.conn.Close() }, s.stopGrace, s.termGrace)
 	}
-	s.endLife()
 	reason, code := describeExit(s.proc.state)
 	if cause == "stopped" || (cause == "connection closed" && signaled) {
 		reason = cause
 	}
 
 	// The group is gone, so stdout and stderr reach EOF unless a process
-	// outside the group holds them; don't wait for that forever.
+	// outside the group holds them; don't wait for that forever. Replies
+	// the server wrote before it exited still reach their callers.
 	timer := time.NewTimer(drainWait)
 	select {
 	case <-s.conn.readDone:
@@ -160,6 +160,7 @@ func (s *Session) monitor() {
 	case <-timer.C:
 	}
 	timer.Stop()
+	s.endLife()
 	s.conn.Close()
 	s.conn.closeOut()
 	s.stderr.close()
