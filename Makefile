@@ -42,7 +42,7 @@ test: deps fmt-check vet
 	$(SESSION) $(GO) test $(TESTFLAGS) ./...
 
 fmt-check:
-	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -print0 | xargs -0 gofmt -l); \
+	@files=$$(find . \( -path './.*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -print0 | xargs -0 gofmt -l); \
 	if [[ -n $$files ]]; then echo "gofmt needed on:"; echo "$$files"; exit 1; fi
 
 vet:
