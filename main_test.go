@@ -54,7 +54,7 @@ type instance struct {
 
 func fakeEntry(t *testing.T, mode string, env ...string) map[string]any {
 	exe, _ := os.Executable()
-	e := map[string]string{"MCPTRAY_FAKE_SERVER": mode}
+	e := map[string]string{"MCPTRAY_FAKE_SERVER": mode, "GORACE": "atexit_sleep_ms=0"}
 	for i := 0; i+1 < len(env); i += 2 {
 		e[env[i]] = env[i+1]
 	}

@@ -38,7 +38,7 @@ func testBin(t testing.TB) string {
 // fake is a config entry running the fake server in mode, with extra env
 // pairs ("KEY", "VALUE", ...).
 func fake(t testing.TB, mode string, env ...string) string {
-	e := map[string]string{"MCPTRAY_FAKE_SERVER": mode}
+	e := map[string]string{"MCPTRAY_FAKE_SERVER": mode, "GORACE": "atexit_sleep_ms=0"}
 	for i := 0; i+1 < len(env); i += 2 {
 		e[env[i]] = env[i+1]
 	}
@@ -99,7 +99,7 @@ func startCore(t *testing.T, cfg string, opts ...func(*Options)) *harness {
 // run the fake echo server.
 func selfScript(t testing.TB, dir string) string {
 	p := filepath.Join(dir, "self.sh")
-	script := fmt.Sprintf("#!/bin/sh\nMCPTRAY_FAKE_SERVER=echo exec %q\n", testBin(t))
+	script := fmt.Sprintf("#!/bin/sh\nMCPTRAY_FAKE_SERVER=echo GORACE=atexit_sleep_ms=0 exec %q\n", testBin(t))
 	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -294,7 +294,7 @@ func (c *Core) serverEnv(spec config.Server) []string {
 }
 
 // instanceEnv marks every server process with the instance that started it.
-const instanceEnv = "MCPTRAY_INSTANCE"
+const instanceEnv = mcp.InstanceEnv
 
 // redactURL keeps scheme, host and path; query strings may carry tokens.
 func redactURL(u string) string {
