@@ -39,7 +39,7 @@ run: build
 # gofmt, vet, then every test (with -race) inside a private desktop session:
 # Xvfb, D-Bus, gnome-keyring and dunst of its own (scripts/desktop-session.sh).
 test: deps fmt-check vet
-	$(SESSION) $(GO) test $(TESTFLAGS) ./...
+	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test $(TESTFLAGS) ./...
 
 fmt-check:
 	@files=$$(find . \( -path './.*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -print0 | xargs -0 gofmt -l); \
@@ -53,7 +53,7 @@ lint: fmt-check vet
 
 # Benchmarks only (no tests), in the same kind of session as the tests.
 bench: deps
-	$(SESSION) $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 clean:
 	rm -rf bin
