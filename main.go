@@ -65,6 +65,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = cmdRestart(ctx, args, stdout)
 	case "logs":
 		err = cmdLogs(ctx, args, stdout)
+	case "serve":
+		err = cmdServe(args)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -117,4 +119,18 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 
 func hasDisplay() bool {
 	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}
+
+// cmdServe runs a built-in stdio MCP server. None is built in yet: the
+// default config's entries report this reason in `mcptray status`.
+func cmdServe(args []string) error {
+	if len(args) != 1 {
+		return usageError{"serve takes one of ssh, gcal, gmail"}
+	}
+	switch args[0] {
+	case "ssh", "gcal", "gmail":
+		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
+	default:
+		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}
+	}
 }

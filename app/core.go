@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -370,14 +369,6 @@ func (c *Core) Restart(name string) error {
 // ErrNoServer is returned for a name that mcp.json does not have.
 var ErrNoServer = errors.New("no such server")
 
-// serverNames returns the configured names, sorted (for messages).
-func (c *Core) serverNames() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	names := slices.Clone(c.order)
-	slices.Sort(names)
-	return names
-}
 
 // keyringTimeout bounds a ${keyring:NAME} lookup: a locked keyring may wait
 // for the person to answer an unlock prompt, and a reload must not hang.
