@@ -369,7 +369,6 @@ func (c *Core) Restart(name string) error {
 // ErrNoServer is returned for a name that mcp.json does not have.
 var ErrNoServer = errors.New("no such server")
 
-
 // keyringTimeout bounds a ${keyring:NAME} lookup: a locked keyring may wait
 // for the person to answer an unlock prompt, and a reload must not hang.
 const keyringTimeout = 30 * time.Second

@@ -165,7 +165,6 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 		if err != nil {
 			reason = err.Error()
 			s.log.Write(logLifecycle, "start failed: "+reason)
-			s.recordRun(ctx, 0, 0, started, -1, reason)
 		} else {
 			reason, uptime = s.serve(ctx, sess, started)
 			if ctx.Err() != nil {
@@ -262,13 +261,6 @@ func (s *server) stop(sess *mcp.Session) {
 	s.log.Write(logLifecycle, "stopping")
 	sess.Close()
 	s.log.Write(logLifecycle, "stopped: "+sess.ExitReason())
-}
-
-func (s *server) recordRun(ctx context.Context, pid, pgid int, started time.Time, code int, reason string) {
-	ctx = context.WithoutCancel(ctx)
-	if id, err := s.core.store.RunStarted(ctx, s.name, pid, pgid, s.core.instance, started); err == nil {
-		s.core.store.RunExited(ctx, id, time.Now(), code, reason)
-	}
 }
 
 // serverEnv is the child's whole environment: mcptray's own, then the
