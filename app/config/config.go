@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Config is one parse of mcp.json.
@@ -23,6 +24,7 @@ type Settings struct {
 	Listen      string                     // HTTP listener address; default "127.0.0.1:0"
 	Tools       string                     // live|stable|dynamic; default "live"
 	Elicitation string                     // auto|local; default "auto"
+	CallTimeout time.Duration              // per tool call through the gateway; default 5 min
 	Raw         map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
 }
 
@@ -31,6 +33,7 @@ const (
 	DefaultListen      = "127.0.0.1:0"
 	DefaultTools       = "live"
 	DefaultElicitation = "auto"
+	DefaultCallTimeout = 5 * time.Minute
 )
 
 // Input is one entry of VS Code's "inputs": a value the person is asked for.
@@ -91,7 +94,7 @@ func Parse(data []byte, env Env) (*Config, error) {
 		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
 	}
 
-	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation}}
+	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout}}
 	for _, m := range root.members {
 		var err error
 		switch m.key {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // TestParseDesignExample parses the example of DESIGN.md section 4.
@@ -316,8 +317,17 @@ func TestParseSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for in, want := range map[string]time.Duration{`"90s"`: 90 * time.Second, `30`: 30 * time.Second, `0.5`: 500 * time.Millisecond} {
+		c, err := Parse([]byte(`{"x-mcptray": {"callTimeout": `+in+`}}`), testEnv())
+		if err != nil || c.Settings.CallTimeout != want {
+			t.Errorf("callTimeout %s = %v, %v; want %s", in, c.Settings.CallTimeout, err, want)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := cfg.Settings
-	if s.Listen != "127.0.0.1:7777" || s.Tools != "stable" || s.Elicitation != "local" {
+	if s.Listen != "127.0.0.1:7777" || s.Tools != "stable" || s.Elicitation != "local" || s.CallTimeout != DefaultCallTimeout {
 		t.Errorf("Settings = %+v", s)
 	}
 	if string(s.Raw["future"]) != `{"a":[1,2]}` || len(s.Raw) != 4 {
@@ -360,6 +370,11 @@ func TestParseFileErrors(t *testing.T) {
 		{`{"x-mcptray": {"tools": 1}}`, `mcp.json:1:25: x-mcptray.tools must be a string, got number`},
 		{`{"x-mcptray": {"elicitation": "remote"}}`, `mcp.json:1:31: x-mcptray.elicitation must be "auto" or "local", got "remote"`},
 		{`{"x-mcptray": {"listen": "8080"}}`, `mcp.json:1:26: x-mcptray.listen must be host:port, like "127.0.0.1:0", got "8080"`},
+		{`{"x-mcptray": {"listen": "0.0.0.0:8080"}}`, `mcp.json:1:26: x-mcptray.listen must be a loopback address (127.0.0.1, [::1] or localhost), got "0.0.0.0:8080"`},
+		{`{"x-mcptray": {"listen": "example.com:80"}}`, `mcp.json:1:26: x-mcptray.listen must be a loopback address (127.0.0.1, [::1] or localhost), got "example.com:80"`},
+		{`{"x-mcptray": {"callTimeout": "soon"}}`, `mcp.json:1:31: x-mcptray.callTimeout must be a duration like "90s" or "5m", got "soon"`},
+		{`{"x-mcptray": {"callTimeout": -3}}`, `mcp.json:1:31: x-mcptray.callTimeout must be positive`},
+		{`{"x-mcptray": {"callTimeout": true}}`, `mcp.json:1:31: x-mcptray.callTimeout must be a duration string or a number of seconds, got boolean`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

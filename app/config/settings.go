@@ -3,8 +3,11 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"slices"
+	"strconv"
+	"time"
 )
 
 // parseSettings reads the top-level "x-mcptray" object. Unknown keys are
@@ -19,6 +22,13 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 		var allowed []string
 		var dst *string
 		switch m.key {
+		case "callTimeout":
+			d, err := parseDuration(m.value, text)
+			if err != nil {
+				return errorAt(orig, m.value.start, "x-mcptray.callTimeout %s", err)
+			}
+			s.CallTimeout = d
+			continue
 		case "listen":
 			dst = &s.Listen
 		case "tools":
@@ -37,8 +47,12 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 			return errorAt(orig, v.start, "x-mcptray.%s must be %s, got %q", m.key, quotedList(allowed), val)
 		}
 		if m.key == "listen" {
-			if _, _, err := net.SplitHostPort(val); err != nil {
+			host, _, err := net.SplitHostPort(val)
+			if err != nil {
 				return errorAt(orig, v.start, `x-mcptray.listen must be host:port, like "127.0.0.1:0", got %q`, val)
+			}
+			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+				return errorAt(orig, v.start, `x-mcptray.listen must be a loopback address (127.0.0.1, [::1] or localhost), got %q`, val)
 			}
 		}
 		*dst = val
@@ -137,4 +151,29 @@ func quotedList(list []string) string {
 		b.WriteString(`"` + v + `"`)
 	}
 	return b.String()
+}
+
+// parseDuration reads a positive duration: a Go duration string ("90s",
+// "5m") or a number of seconds.
+func parseDuration(v *node, text []byte) (time.Duration, error) {
+	var d time.Duration
+	switch v.kind {
+	case kindString:
+		var err error
+		if d, err = time.ParseDuration(v.str(text)); err != nil {
+			return 0, fmt.Errorf(`must be a duration like "90s" or "5m", got %q`, v.str(text))
+		}
+	case kindNumber:
+		secs, err := strconv.ParseFloat(string(text[v.start:v.end]), 64)
+		if err != nil {
+			return 0, fmt.Errorf("must be a number of seconds")
+		}
+		d = time.Duration(secs * float64(time.Second))
+	default:
+		return 0, fmt.Errorf("must be a duration string or a number of seconds, got %s", v.kind)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("must be positive")
+	}
+	return d, nil
 }
