@@ -6,6 +6,7 @@ set -euo pipefail
 dir=${1:-"$(cd "$(dirname "$0")/.." && pwd)/.cache/npm-peers"}
 peers=(
   "@modelcontextprotocol/server-everything@2026.8.31"
+  "@modelcontextprotocol/inspector-cli@1.0.3"
 )
 mkdir -p "$dir"
 stamp="$dir/.installed"
