@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The client command for `scripts/conformance.sh client`: the suite runs
+# `conformance/client.sh [--via MODE] URL` with MCP_CONFORMANCE_SCENARIO set,
+# where URL is its test server for that scenario. See docs/conformance.md.
+#
+# --via proxy: no mcptray. The go-sdk's conformance/everything-client talks
+#     to URL through conformance/bearerproxy. It proves the plumbing and that
+#     the proxy is transparent (SSE, Last-Event-ID, retry timing) while the
+#     gateway is not there.
+# --via mcptray (TODO: the default once the gateway lands; untested until
+#     then): mcptray is the suite's client. A temp mcp.json holds one entry,
+#     {"suite": {"type": "http", "url": URL}}; `mcptray daemon` connects to
+#     it (the suite checks that initialize), then the go-sdk everything-client
+#     plays the assistant: it calls the scenario's tool on /mcp/suite, with
+#     the token from `mcptray token`, through bearerproxy. For the elicitation
+#     scenario with CONFORMANCE_ELICITATION=local (the default) the request
+#     waits in mcptray's inbox and is answered with
+#     `mcptray inbox answer ID` and no field: the schema defaults must fill
+#     in. With CONFORMANCE_ELICITATION=auto it is forwarded to
+#     everything-client instead, which accepts with no fields.
+#     MCPTRAY_BIN (default bin/mcptray) names the binary.
+#
+# It gives up after CONFORMANCE_CLIENT_DEADLINE seconds (default 25, under
+# the suite's 30 s timeout), so nothing outlives the scenario.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+tmp=""
+cleanup() {
+	conf_cleanup
+	[[ -z $tmp ]] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+via=proxy
+if [[ ${1:-} == --via ]]; then
+	via=${2:-}
+	shift 2 || true
+fi
+if [[ $# -ne 1 || ! $via =~ ^(proxy|mcptray)$ ]]; then
+	echo "usage: conformance/client.sh [--via proxy|mcptray] URL" >&2
+	exit 2
+fi
+url=$1
+scenario=${MCP_CONFORMANCE_SCENARIO:?MCP_CONFORMANCE_SCENARIO is not set (the suite sets it)}
+deadline=$((SECONDS + ${CONFORMANCE_CLIENT_DEADLINE:-25}))
+client=$(build_tool everything-client github.com/modelcontextprotocol/go-sdk/conformance/everything-client)
+
+# run_client URL runs everything-client (it reads MCP_CONFORMANCE_SCENARIO)
+# against URL until it ends or the deadline passes, and returns its status.
+# with_inbox set: answers the scenario's elicitation in mcptray's inbox.
+run_client() {
+	"$client" "$1" &
+	local pid=$! answered=""
+	conf_pids+=("$pid")
+	while kill -0 "$pid" 2>/dev/null; do
+		if ((SECONDS >= deadline)); then
+			echo "client.sh: gave up after the deadline" >&2
+			return 1
+		fi
+		if [[ -n ${with_inbox:-} && -z $answered ]]; then
+			local id
+			id=$(inbox_request_id)
+			if [[ -n $id ]]; then
+				"$mcptray" inbox answer "$id" --data "$data" >&2
+				answered=1
+			fi
+		fi
+		sleep 0.1
+	done
+	wait "$pid"
+}
+
+if [[ $via == proxy ]]; then
+	BEARER_TOKEN=${BEARER_TOKEN:-proxy-run} start_proxy "$url"
+	run_client "$conf_proxy_url"
+	exit
+fi
+
+# --via mcptray
+node=$("$conf_root/scripts/node22.sh")
+mcptray=${MCPTRAY_BIN:-$conf_root/bin/mcptray}
+tmp=$(mktemp -d)
+data="$tmp/data"
+
+# json FILE EXPR prints EXPR evaluated with j bound to FILE's JSON ("-" is
+# stdin); prints nothing if FILE does not parse yet.
+json() {
+	"$node" -e '
+		let j; try { j = JSON.parse(require("fs").readFileSync(process.argv[1] === "-" ? 0 : process.argv[1], "utf8")); } catch { process.exit(0); }
+		const v = eval(process.argv[2]); if (v !== undefined && v !== null) console.log(v);' "$1" "$2"
+}
+
+inbox_request_id() {
+	"$mcptray" inbox --json --data "$data" 2>/dev/null |
+		json - 'j.requests?.find((r) => r.server === "suite")?.id'
+}
+
+cat >"$tmp/mcp.json" <<EOF
+{
+  "mcpServers": { "suite": { "type": "http", "url": "$url" } },
+  "x-mcptray": { "listen": "127.0.0.1:0", "elicitation": "${CONFORMANCE_ELICITATION:-local}" }
+}
+EOF
+"$mcptray" daemon --config "$tmp/mcp.json" --data "$data" >"$tmp/daemon.log" 2>&1 &
+conf_pids+=($!)
+
+# Ready means mcptray initialized the suite's server and listed its tools.
+state=""
+until [[ $state == ready && -s $data/endpoint.json ]]; do
+	if ((SECONDS >= deadline)); then
+		echo "client.sh: server \"suite\" not ready (state ${state:-unknown}); daemon log:" >&2
+		cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
+		exit 1
+	fi
+	state=$("$mcptray" status --json --data "$data" 2>/dev/null |
+		json - 'j.servers?.find((s) => s.name === "suite")?.state') || true
+	if [[ $state == error || $state == crash-loop ]]; then
+		echo "client.sh: server \"suite\" is in state $state:" >&2
+		"$mcptray" status --data "$data" >&2 || true
+		exit 1
+	fi
+	sleep 0.1
+done
+
+gateway=$(json "$data/endpoint.json" 'j.url')/suite
+BEARER_TOKEN=$("$mcptray" token --data "$data")
+export BEARER_TOKEN
+start_proxy "$gateway"
+if [[ $scenario == elicitation-sep1034-client-defaults && ${CONFORMANCE_ELICITATION:-local} == local ]]; then
+	with_inbox=1
+fi
+if ! run_client "$conf_proxy_url"; then
+	echo "client.sh: everything-client failed through mcptray; logs:" >&2
+	cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
+	exit 1
+fi
