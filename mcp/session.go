@@ -8,8 +8,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -114,6 +116,14 @@ type Session struct {
 	toolsMu sync.Mutex
 	tools   []*Tool // guarded by toolsMu: the last full tools/list
 
+	// gw is the gateway this session serves, and under which name; nil
+	// until Gateway.SetServer. Read by the SDK's handlers and the stdout
+	// read loop.
+	gw atomic.Pointer[gwAttachment]
+	// logLevel is the level asked for at startup ("info" unless the spec
+	// said otherwise; "off" for none). Written before Start returns.
+	logLevel string
+
 	closeOnce sync.Once
 	closeReq  chan struct{} // closed by Close
 
@@ -133,20 +143,78 @@ func newSession(hooks Hooks) *Session {
 	return s
 }
 
-// newClient makes the SDK client with our handlers. The client declares no
-// capabilities: mcptray serves no roots, and elicitation and sampling are
-// added where they are forwarded.
+// gwAttachment ties a session to the gateway that routes for it.
+type gwAttachment struct {
+	g    *Gateway
+	name string // the server's name in the gateway
+}
+
+// errNoAssistant answers a server's sampling request when no assistant
+// session can take it.
+var errNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not available: no assistant session is waiting on this server"}
+
+// newClient makes the SDK client with our handlers. The client declares
+// sampling and elicitation (form and URL) so servers offer the tools that
+// need them; both are routed by the gateway (gateway_elicit.go). Without a
+// gateway, sampling fails and elicitation is cancelled. mcptray serves no
+// roots.
 func (s *Session) newClient() *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "mcptray", Version: version()}, &sdk.ClientOptions{
-		Capabilities: &sdk.ClientCapabilities{},
-		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+		Capabilities: &sdk.ClientCapabilities{
+			Sampling: &sdk.SamplingCapabilities{},
+			Elicitation: &sdk.ElicitationCapabilities{
+				Form: &sdk.FormElicitationCapabilities{},
+				URL:  &sdk.URLElicitationCapabilities{},
+			},
+		},
+		LoggingMessageHandler: func(ctx context.Context, req *sdk.LoggingMessageRequest) {
 			if p := req.Params; p != nil {
 				s.hooks.log(string(p.Level), logMessageLine(p))
+				if a := s.gw.Load(); a != nil {
+					a.g.downstreamLog(a.name, s, p)
+				}
 			}
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			if s.hooks.ToolsChanged != nil {
 				s.hooks.ToolsChanged()
+			}
+		},
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+			if a := s.gw.Load(); a != nil {
+				a.g.featuresChanged(a.name, s)
+			}
+		},
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
+			if a := s.gw.Load(); a != nil {
+				a.g.featuresChanged(a.name, s)
+			}
+		},
+		ResourceUpdatedHandler: func(ctx context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
+			if a := s.gw.Load(); a != nil && req.Params != nil {
+				a.g.resourceUpdated(a.name, s, req.Params)
+			}
+		},
+		ProgressNotificationHandler: func(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
+			if a := s.gw.Load(); a != nil && req.Params != nil {
+				a.g.typedProgress(req.Params)
+			}
+		},
+		CreateMessageHandler: func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			if a := s.gw.Load(); a != nil {
+				return a.g.createMessage(ctx, a.name, s, req.Params)
+			}
+			return nil, errNoAssistant
+		},
+		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			if a := s.gw.Load(); a != nil {
+				return a.g.elicit(ctx, a.name, s, req.Params)
+			}
+			return &sdk.ElicitResult{Action: "cancel"}, nil
+		},
+		ElicitationCompleteHandler: func(ctx context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+			if a := s.gw.Load(); a != nil && req.Params != nil {
+				a.g.elicitationComplete(a.name, s, req.Params)
 			}
 		},
 	})
@@ -182,6 +250,7 @@ func (s *Session) afterConnect(ctx context.Context, level string) error {
 	if level == "" {
 		level = "info"
 	}
+	s.logLevel = level
 	if res := s.cs.InitializeResult(); level != "off" && res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
 		// A server that declares logging but rejects the level still works.
 		_ = s.cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)})
@@ -234,6 +303,9 @@ func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 	s.toolsMu.Lock()
 	s.tools = tools
 	s.toolsMu.Unlock()
+	if a := s.gw.Load(); a != nil {
+		a.g.toolsListed(a.name, s)
+	}
 	return tools, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,6 +35,12 @@ type stdioConn struct {
 	out   *os.File // the child's stdout (our read end); closed by closeOut
 
 	writeMu sync.Mutex // guards writes to in, so messages never interleave
+
+	// tap, when set, sees each single-message stdout line first and takes
+	// the ones it returns true for (the gateway's raw replies, progress
+	// and server→client requests); the line is valid only during the call.
+	// Called from the read loop: it must not block.
+	tap atomic.Pointer[lineTap]
 
 	msgs     chan jsonrpc.Message // read loop → Read; unbuffered
 	readDone chan struct{}        // closed when the read loop ends (EOF or error)
@@ -60,6 +67,9 @@ func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
 	go c.readLoop()
 	return c
 }
+
+// lineTap is the type of stdioConn.tap.
+type lineTap func(line []byte, p *rpcPeek) bool
 
 // connTransport hands an already made connection to Client.Connect.
 type connTransport struct{ conn sdk.Connection }
@@ -102,6 +112,11 @@ func (c *stdioConn) handleLine(line []byte) {
 	}
 	switch t[0] {
 	case '{':
+		if tap := c.tap.Load(); tap != nil {
+			if p, err := peekMessage(t); err == nil && (*tap)(t, &p) {
+				return
+			}
+		}
 		msg, err := jsonrpc.DecodeMessage(t)
 		if err != nil {
 			c.log("stdout", logText(line))
@@ -193,6 +208,22 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	default:
 	}
 	if _, err := c.in.Write(data); err != nil {
+		return fmt.Errorf("writing to stdin: %w", err)
+	}
+	return nil
+}
+
+// writeLine writes one ready-made line (ending in '\n') to the child's
+// stdin, between whole messages of the SDK.
+func (c *stdioConn) writeLine(line []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	select {
+	case <-c.closed:
+		return sdk.ErrConnectionClosed
+	default:
+	}
+	if _, err := c.in.Write(line); err != nil {
 		return fmt.Errorf("writing to stdin: %w", err)
 	}
 	return nil

@@ -29,6 +29,10 @@
 //	             (a Go duration)
 //	changing     echo plus tool add_tool {name}, which adds a tool (the server
 //	             then sends notifications/tools/list_changed)
+//	rich         echo plus tools for every gateway feature (rich results,
+//	             progress, cancellation, sampling, elicitation, a crash
+//	             mid-call, huge results, logging), resources, a resource
+//	             template, a prompt with completion: see addRich
 //
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
 //
@@ -37,6 +41,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -134,7 +139,7 @@ func run(mode string) int {
 			return 1
 		}
 		time.AfterFunc(d, func() { os.Exit(4) })
-	case "echo", "events", "stderr-log", "changing":
+	case "echo", "events", "stderr-log", "changing", "rich":
 	default:
 		fmt.Fprintf(os.Stderr, "unknown fake server mode %q\n", mode)
 		return 2
@@ -215,7 +220,14 @@ type addToolArgs struct {
 // NewServer returns the fake server of a mode (its tools; the process
 // behaviour of modes like crash or silent is Main's).
 func NewServer(mode string) *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "fake-" + mode, Version: "1.0.0"}, &sdk.ServerOptions{PageSize: PageSize})
+	opts := &sdk.ServerOptions{PageSize: PageSize}
+	if mode == "rich" {
+		richOptions(opts)
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "fake-" + mode, Version: "1.0.0"}, opts)
+	if mode == "rich" {
+		addRich(s)
+	}
 	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes its message."},
 		func(ctx context.Context, req *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
 			switch mode {
@@ -275,3 +287,5 @@ func addNamed(s *sdk.Server, name string) {
 			return text(name), nil
 		})
 }
+
+var jsonUnmarshal = json.Unmarshal

@@ -1,0 +1,343 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultCallTimeout bounds one tool call through the gateway; the clock
+// stops while an elicitation for that call waits for an answer.
+const DefaultCallTimeout = 5 * time.Minute
+
+// Tool-list modes of an upstream session.
+const (
+	ToolsLive    = "live"    // only ready servers; list_changed on every change
+	ToolsStable  = "stable"  // every configured server's last known tools
+	ToolsDynamic = "dynamic" // three meta tools: list, describe, call
+)
+
+// Elicitation modes.
+const (
+	ElicitAuto  = "auto"  // non-secret requests go to the assistant when it can take them
+	ElicitLocal = "local" // everything goes to the inbox
+)
+
+// BuiltinPrefix starts the names of mcptray's own tools.
+const BuiltinPrefix = "mcptray" + nameSep
+
+// GatewayOptions configure a Gateway.
+type GatewayOptions struct {
+	Logger      *slog.Logger  // nil: slog.Default()
+	CallTimeout time.Duration // per tool call; 0 means DefaultCallTimeout
+	// Builtins are mcptray's own tools, exposed as "mcptray__<Name>" on
+	// aggregate routes (not on single-server routes, and in dynamic mode
+	// only through the meta tools).
+	Builtins []BuiltinTool
+	// Elicit answers an elicitation the assistant cannot or must not see
+	// (the inbox). It may block until a person answers; ctx ends when the
+	// server gives up. nil answers "cancel".
+	Elicit func(ctx context.Context, info ElicitInfo) (*sdk.ElicitResult, error)
+	// Elicitation is "auto" (the default) or "local".
+	Elicitation string
+}
+
+// ElicitInfo is an elicitation request on its way to the inbox.
+type ElicitInfo struct {
+	Server string // the server asking
+	Tool   string // the tool call it belongs to (the server's own name); "" if none is in flight
+	Client string // the assistant that made that call (its clientInfo name); "" if none
+	// Request is what the server sent. Mode is always set ("form" or
+	// "url"). For form mode RequestedSchema is the schema as decoded JSON
+	// (map[string]any); format "password" is allowed here.
+	Request *sdk.ElicitParams
+	// Secret is set when a field is secret (see SecretFields); the value
+	// must then never leave the machine.
+	Secret       bool
+	SecretFields []string // the names of the secret fields, in schema order
+	// Reason says why the request is not with the assistant, for the log:
+	// "secret field", "elicitation is local", "no tool call in flight",
+	// "the assistant does not support form elicitation", …
+	Reason string
+}
+
+// BuiltinTool is one of mcptray's own tools.
+type BuiltinTool struct {
+	Name        string          // without the "mcptray__" prefix, e.g. "servers"
+	Description string          // shown to the assistant
+	InputSchema json.RawMessage // a JSON schema object; nil means {"type":"object"}
+	// Call runs the tool. structured (if non-nil) becomes structuredContent
+	// and text the text content; an error becomes an isError result with
+	// the error's text.
+	Call func(ctx context.Context, args json.RawMessage) (structured any, text string, err error)
+}
+
+// ConfiguredServer is one entry of the configuration, as the gateway needs
+// it for stable and dynamic modes.
+type ConfiguredServer struct {
+	Name        string
+	Enabled     bool
+	State       string  // e.g. "ready", "starting", "error", "crash-loop", "disabled"
+	CachedTools []*Tool // the last tools/list seen (from the store), for stable mode
+}
+
+// A Gateway re-exposes the tools, resources and prompts of the downstream
+// servers it is given (SetServer) to any number of upstream (assistant)
+// sessions (ServeStream, HTTPHandler). Safe for concurrent use.
+//
+// One sdk.Server exists per view (route × tool-list mode), shared by the
+// upstream sessions of that view. tools/list, resources, prompts and the
+// rest of the protocol are the SDK's; tools/call on a stream session goes
+// past the SDK (upstream.go): its bytes are rewritten and forwarded to the
+// server's stdin, and the reply comes back the same way.
+type Gateway struct {
+	opts        GatewayOptions
+	log         *slog.Logger
+	callTimeout time.Duration
+	keepAlive   time.Duration // progress interval while an elicitation waits in the inbox
+
+	mu         sync.Mutex
+	down       map[string]*downstream           // guarded by mu: by server name
+	configured []ConfiguredServer               // guarded by mu
+	views      map[viewKey]*view                // guarded by mu
+	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
+	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
+	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
+	logged     map[string]bool                  // guarded by mu: name collisions already logged
+
+	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
+
+	calls  callTable
+	nextID atomic.Uint64
+}
+
+// downstream is what the gateway knows of one server.
+type downstream struct {
+	name      string
+	sess      *Session // nil: not ready
+	tools     []*Tool
+	resources []*sdk.Resource
+	templates []*sdk.ResourceTemplate
+	prompts   []*sdk.Prompt
+	level     string // the logging level last set on the server ("" none)
+}
+
+type subKey struct{ server, uri string }
+
+// NewGateway makes a gateway with no servers.
+func NewGateway(opts GatewayOptions) *Gateway {
+	g := &Gateway{
+		opts:        opts,
+		log:         opts.Logger,
+		callTimeout: opts.CallTimeout,
+		keepAlive:   10 * time.Second,
+		down:        map[string]*downstream{},
+		views:       map[viewKey]*view{},
+		upstreams:   map[*sdk.ServerSession]*upstream{},
+		subs:        map[subKey]int{},
+		urlElicits:  map[string]*upstream{},
+		logged:      map[string]bool{},
+	}
+	if g.log == nil {
+		g.log = slog.Default()
+	}
+	if g.callTimeout <= 0 {
+		g.callTimeout = DefaultCallTimeout
+	}
+	if g.opts.Elicitation == "" {
+		g.opts.Elicitation = ElicitAuto
+	}
+	g.calls.m = map[uint64]*call{}
+	return g
+}
+
+// SetServer tells the gateway that a server is ready (sess non-nil, its
+// tools as of sess.Tools()) or not (nil: starting, stopped, crashed,
+// disabled). It returns once every view shows the change.
+//
+// The gateway subscribes to sess: each later successful sess.ListTools
+// (the supervisor re-lists on Hooks.ToolsChanged) updates the tools, and
+// the server's resources and prompts are listed here and re-listed on its
+// list_changed notifications. When sess ends, the gateway treats the
+// server as down at once and fails the calls in flight to it. Calling
+// SetServer again with the same session is harmless.
+func (g *Gateway) SetServer(name string, sess *Session) {
+	g.mu.Lock()
+	d := g.down[name]
+	if d == nil {
+		d = &downstream{name: name}
+		g.down[name] = d
+	}
+	old := d.sess
+	if old != sess {
+		d.sess = sess
+		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
+	}
+	if sess != nil {
+		d.tools = sess.Tools()
+	}
+	g.mu.Unlock()
+
+	// A replaced session stays attached: calls in flight to it finish, or
+	// fail when it ends (watch).
+	if sess != nil && old != sess {
+		sess.gw.Store(&gwAttachment{g: g, name: name})
+		if sess.conn != nil {
+			tap := lineTap(sess.tapLine)
+			sess.conn.tap.Store(&tap)
+		}
+		go g.watch(name, sess)
+		go g.featuresChanged(name, sess)
+		go g.applyLevels()
+	}
+	g.refresh()
+}
+
+// SetConfigured gives every configured server in file order. Servers that
+// are neither configured nor set are forgotten.
+func (g *Gateway) SetConfigured(servers []ConfiguredServer) {
+	g.mu.Lock()
+	g.configured = slices.Clone(servers)
+	for name, d := range g.down {
+		if d.sess == nil && !slices.ContainsFunc(servers, func(c ConfiguredServer) bool { return c.Name == name }) {
+			delete(g.down, name)
+		}
+	}
+	g.mu.Unlock()
+	g.refresh()
+}
+
+// watch marks the server down when its session ends.
+func (g *Gateway) watch(name string, sess *Session) {
+	<-sess.Done()
+	g.failCalls(sess)
+	g.mu.Lock()
+	d := g.down[name]
+	current := d != nil && d.sess == sess
+	if current {
+		d.sess = nil
+		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
+	}
+	g.mu.Unlock()
+	if current {
+		g.refresh()
+	}
+}
+
+// toolsListed is called by Session.ListTools.
+func (g *Gateway) toolsListed(name string, sess *Session) {
+	g.mu.Lock()
+	d := g.down[name]
+	current := d != nil && d.sess == sess
+	if current {
+		d.tools = sess.Tools()
+	}
+	g.mu.Unlock()
+	if current {
+		g.refresh()
+	}
+}
+
+// featuresChanged lists a server's resources, templates and prompts (all
+// pages) and updates the views.
+func (g *Gateway) featuresChanged(name string, sess *Session) {
+	ctx, cancel := sess.callContext(context.Background())
+	defer cancel()
+	ctx, cancel2 := context.WithTimeout(ctx, time.Minute)
+	defer cancel2()
+	caps := sess.capabilities()
+	var (
+		resources []*sdk.Resource
+		templates []*sdk.ResourceTemplate
+		prompts   []*sdk.Prompt
+	)
+	if caps != nil && caps.Resources != nil {
+		for r, err := range sess.cs.Resources(ctx, nil) {
+			if err != nil {
+				g.log.Warn("listing resources", "server", name, "error", err)
+				break
+			}
+			resources = append(resources, r)
+		}
+		for t, err := range sess.cs.ResourceTemplates(ctx, nil) {
+			if err != nil {
+				g.log.Warn("listing resource templates", "server", name, "error", err)
+				break
+			}
+			templates = append(templates, t)
+		}
+	}
+	if caps != nil && caps.Prompts != nil {
+		for p, err := range sess.cs.Prompts(ctx, nil) {
+			if err != nil {
+				g.log.Warn("listing prompts", "server", name, "error", err)
+				break
+			}
+			prompts = append(prompts, p)
+		}
+	}
+	g.mu.Lock()
+	d := g.down[name]
+	current := d != nil && d.sess == sess
+	if current {
+		d.resources, d.templates, d.prompts = resources, templates, prompts
+	}
+	g.mu.Unlock()
+	if current {
+		g.refresh()
+	}
+}
+
+// session is the ready session of a server, or nil.
+func (g *Gateway) session(name string) *Session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if d := g.down[name]; d != nil {
+		return d.sess
+	}
+	return nil
+}
+
+// serverState describes a server that is not ready, for messages.
+func (g *Gateway) serverState(name string) (conf ConfiguredServer, known bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, c := range g.configured {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ConfiguredServer{Name: name}, g.down[name] != nil
+}
+
+// notReadyText is the isError text for a call to a server that is not
+// ready.
+func (g *Gateway) notReadyText(name string) string {
+	conf, _ := g.serverState(name)
+	if !conf.Enabled && conf.State != "" || conf.State == "disabled" {
+		return fmt.Sprintf("The MCP server %q is turned off in mcptray. Turn it on with: mcptray toggle %s on", name, name)
+	}
+	state := conf.State
+	if state == "" {
+		state = "not running"
+	}
+	return fmt.Sprintf("The MCP server %q is not ready (state: %s). Check it with: mcptray status; restart it with: mcptray restart %s (if it is turned off: mcptray toggle %s on)", name, state, name, name)
+}
+
+// capabilities are the server's as it declared them at initialize.
+func (s *Session) capabilities() *sdk.ServerCapabilities {
+	if s.cs == nil {
+		return nil
+	}
+	if res := s.cs.InitializeResult(); res != nil {
+		return res.Capabilities
+	}
+	return nil
+}

@@ -1,0 +1,445 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// JSON-RPC error codes the gateway answers with.
+const (
+	codeTimeout  = -32001 // the server did not answer within the call timeout
+	codeInternal = jsonrpc.CodeInternalError
+)
+
+// A call is one tools/call in flight to a downstream server. It is in the
+// gateway's call table from the moment its request is written until one
+// party takes it out (calls.take): the reply, the deadline, a cancellation,
+// the end of either session. Whoever takes it answers it.
+type call struct {
+	n      uint64 // the gateway's number: request id and progress token "gw-N"
+	up     *upstream
+	server string
+	tool   string // the server's own name for the tool
+	sess   *Session
+
+	// Fast path (stream upstream, stdio server): raw bytes.
+	upID    []byte // the assistant's request id as sent; nil on the slow path
+	upToken []byte // the assistant's progress token as sent; nil if none
+
+	// Slow path (through the SDK's server).
+	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
+	token any             // the assistant's progress token; nil if none
+	reply chan []byte     // the server's reply line, for stdio servers
+
+	dl       deadline
+	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
+}
+
+func (c *call) hasToken() bool { return c.upToken != nil || c.token != nil }
+
+// callTable holds the calls in flight, by number.
+type callTable struct {
+	mu sync.Mutex
+	m  map[uint64]*call // guarded by mu
+}
+
+func (t *callTable) add(c *call) {
+	t.mu.Lock()
+	t.m[c.n] = c
+	t.mu.Unlock()
+}
+
+func (t *callTable) get(n uint64) *call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[n]
+}
+
+// take removes the call and returns it, or nil if someone else took it.
+func (t *callTable) take(n uint64) *call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.m[n]
+	delete(t.m, n)
+	return c
+}
+
+// latestFor is the most recent call in flight to sess.
+func (t *callTable) latestFor(sess *Session) *call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var latest *call
+	for _, c := range t.m {
+		if c.sess == sess && (latest == nil || c.n > latest.n) {
+			latest = c
+		}
+	}
+	return latest
+}
+
+// takeWhere removes and returns the calls that match.
+func (t *callTable) takeWhere(match func(*call) bool) []*call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []*call
+	for n, c := range t.m {
+		if match(c) {
+			out = append(out, c)
+			delete(t.m, n)
+		}
+	}
+	return out
+}
+
+// deadline is a call's timer, which can be paused while an elicitation
+// waits.
+type deadline struct {
+	mu      sync.Mutex
+	t       *time.Timer   // guarded by mu
+	left    time.Duration // guarded by mu: time left when last (re)started
+	since   time.Time     // guarded by mu: when last (re)started
+	paused  int           // guarded by mu: pauses in effect
+	stopped bool          // guarded by mu
+}
+
+func (d *deadline) start(dur time.Duration, fire func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.left, d.since = dur, time.Now()
+	d.t = time.AfterFunc(dur, fire)
+}
+
+func (d *deadline) stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopped = true
+	if d.t != nil {
+		d.t.Stop()
+	}
+}
+
+func (d *deadline) pause() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped || d.t == nil {
+		return
+	}
+	d.paused++
+	if d.paused == 1 && d.t.Stop() {
+		d.left -= time.Since(d.since)
+	}
+}
+
+func (d *deadline) resume() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped || d.t == nil || d.paused == 0 {
+		return
+	}
+	d.paused--
+	if d.paused == 0 {
+		d.since = time.Now()
+		d.t.Reset(max(d.left, 0))
+	}
+}
+
+// rawResult is a tools/call result exactly as the server sent it: the SDK
+// marshals it back into the same bytes (compacted).
+type rawResult struct {
+	sdk.ResultBase
+	raw json.RawMessage
+}
+
+func (r *rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
+
+// forward is the slow path of a tools/call: through the SDK's server on the
+// upstream side, raw to a stdio server or with the SDK's client to an HTTP
+// server.
+func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string, args json.RawMessage, meta sdk.Meta) (sdk.Result, error) {
+	sess := g.session(server)
+	if sess == nil {
+		return errorResult(g.notReadyText(server)), nil
+	}
+	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx}
+	gwID := gwIDPrefix + strconv.FormatUint(c.n, 10)
+	var dmeta sdk.Meta
+	if meta != nil {
+		dmeta = make(sdk.Meta, len(meta))
+		for k, v := range meta {
+			dmeta[k] = v
+		}
+		if tok, ok := meta["progressToken"]; ok && tok != nil {
+			c.token = tok
+			dmeta["progressToken"] = gwID
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var expired atomic.Bool
+
+	if sess.conn == nil { // an HTTP server: the SDK's client does the work
+		g.calls.add(c)
+		c.dl.start(g.callTimeout, func() { expired.Store(true); cancel() })
+		defer c.dl.stop()
+		defer g.calls.take(c.n)
+		cctx, stop := sess.callContext(ctx)
+		defer stop()
+		res, err := sess.cs.CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
+		switch {
+		case err == nil:
+			return res, nil
+		case expired.Load():
+			return nil, g.timeoutError(server, tool)
+		case ctx.Err() == nil && sess.life.Err() != nil:
+			return nil, diedError(server, sess)
+		}
+		return nil, err
+	}
+
+	params := struct {
+		Meta      sdk.Meta        `json:"_meta,omitempty"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}{dmeta, tool, args}
+	pb, err := json.Marshal(params)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments: " + err.Error()}
+	}
+	line := make([]byte, 0, len(pb)+64)
+	line = append(line, `{"jsonrpc":"2.0","id":"`...)
+	line = append(line, gwID...)
+	line = append(line, `","method":"tools/call","params":`...)
+	line = append(line, pb...)
+	line = append(line, "}\n"...)
+
+	c.reply = make(chan []byte, 1)
+	g.calls.add(c)
+	c.dl.start(g.callTimeout, func() { expired.Store(true); cancel() })
+	defer c.dl.stop()
+	if err := sess.conn.writeLine(line); err != nil {
+		g.calls.take(c.n)
+		return nil, &jsonrpc.Error{Code: codeInternal, Message: fmt.Sprintf("server %q is not reachable: %v", server, err)}
+	}
+	select {
+	case reply := <-c.reply:
+		return replyResult(reply)
+	case <-ctx.Done():
+		if g.calls.take(c.n) == nil {
+			if reply, ok := <-c.reply; ok { // the reply won the race
+				return replyResult(reply)
+			}
+		}
+		reason := "cancelled by the client"
+		if expired.Load() {
+			reason = "timed out in mcptray"
+		}
+		g.cancelDownstream(sess, c.n, reason)
+		if expired.Load() {
+			return nil, g.timeoutError(server, tool)
+		}
+		return nil, ctx.Err()
+	case <-sess.Done():
+		if g.calls.take(c.n) == nil {
+			if reply, ok := <-c.reply; ok {
+				return replyResult(reply)
+			}
+		}
+		return nil, diedError(server, sess)
+	}
+}
+
+// replyResult turns a server's reply line into the slow path's answer.
+func replyResult(line []byte) (sdk.Result, error) {
+	p, err := peekMessage(line)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: codeInternal, Message: "unreadable reply from the server"}
+	}
+	if p.err.ok() {
+		var we jsonrpc.Error
+		if err := json.Unmarshal(p.err.of(line), &we); err != nil {
+			return nil, &jsonrpc.Error{Code: codeInternal, Message: "unreadable error from the server"}
+		}
+		return nil, &we
+	}
+	if !p.result.ok() {
+		return nil, &jsonrpc.Error{Code: codeInternal, Message: "reply from the server has no result"}
+	}
+	return &rawResult{raw: p.result.of(line)}, nil
+}
+
+func (g *Gateway) timeoutError(server, tool string) error {
+	return &jsonrpc.Error{Code: codeTimeout, Message: g.timeoutText(server, tool)}
+}
+
+func (g *Gateway) timeoutText(server, tool string) string {
+	return fmt.Sprintf("server %q did not answer tool %q within %s; the call was cancelled", server, tool, g.callTimeout)
+}
+
+func diedError(server string, sess *Session) error {
+	return &jsonrpc.Error{Code: codeInternal, Message: diedText(server, sess)}
+}
+
+func diedText(server string, sess *Session) string {
+	reason := sess.ExitReason()
+	if reason == "" {
+		return fmt.Sprintf("server %q stopped during the call", server)
+	}
+	return fmt.Sprintf("server %q stopped during the call (%s)", server, reason)
+}
+
+// errorResult is an isError tools/call result with one text block.
+func errorResult(text string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}
+}
+
+// cancelDownstream tells a stdio server that the gateway gave up on a
+// request. (For HTTP servers the SDK's client does it.)
+func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
+	if sess.conn == nil {
+		return
+	}
+	b := make([]byte, 0, 128)
+	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
+	b = appendGWID(b, n)
+	b = append(b, `,"reason":`...)
+	b = append(b, quoteJSON(reason)...)
+	b = append(b, "}}\n"...)
+	sess.conn.writeLine(b)
+}
+
+// rawReply takes a stdio server's reply to a gateway request.
+func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
+	c := g.calls.take(n)
+	if c == nil {
+		return // cancelled, timed out, or its client left
+	}
+	c.dl.stop()
+	if c.reply != nil {
+		c.reply <- bytes.Clone(line)
+		return
+	}
+	c.up.forgetRaw(c)
+	c.up.send(splice(line, edit{p.id.s, p.id.e, c.upID}))
+}
+
+// rawProgress passes a stdio server's progress notification with a
+// gateway token to the assistant that made the call, with its own token.
+func (g *Gateway) rawProgress(n uint64, line []byte, tok, params span) {
+	c := g.calls.get(n)
+	if c == nil {
+		return
+	}
+	pb := params.of(line)
+	if v := field(pb, "progress"); v.ok() {
+		if f, err := strconv.ParseFloat(string(v.of(pb)), 64); err == nil {
+			c.progress.Store(math.Float64bits(f))
+		}
+	}
+	if c.upToken != nil {
+		c.up.send(splice(line, edit{tok.s, tok.e, c.upToken}))
+		return
+	}
+	var pp sdk.ProgressNotificationParams
+	if err := json.Unmarshal(pb, &pp); err != nil {
+		return
+	}
+	c.notifyProgress(&pp)
+}
+
+// typedProgress is rawProgress for what the SDK's client decoded (HTTP
+// servers, or a gateway token the line tap did not see).
+func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
+	tok, ok := p.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	n, ok := parseGWID([]byte(strconv.Quote(tok)))
+	if !ok {
+		return
+	}
+	c := g.calls.get(n)
+	if c == nil {
+		return
+	}
+	c.progress.Store(math.Float64bits(p.Progress))
+	cp := *p
+	c.notifyProgress(&cp)
+}
+
+// notifyProgress sends progress to the call's assistant under its token.
+func (c *call) notifyProgress(p *sdk.ProgressNotificationParams) {
+	if c.upToken != nil {
+		p.ProgressToken = json.RawMessage(c.upToken)
+		b, err := json.Marshal(p)
+		if err != nil {
+			return
+		}
+		line := make([]byte, 0, len(b)+64)
+		line = append(line, `{"jsonrpc":"2.0","method":"notifications/progress","params":`...)
+		line = append(line, b...)
+		line = append(line, "}\n"...)
+		c.up.send(line)
+		return
+	}
+	p.ProgressToken = c.token
+	c.up.ss.NotifyProgress(context.WithoutCancel(c.ctx), p)
+}
+
+// failCalls answers the fast-path calls to a server whose session ended
+// (the slow path watches the session itself).
+func (g *Gateway) failCalls(sess *Session) {
+	for _, c := range g.calls.takeWhere(func(c *call) bool { return c.sess == sess && c.upID != nil }) {
+		c.dl.stop()
+		c.up.forgetRaw(c)
+		c.up.send(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
+	}
+}
+
+// expire ends a fast-path call whose deadline passed.
+func (g *Gateway) expire(c *call) {
+	if g.calls.take(c.n) == nil {
+		return
+	}
+	c.up.forgetRaw(c)
+	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
+	c.up.send(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
+}
+
+// callBuiltin runs one of mcptray's own tools.
+func callBuiltin(ctx context.Context, b *BuiltinTool, args json.RawMessage) (sdk.Result, error) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	structured, text, err := b.Call(ctx, args)
+	if err != nil {
+		return errorResult(err.Error()), nil
+	}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: structured}
+	return res, nil
+}
+
+// builtinTool is a builtin's tools/list entry.
+func builtinTool(b *BuiltinTool, name string) *sdk.Tool {
+	schema := b.InputSchema
+	if len(bytes.TrimSpace(schema)) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	var m map[string]any
+	if json.Unmarshal(schema, &m) != nil || m["type"] != "object" {
+		m = map[string]any{"type": "object"}
+	}
+	return &sdk.Tool{Name: name, Description: b.Description, InputSchema: m}
+}

@@ -1,0 +1,227 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Dynamic mode shows three tools instead of every server's: list the
+// servers and their tools, describe one tool, call one tool. mcptray's own
+// tools appear there as the server "mcptray".
+const (
+	metaList     = BuiltinPrefix + "list_tools"
+	metaDescribe = BuiltinPrefix + "describe_tool"
+	metaCall     = BuiltinPrefix + "call_tool"
+	builtinHost  = "mcptray"
+)
+
+func (v *view) metaTools() []exposed {
+	serverProp := map[string]any{"type": "string", "description": "The server's name, as list_tools shows it."}
+	toolProp := map[string]any{"type": "string", "description": "The tool's name on that server."}
+	required := []any{"server", "tool"}
+	if !v.key.aggregate() {
+		required = []any{"tool"}
+	}
+	return []exposed{
+		{&sdk.Tool{Name: metaList,
+			Description: "Lists the MCP servers mcptray runs, their state, and the tools of each (name and description). Call this first, then describe_tool and call_tool.",
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+				"server": map[string]any{"type": "string", "description": "Only this server (optional)."}}},
+		}, &route{kind: routeListMeta}},
+		{&sdk.Tool{Name: metaDescribe,
+			Description: "Describes one tool: its full description and the JSON schema of its arguments (and of its result, if it has one).",
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"server": serverProp, "tool": toolProp}, "required": required},
+		}, &route{kind: routeDescribe}},
+		{&sdk.Tool{Name: metaCall,
+			Description: "Calls one tool of one server with the given arguments, and returns its result unchanged.",
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"server": serverProp, "tool": toolProp,
+				"arguments": map[string]any{"type": "object", "description": "The tool's arguments, as its schema describes them."}}, "required": required},
+		}, &route{kind: routeCallMeta}},
+	}
+}
+
+// metaServer is a server as the meta tools show it.
+type metaServer struct {
+	Name  string      `json:"name"`
+	State string      `json:"state"`
+	Hint  string      `json:"hint,omitempty"`
+	Tools []*metaTool `json:"tools"`
+}
+
+type metaTool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	tool        *Tool
+	builtin     *BuiltinTool
+}
+
+// catalogue is every server the view shows with its tools, live or last
+// known.
+func (v *view) catalogue() []metaServer {
+	g := v.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []metaServer
+	if v.key.aggregate() && len(g.opts.Builtins) > 0 {
+		ms := metaServer{Name: builtinHost, State: "ready"}
+		for i := range g.opts.Builtins {
+			b := &g.opts.Builtins[i]
+			ms.Tools = append(ms.Tools, &metaTool{Name: b.Name, Description: b.Description, builtin: b})
+		}
+		out = append(out, ms)
+	}
+	for _, name := range v.routes.Load().servers {
+		ms := metaServer{Name: name, Tools: []*metaTool{}}
+		d := g.down[name]
+		var tools []*Tool
+		var conf *ConfiguredServer
+		for i := range g.configured {
+			if g.configured[i].Name == name {
+				conf = &g.configured[i]
+			}
+		}
+		switch {
+		case d != nil && d.sess != nil:
+			ms.State, tools = "ready", d.tools
+		case conf != nil:
+			ms.State, tools = conf.State, conf.CachedTools
+			if ms.State == "" {
+				ms.State = "not running"
+			}
+			if !conf.Enabled {
+				ms.State = "disabled"
+				ms.Hint = "turn it on with: mcptray toggle " + name + " on"
+			}
+		case d != nil:
+			ms.State, tools = "not running", d.tools
+		default:
+			continue
+		}
+		for _, t := range tools {
+			ms.Tools = append(ms.Tools, &metaTool{Name: t.Name, Description: t.Description, tool: t})
+		}
+		out = append(out, ms)
+	}
+	return out
+}
+
+type metaArgs struct {
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func (v *view) metaArgs(raw json.RawMessage) (metaArgs, error) {
+	var a metaArgs
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return a, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments: " + err.Error()}
+		}
+	}
+	if !v.key.aggregate() && a.Server == "" {
+		a.Server = v.key.server
+	}
+	return a, nil
+}
+
+func (v *view) listMeta(raw json.RawMessage) (sdk.Result, error) {
+	a, err := v.metaArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	var shown []metaServer
+	for _, ms := range v.catalogue() {
+		if a.Server != "" && ms.Name != a.Server {
+			continue
+		}
+		shown = append(shown, ms)
+		fmt.Fprintf(&b, "%s (%s", ms.Name, ms.State)
+		if ms.Hint != "" {
+			fmt.Fprintf(&b, "; %s", ms.Hint)
+		}
+		b.WriteString(")\n")
+		for _, t := range ms.Tools {
+			desc, _, _ := strings.Cut(t.Description, "\n")
+			if desc != "" {
+				fmt.Fprintf(&b, "  - %s: %s\n", t.Name, desc)
+			} else {
+				fmt.Fprintf(&b, "  - %s\n", t.Name)
+			}
+		}
+	}
+	if a.Server != "" && len(shown) == 0 {
+		return errorResult(fmt.Sprintf("unknown server %q; call %s without arguments to see them all", a.Server, metaList)), nil
+	}
+	if len(shown) == 0 {
+		b.WriteString("no servers\n")
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: b.String()}},
+		StructuredContent: map[string]any{"servers": shown},
+	}, nil
+}
+
+// findMeta finds a tool in the catalogue.
+func (v *view) findMeta(a metaArgs) (*metaServer, *metaTool, *sdk.CallToolResult) {
+	if a.Tool == "" {
+		return nil, nil, errorResult(`missing "tool"`)
+	}
+	for _, ms := range v.catalogue() {
+		if ms.Name != a.Server {
+			continue
+		}
+		for _, t := range ms.Tools {
+			if t.Name == a.Tool {
+				return &ms, t, nil
+			}
+		}
+		return nil, nil, errorResult(fmt.Sprintf("server %q has no tool %q; call %s to see its tools", a.Server, a.Tool, metaList))
+	}
+	return nil, nil, errorResult(fmt.Sprintf("unknown server %q; call %s to see the servers", a.Server, metaList))
+}
+
+func (v *view) describeMeta(raw json.RawMessage) (sdk.Result, error) {
+	a, err := v.metaArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	_, t, bad := v.findMeta(a)
+	if bad != nil {
+		return bad, nil
+	}
+	var desc any
+	if t.builtin != nil {
+		desc = builtinTool(t.builtin, t.Name)
+	} else {
+		desc = t.tool
+	}
+	b, err := json.MarshalIndent(desc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: desc}, nil
+}
+
+func (v *view) callMeta(ctx context.Context, up *upstream, raw json.RawMessage, meta sdk.Meta) (sdk.Result, error) {
+	a, err := v.metaArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	ms, t, bad := v.findMeta(a)
+	if bad != nil {
+		return bad, nil
+	}
+	if t.builtin != nil {
+		return callBuiltin(ctx, t.builtin, a.Arguments)
+	}
+	if ms.State != "ready" {
+		return errorResult(v.g.notReadyText(ms.Name)), nil
+	}
+	return v.g.forward(ctx, up, ms.Name, t.Name, a.Arguments, meta)
+}

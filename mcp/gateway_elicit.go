@@ -1,0 +1,266 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Requests from servers to the client (sampling, elicitation) are routed to
+// the assistant session whose tool call is in flight to that server; when
+// several are, the most recent one (the highest call number). A server's
+// request carries nothing that ties it to one call on stdio, so this is the
+// best guess, and the right one whenever a server serves one call at a
+// time.
+
+// secretWords mark a field as secret when its name or title contains one.
+var secretWords = []string{"password", "passphrase", "secret", "token", "pin", "key"}
+
+// SecretFields returns the names (sorted) of the secret fields of an
+// elicitation's requested schema: format "password", writeOnly, or a name
+// or title containing password, passphrase, secret, token, pin or key (any
+// case). Such values must never go to the assistant, a log or a disk.
+func SecretFields(schema any) []string {
+	m, ok := schema.(map[string]any)
+	if !ok && schema != nil {
+		b, err := json.Marshal(schema)
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			return nil
+		}
+	}
+	props, _ := m["properties"].(map[string]any)
+	var out []string
+	for name, p := range props {
+		pm, _ := p.(map[string]any)
+		title, _ := pm["title"].(string)
+		if pm["format"] == "password" || pm["writeOnly"] == true || hasSecretWord(name) || hasSecretWord(title) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func hasSecretWord(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range secretWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// tapLine is the stdout tap of a session the gateway routes for: replies to
+// gateway requests, progress with gateway tokens, and elicitation requests
+// (taken before the SDK, which refuses format "password") are the
+// gateway's.
+func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
+	a := s.gw.Load()
+	if a == nil {
+		return false
+	}
+	if !p.method.ok() {
+		if n, ok := parseGWID(p.id.of(line)); ok {
+			a.g.rawReply(n, line, p)
+			return true
+		}
+		return false
+	}
+	switch {
+	case p.method.is(line, `"notifications/progress"`) && !p.id.ok() && p.params.ok():
+		pb := p.params.of(line)
+		tok := field(pb, "progressToken")
+		if n, ok := parseGWID(tok.of(pb)); ok {
+			a.g.rawProgress(n, line, tok.within(p.params), p.params)
+			return true
+		}
+	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
+		var params []byte
+		if p.params.ok() {
+			params = bytes.Clone(p.params.of(line))
+		}
+		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
+		return true
+	}
+	return false
+}
+
+// rawElicit answers a stdio server's elicitation/create.
+func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
+	var ep sdk.ElicitParams
+	var line []byte
+	if err := json.Unmarshal(params, &ep); err != nil || len(params) == 0 {
+		line = errorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
+	} else {
+		ctx, stop := s.callContext(context.Background())
+		res, err := g.elicit(ctx, server, s, &ep)
+		stop()
+		if err != nil {
+			code := int64(codeInternal)
+			var we *jsonrpc.Error
+			if errors.As(err, &we) {
+				code = we.Code
+			}
+			line = errorLine(id, code, err.Error())
+		} else {
+			b, err := json.Marshal(res)
+			if err != nil {
+				line = errorLine(id, codeInternal, "encoding the answer: "+err.Error())
+			} else {
+				line = make([]byte, 0, len(b)+len(id)+40)
+				line = append(line, `{"jsonrpc":"2.0","id":`...)
+				line = append(line, id...)
+				line = append(line, `,"result":`...)
+				line = append(line, b...)
+				line = append(line, "}\n"...)
+			}
+		}
+	}
+	s.conn.writeLine(line)
+}
+
+// elicit routes a server's elicitation: to the assistant whose call caused
+// it when that is allowed, else to the inbox (GatewayOptions.Elicit).
+func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	p := *params
+	if p.Mode == "" {
+		p.Mode = "form"
+		if p.URL != "" {
+			p.Mode = "url"
+		}
+	}
+	fields := SecretFields(p.RequestedSchema)
+	info := ElicitInfo{Server: server, Request: &p, Secret: len(fields) > 0, SecretFields: fields}
+	c := g.calls.latestFor(s)
+	if c != nil {
+		info.Tool, info.Client = c.tool, c.up.clientName()
+		c.dl.pause()
+		defer c.dl.resume()
+	}
+	switch {
+	case info.Secret:
+		info.Reason = "secret field"
+	case g.opts.Elicitation == ElicitLocal:
+		info.Reason = "elicitation is local"
+	case c == nil:
+		info.Reason = "no tool call in flight"
+	default:
+		info.Reason = c.up.cannotElicit(p.Mode)
+	}
+	if info.Reason == "" {
+		if p.Mode == "url" && p.ElicitationID != "" {
+			g.mu.Lock()
+			g.urlElicits[p.ElicitationID] = c.up
+			g.mu.Unlock()
+		}
+		return c.up.ss.Elicit(c.context(ctx), &p)
+	}
+	g.log.Info("elicitation goes to the inbox", "server", server, "tool", info.Tool, "reason", info.Reason, "fields", strings.Join(fields, ","))
+	if c != nil && c.hasToken() {
+		stop := g.keepCallAlive(c)
+		defer stop()
+	}
+	if g.opts.Elicit == nil {
+		return &sdk.ElicitResult{Action: "cancel"}, nil
+	}
+	return g.opts.Elicit(ctx, info)
+}
+
+// cannotElicit says why the assistant cannot take an elicitation of mode,
+// or "".
+func (up *upstream) cannotElicit(mode string) string {
+	ip := up.ss.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+		return "the assistant does not support elicitation"
+	}
+	e := ip.Capabilities.Elicitation
+	switch mode {
+	case "url":
+		if e.URL == nil {
+			return "the assistant does not support URL elicitation"
+		}
+	default:
+		if e.Form == nil && e.URL != nil {
+			return "the assistant does not support form elicitation"
+		}
+	}
+	return ""
+}
+
+// keepCallAlive sends the call's assistant a progress notification every
+// g.keepAlive while the inbox waits, so its client does not time out.
+func (g *Gateway) keepCallAlive(c *call) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(g.keepAlive)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				v := math.Float64frombits(c.progress.Load()) + 1
+				c.progress.Store(math.Float64bits(v))
+				c.notifyProgress(&sdk.ProgressNotificationParams{Progress: v, Message: "waiting for an answer in mcptray"})
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// context is ctx carrying the values of the call's handler context, so
+// that on HTTP a request to the assistant goes out on the call's stream.
+func (c *call) context(ctx context.Context) context.Context {
+	if c.ctx == nil {
+		return ctx
+	}
+	return valuesCtx{ctx, c.ctx}
+}
+
+type valuesCtx struct {
+	context.Context
+	values context.Context
+}
+
+func (v valuesCtx) Value(key any) any {
+	if x := v.values.Value(key); x != nil {
+		return x
+	}
+	return v.Context.Value(key)
+}
+
+// createMessage routes a server's sampling request to the assistant whose
+// call is in flight to it. The call's deadline stops meanwhile.
+func (g *Gateway) createMessage(ctx context.Context, server string, s *Session, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
+	c := g.calls.latestFor(s)
+	if c == nil {
+		return nil, errNoAssistant
+	}
+	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
+		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}
+	}
+	c.dl.pause()
+	defer c.dl.resume()
+	return c.up.ss.CreateMessage(c.context(ctx), params)
+}
+
+// elicitationComplete passes notifications/elicitation/complete to the
+// assistant that got the URL elicitation.
+func (g *Gateway) elicitationComplete(server string, _ *Session, params *sdk.ElicitationCompleteParams) {
+	g.mu.Lock()
+	up := g.urlElicits[params.ElicitationID]
+	delete(g.urlElicits, params.ElicitationID)
+	g.mu.Unlock()
+	if up != nil {
+		up.ss.NotifyElicitationComplete(context.Background(), params)
+	}
+}

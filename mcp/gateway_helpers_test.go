@@ -1,0 +1,363 @@
+//go:build linux
+
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// testLog collects the gateway's log records as text.
+type testLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer // guarded by mu
+}
+
+func (l *testLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *testLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func newTestGateway(t *testing.T, opts GatewayOptions) (*Gateway, *testLog) {
+	t.Helper()
+	tl := &testLog{}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(tl, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return NewGateway(opts), tl
+}
+
+// addServer starts a fake in mode and makes it the gateway's server name.
+// Like the supervisor, it re-lists tools on list_changed.
+func addServer(t *testing.T, g *Gateway, name, mode string, opts ...fakeOpt) *fake {
+	t.Helper()
+	var f *fake
+	f = startFake(t, mode, Hooks{ToolsChanged: func() {
+		go f.ListTools(context.Background())
+	}}, opts...)
+	g.SetServer(name, f.Session)
+	return f
+}
+
+// socketPair is a connected pair of unix stream sockets, like the one
+// behind `mcptray connect`.
+func socketPair(t testing.TB) (net.Conn, net.Conn) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := func(fd int) net.Conn {
+		f := os.NewFile(uintptr(fd), "socketpair")
+		defer f.Close()
+		c, err := net.FileConn(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	return conn(fds[0]), conn(fds[1])
+}
+
+// capture records what a client reads: every message as JSON, and the raw
+// result of each response.
+type capture struct {
+	mu      sync.Mutex
+	results [][]byte // guarded by mu: raw results, in arrival order
+	msgs    []string // guarded by mu: every message read
+}
+
+func (c *capture) lastResult() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.results) == 0 {
+		return nil
+	}
+	return c.results[len(c.results)-1]
+}
+
+// count is how many messages read contain every one of subs.
+func (c *capture) count(subs ...string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+outer:
+	for _, m := range c.msgs {
+		for _, s := range subs {
+			if !strings.Contains(m, s) {
+				continue outer
+			}
+		}
+		n++
+	}
+	return n
+}
+
+type captureTransport struct {
+	sdk.Transport
+	c *capture
+}
+
+func (t captureTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &captureConn{Connection: conn, c: t.c}, nil
+}
+
+type captureConn struct {
+	sdk.Connection
+	c *capture
+}
+
+func (cc *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := cc.Connection.Read(ctx)
+	if err != nil {
+		return msg, err
+	}
+	b, _ := jsonrpc.EncodeMessage(msg)
+	cc.c.mu.Lock()
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
+		cc.c.results = append(cc.c.results, bytes.Clone(r.Result))
+	}
+	if len(b) < 4096 {
+		cc.c.msgs = append(cc.c.msgs, string(b))
+	}
+	cc.c.mu.Unlock()
+	return msg, nil
+}
+
+// testClient is an assistant connected to the gateway (or directly to a
+// server).
+type testClient struct {
+	*sdk.ClientSession
+	cap  *capture
+	conn net.Conn // the client's end of a stream session; nil otherwise
+	done chan error
+}
+
+func clientOptions(opts *sdk.ClientOptions) *sdk.ClientOptions {
+	if opts == nil {
+		opts = &sdk.ClientOptions{}
+	}
+	if opts.Capabilities == nil {
+		opts.Capabilities = &sdk.ClientCapabilities{}
+	}
+	return opts
+}
+
+// connectStream connects an SDK client to g.ServeStream over a socket
+// pair.
+func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
+	t.Helper()
+	ours, theirs := socketPair(t)
+	done := make(chan error, 1)
+	go func() { done <- g.ServeStream(context.Background(), theirs, uo) }()
+	tc := &testClient{cap: &capture{}, conn: ours, done: done}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test-assistant", Version: "1"}, clientOptions(co))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, captureTransport{&sdk.IOTransport{Reader: ours, Writer: ours}, tc.cap}, nil)
+	if err != nil {
+		t.Fatalf("connecting to the gateway: %v", err)
+	}
+	tc.ClientSession = cs
+	t.Cleanup(func() {
+		cs.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("ServeStream did not return after the client closed")
+		}
+	})
+	return tc
+}
+
+// httpGateway serves g's HTTP handler on a test server.
+func httpGateway(t testing.TB, g *Gateway, token string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(g.HTTPHandler(HTTPOptions{Token: token}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// bearerTransport adds the token to every request.
+type bearerTransport struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+// connectHTTP connects an SDK client to url with the bearer token.
+func connectHTTP(t testing.TB, url, token string, co *sdk.ClientOptions) *testClient {
+	t.Helper()
+	tc := &testClient{cap: &capture{}}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test-http-assistant", Version: "1"}, clientOptions(co))
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{token, http.DefaultTransport}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, captureTransport{tr, tc.cap}, nil)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", url, err)
+	}
+	tc.ClientSession = cs
+	t.Cleanup(func() { cs.Close() })
+	return tc
+}
+
+// connectDirect connects an SDK client straight to a fake in mode.
+func connectDirect(t testing.TB, mode string, co *sdk.ClientOptions) *testClient {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = mcptest.Env(mode)
+	tc := &testClient{cap: &capture{}}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test-direct", Version: "1"}, clientOptions(co))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		t.Fatalf("connecting to fake %s: %v", mode, err)
+	}
+	tc.ClientSession = cs
+	t.Cleanup(func() { cs.Close() })
+	return tc
+}
+
+// call calls a tool and returns its result and the raw result bytes.
+func (tc *testClient) call(t testing.TB, name string, args any) (*sdk.CallToolResult, []byte, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := tc.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	return res, tc.cap.lastResult(), err
+}
+
+// text is the single text block of a result.
+func textOf(t testing.TB, res *sdk.CallToolResult) string {
+	t.Helper()
+	if res == nil || len(res.Content) != 1 {
+		t.Fatalf("want one content block, got %+v", res)
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		t.Fatalf("want text, got %T", res.Content[0])
+	}
+	return tc.Text
+}
+
+// toolNames lists a client's tools by name.
+func toolNames(t testing.TB, cs *sdk.ClientSession) []string {
+	t.Helper()
+	var names []string
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	if !eventually(10*time.Second, cond) {
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+func fileHas(path, s string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && strings.Contains(string(b), s)
+}
+
+var _ = io.EOF
+
+// rawStream is a stream session driven line by line.
+type rawStream struct {
+	conn net.Conn
+	lr   *lineReader
+}
+
+func connectRaw(t testing.TB, g *Gateway, uo UpstreamOptions) *rawStream {
+	t.Helper()
+	ours, theirs := socketPair(t)
+	done := make(chan error, 1)
+	go func() { done <- g.ServeStream(context.Background(), theirs, uo) }()
+	t.Cleanup(func() {
+		ours.Close()
+		<-done
+	})
+	return &rawStream{conn: ours, lr: newLineReader(ours, maxLineBytes)}
+}
+
+func (r *rawStream) send(t testing.TB, line string) {
+	t.Helper()
+	if _, err := r.conn.Write([]byte(line + "\n")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recv reads the next line, skipping notifications.
+func (r *rawStream) recv(t testing.TB) string {
+	t.Helper()
+	r.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		line, _, err := r.lr.next()
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		if !strings.Contains(string(line), `"method":"notifications/`) {
+			return string(line)
+		}
+	}
+}
+
+// initialize runs the handshake.
+func (r *rawStream) initialize(t testing.TB) {
+	t.Helper()
+	r.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if got := r.recv(t); !strings.Contains(got, `"protocolVersion":"2025-11-25"`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}

@@ -1,0 +1,111 @@
+package mcp
+
+import (
+	"context"
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOptions configure the gateway's HTTP endpoint.
+type HTTPOptions struct {
+	// Token is the bearer token every request must carry
+	// ("Authorization: Bearer <token>"). Empty refuses every request.
+	Token string
+	// DefaultTools is the tool-list mode when a request has no ?tools=.
+	DefaultTools string
+	// AllowedHosts are the Host header values accepted, e.g.
+	// "127.0.0.1:PORT" and "localhost:PORT"; an Origin header, when
+	// present, must be http:// or https:// one of them. Empty accepts
+	// loopback hosts (any port) only.
+	AllowedHosts []string
+}
+
+// HTTPHandler serves the gateway over streamable HTTP: /mcp for every
+// server, /mcp/{server} for one server under its own tool names, the
+// tool-list mode from ?tools=live|stable|dynamic. Every request needs the
+// bearer token (401 otherwise); a foreign Host or Origin (DNS rebinding, a
+// web page) gets 403 first. Sessions use Mcp-Session-Id as the spec says.
+func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
+	getServer := func(r *http.Request) *sdk.Server {
+		v, err := g.view(r.PathValue("server"), toolsMode(r, opts))
+		if err != nil {
+			return nil
+		}
+		return v.srv
+	}
+	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: g.log})
+	serve := func(w http.ResponseWriter, r *http.Request) {
+		if _, err := g.view(r.PathValue("server"), toolsMode(r, opts)); err != nil {
+			status := http.StatusBadRequest
+			if strings.HasPrefix(err.Error(), "unknown server") {
+				status = http.StatusNotFound
+			}
+			http.Error(w, err.Error(), status)
+			return
+		}
+		streamable.ServeHTTP(w, r)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/mcp", serve)
+	mux.HandleFunc("/mcp/{server}", serve)
+
+	token := []byte(opts.Token)
+	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
+		if len(token) == 0 || subtle.ConstantTimeCompare([]byte(got), token) != 1 {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: "mcptray", Expiration: time.Now().Add(24 * time.Hour)}, nil
+	}
+	bearer := auth.RequireBearerToken(verify, nil)(mux)
+	hosts := opts.AllowedHosts
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostAllowed(r.Host, hosts) {
+			http.Error(w, "forbidden: Host "+r.Host+" is not this server", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !originAllowed(o, hosts) {
+			http.Error(w, "forbidden: Origin "+o+" may not use this server", http.StatusForbidden)
+			return
+		}
+		bearer.ServeHTTP(w, r)
+	})
+}
+
+func toolsMode(r *http.Request, opts HTTPOptions) string {
+	if m := r.URL.Query().Get("tools"); m != "" {
+		return m
+	}
+	return opts.DefaultTools
+}
+
+func hostAllowed(host string, allowed []string) bool {
+	if len(allowed) > 0 {
+		return slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, host) })
+	}
+	h, _, err := net.SplitHostPort(host)
+	if err != nil {
+		h = host
+	}
+	h = strings.Trim(h, "[]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func originAllowed(origin string, allowed []string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+		return false
+	}
+	return hostAllowed(u.Host, allowed)
+}

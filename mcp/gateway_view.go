@@ -1,0 +1,763 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// gatewayProtocolVersions are the versions upstream sessions may speak. The
+// 2026-07-28 protocol (per-request metadata, no initialize) is left out:
+// the fast path relies on an initialized session, and downstream servers
+// are pinned to 2025-11-25 anyway.
+var gatewayProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// viewKey names a view: one server ("" for all) in one tool-list mode.
+type viewKey struct{ server, mode string }
+
+func (k viewKey) aggregate() bool { return k.server == "" }
+
+// A view is what one kind of upstream session sees: an sdk.Server holding
+// the exposed tools, resources and prompts, and the routes behind them.
+// Every upstream session of the view shares its sdk.Server, so the SDK
+// sends list_changed to all of them when the catalogue changes.
+type view struct {
+	g   *Gateway
+	key viewKey
+	srv *sdk.Server
+
+	routes atomic.Pointer[routeTable] // read lock-free on the hot path; swapped by sync
+
+	// Owned by sync (under Gateway.refreshMu): fingerprints of what is
+	// registered on srv, to add and remove only what changed.
+	toolFP, promptFP, resourceFP, templateFP map[string]string
+}
+
+// routeTable maps exposed names to servers. It is never changed once
+// published.
+type routeTable struct {
+	tools     map[string]*route      // by exposed tool name
+	prompts   map[string]promptRoute // by exposed prompt name
+	resources map[string]string      // resource URI → server
+	templates []templateRoute        // in view order
+	servers   []string               // the view's servers, in order
+}
+
+type routeKind int
+
+const (
+	routeTool     routeKind = iota // a server's tool
+	routeBuiltin                   // mcptray__<builtin>
+	routeListMeta                  // dynamic: list servers and tools
+	routeDescribe                  // dynamic: describe one tool
+	routeCallMeta                  // dynamic: call one tool
+)
+
+// route is where an exposed tool leads.
+type route struct {
+	kind     routeKind
+	server   string
+	tool     string   // the server's own name for it
+	toolJSON []byte   // tool as a JSON string, ready to splice
+	sess     *Session // the server's session when it was ready at sync time; nil: not ready
+	builtin  *BuiltinTool
+}
+
+type promptRoute struct{ server, name string }
+
+type templateRoute struct {
+	prefix string // the template's text before its first '{'
+	server string
+}
+
+func (g *Gateway) newView(key viewKey) *view {
+	v := &view{g: g, key: key,
+		toolFP: map[string]string{}, promptFP: map[string]string{},
+		resourceFP: map[string]string{}, templateFP: map[string]string{}}
+	v.routes.Store(&routeTable{tools: map[string]*route{}, prompts: map[string]promptRoute{}, resources: map[string]string{}})
+	impl := &sdk.Implementation{Name: "mcptray", Title: "mcptray", Version: version()}
+	if !key.aggregate() {
+		impl.Name = "mcptray/" + key.server
+	}
+	v.srv = sdk.NewServer(impl, &sdk.ServerOptions{
+		Logger: g.log,
+		Capabilities: &sdk.ServerCapabilities{
+			Tools:       &sdk.ToolCapabilities{ListChanged: true},
+			Resources:   &sdk.ResourceCapabilities{ListChanged: true, Subscribe: true},
+			Prompts:     &sdk.PromptCapabilities{ListChanged: true},
+			Logging:     &sdk.LoggingCapabilities{},
+			Completions: &sdk.CompletionCapabilities{},
+		},
+		SupportedProtocolVersions: gatewayProtocolVersions,
+		CompletionHandler:         v.complete,
+		SubscribeHandler:          v.subscribe,
+		UnsubscribeHandler:        v.unsubscribe,
+	})
+	v.srv.AddReceivingMiddleware(v.middleware)
+	return v
+}
+
+// view returns the view for a route and mode, making it on first use.
+func (g *Gateway) view(server, mode string) (*view, error) {
+	switch mode {
+	case "":
+		mode = ToolsLive
+	case ToolsLive, ToolsStable, ToolsDynamic:
+	default:
+		return nil, fmt.Errorf("unknown tools mode %q (want live, stable or dynamic)", mode)
+	}
+	key := viewKey{server, mode}
+	g.mu.Lock()
+	v := g.views[key]
+	if v == nil && server != "" && g.down[server] == nil && !slices.ContainsFunc(g.configured, func(c ConfiguredServer) bool { return c.Name == server }) {
+		g.mu.Unlock()
+		return nil, fmt.Errorf("unknown server %q", server)
+	}
+	created := false
+	if v == nil {
+		v = g.newView(key)
+		g.views[key] = v
+		created = true
+	}
+	g.mu.Unlock()
+	if created {
+		g.refresh()
+	}
+	return v, nil
+}
+
+// includes reports whether the view shows server.
+func (v *view) includes(server string) bool {
+	return v.key.aggregate() || v.key.server == server
+}
+
+// snapshot is the gateway's state for one refresh.
+type snapshot struct {
+	order    []string // configured servers in file order, then the others by name
+	conf     map[string]ConfiguredServer
+	down     map[string]downstream
+	builtins []BuiltinTool
+}
+
+// refresh brings every view up to date with the gateway's state.
+func (g *Gateway) refresh() {
+	g.refreshMu.Lock()
+	defer g.refreshMu.Unlock()
+	g.mu.Lock()
+	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downstream{}, builtins: g.opts.Builtins}
+	for _, c := range g.configured {
+		if _, dup := snap.conf[c.Name]; !dup {
+			snap.conf[c.Name] = c
+			snap.order = append(snap.order, c.Name)
+		}
+	}
+	var extra []string
+	for name, d := range g.down {
+		snap.down[name] = *d
+		if _, ok := snap.conf[name]; !ok {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	snap.order = append(snap.order, extra...)
+	views := slices.Collect(maps.Values(g.views))
+	g.mu.Unlock()
+
+	for _, v := range views {
+		for _, c := range v.sync(&snap) {
+			g.mu.Lock()
+			seen := g.logged[c]
+			g.logged[c] = true
+			g.mu.Unlock()
+			if !seen {
+				g.log.Warn("tool name collision", "detail", c)
+			}
+		}
+	}
+}
+
+// exposed is one tool as a view exposes it.
+type exposed struct {
+	tool  *sdk.Tool
+	route *route
+}
+
+// sync makes the view's sdk.Server match snap and publishes new routes. It
+// returns the name collisions it resolved.
+func (v *view) sync(snap *snapshot) []string {
+	rt := &routeTable{tools: map[string]*route{}, prompts: map[string]promptRoute{}, resources: map[string]string{}}
+	nm := newNamer()
+	var tools []exposed
+
+	if v.key.aggregate() {
+		rt.servers = snap.order
+	} else {
+		rt.servers = []string{v.key.server}
+	}
+
+	if v.key.mode == ToolsDynamic {
+		tools = v.metaTools()
+	} else {
+		if v.key.aggregate() {
+			for i := range snap.builtins {
+				b := &snap.builtins[i]
+				name := BuiltinPrefix + b.Name
+				nm.reserve(name, "mcptray/"+b.Name)
+				tools = append(tools, exposed{builtinTool(b, name), &route{kind: routeBuiltin, server: "mcptray", tool: b.Name, builtin: b}})
+			}
+		}
+		for _, server := range rt.servers {
+			list, sess := v.toolsOf(snap, server)
+			for _, t := range list {
+				want := singleName(t.Name)
+				if v.key.aggregate() {
+					want = ToolName(server, t.Name)
+				}
+				name := nm.assign(want, server, t.Name)
+				et, ok := exposeTool(t, name)
+				if !ok {
+					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
+					continue
+				}
+				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: quoteJSON(t.Name), sess: sess}})
+			}
+		}
+	}
+
+	// Tools: remove what went away, add what is new or changed.
+	want := map[string]string{}
+	for _, e := range tools {
+		rt.tools[e.tool.Name] = e.route
+		fp, _ := json.Marshal(e.tool)
+		want[e.tool.Name] = string(fp)
+	}
+	var gone []string
+	for name := range v.toolFP {
+		if _, ok := want[name]; !ok {
+			gone = append(gone, name)
+			delete(v.toolFP, name)
+		}
+	}
+	if len(gone) > 0 {
+		v.srv.RemoveTools(gone...)
+	}
+	for _, e := range tools {
+		if fp := want[e.tool.Name]; v.toolFP[e.tool.Name] != fp {
+			v.toolFP[e.tool.Name] = fp
+			v.srv.AddTool(e.tool, unreachableTool)
+		}
+	}
+
+	v.syncFeatures(snap, rt, nm)
+	v.routes.Store(rt)
+	return nm.collisions
+}
+
+// toolsOf is a server's tools as the view shows them, and its session if
+// it is ready.
+func (v *view) toolsOf(snap *snapshot, server string) ([]*Tool, *Session) {
+	d, ok := snap.down[server]
+	if ok && d.sess != nil {
+		return d.tools, d.sess
+	}
+	if v.key.mode == ToolsStable {
+		if len(d.tools) > 0 {
+			return d.tools, nil // seen live since mcptray started
+		}
+		return snap.conf[server].CachedTools, nil
+	}
+	return nil, nil
+}
+
+// syncFeatures registers the ready servers' prompts, resources and
+// resource templates on the view.
+func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer) {
+	nm := newNamer()
+	prompts := map[string]*sdk.Prompt{}
+	resources := map[string]*sdk.Resource{}
+	templates := map[string]*sdk.ResourceTemplate{}
+	var promptOrder, resourceOrder, templateOrder []string
+	for _, server := range rt.servers {
+		d, ok := snap.down[server]
+		if !ok || d.sess == nil {
+			continue
+		}
+		for _, p := range d.prompts {
+			name := p.Name
+			if v.key.aggregate() {
+				name = nm.assign(ToolName(server, p.Name), server, p.Name)
+			} else if _, dup := prompts[name]; dup {
+				continue
+			}
+			cp := *p
+			cp.Name = name
+			prompts[name] = &cp
+			promptOrder = append(promptOrder, name)
+			rt.prompts[name] = promptRoute{server, p.Name}
+		}
+		for _, r := range d.resources {
+			if owner, dup := rt.resources[r.URI]; dup {
+				tn.collisions = append(tn.collisions, fmt.Sprintf("resource %s is listed by %s and %s; %s serves it", r.URI, owner, server, owner))
+				continue
+			}
+			rt.resources[r.URI] = server
+			resources[r.URI] = r
+			resourceOrder = append(resourceOrder, r.URI)
+		}
+		for _, t := range d.templates {
+			if _, dup := templates[t.URITemplate]; dup {
+				continue
+			}
+			templates[t.URITemplate] = t
+			templateOrder = append(templateOrder, t.URITemplate)
+			prefix, _, _ := strings.Cut(t.URITemplate, "{")
+			rt.templates = append(rt.templates, templateRoute{prefix, server})
+		}
+	}
+	tn.collisions = append(tn.collisions, nm.collisions...)
+
+	syncSet(v.promptFP, promptOrder, func(k string) any { return prompts[k] },
+		func(names []string) { v.srv.RemovePrompts(names...) },
+		func(k string) {
+			r := rt.prompts[k]
+			v.srv.AddPrompt(prompts[k], v.g.promptHandler(r.server, r.name))
+		})
+	syncSet(v.resourceFP, resourceOrder, func(k string) any { return resources[k] },
+		func(uris []string) { v.srv.RemoveResources(uris...) },
+		func(k string) {
+			defer v.recoverAdd("resource", k)
+			v.srv.AddResource(resources[k], v.g.resourceHandler(rt.resources[k]))
+		})
+	syncSet(v.templateFP, templateOrder, func(k string) any { return templates[k] },
+		func(ts []string) { v.srv.RemoveResourceTemplates(ts...) },
+		func(k string) {
+			defer v.recoverAdd("resource template", k)
+			v.srv.AddResourceTemplate(templates[k], v.g.templateHandler(v, k))
+		})
+}
+
+// recoverAdd logs an item the SDK refused (it panics on invalid URIs).
+func (v *view) recoverAdd(what, key string) {
+	if r := recover(); r != nil {
+		v.g.log.Warn(what+" skipped", "uri", key, "error", fmt.Sprint(r))
+	}
+}
+
+// syncSet adds and removes registered items so that fps matches order.
+func syncSet(fps map[string]string, order []string, item func(string) any, remove func([]string), add func(string)) {
+	want := map[string]string{}
+	for _, k := range order {
+		b, _ := json.Marshal(item(k))
+		want[k] = string(b)
+	}
+	var gone []string
+	for k := range fps {
+		if _, ok := want[k]; !ok {
+			gone = append(gone, k)
+			delete(fps, k)
+		}
+	}
+	if len(gone) > 0 {
+		remove(gone)
+	}
+	for _, k := range order {
+		if fps[k] != want[k] {
+			fps[k] = want[k]
+			add(k)
+		}
+	}
+}
+
+// exposeTool copies t under name, with an input schema the SDK accepts
+// (an object schema; a missing "type" is taken to mean object). Every
+// other field is kept as the server sent it.
+func exposeTool(t *Tool, name string) (*sdk.Tool, bool) {
+	cp := *t
+	cp.Name = name
+	switch s := t.InputSchema.(type) {
+	case map[string]any:
+		switch s["type"] {
+		case "object":
+		case nil:
+			m := maps.Clone(s)
+			m["type"] = "object"
+			cp.InputSchema = m
+		default:
+			return nil, false
+		}
+	case nil:
+		cp.InputSchema = map[string]any{"type": "object"}
+	default:
+		var m map[string]any
+		b, err := json.Marshal(s)
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			return nil, false
+		}
+		if m["type"] == nil {
+			m["type"] = "object"
+		} else if m["type"] != "object" {
+			return nil, false
+		}
+		cp.InputSchema = m
+	}
+	return &cp, true
+}
+
+// unreachableTool is the handler registered with every exposed tool: the
+// view's middleware answers tools/call before the SDK's dispatch.
+func unreachableTool(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return nil, errors.New("internal error: tool call not routed")
+}
+
+// middleware takes tools/call (every exposed tool is the gateway's),
+// falls back across servers for resources/read, and forwards
+// logging/setLevel.
+func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		switch method {
+		case "tools/call":
+			r := req.(*sdk.CallToolRequest)
+			up := v.g.upstreamOf(r.Session, v)
+			return v.callTool(ctx, up, r)
+		case "resources/read":
+			res, err := next(ctx, method, req)
+			var werr *jsonrpc.Error
+			if err != nil && errors.As(err, &werr) && werr.Code == sdk.CodeResourceNotFound && werr.Message == "Resource not found" {
+				if res2, err2 := v.readAnywhere(ctx, req.(*sdk.ReadResourceRequest)); err2 == nil {
+					return res2, nil
+				}
+			}
+			return res, err
+		case "logging/setLevel":
+			res, err := next(ctx, method, req)
+			if err == nil {
+				r := req.(*sdk.ServerRequest[*sdk.SetLoggingLevelParams])
+				up := v.g.upstreamOf(r.Session, v)
+				up.setLevel(string(r.Params.Level))
+				go v.g.applyLevels()
+			}
+			return res, err
+		}
+		if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
+			v.g.upstreamOf(ss, v) // HTTP sessions are first seen here
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// callTool answers tools/call on the slow path: every HTTP call, and the
+// stream calls the fast path left to the SDK (builtins, meta tools,
+// servers that are not ready, HTTP servers, unknown names).
+func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequest) (sdk.Result, error) {
+	name := req.Params.Name
+	r := v.routes.Load().tools[name]
+	if r == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+	}
+	args := req.Params.Arguments
+	switch r.kind {
+	case routeBuiltin:
+		return callBuiltin(ctx, r.builtin, args)
+	case routeListMeta:
+		return v.listMeta(args)
+	case routeDescribe:
+		return v.describeMeta(args)
+	case routeCallMeta:
+		return v.callMeta(ctx, up, args, req.Params.Meta)
+	}
+	return v.g.forward(ctx, up, r.server, r.tool, args, req.Params.Meta)
+}
+
+// readAnywhere asks each of the view's ready servers that has resources
+// for a URI nobody listed (e.g. one from a resource_link).
+func (v *view) readAnywhere(ctx context.Context, req *sdk.ReadResourceRequest) (sdk.Result, error) {
+	var lastErr error = sdk.ResourceNotFoundError(req.Params.URI)
+	for _, server := range v.routes.Load().servers {
+		sess := v.g.session(server)
+		if sess == nil {
+			continue
+		}
+		if caps := sess.capabilities(); caps == nil || caps.Resources == nil {
+			continue
+		}
+		res, err := v.g.readResource(ctx, server, req.Params)
+		if err == nil {
+			return res, nil
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}
+
+// owner is the server behind a resource URI: the one that listed it, else
+// the one with the longest matching template prefix, else the first with
+// resources.
+func (v *view) owner(uri string) string {
+	rt := v.routes.Load()
+	if s, ok := rt.resources[uri]; ok {
+		return s
+	}
+	best, bestLen := "", -1
+	for _, t := range rt.templates {
+		if strings.HasPrefix(uri, t.prefix) && len(t.prefix) > bestLen {
+			best, bestLen = t.server, len(t.prefix)
+		}
+	}
+	if best != "" {
+		return best
+	}
+	for _, server := range rt.servers {
+		if sess := v.g.session(server); sess != nil {
+			if caps := sess.capabilities(); caps != nil && caps.Resources != nil {
+				return server
+			}
+		}
+	}
+	return ""
+}
+
+func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
+	return func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		sess := g.session(server)
+		if sess == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("server %q is not ready", server)}
+		}
+		p := *req.Params
+		p.Name = name
+		ctx, stop := sess.callContext(ctx)
+		defer stop()
+		return sess.cs.GetPrompt(ctx, &p)
+	}
+}
+
+func (g *Gateway) resourceHandler(server string) sdk.ResourceHandler {
+	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		return g.readResource(ctx, server, req.Params)
+	}
+}
+
+func (g *Gateway) templateHandler(v *view, uriTemplate string) sdk.ResourceHandler {
+	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		for _, t := range v.routes.Load().templates {
+			if prefix, _, _ := strings.Cut(uriTemplate, "{"); t.prefix == prefix {
+				return g.readResource(ctx, t.server, req.Params)
+			}
+		}
+		return nil, sdk.ResourceNotFoundError(req.Params.URI)
+	}
+}
+
+func (g *Gateway) readResource(ctx context.Context, server string, params *sdk.ReadResourceParams) (*sdk.ReadResourceResult, error) {
+	sess := g.session(server)
+	if sess == nil {
+		return nil, sdk.ResourceNotFoundError(params.URI)
+	}
+	ctx, stop := sess.callContext(ctx)
+	defer stop()
+	return sess.cs.ReadResource(ctx, params)
+}
+
+// complete forwards completion/complete to the server behind the prompt or
+// resource it refers to.
+func (v *view) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
+	p := *req.Params
+	ref := *p.Ref
+	var server string
+	switch ref.Type {
+	case "ref/prompt":
+		r, ok := v.routes.Load().prompts[ref.Name]
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", ref.Name)}
+		}
+		server, ref.Name = r.server, r.name
+	case "ref/resource":
+		server = v.owner(ref.URI)
+	}
+	sess := v.g.session(server)
+	if sess == nil {
+		return &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}}}, nil
+	}
+	if caps := sess.capabilities(); caps == nil || caps.Completions == nil {
+		return &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}}}, nil
+	}
+	p.Ref = &ref
+	ctx, stop := sess.callContext(ctx)
+	defer stop()
+	return sess.cs.Complete(ctx, &p)
+}
+
+func (v *view) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
+	server := v.owner(req.Params.URI)
+	if server == "" {
+		return sdk.ResourceNotFoundError(req.Params.URI)
+	}
+	up := v.g.upstreamOf(req.Session, v)
+	return v.g.subscribe(ctx, up, server, req.Params.URI)
+}
+
+func (v *view) unsubscribe(ctx context.Context, req *sdk.UnsubscribeRequest) error {
+	server := v.owner(req.Params.URI)
+	if server == "" {
+		return nil
+	}
+	up := v.g.upstreamOf(req.Session, v)
+	return v.g.unsubscribe(ctx, up, server, req.Params.URI)
+}
+
+// subscribe subscribes the server to uri for its first upstream subscriber.
+func (g *Gateway) subscribe(ctx context.Context, up *upstream, server, uri string) error {
+	key := subKey{server, uri}
+	up.mu.Lock()
+	if up.subs[key] {
+		up.mu.Unlock()
+		return nil
+	}
+	up.subs[key] = true
+	up.mu.Unlock()
+	g.mu.Lock()
+	g.subs[key]++
+	first := g.subs[key] == 1
+	g.mu.Unlock()
+	if !first {
+		return nil
+	}
+	sess := g.session(server)
+	if sess == nil {
+		return nil
+	}
+	ctx, stop := sess.callContext(ctx)
+	defer stop()
+	return sess.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri})
+}
+
+// unsubscribe drops an upstream subscription and the server's with the
+// last one.
+func (g *Gateway) unsubscribe(ctx context.Context, up *upstream, server, uri string) error {
+	key := subKey{server, uri}
+	up.mu.Lock()
+	had := up.subs[key]
+	delete(up.subs, key)
+	up.mu.Unlock()
+	if !had {
+		return nil
+	}
+	g.mu.Lock()
+	g.subs[key]--
+	last := g.subs[key] <= 0
+	if last {
+		delete(g.subs, key)
+	}
+	g.mu.Unlock()
+	sess := g.session(server)
+	if !last || sess == nil {
+		return nil
+	}
+	ctx, stop := sess.callContext(ctx)
+	defer stop()
+	return sess.cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: uri})
+}
+
+// resourceUpdated passes notifications/resources/updated to the views that
+// show the server; the SDK sends it to the sessions that subscribed.
+func (g *Gateway) resourceUpdated(server string, _ *Session, params *sdk.ResourceUpdatedNotificationParams) {
+	g.mu.Lock()
+	var views []*view
+	for _, v := range g.views {
+		if v.includes(server) {
+			views = append(views, v)
+		}
+	}
+	g.mu.Unlock()
+	for _, v := range views {
+		v.srv.ResourceUpdated(context.Background(), params)
+	}
+}
+
+// downstreamLog passes a server's notifications/message to the upstream
+// sessions that see the server; the SDK drops it for sessions that asked
+// for a higher level, or none. On aggregate routes the logger names the
+// server.
+func (g *Gateway) downstreamLog(server string, _ *Session, params *sdk.LoggingMessageParams) {
+	g.mu.Lock()
+	var ups []*upstream
+	for _, up := range g.upstreams {
+		if up.v.includes(server) && up.level() != "" {
+			ups = append(ups, up)
+		}
+	}
+	g.mu.Unlock()
+	for _, up := range ups {
+		p := *params
+		if up.v.key.aggregate() {
+			p.Logger = server + loggerSuffix(params.Logger)
+		}
+		up.ss.Log(context.Background(), &p)
+	}
+}
+
+func loggerSuffix(l string) string {
+	if l == "" {
+		return ""
+	}
+	return "/" + l
+}
+
+// logLevels in order of severity.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// applyLevels sets each ready server's logging level to the most verbose of
+// the level it was started with and those the upstream sessions that see
+// it asked for.
+func (g *Gateway) applyLevels() {
+	type change struct {
+		sess  *Session
+		level string
+	}
+	var changes []change
+	g.mu.Lock()
+	for name, d := range g.down {
+		if d.sess == nil {
+			continue
+		}
+		caps := d.sess.capabilities()
+		if caps == nil || caps.Logging == nil {
+			continue
+		}
+		want := -1
+		if l := slices.Index(logLevels, d.sess.logLevel); l >= 0 {
+			want = l
+		}
+		for _, up := range g.upstreams {
+			if up.v.includes(name) {
+				if l := slices.Index(logLevels, up.level()); l >= 0 && (want < 0 || l < want) {
+					want = l
+				}
+			}
+		}
+		level := ""
+		if want >= 0 {
+			level = logLevels[want]
+		}
+		if d.level == "" {
+			d.level = d.sess.logLevel
+		}
+		if level != "" && level != d.level {
+			d.level = level
+			changes = append(changes, change{d.sess, level})
+		}
+	}
+	g.mu.Unlock()
+	for _, c := range changes {
+		ctx, stop := c.sess.callContext(context.Background())
+		c.sess.cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.level)})
+		stop()
+	}
+}

@@ -1,0 +1,62 @@
+package mcp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestToolName(t *testing.T) {
+	for _, tc := range []struct{ server, tool, want string }{
+		{"ssh", "exec", "ssh__exec"},
+		{"my server", "do.it", "my_server__do_it"},
+		{"gmail", "søg/ned", "gmail__s_g_ned"},
+		{"", "", "____"},
+	} {
+		if got := ToolName(tc.server, tc.tool); got != tc.want {
+			t.Errorf("ToolName(%q, %q) = %q, want %q", tc.server, tc.tool, got, tc.want)
+		}
+	}
+	long := ToolName("server", strings.Repeat("t", 100))
+	if len(long) != MaxToolName {
+		t.Errorf("long name has %d characters: %s", len(long), long)
+	}
+	if long != ToolName("server", strings.Repeat("t", 100)) {
+		t.Error("long name is not stable")
+	}
+	if other := ToolName("server", strings.Repeat("t", 99)+"u"); other == long || len(other) != MaxToolName {
+		t.Errorf("two long names collide: %s", other)
+	}
+	for _, n := range []string{long, ToolName("a b", "c.d")} {
+		for _, c := range []byte(n) {
+			if !nameByte(c) {
+				t.Errorf("%q has %q", n, c)
+			}
+		}
+	}
+}
+
+func TestNamerResolvesCollisions(t *testing.T) {
+	order := func() []string {
+		nm := newNamer()
+		nm.reserve("mcptray__servers", "mcptray/servers")
+		return []string{
+			nm.assign(ToolName("a.b", "c"), "a.b", "c"),
+			nm.assign(ToolName("a_b", "c"), "a_b", "c"),
+			nm.assign("mcptray__servers", "mcptray", "servers"),
+			strings.Join(nm.collisions, ";"),
+		}
+	}
+	got := order()
+	if got[0] != "a_b__c" || got[1] == "a_b__c" || !strings.HasPrefix(got[1], "a_b__c_") || len(got[1]) != len("a_b__c_")+8 {
+		t.Errorf("names %q", got[:2])
+	}
+	if got[2] == "mcptray__servers" {
+		t.Error("a server tool took a builtin's name")
+	}
+	if !strings.Contains(got[3], "a.b/c and a_b/c both map to a_b__c") {
+		t.Errorf("collisions: %s", got[3])
+	}
+	if again := order(); strings.Join(again, "|") != strings.Join(got, "|") {
+		t.Errorf("not deterministic: %q vs %q", again, got)
+	}
+}

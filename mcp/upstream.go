@@ -1,0 +1,492 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// UpstreamOptions say what an upstream session sees.
+type UpstreamOptions struct {
+	Server string // "" aggregates every server; else that server alone, its tools unprefixed
+	Tools  string // live, stable or dynamic; "" is live
+}
+
+// An upstream is one assistant session: a stream (ServeStream) or an HTTP
+// session (HTTPHandler).
+type upstream struct {
+	g  *Gateway
+	v  *view
+	ss *sdk.ServerSession
+	w  *streamWriter // nil for HTTP sessions
+
+	ready atomic.Bool // the session is initialized: the fast path may run
+
+	mu       sync.Mutex
+	raw      map[string]*call // guarded by mu: fast-path calls by the assistant's request id
+	subs     map[subKey]bool  // guarded by mu: resource subscriptions
+	logLevel string           // guarded by mu: the level the assistant asked for, "" none
+	closed   bool             // guarded by mu
+}
+
+// upstreamOf returns the upstream of an SDK session, registering it (an
+// HTTP session, seen for the first time) if needed.
+func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
+	g.mu.Lock()
+	up := g.upstreams[ss]
+	if up == nil {
+		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}}
+		g.upstreams[ss] = up
+		g.mu.Unlock()
+		go func() {
+			ss.Wait()
+			g.dropUpstream(up)
+		}()
+		return up
+	}
+	g.mu.Unlock()
+	return up
+}
+
+// dropUpstream forgets a session that ended: its fast-path calls are
+// cancelled downstream and its subscriptions dropped.
+func (g *Gateway) dropUpstream(up *upstream) {
+	g.mu.Lock()
+	if g.upstreams[up.ss] == up {
+		delete(g.upstreams, up.ss)
+	}
+	g.mu.Unlock()
+	up.mu.Lock()
+	up.closed = true
+	calls := make([]*call, 0, len(up.raw))
+	for _, c := range up.raw {
+		calls = append(calls, c)
+	}
+	up.raw = map[string]*call{}
+	subs := up.subs
+	up.subs = map[subKey]bool{}
+	up.mu.Unlock()
+	for _, c := range calls {
+		if g.calls.take(c.n) != nil {
+			c.dl.stop()
+			g.cancelDownstream(c.sess, c.n, "the client went away")
+		}
+	}
+	for key := range subs {
+		up.mu.Lock()
+		up.subs[key] = true
+		up.mu.Unlock()
+		g.unsubscribe(context.Background(), up, key.server, key.uri)
+	}
+	go g.applyLevels()
+}
+
+func (up *upstream) level() string {
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	return up.logLevel
+}
+
+func (up *upstream) setLevel(l string) {
+	up.mu.Lock()
+	up.logLevel = l
+	up.mu.Unlock()
+}
+
+// clientName is the assistant's clientInfo name.
+func (up *upstream) clientName() string {
+	if p := up.ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return p.ClientInfo.Name
+	}
+	return ""
+}
+
+// send writes a line to a stream session.
+func (up *upstream) send(line []byte) {
+	if up.w != nil {
+		up.w.send(line)
+	}
+}
+
+func (up *upstream) forgetRaw(c *call) {
+	up.mu.Lock()
+	if up.raw[string(c.upID)] == c {
+		delete(up.raw, string(c.upID))
+	}
+	up.mu.Unlock()
+}
+
+// ServeStream serves one upstream session of newline-delimited JSON-RPC on
+// rw (the unix socket behind `mcptray connect`, or any pipe). It blocks
+// until the peer hangs up or ctx ends, and closes rw. Calls still in
+// flight are cancelled downstream.
+func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts UpstreamOptions) error {
+	v, err := g.view(opts.Server, opts.Tools)
+	if err != nil {
+		rw.Close()
+		return err
+	}
+	w := newStreamWriter(rw)
+	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), closed: make(chan struct{})}
+	ss, err := v.srv.Connect(ctx, connTransport{conn}, nil)
+	if err != nil {
+		rw.Close()
+		w.close()
+		return fmt.Errorf("starting session: %w", err)
+	}
+	up := &upstream{g: g, v: v, ss: ss, w: w, raw: map[string]*call{}, subs: map[subKey]bool{}}
+	g.mu.Lock()
+	g.upstreams[ss] = up
+	g.mu.Unlock()
+	stop := context.AfterFunc(ctx, func() { rw.Close() })
+	defer stop()
+	go func() { // the SDK closes the connection on a protocol failure
+		<-conn.closed
+		rw.Close()
+	}()
+
+	lr := newLineReader(rw, maxLineBytes)
+	var readErr error
+	for {
+		line, skipped, err := lr.next()
+		if err != nil {
+			readErr = err
+			break
+		}
+		if skipped > 0 {
+			g.log.Warn("upstream line over 16 MiB discarded", "bytes", skipped)
+			up.send(errorLine(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message of %d bytes is over the 16 MiB limit", skipped)))
+			continue
+		}
+		up.handleLine(line, conn)
+	}
+	conn.Close()
+	rw.Close()
+	g.dropUpstream(up)
+	ss.Wait()
+	w.close()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, os.ErrClosed) && !errors.Is(readErr, net.ErrClosed) && !errors.Is(readErr, io.ErrClosedPipe) {
+		return fmt.Errorf("reading: %w", readErr)
+	}
+	return nil
+}
+
+// handleLine takes one line from the assistant: the fast path for
+// tools/call and its cancellation, the SDK for everything else.
+func (up *upstream) handleLine(line []byte, conn *upConn) {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return
+	}
+	if t[0] == '{' {
+		p, err := peekMessage(t)
+		if err == nil && p.method.ok() {
+			switch {
+			case p.method.is(t, `"tools/call"`) && p.id.ok():
+				if up.fastCall(t, &p) {
+					return
+				}
+			case p.method.is(t, `"notifications/cancelled"`) && !p.id.ok():
+				if up.fastCancel(t, &p) {
+					return
+				}
+			}
+		}
+		msg, err := jsonrpc.DecodeMessage(t)
+		if err != nil {
+			up.send(errorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
+			return
+		}
+		conn.deliver(msg)
+		return
+	}
+	if t[0] == '[' {
+		msgs, err := decodeBatch(t)
+		if err != nil {
+			up.send(errorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
+			return
+		}
+		for _, m := range msgs {
+			conn.deliver(m)
+		}
+		return
+	}
+	up.send(errorLine(nil, jsonrpc.CodeParseError, "parse error: not a JSON-RPC message"))
+}
+
+// fastCall forwards a tools/call for a ready stdio server's tool as bytes:
+// new id, the server's tool name, a gateway progress token. It reports
+// false when the call must take the slow path.
+func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
+	if !up.ready.Load() {
+		if up.ss.InitializeParams() == nil {
+			return false
+		}
+		up.ready.Store(true)
+	}
+	if !p.params.ok() {
+		return false
+	}
+	params := p.params.of(line)
+	nameSp := field(params, "name")
+	name, ok := rawString(nameSp.of(params))
+	if !ok {
+		return false
+	}
+	r := up.v.routes.Load().tools[name]
+	if r == nil || r.kind != routeTool || r.sess == nil || r.sess.conn == nil {
+		return false
+	}
+	var tokSp span
+	if meta := field(params, "_meta"); meta.ok() {
+		mb := meta.of(params)
+		if tok := field(mb, "progressToken"); tok.ok() && !tok.is(mb, "null") {
+			tokSp = tok.within(meta).within(p.params)
+		}
+	}
+	g := up.g
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.id.of(line))}
+	gwID := appendGWID(make([]byte, 0, 24), c.n)
+	edits := make([]edit, 0, 3)
+	edits = append(edits, edit{p.id.s, p.id.e, gwID}, edit{nameSp.s + p.params.s, nameSp.e + p.params.s, r.toolJSON})
+	if tokSp.ok() {
+		c.upToken = bytes.Clone(tokSp.of(line))
+		edits = append(edits, edit{tokSp.s, tokSp.e, gwID})
+	}
+	sortEdits(edits)
+	out := splice(line, edits...)
+
+	up.mu.Lock()
+	if up.closed {
+		up.mu.Unlock()
+		return true
+	}
+	up.raw[string(c.upID)] = c
+	up.mu.Unlock()
+	g.calls.add(c)
+	c.dl.start(g.callTimeout, func() { g.expire(c) })
+	if err := r.sess.conn.writeLine(out); err != nil {
+		if g.calls.take(c.n) != nil {
+			c.dl.stop()
+			up.forgetRaw(c)
+			up.send(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+		}
+	}
+	return true
+}
+
+func sortEdits(e []edit) {
+	for i := 1; i < len(e); i++ {
+		for j := i; j > 0 && e[j].s < e[j-1].s; j-- {
+			e[j], e[j-1] = e[j-1], e[j]
+		}
+	}
+}
+
+// fastCancel passes the assistant's notifications/cancelled for a
+// fast-path call to the server, under the gateway's id.
+func (up *upstream) fastCancel(line []byte, p *rpcPeek) bool {
+	if !p.params.ok() {
+		return false
+	}
+	params := p.params.of(line)
+	id := field(params, "requestId")
+	if !id.ok() {
+		return false
+	}
+	up.mu.Lock()
+	c := up.raw[string(id.of(params))]
+	if c != nil {
+		delete(up.raw, string(c.upID))
+	}
+	up.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	if up.g.calls.take(c.n) != nil {
+		c.dl.stop()
+		reason := "cancelled by the client"
+		if r := field(params, "reason"); r.ok() {
+			if s, ok := rawString(r.of(params)); ok && s != "" {
+				reason = s
+			}
+		}
+		up.g.cancelDownstream(c.sess, c.n, reason)
+	}
+	return true
+}
+
+func decodeBatch(b []byte) ([]jsonrpc.Message, error) {
+	var msgs []jsonrpc.Message
+	i := skipWS(b, 1)
+	for i < len(b) && b[i] != ']' {
+		e := skipValue(b, i)
+		if e < 0 {
+			return nil, errNotObject
+		}
+		m, err := jsonrpc.DecodeMessage(b[i:e])
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m)
+		i = skipWS(b, e)
+		if i < len(b) && b[i] == ',' {
+			i = skipWS(b, i+1)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil, errors.New("empty batch")
+	}
+	return msgs, nil
+}
+
+// upConn is the SDK's side of a stream session: ServeStream's read loop
+// delivers the messages the fast path left, and the SDK's writes go to the
+// stream's writer.
+type upConn struct {
+	w    *streamWriter
+	msgs chan jsonrpc.Message // read loop → Read; unbuffered
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func (c *upConn) deliver(m jsonrpc.Message) {
+	select {
+	case c.msgs <- m:
+	case <-c.closed:
+	}
+}
+
+func (c *upConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case m := <-c.msgs:
+		return m, nil
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *upConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding message: %w", err)
+	}
+	select {
+	case <-c.closed:
+		return sdk.ErrConnectionClosed
+	default:
+	}
+	c.w.send(append(data, '\n'))
+	return nil
+}
+
+func (c *upConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *upConn) SessionID() string { return "" }
+
+// streamWriter writes lines to a stream from its own goroutine, so that no
+// reader (a server's stdout loop above all) ever waits on a slow
+// assistant. Lines queued together go out in one write.
+type streamWriter struct {
+	w io.Writer
+
+	mu     sync.Mutex
+	queue  [][]byte // guarded by mu
+	spare  [][]byte // guarded by mu: the previous batch's slice, for reuse
+	closed bool     // guarded by mu
+
+	wake chan struct{} // capacity 1
+	done chan struct{} // closed when the goroutine has ended
+}
+
+func newStreamWriter(w io.Writer) *streamWriter {
+	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go sw.run()
+	return sw
+}
+
+func (sw *streamWriter) send(line []byte) {
+	sw.mu.Lock()
+	if sw.closed {
+		sw.mu.Unlock()
+		return
+	}
+	sw.queue = append(sw.queue, line)
+	sw.mu.Unlock()
+	select {
+	case sw.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (sw *streamWriter) run() {
+	defer close(sw.done)
+	for range sw.wake {
+		for {
+			sw.mu.Lock()
+			if len(sw.queue) == 0 {
+				closed := sw.closed
+				sw.mu.Unlock()
+				if closed {
+					return
+				}
+				break
+			}
+			batch := sw.queue
+			sw.queue, sw.spare = sw.spare[:0], nil
+			sw.mu.Unlock()
+			var err error
+			if len(batch) == 1 {
+				_, err = sw.w.Write(batch[0])
+			} else {
+				bufs := net.Buffers(batch)
+				_, err = bufs.WriteTo(sw.w)
+			}
+			clear(batch)
+			sw.mu.Lock()
+			sw.spare = batch[:0]
+			if err != nil {
+				sw.closed = true
+				sw.queue = nil
+			}
+			sw.mu.Unlock()
+		}
+	}
+}
+
+// close stops taking lines and waits (a little) for the queued ones to go
+// out.
+func (sw *streamWriter) close() {
+	sw.mu.Lock()
+	sw.closed = true
+	sw.mu.Unlock()
+	select {
+	case sw.wake <- struct{}{}:
+	default:
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-sw.done:
+	case <-t.C:
+	}
+}
