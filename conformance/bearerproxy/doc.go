@@ -11,11 +11,15 @@
 // Request paths pass through unchanged, so /mcp/everything on the proxy is
 // /mcp/everything on the target.
 //
-// The Host and Origin headers pass through unchanged too, so the target's DNS
-// rebinding protection judges what the client sent. Responses are flushed on
-// every write (SSE streams stay live). Both the listen address and the target
-// must be loopback: the token never leaves the machine. The token comes from
-// the environment, never from argv (other users can read argv in ps).
+// Host and Origin headers that name the proxy itself (a loopback host on the
+// proxy's port) are rewritten to the same host on the target's port; any
+// other Host or Origin passes unchanged, so the target's DNS rebinding
+// protection judges a foreign one as if the client had come directly (the
+// suite's dns-rebinding-protection scenario sends both). Responses are
+// flushed on every write (SSE streams stay live). Both the listen address and
+// the target must be loopback: the token never leaves the machine. The token
+// comes from the environment, never from argv (other users can read argv in
+// ps).
 //
 // It uses the standard library only.
 package main

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -20,7 +21,7 @@ const tokenEnv = "BEARER_TOKEN"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv(tokenEnv), os.Stdout); err != nil {
+	if err := run(ctx, os.Args[1:], os.Getenv(tokenEnv), os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "bearerproxy:", err)
 		var u usageError
 		if errors.As(err, &u) {
@@ -36,8 +37,8 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 // run listens, prints the proxy's base URL on stdout, and serves until ctx
-// ends.
-func run(ctx context.Context, args []string, token string, stdout io.Writer) error {
+// ends. Errors while serving are logged to stderr.
+func run(ctx context.Context, args []string, token string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bearerproxy", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	target := fs.String("target", "", "base URL to forward to: http://LOOPBACK:PORT")
@@ -67,7 +68,13 @@ func run(ctx context.Context, args []string, token string, stdout io.Writer) err
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", *listen, err)
 	}
-	srv := &http.Server{Handler: newHandler(u, token), ReadHeaderTimeout: 10 * time.Second}
+	_, selfPort, _ := net.SplitHostPort(ln.Addr().String())
+	logger := log.New(stderr, "bearerproxy: ", log.LstdFlags)
+	srv := &http.Server{
+		Handler:           newHandler(u, token, selfPort, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          logger,
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "http://%s\n", ln.Addr())

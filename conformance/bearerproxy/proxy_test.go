@@ -2,25 +2,48 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 const testToken = "tok-7c1d"
 
+// syncBuffer is a bytes.Buffer safe for the proxy's goroutines; mu guards b.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // startProxy runs the proxy in front of target until the test ends and
-// returns its base URL.
+// returns its base URL. The test fails if the proxy logs a panic.
 func startProxy(t *testing.T, target string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
+	var stderr syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-target", target}, testToken, pw) }()
+	go func() { done <- run(ctx, []string{"-target", target}, testToken, pw, &stderr) }()
 	t.Cleanup(func() {
 		cancel()
 		pr.Close()
@@ -32,6 +55,12 @@ func startProxy(t *testing.T, target string) string {
 		case <-time.After(10 * time.Second):
 			t.Error("run did not return after cancel")
 		}
+		if log := stderr.String(); strings.Contains(log, "panic") {
+			t.Errorf("the proxy panicked:\n%s", log)
+		}
+		if strings.Contains(stderr.String(), testToken) {
+			t.Error("the token is in the proxy's log")
+		}
 	})
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
@@ -41,7 +70,7 @@ func startProxy(t *testing.T, target string) string {
 	return strings.TrimSpace(line)
 }
 
-func TestForwardsTokenHostOriginAndPath(t *testing.T) {
+func TestForwardsTokenPathAndHeaders(t *testing.T) {
 	got := make(chan *http.Request, 1)
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got <- r
@@ -52,34 +81,55 @@ func TestForwardsTokenHostOriginAndPath(t *testing.T) {
 	if !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Fatalf("proxy URL = %q, want http://127.0.0.1:PORT", base)
 	}
+	proxyPort := strings.TrimPrefix(base, "http://127.0.0.1:")
+	backendPort := strings.TrimPrefix(backend.URL, "http://127.0.0.1:")
 
-	req, _ := http.NewRequest("GET", base+"/mcp/everything?tools=live", nil)
-	req.Host = "evil.example.com"
-	req.Header.Set("Origin", "http://evil.example.com")
-	req.Header.Set("Last-Event-ID", "event-2")
-	req.Header.Set("Authorization", "Bearer wrong")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, host, origin   string
+		wantHost, wantOrigin string
+	}{
+		{"the proxy's own address becomes the target's",
+			"127.0.0.1:" + proxyPort, "http://127.0.0.1:" + proxyPort,
+			"127.0.0.1:" + backendPort, "http://127.0.0.1:" + backendPort},
+		{"localhost on the proxy's port becomes localhost on the target's",
+			"localhost:" + proxyPort, "http://localhost:" + proxyPort,
+			"localhost:" + backendPort, "http://localhost:" + backendPort},
+		{"a foreign Host and Origin pass unchanged",
+			"evil.example.com", "http://evil.example.com",
+			"evil.example.com", "http://evil.example.com"},
+		{"a loopback Host on another port passes unchanged",
+			"127.0.0.1:1", "http://127.0.0.1:1",
+			"127.0.0.1:1", "http://127.0.0.1:1"},
 	}
-	resp.Body.Close()
-	r := <-got
-	checks := []struct{ name, got, want string }{
-		{"Authorization", r.Header.Get("Authorization"), "Bearer " + testToken},
-		{"Host", r.Host, "evil.example.com"},
-		{"Origin", r.Header.Get("Origin"), "http://evil.example.com"},
-		{"Last-Event-ID", r.Header.Get("Last-Event-ID"), "event-2"},
-		{"path", r.URL.Path, "/mcp/everything"},
-		{"query", r.URL.RawQuery, "tools=live"},
-		{"X-Forwarded-For", r.Header.Get("X-Forwarded-For"), ""},
-	}
-	for _, c := range checks {
-		if c.got != c.want {
-			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
+	for _, tt := range tests {
+		req, _ := http.NewRequest("GET", base+"/mcp/everything?tools=live", nil)
+		req.Host = tt.host
+		req.Header.Set("Origin", tt.origin)
+		req.Header.Set("Last-Event-ID", "event-2")
+		req.Header.Set("Authorization", "Bearer wrong")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if resp.StatusCode != http.StatusNoContent {
-		t.Errorf("status = %d, want 204", resp.StatusCode)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			t.Errorf("%s: status = %d, want 204", tt.name, resp.StatusCode)
+		}
+		r := <-got
+		checks := []struct{ name, got, want string }{
+			{"Authorization", r.Header.Get("Authorization"), "Bearer " + testToken},
+			{"Host", r.Host, tt.wantHost},
+			{"Origin", r.Header.Get("Origin"), tt.wantOrigin},
+			{"Last-Event-ID", r.Header.Get("Last-Event-ID"), "event-2"},
+			{"path", r.URL.Path, "/mcp/everything"},
+			{"query", r.URL.RawQuery, "tools=live"},
+			{"X-Forwarded-For", r.Header.Get("X-Forwarded-For"), ""},
+		}
+		for _, c := range checks {
+			if c.got != c.want {
+				t.Errorf("%s: %s = %q, want %q", tt.name, c.name, c.got, c.want)
+			}
+		}
 	}
 }
 
@@ -130,7 +180,7 @@ func TestRefusesBadInput(t *testing.T) {
 		{[]string{"-bogus"}, testToken, "flag provided but not defined: -bogus"},
 	}
 	for _, tt := range tests {
-		err := run(context.Background(), tt.args, tt.token, io.Discard)
+		err := run(context.Background(), tt.args, tt.token, io.Discard, io.Discard)
 		if err == nil {
 			t.Errorf("run(%q) = nil, want %q", tt.args, tt.want)
 			continue
@@ -147,55 +197,78 @@ func TestRefusesBadInput(t *testing.T) {
 	}
 }
 
-// The upstream answers before the client has finished sending the body (as
-// an MCP server does once it has parsed the JSON): the answer must still get
-// through while the request body is open.
-func TestFullDuplex(t *testing.T) {
+// The upstream answers with an SSE stream as soon as it has parsed the JSON,
+// before reading the body's EOF, as an MCP server does. (Streaming the body
+// through lost such a stream now and then in the suite's runs; this test
+// shows the exchange, it does not catch that race reliably.)
+func TestAnswerBeforeBodyEOF(t *testing.T) {
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.NewResponseController(w).EnableFullDuplex()
-		line, err := bufio.NewReader(r.Body).ReadString('\n')
-		if err != nil {
-			t.Errorf("backend reading the body: %v", err)
+		var msg map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&msg); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, "data: "+line+"\n")
-		w.(http.Flusher).Flush()
-		io.Copy(io.Discard, r.Body)
+		for i := range 3 {
+			fmt.Fprintf(w, "id: %d\ndata: {\"id\":%v}\n\n", i, msg["id"])
+			w.(http.Flusher).Flush()
+		}
 	}))
 	defer backend.Close()
 	base := startProxy(t, backend.URL)
-
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	req, _ := http.NewRequest("POST", base+"/mcp", pr)
-	type result struct {
-		resp *http.Response
-		err  error
+	want := "id: 0\ndata: {\"id\":7}\n\nid: 1\ndata: {\"id\":7}\n\nid: 2\ndata: {\"id\":7}\n\n"
+	for i := range 200 {
+		resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"ping"}`))
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || string(b) != want {
+			t.Fatalf("request %d: stream = %q, %v; want %q", i, b, err, want)
+		}
 	}
-	done := make(chan result, 1)
-	go func() {
-		resp, err := http.DefaultClient.Do(req)
-		done <- result{resp, err}
-	}()
-	if _, err := io.WriteString(pw, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"); err != nil {
+}
+
+// The upstream refuses (401) without reading the body, and the client goes
+// on using the same connection. (With full duplex instead of reading the
+// body first, the proxy panicked here in 2 runs out of 3.)
+func TestEarlyAnswerThenNextRequest(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	defer backend.Close()
+	base := startProxy(t, backend.URL)
+	body := strings.Repeat("x", 1<<20)
+	for i := range 20 {
+		resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("request %d: status %d, want 401", i, resp.StatusCode)
+		}
+	}
+}
+
+func TestRefusesTooLargeBody(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a too large body reached the upstream")
+	}))
+	defer backend.Close()
+	base := startProxy(t, backend.URL)
+	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(strings.Repeat("x", maxBody+1)))
+	if err != nil {
 		t.Fatal(err)
 	}
-	var r result
-	select {
-	case r = <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no response while the request body is still open")
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("status = %d, want 413", resp.StatusCode)
 	}
-	if r.err != nil {
-		t.Fatal(r.err)
-	}
-	defer r.resp.Body.Close()
-	line, err := bufio.NewReader(r.resp.Body).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading the event: %v", err)
-	}
-	if want := `data: {"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"; line != want {
-		t.Errorf("event = %q, want %q", line, want)
+	if want := "bearerproxy: reading the request body: http: request body too large\n"; string(b) != want {
+		t.Errorf("body = %q, want %q", b, want)
 	}
 }
