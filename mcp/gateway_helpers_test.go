@@ -42,7 +42,7 @@ func (l *testLog) String() string {
 	return l.buf.String()
 }
 
-func newTestGateway(t *testing.T, opts GatewayOptions) (*Gateway, *testLog) {
+func newTestGateway(t testing.TB, opts GatewayOptions) (*Gateway, *testLog) {
 	t.Helper()
 	tl := &testLog{}
 	if opts.Logger == nil {
@@ -53,7 +53,7 @@ func newTestGateway(t *testing.T, opts GatewayOptions) (*Gateway, *testLog) {
 
 // addServer starts a fake in mode and makes it the gateway's server name.
 // Like the supervisor, it re-lists tools on list_changed.
-func addServer(t *testing.T, g *Gateway, name, mode string, opts ...fakeOpt) *fake {
+func addServer(t testing.TB, g *Gateway, name, mode string, opts ...fakeOpt) *fake {
 	t.Helper()
 	var f *fake
 	f = startFake(t, mode, Hooks{ToolsChanged: func() {

@@ -98,7 +98,7 @@ func fakeSpec(mode string, opts ...fakeOpt) (StdioSpec, string) {
 	return spec, marker
 }
 
-func startFake(t *testing.T, mode string, hooks Hooks, opts ...fakeOpt) *fake {
+func startFake(t testing.TB, mode string, hooks Hooks, opts ...fakeOpt) *fake {
 	t.Helper()
 	spec, marker := fakeSpec(mode, opts...)
 	rec := &logRecorder{}

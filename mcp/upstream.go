@@ -8,8 +8,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -403,16 +405,20 @@ func (c *upConn) Close() error {
 
 func (c *upConn) SessionID() string { return "" }
 
-// streamWriter writes lines to a stream from its own goroutine, so that no
-// reader (a server's stdout loop above all) ever waits on a slow
-// assistant. Lines queued together go out in one write.
+// streamWriter writes lines to a stream without ever making the sender
+// wait on a slow assistant: a line goes out at once with a non-blocking
+// write when the socket takes it (the common case, and no goroutine hop),
+// else it is queued for the writer's goroutine, which blocks for it. Lines
+// queued together go out in one write.
 type streamWriter struct {
-	w io.Writer
+	w  io.Writer
+	rc syscall.RawConn // non-nil when w is a socket: non-blocking writes possible
 
-	mu     sync.Mutex
-	queue  [][]byte // guarded by mu
-	spare  [][]byte // guarded by mu: the previous batch's slice, for reuse
-	closed bool     // guarded by mu
+	mu      sync.Mutex
+	queue   [][]byte // guarded by mu
+	spare   [][]byte // guarded by mu: a drained queue's slice, for reuse
+	writing bool     // guarded by mu: someone is writing to w
+	closed  bool     // guarded by mu
 
 	wake chan struct{} // capacity 1
 	done chan struct{} // closed when the goroutine has ended
@@ -420,6 +426,13 @@ type streamWriter struct {
 
 func newStreamWriter(w io.Writer) *streamWriter {
 	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if c, ok := w.(net.Conn); ok {
+		if sc, ok := c.(syscall.Conn); ok {
+			if rc, err := sc.SyscallConn(); err == nil {
+				sw.rc = rc
+			}
+		}
+	}
 	go sw.run()
 	return sw
 }
@@ -430,8 +443,49 @@ func (sw *streamWriter) send(line []byte) {
 		sw.mu.Unlock()
 		return
 	}
-	sw.queue = append(sw.queue, line)
+	if sw.rc == nil || sw.writing || len(sw.queue) > 0 {
+		sw.queue = append(sw.queue, line)
+		sw.mu.Unlock()
+		sw.signal()
+		return
+	}
+	sw.writing = true
 	sw.mu.Unlock()
+	n := sw.tryWrite(line)
+	sw.mu.Lock()
+	sw.writing = false
+	if n < len(line) {
+		sw.queue = slices.Insert(sw.queue, 0, line[n:])
+	}
+	pending := len(sw.queue) > 0
+	sw.mu.Unlock()
+	if pending {
+		sw.signal()
+	}
+}
+
+// tryWrite writes what the socket takes now and returns how much that was.
+func (sw *streamWriter) tryWrite(b []byte) int {
+	n := 0
+	sw.rc.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, err := syscall.Write(int(fd), b[n:])
+			if m > 0 {
+				n += m
+			}
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break // EAGAIN and real errors alike: the goroutine takes over
+			}
+		}
+		return true
+	})
+	return n
+}
+
+func (sw *streamWriter) signal() {
 	select {
 	case sw.wake <- struct{}{}:
 	default:
@@ -443,6 +497,10 @@ func (sw *streamWriter) run() {
 	for range sw.wake {
 		for {
 			sw.mu.Lock()
+			if sw.writing {
+				sw.mu.Unlock()
+				break // the inline writer signals when it is done
+			}
 			if len(sw.queue) == 0 {
 				closed := sw.closed
 				sw.mu.Unlock()
@@ -453,6 +511,7 @@ func (sw *streamWriter) run() {
 			}
 			batch := sw.queue
 			sw.queue, sw.spare = sw.spare[:0], nil
+			sw.writing = true
 			sw.mu.Unlock()
 			var err error
 			if len(batch) == 1 {
@@ -463,6 +522,7 @@ func (sw *streamWriter) run() {
 			}
 			clear(batch)
 			sw.mu.Lock()
+			sw.writing = false
 			sw.spare = batch[:0]
 			if err != nil {
 				sw.closed = true
@@ -479,10 +539,7 @@ func (sw *streamWriter) close() {
 	sw.mu.Lock()
 	sw.closed = true
 	sw.mu.Unlock()
-	select {
-	case sw.wake <- struct{}{}:
-	default:
-	}
+	sw.signal()
 	t := time.NewTimer(time.Second)
 	defer t.Stop()
 	select {

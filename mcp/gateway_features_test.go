@@ -1,0 +1,265 @@
+//go:build linux
+
+package mcp
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestGatewaySampling: a server's sampling request goes to the assistant
+// whose call caused it, and to no other.
+func TestGatewaySampling(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	sampler := func(name string, calls *atomic.Int32) *sdk.ClientOptions {
+		return &sdk.ClientOptions{CreateMessageHandler: func(_ context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			calls.Add(1)
+			prompt := req.Params.Messages[0].Content.(*sdk.TextContent).Text
+			return &sdk.CreateMessageResult{Model: "m", Role: "assistant", Content: &sdk.TextContent{Text: name + " answers " + prompt}}, nil
+		}}
+	}
+	var aCalls, bCalls, hCalls atomic.Int32
+	a := connectStream(t, g, UpstreamOptions{}, sampler("a", &aCalls))
+	b := connectStream(t, g, UpstreamOptions{}, sampler("b", &bCalls))
+	h := connectHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", "tok", sampler("h", &hCalls))
+	plain := connectStream(t, g, UpstreamOptions{}, nil)
+
+	for name, c := range map[string]*testClient{"a": a, "h": h} {
+		res, _, err := c.call(t, "r__sampler", map[string]any{"prompt": "hi"})
+		if err != nil || textOf(t, res) != "sampled: "+name+" answers hi" {
+			t.Errorf("%s: %v %v", name, res, err)
+		}
+	}
+	if aCalls.Load() != 1 || hCalls.Load() != 1 || bCalls.Load() != 0 {
+		t.Errorf("sampling calls: a %d, h %d, b %d", aCalls.Load(), hCalls.Load(), bCalls.Load())
+	}
+	_ = b
+	res, _, err := plain.call(t, "r__sampler", map[string]any{"prompt": "hi"})
+	if err != nil || !res.IsError || !strings.Contains(textOf(t, res), "sampling is not available: the assistant does not support it") {
+		t.Errorf("client without sampling: %v %v", res, err)
+	}
+}
+
+// inbox records what the gateway hands the inbox and answers it.
+type inbox struct {
+	mu    sync.Mutex
+	infos []ElicitInfo // guarded by mu
+	wait  time.Duration
+	res   *sdk.ElicitResult
+}
+
+func (ib *inbox) elicit(ctx context.Context, info ElicitInfo) (*sdk.ElicitResult, error) {
+	ib.mu.Lock()
+	ib.infos = append(ib.infos, info)
+	ib.mu.Unlock()
+	select {
+	case <-time.After(ib.wait):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return ib.res, nil
+}
+
+func (ib *inbox) all() []ElicitInfo {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	return slices.Clone(ib.infos)
+}
+
+// TestGatewayElicitation: a non-secret request from a call of an assistant
+// that declared elicitation goes to it; a secret one, or one for an
+// assistant that cannot take it, goes to the inbox; the call's deadline
+// waits meanwhile and the assistant gets progress.
+func TestGatewayElicitation(t *testing.T) {
+	ib := &inbox{wait: 600 * time.Millisecond, res: &sdk.ElicitResult{Action: "accept", Content: map[string]any{"password": "hunter22"}}}
+	g, _ := newTestGateway(t, GatewayOptions{CallTimeout: 400 * time.Millisecond, Elicit: ib.elicit})
+	g.keepAlive = 50 * time.Millisecond
+	addServer(t, g, "r", "rich")
+	var asked atomic.Int32
+	eager := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked.Add(1)
+		if SecretFields(req.Params.RequestedSchema) != nil {
+			t.Errorf("a secret request reached the assistant: %+v", req.Params)
+		}
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"color": "teal"}}, nil
+	}})
+	web := connectHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", "tok", &sdk.ClientOptions{ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked.Add(1)
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"color": "red"}}, nil
+	}})
+	plain := connectStream(t, g, UpstreamOptions{}, nil)
+
+	res, _, err := eager.call(t, "r__elicitor", nil)
+	if err != nil || textOf(t, res) != `action accept, color "teal"` {
+		t.Errorf("stream, auto: %v %v", res, err)
+	}
+	res, _, err = web.call(t, "r__elicitor", nil)
+	if err != nil || textOf(t, res) != `action accept, color "red"` {
+		t.Errorf("http, auto: %v %v", res, err)
+	}
+	if asked.Load() != 2 || len(ib.all()) != 0 {
+		t.Fatalf("assistant asked %d times, inbox %d", asked.Load(), len(ib.all()))
+	}
+
+	// A secret goes to the inbox, which takes longer than the call
+	// timeout: the deadline waits, and progress keeps the call alive.
+	params := &sdk.CallToolParams{Name: "r__elicitor", Arguments: map[string]any{"secret": true}, Meta: sdk.Meta{"progressToken": "p1"}}
+	res, err = eager.CallTool(context.Background(), params)
+	if err != nil || textOf(t, res) != "action accept, secret of 8 characters" {
+		t.Fatalf("secret: %v %v", res, err)
+	}
+	infos := ib.all()
+	if len(infos) != 1 || !infos[0].Secret || !slices.Equal(infos[0].SecretFields, []string{"password"}) || infos[0].Server != "r" ||
+		infos[0].Tool != "elicitor" || infos[0].Client != "test-assistant" || infos[0].Reason != "secret field" || infos[0].Request.Mode != "form" {
+		t.Errorf("inbox got %+v", infos)
+	}
+	if n := eager.cap.count(`"progressToken":"p1"`, "waiting for an answer in mcptray"); n == 0 {
+		t.Error("no progress while the inbox waited")
+	}
+	if asked.Load() != 2 {
+		t.Errorf("the assistant was asked for a secret")
+	}
+	for _, m := range eager.cap.msgs {
+		if strings.Contains(m, "hunter22") {
+			t.Errorf("the secret reached the assistant: %s", m)
+		}
+	}
+
+	// An assistant without elicitation: the inbox.
+	ib.res = &sdk.ElicitResult{Action: "decline"}
+	ib.wait = 0
+	res, _, err = plain.call(t, "r__elicitor", nil)
+	if err != nil || textOf(t, res) != `action decline, color ""` {
+		t.Errorf("plain: %v %v", res, err)
+	}
+	if infos := ib.all(); len(infos) != 2 || infos[1].Reason != "the assistant does not support elicitation" || infos[1].Secret {
+		t.Errorf("inbox got %+v", infos)
+	}
+}
+
+// TestGatewayElicitationLocal: with elicitation "local" and no inbox, the
+// answer is cancel and the assistant is never asked.
+func TestGatewayElicitationLocal(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{Elicitation: ElicitLocal})
+	addServer(t, g, "r", "rich")
+	c := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		t.Error("the assistant was asked")
+		return nil, errors.New("no")
+	}})
+	res, _, err := c.call(t, "r__elicitor", nil)
+	if err != nil || textOf(t, res) != `action cancel, color ""` {
+		t.Errorf("%v %v", res, err)
+	}
+}
+
+func TestSecretFields(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"user":  map[string]any{"type": "string"},
+		"pw":    map[string]any{"type": "string", "format": "password"},
+		"code":  map[string]any{"type": "string", "writeOnly": true},
+		"x":     map[string]any{"type": "string", "title": "API Key"},
+		"Token": map[string]any{"type": "string"},
+		"color": map[string]any{"type": "string", "title": "Colour"},
+	}}
+	if got := SecretFields(schema); !slices.Equal(got, []string{"Token", "code", "pw", "x"}) {
+		t.Errorf("SecretFields: %v", got)
+	}
+	if got := SecretFields(nil); got != nil {
+		t.Errorf("no schema: %v", got)
+	}
+	if got := SecretFields(map[string]any{"type": "object"}); got != nil {
+		t.Errorf("no properties: %v", got)
+	}
+}
+
+// TestGatewayResourcesPromptsCompletionLogging: resources (list, read,
+// templates, subscribe and updates), prompts (prefixed), completion and
+// logging pass through.
+func TestGatewayResourcesPromptsCompletionLogging(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	updated := make(chan string, 10)
+	logs := make(chan string, 10)
+	c := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			logs <- req.Params.Logger + ": " + req.Params.Data.(string)
+		},
+	})
+	single := connectStream(t, g, UpstreamOptions{Server: "r"}, nil)
+	ctx := context.Background()
+
+	waitFor(t, "resources", func() bool {
+		res, err := c.ListResources(ctx, nil)
+		return err == nil && len(res.Resources) == 1 && res.Resources[0].URI == "fake://readme"
+	})
+	tmpl, err := c.ListResourceTemplates(ctx, nil)
+	if err != nil || len(tmpl.ResourceTemplates) != 1 || tmpl.ResourceTemplates[0].URITemplate != "fake://items/{id}" {
+		t.Errorf("templates: %+v %v", tmpl, err)
+	}
+	for uri, want := range map[string]string{"fake://readme": "read me", "fake://items/3": "item 3"} {
+		rr, err := c.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		if err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text != want {
+			t.Errorf("read %s: %+v %v", uri, rr, err)
+		}
+	}
+	if _, err := c.ReadResource(ctx, &sdk.ReadResourceParams{URI: "nope://x"}); err == nil {
+		t.Error("read of an unknown URI: no error")
+	}
+
+	prompts, err := c.ListPrompts(ctx, nil)
+	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "r__greet" {
+		t.Fatalf("prompts: %+v %v", prompts, err)
+	}
+	gp, err := c.GetPrompt(ctx, &sdk.GetPromptParams{Name: "r__greet", Arguments: map[string]string{"name": "Ada"}})
+	if err != nil || gp.Messages[0].Content.(*sdk.TextContent).Text != "Hello, Ada!" {
+		t.Errorf("get prompt: %+v %v", gp, err)
+	}
+	waitFor(t, "the single route's prompts", func() bool {
+		sp, err := single.ListPrompts(ctx, nil)
+		return err == nil && len(sp.Prompts) == 1 && sp.Prompts[0].Name == "greet"
+	})
+	comp, err := c.Complete(ctx, &sdk.CompleteParams{Ref: &sdk.CompleteReference{Type: "ref/prompt", Name: "r__greet"}, Argument: sdk.CompleteParamsArgument{Name: "name", Value: "al"}})
+	if err != nil || !slices.Equal(comp.Completion.Values, []string{"alice", "albert"}) {
+		t.Errorf("complete: %+v %v", comp, err)
+	}
+
+	if err := c.Subscribe(ctx, &sdk.SubscribeParams{URI: "fake://readme"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.call(t, "r__touch", map[string]any{"uri": "fake://readme"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case uri := <-updated:
+		if uri != "fake://readme" {
+			t.Errorf("updated %s", uri)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no notifications/resources/updated")
+	}
+
+	if err := c.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.call(t, "r__log", map[string]any{"message": "hello log"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case l := <-logs:
+		if l != "r/fake: hello log" {
+			t.Errorf("log %q", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no notifications/message")
+	}
+}
