@@ -80,22 +80,19 @@ if [[ $via == proxy ]]; then
 fi
 
 # --via mcptray
-node=$("$conf_root/scripts/node22.sh")
+conf_node=$("$conf_root/scripts/node22.sh")
 mcptray=${MCPTRAY_BIN:-$conf_root/bin/mcptray}
 tmp=$(mktemp -d)
 data="$tmp/data"
 
-# json FILE EXPR prints EXPR evaluated with j bound to FILE's JSON ("-" is
-# stdin); prints nothing if FILE does not parse yet.
-json() {
-	"$node" -e '
-		let j; try { j = JSON.parse(require("fs").readFileSync(process.argv[1] === "-" ? 0 : process.argv[1], "utf8")); } catch { process.exit(0); }
-		const v = eval(process.argv[2]); if (v !== undefined && v !== null) console.log(v);' "$1" "$2"
-}
-
 inbox_request_id() {
 	"$mcptray" inbox --json --data "$data" 2>/dev/null |
-		json - 'j.requests?.find((r) => r.server === "suite")?.id'
+		conf_json - 'j.requests?.find((r) => r.server === "suite")?.id'
+}
+
+show_logs() {
+	echo "client.sh: mcptray's logs:" >&2
+	cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
 }
 
 cat >"$tmp/mcp.json" <<EOF
@@ -108,24 +105,11 @@ EOF
 conf_pids+=($!)
 
 # Ready means mcptray initialized the suite's server and listed its tools.
-state=""
-until [[ $state == ready && -s $data/endpoint.json ]]; do
-	if ((SECONDS >= deadline)); then
-		echo "client.sh: server \"suite\" not ready (state ${state:-unknown}); daemon log:" >&2
-		cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
-		exit 1
-	fi
-	state=$("$mcptray" status --json --data "$data" 2>/dev/null |
-		json - 'j.servers?.find((s) => s.name === "suite")?.state') || true
-	if [[ $state == error || $state == crash-loop ]]; then
-		echo "client.sh: server \"suite\" is in state $state:" >&2
-		"$mcptray" status --data "$data" >&2 || true
-		exit 1
-	fi
-	sleep 0.1
-done
-
-gateway=$(json "$data/endpoint.json" 'j.url')/suite
+if ! mcptray_ready "$mcptray" "$data" suite "$deadline"; then
+	show_logs
+	exit 1
+fi
+gateway=$(conf_json "$data/endpoint.json" 'j.url')/suite
 BEARER_TOKEN=$("$mcptray" token --data "$data")
 export BEARER_TOKEN
 start_proxy "$gateway"
@@ -133,7 +117,7 @@ if [[ $scenario == elicitation-sep1034-client-defaults && ${CONFORMANCE_ELICITAT
 	with_inbox=1
 fi
 if ! run_client "$conf_proxy_url"; then
-	echo "client.sh: everything-client failed through mcptray; logs:" >&2
-	cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
+	echo "client.sh: everything-client failed through mcptray" >&2
+	show_logs
 	exit 1
 fi

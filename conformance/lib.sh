@@ -10,6 +10,8 @@ export PATH="$PATH:/usr/local/go/bin"
 
 # conf_pids are the processes the helpers started; conf_cleanup stops them.
 conf_pids=()
+# conf_node is node 22 (scripts/node22.sh prints it); the caller sets it.
+conf_node=""
 
 conf_cleanup() {
 	local pid
@@ -87,4 +89,38 @@ start_proxy() {
 	fi
 	# shellcheck disable=SC2034 # read by the scripts that source this file
 	conf_proxy_url="$proxy$rest"
+}
+
+# conf_json FILE EXPR prints the JavaScript EXPR evaluated with j bound to
+# FILE's JSON ("-" is stdin), or nothing when FILE does not parse (yet) or
+# EXPR is null. Needs conf_node (node 22, from scripts/node22.sh).
+conf_json() {
+	"$conf_node" -e '
+		let j;
+		try { j = JSON.parse(require("fs").readFileSync(process.argv[1] === "-" ? 0 : process.argv[1], "utf8")); }
+		catch { process.exit(0); }
+		const v = eval(process.argv[2]);
+		if (v !== undefined && v !== null) console.log(v);' "$1" "$2"
+}
+
+# mcptray_ready BIN DATA NAME UNTIL waits until `BIN status` (data dir DATA)
+# shows server NAME ready and DATA/endpoint.json exists, or SECONDS reaches
+# UNTIL. It fails, printing the status, if NAME ends in error or crash-loop
+# or the time runs out.
+mcptray_ready() {
+	local bin=$1 data=$2 name=$3 until=$4 state=""
+	until [[ $state == ready && -s $data/endpoint.json ]]; do
+		if ((SECONDS >= until)) || [[ $state == error || $state == crash-loop ]]; then
+			if [[ $state == ready ]]; then
+				echo "conformance: server \"$name\" is ready but $data/endpoint.json never appeared (HTTP endpoint off?):" >&2
+			else
+				echo "conformance: server \"$name\" not ready (state ${state:-unknown}):" >&2
+			fi
+			"$bin" status --data "$data" >&2 || true
+			return 1
+		fi
+		sleep 0.1
+		state=$("$bin" status --json --data "$data" 2>/dev/null |
+			conf_json - "j.servers?.find((s) => s.name === \"$name\")?.state") || true
+	done
 }

@@ -22,6 +22,13 @@
 #       bearerproxy) and the client scenarios with conformance/everything-client
 #       (directly and through bearerproxy). This is what `make conformance`
 #       runs until the gateway lands.
+#   scripts/conformance.sh mcptray
+#       issue 3's run (TODO: untested until the gateway lands): the server
+#       suite against /mcp/everything of a `mcptray daemon` (MCPTRAY_BIN,
+#       default bin/mcptray) fronting the everything-server over stdio, with
+#       the token from `mcptray token`; then the client scenarios with
+#       mcptray as the client (conformance/client.sh --via mcptray). Needs a
+#       keyring: run it inside scripts/desktop-session.sh.
 #
 # Results (checks.json per scenario, the suite's full output) go to
 # $MCPTRAY_ARTIFACTS/conformance (default artifacts/conformance). Exit codes:
@@ -192,6 +199,50 @@ cmd_reference() {
 	return "$rc"
 }
 
+# cmd_mcptray is issue 3's run, with mcptray in the middle (TODO: untested
+# until the gateway lands; then `make conformance` runs it instead of
+# reference, inside scripts/desktop-session.sh for the keyring).
+cmd_mcptray() {
+	[[ $# -eq 0 ]] || usage
+	local bin=${MCPTRAY_BIN:-$conf_root/bin/mcptray} server tmp data url rc=0
+	install_suite
+	server=$(build_tool everything-server "$sdk/conformance/everything-server")
+	tmp=$(mktemp -d)
+	data="$tmp/data"
+	mkdir -p "$results"
+	# The everything-server as a stdio server (no -http flag).
+	cat >"$tmp/mcp.json" <<EOF
+{
+  "mcpServers": { "everything": { "command": "$server" } },
+  "x-mcptray": { "listen": "127.0.0.1:0" }
+}
+EOF
+	"$bin" daemon --config "$tmp/mcp.json" --data "$data" >"$results/mcptray-daemon.log" 2>&1 &
+	conf_pids+=($!)
+	if mcptray_ready "$bin" "$data" everything $((SECONDS + 60)); then
+		url="$(conf_json "$data/endpoint.json" 'j.url')/everything"
+		echo "== server suite: mcptray at $url in front of the go-sdk everything-server"
+		BEARER_TOKEN=$("$bin" token --data "$data") label=mcptray-server \
+			cmd_server --min-passed 44 "$url" || rc=1
+	else
+		rc=1
+	fi
+	cp "$data/logs/everything.log" "$results/mcptray-everything.log" 2>/dev/null || true
+	conf_cleanup
+	rm -rf "$tmp"
+
+	echo
+	echo "== client scenarios: mcptray as the client (inbox answers the elicitation)"
+	label=mcptray-client cmd_client "$conf_root/conformance/client.sh --via mcptray" \
+		"${client_scenarios[@]}" || rc=1
+	echo
+	echo "== client scenario: mcptray forwards the elicitation to the assistant"
+	CONFORMANCE_ELICITATION=auto label=mcptray-client-auto \
+		cmd_client "$conf_root/conformance/client.sh --via mcptray" \
+		elicitation-sep1034-client-defaults || rc=1
+	return "$rc"
+}
+
 [[ $# -ge 1 ]] || usage
 sub=$1
 shift
@@ -204,6 +255,7 @@ install)
 server) cmd_server "$@" ;;
 client) cmd_client "$@" ;;
 reference) cmd_reference "$@" ;;
+mcptray) cmd_mcptray "$@" ;;
 -h | --help | help) usage ;;
 *) usage ;;
 esac
