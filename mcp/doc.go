@@ -31,6 +31,34 @@
 // next start (and for macOS, which has no parent-death signal): it kills a
 // stale group's processes that carry this instance's InstanceEnv marker.
 //
+// # Gateway
+//
+// A Gateway re-exposes the downstream sessions it is given (SetServer) to
+// assistants: ServeStream serves one session of newline-delimited JSON-RPC
+// (the unix socket behind `mcptray connect`), HTTPHandler serves
+// streamable HTTP. Tools are named by ToolName ("<server>__<tool>"), or
+// unprefixed on a single-server route; names.go resolves collisions.
+//
+// Each view (route × tool-list mode: live, stable, dynamic) is one
+// sdk.Server that the SDK runs for every upstream session of that view:
+// initialize, tools/list, resources, prompts, completion, logging,
+// subscriptions, list_changed. tools/call takes a fast path on stream
+// sessions: upstream.go peeks at each line (raw.go), rewrites the id, the
+// tool name and the progress token in place and writes the bytes to the
+// server's stdin; stdioConn's tap hands the reply line back by its "gw-N"
+// id, and the same bytes, with the assistant's id, go upstream. Results
+// are never decoded. HTTP sessions, HTTP servers, builtins and the meta
+// tools take the slow path (gateway_call.go), through the SDK, still raw
+// for stdio servers. Sampling and elicitation from a server go to the
+// assistant whose call is in flight to it (the most recent one), or, for
+// secrets and assistants that cannot take them, to GatewayOptions.Elicit
+// (gateway_elicit.go).
+//
+// Goroutines: ServeStream runs its read loop on the caller's goroutine and
+// one writer per stream; the SDK runs its own per session. SetServer
+// starts one watcher per session (ends with it) and short-lived listers.
+// A call's deadline is a timer; nothing polls.
+//
 // Platform parts live in proc_linux.go and proc_other.go (other Unix);
 // Windows is not supported yet.
 package mcp

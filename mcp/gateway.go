@@ -110,6 +110,7 @@ type Gateway struct {
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
+	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
 	logged     map[string]bool                  // guarded by mu: name collisions already logged
 
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
@@ -143,6 +144,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		upstreams:   map[*sdk.ServerSession]*upstream{},
 		subs:        map[subKey]int{},
 		urlElicits:  map[string]*upstream{},
+		rawElicits:  map[elicitKey]context.CancelFunc{},
 		logged:      map[string]bool{},
 	}
 	if g.log == nil {

@@ -40,6 +40,7 @@ type call struct {
 	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
 	token any             // the assistant's progress token; nil if none
 	reply chan []byte     // the server's reply line, for stdio servers
+	stop  func()          // cancels the slow path's wait (its client went away)
 
 	dl       deadline
 	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
@@ -85,6 +86,19 @@ func (t *callTable) latestFor(sess *Session) *call {
 		}
 	}
 	return latest
+}
+
+// matching returns the calls that match, leaving them in the table.
+func (t *callTable) matching(match func(*call) bool) []*call {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []*call
+	for _, c := range t.m {
+		if match(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // takeWhere removes and returns the calls that match.
@@ -188,6 +202,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	c.stop = cancel
 	var expired atomic.Bool
 
 	if sess.conn == nil { // an HTTP server: the SDK's client does the work

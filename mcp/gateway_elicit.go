@@ -83,6 +83,11 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 			a.g.rawProgress(n, line, tok.within(p.params), p.params)
 			return true
 		}
+	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
+		pb := p.params.of(line)
+		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
+			return true
+		}
 	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
 		var params []byte
 		if p.params.ok() {
@@ -102,7 +107,16 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 		line = errorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
 	} else {
 		ctx, stop := s.callContext(context.Background())
+		ctx, cancel := context.WithCancel(ctx)
+		key := elicitKey{s, string(id)}
+		g.mu.Lock()
+		g.rawElicits[key] = cancel
+		g.mu.Unlock()
 		res, err := g.elicit(ctx, server, s, &ep)
+		g.mu.Lock()
+		delete(g.rawElicits, key)
+		g.mu.Unlock()
+		cancel()
 		stop()
 		if err != nil {
 			code := int64(codeInternal)
@@ -126,6 +140,25 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 		}
 	}
 	s.conn.writeLine(line)
+}
+
+// elicitKey names a stdio server's elicitation request in flight.
+type elicitKey struct {
+	sess *Session
+	id   string // the request id, raw JSON
+}
+
+// cancelRawElicit cancels a stdio server's elicitation when the server
+// withdraws it (notifications/cancelled); the assistant or the inbox is
+// told in turn.
+func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
+	g.mu.Lock()
+	cancel := g.rawElicits[elicitKey{s, id}]
+	g.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return cancel != nil
 }
 
 // elicit routes a server's elicitation: to the assistant whose call caused

@@ -4,7 +4,12 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -261,5 +267,146 @@ func TestGatewayResourcesPromptsCompletionLogging(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Error("no notifications/message")
+	}
+}
+
+// TestGatewayHTTPServer: a remote (streamable HTTP) server behind the
+// gateway goes the typed way: results, progress, elicitation, cancellation.
+func TestGatewayHTTPServer(t *testing.T) {
+	cancelFile := filepath.Join(t.TempDir(), "cancelled")
+	t.Setenv(mcptest.CancelFileEnv, cancelFile)
+	server := mcptest.NewServer("rich")
+	remote := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	t.Cleanup(remote.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sess, err := StartHTTP(ctx, HTTPSpec{Name: "remote", URL: remote.URL}, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	g, _ := newTestGateway(t, GatewayOptions{})
+	g.SetServer("remote", sess)
+	progress := make(chan string, 10)
+	c := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			progress <- mustJSON(t, req.Params)
+		},
+		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"color": "blue"}}, nil
+		},
+	})
+	direct := connectDirect(t, "rich", nil)
+
+	_, want, err := direct.call(t, "rich", map[string]any{"note": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := c.call(t, "remote__rich", map[string]any{"note": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gv, wv any
+	json.Unmarshal(got, &gv)
+	json.Unmarshal(want, &wv)
+	if !reflect.DeepEqual(gv, wv) {
+		t.Errorf("result differs:\n got %s\nwant %s", got, want)
+	}
+	res, err := c.CallTool(ctx, &sdk.CallToolParams{Name: "remote__slow", Arguments: map[string]any{"steps": 2, "ms": 1}, Meta: sdk.Meta{"progressToken": "rp"}})
+	if err != nil || textOf(t, res) != "done after 2 steps" {
+		t.Fatalf("slow: %v %v", res, err)
+	}
+	select {
+	case p := <-progress:
+		if !strings.Contains(p, `"progressToken":"rp"`) {
+			t.Errorf("progress %s", p)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no progress from the remote server")
+	}
+	res, _, err = c.call(t, "remote__elicitor", nil)
+	if err != nil || textOf(t, res) != `action accept, color "blue"` {
+		t.Errorf("elicitor: %v %v", res, err)
+	}
+
+	for len(progress) > 0 {
+		<-progress
+	}
+	cctx, ccancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(cctx, &sdk.CallToolParams{Name: "remote__slow", Arguments: map[string]any{"steps": 100, "ms": 100}, Meta: sdk.Meta{"progressToken": "rq"}})
+		errc <- err
+	}()
+	select {
+	case <-progress:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slow call never started")
+	}
+	ccancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call: %v", err)
+	}
+	waitFor(t, "the remote server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+}
+
+// TestHTTPClientGoneCancels: an HTTP client that ends its session mid-call
+// gets the call cancelled downstream.
+func TestHTTPClientGoneCancels(t *testing.T) {
+	cancelFile := filepath.Join(t.TempDir(), "cancelled")
+	g, _ := newTestGateway(t, GatewayOptions{})
+	f := addServer(t, g, "r", "rich", withEnv(mcptest.CancelFileEnv+"="+cancelFile))
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	c := connectHTTP(t, url, "tok", nil)
+	go c.CallTool(context.Background(), &sdk.CallToolParams{Name: "r__slow", Arguments: map[string]any{"steps": 100, "ms": 100}})
+	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	// The client ends its session. (The SDK's client would wait for its
+	// call to finish before it sends this.)
+	req, _ := http.NewRequest(http.MethodDelete, url, nil)
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Mcp-Session-Id", c.ID())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("DELETE: %s", resp.Status)
+	}
+	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+}
+
+// TestGatewayCancelsElicitation: when the assistant cancels a call whose
+// server is asking it something, the server withdraws its question and
+// the assistant is told: cancellation goes both ways.
+func TestGatewayCancelsElicitation(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	asked, withdrawn := make(chan struct{}), make(chan struct{})
+	c := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		close(asked)
+		<-ctx.Done()
+		close(withdrawn)
+		return nil, ctx.Err()
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, &sdk.CallToolParams{Name: "r__elicitor", Arguments: map[string]any{}})
+		errc <- err
+	}()
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the assistant was never asked")
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("call: %v", err)
+	}
+	select {
+	case <-withdrawn:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the question was not withdrawn from the assistant")
 	}
 }

@@ -51,6 +51,11 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, err.Error(), status)
 			return
 		}
+		if r.Method == http.MethodDelete {
+			// The SDK waits for the session's calls to finish before it
+			// ends the session: end them first.
+			g.endHTTPSession(r.Header.Get("Mcp-Session-Id"))
+		}
 		streamable.ServeHTTP(w, r)
 	}
 	mux := http.NewServeMux()
@@ -77,6 +82,27 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 		}
 		bearer.ServeHTTP(w, r)
 	})
+}
+
+// endHTTPSession cancels the calls in flight of the HTTP session with id.
+func (g *Gateway) endHTTPSession(id string) {
+	if id == "" {
+		return
+	}
+	g.mu.Lock()
+	var up *upstream
+	for ss, u := range g.upstreams {
+		if u.w == nil && ss.ID() == id {
+			up = u
+		}
+	}
+	g.mu.Unlock()
+	if up == nil {
+		return
+	}
+	for _, c := range g.calls.matching(func(c *call) bool { return c.up == up && c.stop != nil }) {
+		c.stop()
+	}
 }
 
 func toolsMode(r *http.Request, opts HTTPOptions) string {

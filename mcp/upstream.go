@@ -78,12 +78,22 @@ func (g *Gateway) dropUpstream(up *upstream) {
 	subs := up.subs
 	up.subs = map[subKey]bool{}
 	up.mu.Unlock()
+	for _, c := range g.calls.matching(func(c *call) bool { return c.up == up && c.stop != nil }) {
+		c.stop() // a slow-path call: its handler cancels downstream
+	}
 	for _, c := range calls {
 		if g.calls.take(c.n) != nil {
 			c.dl.stop()
 			g.cancelDownstream(c.sess, c.n, "the client went away")
 		}
 	}
+	g.mu.Lock()
+	for id, u := range g.urlElicits {
+		if u == up {
+			delete(g.urlElicits, id)
+		}
+	}
+	g.mu.Unlock()
 	for key := range subs {
 		up.mu.Lock()
 		up.subs[key] = true
