@@ -60,11 +60,12 @@ clean:
 
 # The official MCP conformance suite (docs/conformance.md); node 22 and the
 # suite are installed into .cache when missing (≈ 16 s cold, then < 1 s).
-# TODO(issue 3): when the gateway lands, run the server suite against
-# /mcp/everything through mcptray and the client scenarios with
-# `conformance/client.sh --via mcptray`, inside $(SESSION) for the keyring
-# (docs/conformance.md, "Wiring mcptray"). Until then it runs the go-sdk's
-# reference server and client, directly and through bearerproxy, which
-# proves the plumbing.
+# TODO(issue 3): once the gateway is committed, make this
+#     conformance: deps build
+#     	$(SESSION) scripts/conformance.sh mcptray
+# (the server suite on mcptray's /mcp/everything, mcptray as the client of
+# the client scenarios; docs/conformance.md, "Wiring mcptray"). Until then
+# it runs the go-sdk's reference server and client, directly and through
+# bearerproxy, which proves the plumbing.
 conformance: deps
 	scripts/conformance.sh reference

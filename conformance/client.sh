@@ -7,17 +7,17 @@
 #     to URL through conformance/bearerproxy. It proves the plumbing and that
 #     the proxy is transparent (SSE, Last-Event-ID, retry timing) while the
 #     gateway is not there.
-# --via mcptray (TODO: the default once the gateway lands; untested until
-#     then): mcptray is the suite's client. A temp mcp.json holds one entry,
+# --via mcptray: mcptray is the suite's client. A temp mcp.json holds one entry,
 #     {"suite": {"type": "http", "url": URL}}; `mcptray daemon` connects to
 #     it (the suite checks that initialize), then the go-sdk everything-client
 #     plays the assistant: it calls the scenario's tool on /mcp/suite, with
-#     the token from `mcptray token`, through bearerproxy. For the elicitation
-#     scenario with CONFORMANCE_ELICITATION=local (the default) the request
-#     waits in mcptray's inbox and is answered with
+#     the token from `mcptray token`, through bearerproxy. The elicitation
+#     scenario's request goes where x-mcptray.elicitation says: unset (the
+#     default, auto) forwards it to everything-client, which accepts with no
+#     fields; CONFORMANCE_ELICITATION=local writes "local", and the request
+#     must then wait in mcptray's inbox, answered here with
 #     `mcptray inbox answer ID` and no field: the schema defaults must fill
-#     in. With CONFORMANCE_ELICITATION=auto it is forwarded to
-#     everything-client instead, which accepts with no fields.
+#     in.
 #     MCPTRAY_BIN (default bin/mcptray) names the binary.
 #
 # It gives up after CONFORMANCE_CLIENT_DEADLINE seconds (default 25, under
@@ -50,22 +50,24 @@ client=$(build_tool everything-client github.com/modelcontextprotocol/go-sdk/con
 
 # run_client URL runs everything-client (it reads MCP_CONFORMANCE_SCENARIO)
 # against URL until it ends or the deadline passes, and returns its status.
-# with_inbox set: answers the scenario's elicitation in mcptray's inbox.
+# with_inbox set: answers the scenario's elicitation in mcptray's inbox and
+# sets inbox_answered.
+inbox_answered=""
 run_client() {
 	"$client" "$1" &
-	local pid=$! answered=""
+	local pid=$!
 	conf_pids+=("$pid")
 	while kill -0 "$pid" 2>/dev/null; do
 		if ((SECONDS >= deadline)); then
 			echo "client.sh: gave up after the deadline" >&2
 			return 1
 		fi
-		if [[ -n ${with_inbox:-} && -z $answered ]]; then
+		if [[ -n ${with_inbox:-} && -z $inbox_answered ]]; then
 			local id
 			id=$(inbox_request_id)
 			if [[ -n $id ]]; then
 				"$mcptray" inbox answer "$id" --data "$data" >&2
-				answered=1
+				inbox_answered=1
 			fi
 		fi
 		sleep 0.1
@@ -95,10 +97,14 @@ show_logs() {
 	cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
 }
 
+elicitation=""
+if [[ -n ${CONFORMANCE_ELICITATION:-} ]]; then
+	elicitation=", \"elicitation\": \"$CONFORMANCE_ELICITATION\""
+fi
 cat >"$tmp/mcp.json" <<EOF
 {
   "mcpServers": { "suite": { "type": "http", "url": "$url" } },
-  "x-mcptray": { "listen": "127.0.0.1:0", "elicitation": "${CONFORMANCE_ELICITATION:-local}" }
+  "x-mcptray": { "listen": "127.0.0.1:0"$elicitation }
 }
 EOF
 "$mcptray" daemon --config "$tmp/mcp.json" --data "$data" >"$tmp/daemon.log" 2>&1 &
@@ -113,11 +119,18 @@ gateway=$(conf_json "$data/endpoint.json" 'j.url')/suite
 BEARER_TOKEN=$("$mcptray" token --data "$data")
 export BEARER_TOKEN
 start_proxy "$gateway"
-if [[ $scenario == elicitation-sep1034-client-defaults && ${CONFORMANCE_ELICITATION:-local} == local ]]; then
+if [[ $scenario == elicitation-sep1034-client-defaults && ${CONFORMANCE_ELICITATION:-} == local ]]; then
 	with_inbox=1
 fi
 if ! run_client "$conf_proxy_url"; then
 	echo "client.sh: everything-client failed through mcptray" >&2
+	show_logs
+	exit 1
+fi
+# With "elicitation": "local" the request must wait in the inbox; had it
+# gone to everything-client, the defaults came from the wrong place.
+if [[ -n ${with_inbox:-} && -z $inbox_answered ]]; then
+	echo "client.sh: the elicitation never showed in \`mcptray inbox --json\` (x-mcptray.elicitation is local)" >&2
 	show_logs
 	exit 1
 fi

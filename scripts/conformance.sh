@@ -23,12 +23,14 @@
 #       (directly and through bearerproxy). This is what `make conformance`
 #       runs until the gateway lands.
 #   scripts/conformance.sh mcptray
-#       issue 3's run (TODO: untested until the gateway lands): the server
-#       suite against /mcp/everything of a `mcptray daemon` (MCPTRAY_BIN,
-#       default bin/mcptray) fronting the everything-server over stdio, with
-#       the token from `mcptray token`; then the client scenarios with
-#       mcptray as the client (conformance/client.sh --via mcptray). Needs a
-#       keyring: run it inside scripts/desktop-session.sh.
+#       issue 3's run (TODO: `make conformance` runs it once the gateway is
+#       committed): the server suite against /mcp/everything of a
+#       `mcptray daemon` (MCPTRAY_BIN, default bin/mcptray) fronting the
+#       everything-server over stdio, with the token from `mcptray token`;
+#       then the client scenarios with mcptray as the client
+#       (conformance/client.sh --via mcptray), and the elicitation one again
+#       with x-mcptray.elicitation local. Needs a keyring: run it inside
+#       scripts/desktop-session.sh.
 #
 # Results (checks.json per scenario, the suite's full output) go to
 # $MCPTRAY_ARTIFACTS/conformance (default artifacts/conformance). Exit codes:
@@ -199,9 +201,9 @@ cmd_reference() {
 	return "$rc"
 }
 
-# cmd_mcptray is issue 3's run, with mcptray in the middle (TODO: untested
-# until the gateway lands; then `make conformance` runs it instead of
-# reference, inside scripts/desktop-session.sh for the keyring).
+# cmd_mcptray is issue 3's run, with mcptray in the middle (TODO: once the
+# gateway is committed, `make conformance` runs it instead of reference,
+# inside scripts/desktop-session.sh for the keyring).
 cmd_mcptray() {
 	[[ $# -eq 0 ]] || usage
 	local bin=${MCPTRAY_BIN:-$conf_root/bin/mcptray} server tmp data url rc=0
@@ -232,12 +234,12 @@ EOF
 	rm -rf "$tmp"
 
 	echo
-	echo "== client scenarios: mcptray as the client (inbox answers the elicitation)"
+	echo "== client scenarios: mcptray as the client (default config: the elicitation goes to the assistant)"
 	label=mcptray-client cmd_client "$conf_root/conformance/client.sh --via mcptray" \
 		"${client_scenarios[@]}" || rc=1
 	echo
-	echo "== client scenario: mcptray forwards the elicitation to the assistant"
-	CONFORMANCE_ELICITATION=auto label=mcptray-client-auto \
+	echo "== client scenario: mcptray as the client, x-mcptray.elicitation local (the inbox answers)"
+	CONFORMANCE_ELICITATION=local label=mcptray-client-local \
 		cmd_client "$conf_root/conformance/client.sh --via mcptray" \
 		elicitation-sep1034-client-defaults || rc=1
 	return "$rc"
