@@ -198,6 +198,7 @@ func (g *Gateway) SetServer(name string, sess *Session) {
 		go g.watch(name, sess)
 		go g.featuresChanged(name, sess)
 		go g.applyLevels()
+		go g.resubscribe(name, sess)
 	}
 	g.refresh()
 }
@@ -230,6 +231,26 @@ func (g *Gateway) watch(name string, sess *Session) {
 	g.mu.Unlock()
 	if current {
 		g.refresh()
+	}
+}
+
+// resubscribe subscribes a new session of a server to the URIs upstream
+// sessions subscribed to through an earlier one.
+func (g *Gateway) resubscribe(name string, sess *Session) {
+	g.mu.Lock()
+	var uris []string
+	for k, n := range g.subs {
+		if k.server == name && n > 0 {
+			uris = append(uris, k.uri)
+		}
+	}
+	g.mu.Unlock()
+	for _, uri := range uris {
+		ctx, stop := sess.callContext(context.Background())
+		if err := sess.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
+			g.log.Warn("resubscribing", "server", name, "uri", uri, "error", err)
+		}
+		stop()
 	}
 }
 

@@ -215,6 +215,11 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		res, err := sess.cs.CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
 		switch {
 		case err == nil:
+			if sess.secrets.Load() != nil {
+				if b, err := json.Marshal(res); err == nil {
+					return &rawResult{raw: sess.redactJSON(b)}, nil
+				}
+			}
 			return res, nil
 		case expired.Load():
 			return nil, g.timeoutError(server, tool)
@@ -250,11 +255,11 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	}
 	select {
 	case reply := <-c.reply:
-		return replyResult(reply)
+		return replyResult(sess.redactJSON(reply))
 	case <-ctx.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok { // the reply won the race
-				return replyResult(reply)
+				return replyResult(sess.redactJSON(reply))
 			}
 		}
 		reason := "cancelled by the client"
@@ -269,7 +274,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	case <-sess.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok {
-				return replyResult(reply)
+				return replyResult(sess.redactJSON(reply))
 			}
 		}
 		return nil, diedError(server, sess)
@@ -347,7 +352,7 @@ func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
 		return
 	}
 	c.up.forgetRaw(c)
-	c.up.send(splice(line, edit{p.id.s, p.id.e, c.upID}))
+	c.up.send(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
 }
 
 // rawProgress passes a stdio server's progress notification with a
@@ -364,11 +369,11 @@ func (g *Gateway) rawProgress(n uint64, line []byte, tok, params span) {
 		}
 	}
 	if c.upToken != nil {
-		c.up.send(splice(line, edit{tok.s, tok.e, c.upToken}))
+		c.up.send(c.sess.redactJSON(splice(line, edit{tok.s, tok.e, c.upToken})))
 		return
 	}
 	var pp sdk.ProgressNotificationParams
-	if err := json.Unmarshal(pb, &pp); err != nil {
+	if err := json.Unmarshal(c.sess.redactJSON(pb), &pp); err != nil {
 		return
 	}
 	c.notifyProgress(&pp)

@@ -205,7 +205,15 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	if g.opts.Elicit == nil {
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
-	return g.opts.Elicit(ctx, info)
+	res, err := g.opts.Elicit(ctx, info)
+	if err == nil && res != nil && res.Action == "accept" {
+		for _, f := range fields {
+			if v, ok := res.Content[f].(string); ok {
+				s.addSecret(v)
+			}
+		}
+	}
+	return res, err
 }
 
 // cannotElicit says why the assistant cannot take an elicitation of mode,

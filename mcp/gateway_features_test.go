@@ -89,7 +89,7 @@ func TestGatewayElicitation(t *testing.T) {
 	ib := &inbox{wait: 600 * time.Millisecond, res: &sdk.ElicitResult{Action: "accept", Content: map[string]any{"password": "hunter22"}}}
 	g, _ := newTestGateway(t, GatewayOptions{CallTimeout: 400 * time.Millisecond, Elicit: ib.elicit})
 	g.keepAlive = 50 * time.Millisecond
-	addServer(t, g, "r", "rich")
+	f := addServer(t, g, "r", "rich")
 	var asked atomic.Int32
 	eager := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 		asked.Add(1)
@@ -139,6 +139,17 @@ func TestGatewayElicitation(t *testing.T) {
 			t.Errorf("the secret reached the assistant: %s", m)
 		}
 	}
+
+	// What was typed for the secret is redacted from the server's results
+	// and log lines from now on.
+	res, _, err = eager.call(t, "r__echo", map[string]any{"message": "the password is hunter22"})
+	if err != nil || textOf(t, res) != "the password is [redacted]" {
+		t.Errorf("echo of the secret: %v %v", res, err)
+	}
+	if _, _, err := eager.call(t, "r__log", map[string]any{"message": "pw=hunter22"}); err != nil {
+		t.Fatal(err)
+	}
+	f.log.wait(t, "info|fake: pw=[redacted]")
 
 	// An assistant without elicitation: the inbox.
 	ib.res = &sdk.ElicitResult{Action: "decline"}

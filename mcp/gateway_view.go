@@ -685,7 +685,7 @@ func (g *Gateway) resourceUpdated(server string, _ *Session, params *sdk.Resourc
 // sessions that see the server; the SDK drops it for sessions that asked
 // for a higher level, or none. On aggregate routes the logger names the
 // server.
-func (g *Gateway) downstreamLog(server string, _ *Session, params *sdk.LoggingMessageParams) {
+func (g *Gateway) downstreamLog(server string, sess *Session, params *sdk.LoggingMessageParams) {
 	g.mu.Lock()
 	var ups []*upstream
 	for _, up := range g.upstreams {
@@ -696,6 +696,9 @@ func (g *Gateway) downstreamLog(server string, _ *Session, params *sdk.LoggingMe
 	g.mu.Unlock()
 	for _, up := range ups {
 		p := *params
+		if d, ok := p.Data.(string); ok {
+			p.Data = sess.redactText(d)
+		}
 		if up.v.key.aggregate() {
 			p.Logger = server + loggerSuffix(params.Logger)
 		}

@@ -120,6 +120,9 @@ type Session struct {
 	// until Gateway.SetServer. Read by the SDK's handlers and the stdout
 	// read loop.
 	gw atomic.Pointer[gwAttachment]
+	// secrets are the values to redact from what the server says (see
+	// redact.go); nil: none.
+	secrets atomic.Pointer[redactor]
 	// logLevel is the level asked for at startup ("info" unless the spec
 	// said otherwise; "off" for none). Written before Start returns.
 	logLevel string
@@ -134,11 +137,14 @@ type Session struct {
 
 func newSession(hooks Hooks) *Session {
 	s := &Session{
-		hooks:    hooks,
 		closeReq: make(chan struct{}),
 		done:     make(chan struct{}),
 		exitCode: -1,
 	}
+	if log := hooks.Log; log != nil {
+		hooks.Log = func(kind, line string) { log(kind, s.redactText(line)) }
+	}
+	s.hooks = hooks
 	s.life, s.endLife = context.WithCancel(context.Background())
 	return s
 }

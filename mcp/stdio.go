@@ -52,8 +52,8 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	s := newSession(hooks)
 	s.proc = proc
 	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
-	s.conn = newStdioConn(pipes.in, pipes.out, hooks)
-	s.stderr = readStderr(pipes.errOut, hooks)
+	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)
+	s.stderr = readStderr(pipes.errOut, s.hooks)
 	go s.monitor()
 
 	cs, err := s.newClient().Connect(ctx, connTransport{s.conn}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
