@@ -41,6 +41,9 @@ const usage = `usage:
   mcptray toggle NAME on|off                enable or disable a server in mcp.json
   mcptray restart NAME                      restart one server
   mcptray logs NAME [-f]                    a server's log
+  mcptray connect [--server NAME] [--tools live|stable|dynamic]
+                                            stdio MCP endpoint for an assistant
+  mcptray token                             the HTTP endpoint's bearer token
 `
 
 // Main runs one command line and returns the exit code.
@@ -65,6 +68,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = cmdRestart(ctx, args, stdout)
 	case "logs":
 		err = cmdLogs(ctx, args, stdout)
+	case "connect":
+		err = cmdConnect(ctx, args, os.Stdin, stdout, stderr)
+	case "token":
+		err = cmdToken(args, stdout)
 	case "serve":
 		err = cmdServe(args)
 	case "help", "-h", "--help":

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -100,3 +101,44 @@ type remoteError struct {
 
 func (e remoteError) Error() string { return e.msg }
 func (e remoteError) Unwrap() error { return e.is }
+
+// OpenMCP opens an MCP session with the instance's gateway over the control
+// socket: the returned connection carries newline-delimited JSON-RPC.
+// server "" aggregates every server; tools "" uses the configured mode.
+func (cl *Client) OpenMCP(ctx context.Context, server, tools string) (io.ReadWriteCloser, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", cl.sock)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", cl.sock, err)
+	}
+	q := url.Values{}
+	if server != "" {
+		q.Set("server", server)
+	}
+	if tools != "" {
+		q.Set("tools", tools)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://mcptray/v1/mcp?"+q.Encode(), nil)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", mcpUpgrade)
+	if err := req.Write(conn); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("opening an MCP session: %w", err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, req)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("opening an MCP session: %w", err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		defer conn.Close()
+		body, _ := io.ReadAll(resp.Body)
+		var e apiError
+		if json.Unmarshal(body, &e) == nil && e.Error != "" {
+			return nil, errors.New(e.Error)
+		}
+		return nil, fmt.Errorf("opening an MCP session: mcptray answered %s", resp.Status)
+	}
+	return &bufferedConn{Conn: conn, r: br}, nil
+}

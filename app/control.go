@@ -1,8 +1,13 @@
 package app
 
 import (
+	"bufio"
+	"fmt"
+	"net"
+
 	"encoding/json"
 	"errors"
+	"github.com/mcptray/mcptray/mcp"
 	"net/http"
 )
 
@@ -13,6 +18,7 @@ import (
 //	POST /v1/servers/{name}/enable   rewrite "disabled": false
 //	POST /v1/servers/{name}/disable  rewrite "disabled": true
 //	POST /v1/servers/{name}/restart  restart one server
+//	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500.
 func (c *Core) controlHandler() http.Handler {
@@ -43,8 +49,65 @@ func (c *Core) controlHandler() http.Handler {
 			writeJSON(w, http.StatusOK, struct{}{})
 		}
 	})
+	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
 	return mux
 }
+
+// mcpUpgrade is the Upgrade token for a raw newline-delimited JSON-RPC
+// stream on the control socket.
+const mcpUpgrade = "mcp-stdio"
+
+// serveMCPUpgrade turns a control connection into an MCP session with the
+// gateway: `mcptray connect` pipes the assistant's stdio through it.
+func (c *Core) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
+	opts := mcp.UpstreamOptions{Server: r.URL.Query().Get("server"), Tools: r.URL.Query().Get("tools")}
+	if opts.Tools == "" {
+		opts.Tools = c.toolsMode()
+	}
+	switch opts.Tools {
+	case "live", "stable", "dynamic":
+	default:
+		writeJSON(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("--tools must be live, stable or dynamic, got %q", opts.Tools)})
+		return
+	}
+	if opts.Server != "" {
+		c.mu.Lock()
+		_, ok := c.servers[opts.Server]
+		c.mu.Unlock()
+		if !ok {
+			writeJSON(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no server named %q in %s", opts.Server, c.opts.ConfigPath)})
+			return
+		}
+	}
+	if r.Header.Get("Upgrade") != mcpUpgrade {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: "expected Upgrade: " + mcpUpgrade})
+		return
+	}
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		return
+	}
+	brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + mcpUpgrade + "\r\n\r\n")
+	if err := brw.Flush(); err != nil {
+		conn.Close()
+		return
+	}
+	stream := &bufferedConn{Conn: conn, r: brw.Reader}
+	if err := c.gw.ServeStream(r.Context(), stream, opts); err != nil {
+		c.log.Debug("MCP stream ended", "err", err)
+	}
+	conn.Close()
+}
+
+// bufferedConn reads what the HTTP server buffered before the upgrade,
+// then the connection.
+type bufferedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (b *bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }
 
 type apiError struct {
 	Error string `json:"error"`
@@ -54,4 +117,13 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(v)
+}
+
+// CloseWrite half-closes the stream (the peer reads EOF) where the
+// connection supports it.
+func (b *bufferedConn) CloseWrite() error {
+	if cw, ok := b.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return b.Conn.Close()
 }

@@ -34,6 +34,9 @@ type Options struct {
 	Keyring func(name string) (string, error)
 	// Logger receives the core's own messages (not servers' output).
 	Logger *slog.Logger
+	// Token returns the HTTP endpoint's bearer token; default Token (the
+	// OS keyring, entry "http-token", created on first use).
+	Token func() (string, error)
 	// Debounce is how long the watcher waits after the last change to
 	// mcp.json before applying it; default 100 ms.
 	Debounce time.Duration
@@ -53,15 +56,22 @@ type Core struct {
 	instance string // random id, set as MCPTRAY_INSTANCE on every server
 
 	watchdog *mcp.Watchdog // set by Run before any server starts
+	gw       *mcp.Gateway  // the assistants' endpoint; fed by the servers
 
 	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
 
-	mu        sync.Mutex // guards the fields below
-	servers   map[string]*server
-	gone      map[string]*server // removed servers, possibly still stopping, by name
-	order     []string           // server names in file order
-	configErr string
-	subs      map[chan Status]struct{}
+	mu          sync.Mutex // guards the fields below
+	servers     map[string]*server
+	gone        map[string]*server // removed servers, possibly still stopping, by name
+	order       []string           // server names in file order
+	configErr   string
+	subs        map[chan Status]struct{}
+	cachedTools map[string][]*mcp.Tool // last known tools per server (stable mode)
+	settings    config.Settings        // of the last good config
+	endpoint    string                 // the HTTP endpoint's URL, when it listens
+	endpointErr string                 // why the HTTP endpoint is off
+
+	listenChanged chan struct{} // settings.Listen changed (cap 1); read by serveHTTP
 
 	wg sync.WaitGroup // one per server goroutine
 }
@@ -88,6 +98,9 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if opts.Token == nil {
+		opts.Token = Token
 	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = startupDeadline
@@ -116,16 +129,20 @@ func New(opts Options) (*Core, error) {
 	}
 	var id [8]byte
 	rand.Read(id[:])
-	return &Core{
-		opts:     opts,
-		log:      opts.Logger,
-		lock:     lock,
-		store:    st,
-		instance: hex.EncodeToString(id[:]),
-		servers:  make(map[string]*server),
-		gone:     make(map[string]*server),
-		subs:     make(map[chan Status]struct{}),
-	}, nil
+	c := &Core{
+		opts:          opts,
+		log:           opts.Logger,
+		lock:          lock,
+		store:         st,
+		instance:      hex.EncodeToString(id[:]),
+		servers:       make(map[string]*server),
+		gone:          make(map[string]*server),
+		subs:          make(map[chan Status]struct{}),
+		cachedTools:   make(map[string][]*mcp.Tool),
+		listenChanged: make(chan struct{}, 1),
+	}
+	c.gw = c.newGateway()
+	return c, nil
 }
 
 // Close releases the store and the instance lock. Call it after Run returns.
@@ -146,6 +163,7 @@ func (c *Core) Run(ctx context.Context) error {
 	defer wd.Close()
 	c.watchdog = wd
 	c.reapStale(ctx)
+	c.loadCachedTools(ctx)
 
 	ln, err := listenControl(c.opts.DataDir)
 	if err != nil {
@@ -159,6 +177,12 @@ func (c *Core) Run(ctx context.Context) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c.reload(runCtx)
+	httpDone := make(chan struct{})
+	go func() {
+		defer close(httpDone)
+		c.serveHTTP(runCtx, c.listenChanged)
+	}()
+	defer func() { <-httpDone }()
 	watchErr := make(chan error, 1)
 	go func() { watchErr <- c.watch(runCtx) }()
 
@@ -245,6 +269,13 @@ func (c *Core) reload(ctx context.Context) {
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 	c.mu.Lock()
 	c.configErr = ""
+	if c.settings.Listen != "" && c.settings.Listen != cfg.Settings.Listen {
+		select {
+		case c.listenChanged <- struct{}{}:
+		default:
+		}
+	}
+	c.settings = cfg.Settings
 	order := make([]string, 0, len(cfg.Servers))
 	seen := make(map[string]bool, len(cfg.Servers))
 	for _, spec := range cfg.Servers {
@@ -283,7 +314,7 @@ func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 func (c *Core) Status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Servers: make([]ServerStatus, 0, len(c.order))}
+	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, Servers: make([]ServerStatus, 0, len(c.order))}
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
 			st.Servers = append(st.Servers, s.status)
@@ -311,6 +342,7 @@ func (c *Core) broadcast() {
 	st := c.Status()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.gw.SetConfigured(c.configured())
 	for ch := range c.subs {
 		select {
 		case <-ch: // drop the stale one; the newest wins

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,9 @@ import (
 	"testing"
 	"time"
 )
+
+// testToken is the HTTP endpoint's bearer token in tests.
+const testToken = "test-token-0123456789"
 
 // harness runs a real Core on a temp config and data dir.
 type harness struct {
@@ -74,6 +78,7 @@ func startCore(t *testing.T, cfg string, opts ...func(*Options)) *harness {
 		Self:         selfScript(t, dir),
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Keyring:      func(name string) (string, error) { return "", errors.New("keyring entry \"" + name + "\" not found") },
+		Token:        func() (string, error) { return testToken, nil },
 		Debounce:     50 * time.Millisecond,
 		StopGrace:    500 * time.Millisecond,
 		TermGrace:    500 * time.Millisecond,
@@ -239,4 +244,14 @@ func alive(pid int) bool {
 	}
 	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
 	return len(fields) == 0 || fields[0] != "Z"
+}
+
+// freePort finds a loopback port nobody listens on.
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }

@@ -231,6 +231,7 @@ func (s *server) serve(ctx context.Context, sess *mcp.Session, started time.Time
 		st.State, st.Error, st.Since = StateReady, "", ready.UTC()
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())
 	})
+	s.core.serverReady(s.name, sess)
 	for {
 		select {
 		case <-s.toolsChanged:
@@ -242,13 +243,16 @@ func (s *server) serve(ctx context.Context, sess *mcp.Session, started time.Time
 				continue
 			}
 			s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
+			s.core.serverReady(s.name, sess)
 			continue
 		case <-sess.Done():
+			s.core.serverDown(s.name)
 			reason = sess.ExitReason()
 			s.log.Write(logLifecycle, "exited: "+reason)
 			s.core.store.RunExited(context.WithoutCancel(ctx), runID, time.Now(), sess.ExitCode(), reason)
 			return reason, time.Since(ready) + time.Nanosecond
 		case <-ctx.Done():
+			s.core.serverDown(s.name)
 			s.stop(sess)
 			s.core.store.RunExited(context.WithoutCancel(ctx), runID, time.Now(), sess.ExitCode(), "stopped")
 			return "stopped", time.Since(ready)

@@ -32,4 +32,7 @@ type Status struct {
 	Servers     []ServerStatus `json:"servers"`
 	ConfigError string         `json:"configError"`
 	ConfigPath  string         `json:"configPath"`
+	// Endpoint is the HTTP endpoint's URL; EndpointError says why it is off.
+	Endpoint      string `json:"endpoint"`
+	EndpointError string `json:"endpointError,omitempty"`
 }

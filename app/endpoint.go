@@ -1,0 +1,162 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/mcp"
+)
+
+// tokenEntry is the keyring entry holding the HTTP endpoint's bearer token.
+const tokenEntry = "http-token"
+
+// Endpoint is what DATA/endpoint.json holds: where the HTTP endpoint listens.
+type Endpoint struct {
+	URL string `json:"url"`
+	PID int    `json:"pid"`
+}
+
+func endpointPath(data string) string { return filepath.Join(data, "endpoint.json") }
+
+// ReadEndpoint reads DATA/endpoint.json.
+func ReadEndpoint(data string) (Endpoint, error) {
+	var ep Endpoint
+	b, err := os.ReadFile(endpointPath(data))
+	if err != nil {
+		return ep, err
+	}
+	return ep, json.Unmarshal(b, &ep)
+}
+
+// Token returns the HTTP bearer token, creating it in the keyring on first
+// use. It fails when the keyring is unavailable: the token is never kept
+// anywhere else.
+func Token() (string, error) {
+	return withTimeout(keyringTimeout, func() (string, error) {
+		tok, err := keyring.Get(tokenEntry)
+		if err == nil && tok != "" {
+			return tok, nil
+		}
+		if !errors.Is(err, keyring.ErrNotFound) && err != nil {
+			return "", err
+		}
+		var b [32]byte
+		rand.Read(b[:])
+		tok = hex.EncodeToString(b[:])
+		if err := keyring.Set(tokenEntry, tok); err != nil {
+			return "", err
+		}
+		return tok, nil
+	})
+}
+
+// withTimeout runs f, giving up after d (a locked keyring may wait for an
+// unlock prompt nobody answers).
+func withTimeout(d time.Duration, f func() (string, error)) (string, error) {
+	type result struct {
+		v   string
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-time.After(d):
+		return "", fmt.Errorf("the keyring did not answer within %s (is it locked?)", d)
+	}
+}
+
+// serveHTTP runs the loopback HTTP endpoint on x-mcptray.listen until ctx
+// ends, restarting it when the listen address changes. Without a token
+// (no keyring) it stays off and says why in the status.
+func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
+	defer os.Remove(endpointPath(c.opts.DataDir))
+	token, err := c.opts.Token()
+	if err != nil {
+		c.setEndpoint("", "HTTP endpoint off: no bearer token: "+err.Error())
+		return
+	}
+	for {
+		c.mu.Lock()
+		addr := c.settings.Listen
+		c.mu.Unlock()
+		if addr == "" {
+			addr = config.DefaultListen
+		}
+		srv, err := c.startHTTP(addr, token)
+		if err != nil {
+			c.setEndpoint("", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+		case <-listenChanged:
+		}
+		if srv != nil {
+			srv.Close()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("HTTP endpoint off: listening on %s: %w", addr, err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	p := strconv.Itoa(port)
+	handler := c.gw.HTTPHandler(mcp.HTTPOptions{
+		Token:        token,
+		DefaultTools: c.toolsMode(),
+		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
+	})
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	host := ln.Addr().(*net.TCPAddr).IP.String()
+	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
+		host = "[" + host + "]"
+	}
+	url := fmt.Sprintf("http://%s:%d/mcp", host, port)
+	ep, _ := json.Marshal(Endpoint{URL: url, PID: os.Getpid()})
+	if err := config.WriteAtomic(endpointPath(c.opts.DataDir), append(ep, '\n')); err != nil {
+		c.log.Warn("writing endpoint.json", "err", err)
+	}
+	c.setEndpoint(url, "")
+	c.log.Info("HTTP endpoint listening", "url", url)
+	return srv, nil
+}
+
+func (c *Core) setEndpoint(url, errText string) {
+	c.mu.Lock()
+	c.endpoint, c.endpointErr = url, errText
+	c.mu.Unlock()
+	c.broadcast()
+}
+
+// toolsMode is the configured default tool-list mode.
+func (c *Core) toolsMode() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.settings.Tools == "" {
+		return config.DefaultTools
+	}
+	return c.settings.Tools
+}

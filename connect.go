@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// startWait is how long `connect` waits for an instance it started.
+const startWait = 10 * time.Second
+
+// cmdConnect is what an assistant launches: a stdio MCP server that pipes
+// its stdin and stdout to the running instance's gateway, starting the tray
+// app (or the daemon, without a display) first if none runs.
+func cmdConnect(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := newFlags("connect")
+	server := f.String("server", "", "expose one server, with its own tool names")
+	tools := f.String("tools", "", "tool-list mode: live, stable or dynamic (default: x-mcptray.tools)")
+	if err := parse(f, args, 0); err != nil {
+		return err
+	}
+	switch *tools {
+	case "", "live", "stable", "dynamic":
+	default:
+		return usageError{fmt.Sprintf("--tools must be live, stable or dynamic, got %q", *tools)}
+	}
+	_, data, err := f.paths()
+	if err != nil {
+		return err
+	}
+	cl, err := app.Dial(data)
+	if errors.Is(err, app.ErrNotRunning) {
+		cl, err = startInstance(ctx, f, data)
+	}
+	if err != nil {
+		return err
+	}
+	conn, err := cl.OpenMCP(ctx, *server, *tools)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	go func() {
+		io.Copy(conn, stdin)
+		if cw, ok := conn.(interface{ CloseWrite() error }); ok {
+			cw.CloseWrite()
+		} else {
+			conn.Close()
+		}
+	}()
+	_, err = io.Copy(stdout, conn)
+	return err
+}
+
+// startInstance starts mcptray detached (its own session, so it outlives the
+// assistant) and waits for its control socket.
+func startInstance(ctx context.Context, f *flags, data string) (*app.Client, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	mode := "run"
+	if !hasDisplay() {
+		mode = "daemon"
+	}
+	args := []string{mode, "--data", data}
+	if f.config != "" {
+		args = append(args, "--config", f.config)
+	}
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(data, "mcptray.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting mcptray: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	deadline := time.NewTimer(startWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if cl, err := app.Dial(data); err == nil {
+			return cl, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-deadline.C:
+			return nil, fmt.Errorf("started mcptray, but it did not answer within %s; see %s", startWait, logPath)
+		case <-exited:
+			exited = nil // it may have lost a race to another instance; keep looking
+		case <-tick.C:
+		}
+	}
+}
+
+// cmdToken prints the HTTP endpoint's bearer token (creating it on first use).
+func cmdToken(args []string, stdout io.Writer) error {
+	f := newFlags("token")
+	if err := parse(f, args, 0); err != nil {
+		return err
+	}
+	tok, err := app.Token()
+	if err != nil {
+		return fmt.Errorf("reading the HTTP token: %w", err)
+	}
+	fmt.Fprintln(stdout, tok)
+	return nil
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// inspector runs @modelcontextprotocol/inspector-cli (a real MCP client from
+// npm) with args and returns its stdout. It runs from node_modules so that
+// the 1.0.3 release finds its package.json.
+func inspector(t *testing.T, peers string, env []string, args ...string) string {
+	t.Helper()
+	cli := filepath.Join(peers, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js")
+	cmd := exec.Command("node", append([]string{cli}, args...)...)
+	cmd.Dir = filepath.Join(peers, "node_modules")
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("inspector-cli %v: %v\n%s", args, err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("inspector-cli %v hung\n%s", args, stderr.String())
+	}
+	return stdout.String()
+}
+
+// canonical re-encodes JSON so two outputs compare by content.
+func canonical(t *testing.T, s string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func toolNames(t *testing.T, listJSON string) []string {
+	var res struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(listJSON), &res); err != nil {
+		t.Fatalf("tools/list output: %v\n%s", err, listJSON)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// The issue's acceptance run for the gateway: a real client from npm lists
+// and calls tools of server-everything and two other servers through
+// `mcptray connect` and through the HTTP endpoint, with results identical
+// to a direct call.
+func TestInspectorThroughConnectAndHTTP(t *testing.T) {
+	peers := npmPeers(t)
+	everything := filepath.Join(peers, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	in := startDaemon(t, map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}},
+		"echo":       fakeEntry(t, "echo"),
+		"many":       fakeEntry(t, "echo", "MCPTRAY_FAKE_TOOL_COUNT", "150"),
+	})
+	in.waitFor("all ready", states("everything", "ready", "echo", "ready", "many", "ready"))
+	exe, _ := os.Executable()
+	asMcptray := []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}
+	connect := []string{exe, "connect", "--data", in.data, "--config", in.config}
+
+	direct := inspector(t, peers, nil, "node", everything, "stdio", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi there")
+	listed := inspector(t, peers, asMcptray, append(connect, "--method", "tools/list")...)
+	names := toolNames(t, listed)
+	for _, want := range []string{"everything__echo", "echo__echo", "echo__add", "many__tool_0149", "mcptray__servers"} {
+		if !contains(names, want) {
+			t.Errorf("tools/list through connect lacks %s (has %d tools)", want, len(names))
+		}
+	}
+	viaConnect := inspector(t, peers, asMcptray, append(connect, "--method", "tools/call", "--tool-name", "everything__echo", "--tool-arg", "message=hi there")...)
+	if canonical(t, viaConnect) != canonical(t, direct) {
+		t.Errorf("through connect:\n%s\ndirect:\n%s", viaConnect, direct)
+	}
+	sum := inspector(t, peers, asMcptray, append(connect, "--method", "tools/call", "--tool-name", "echo__add", "--tool-arg", "a=2", "b=3")...)
+	if !strings.Contains(sum, "5") {
+		t.Errorf("echo__add(2,3) = %s", sum)
+	}
+
+	// The HTTP endpoint, with the bearer token.
+	ep, err := app.ReadEndpoint(in.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, token, errs := cli(t, "token")
+	if code != 0 {
+		t.Fatalf("token: %s", errs)
+	}
+	auth := "Authorization: Bearer " + strings.TrimSpace(token)
+	viaHTTP := inspector(t, peers, nil, ep.URL, "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "everything__echo", "--tool-arg", "message=hi there")
+	if canonical(t, viaHTTP) != canonical(t, direct) {
+		t.Errorf("through HTTP:\n%s\ndirect:\n%s", viaHTTP, direct)
+	}
+	one := inspector(t, peers, nil, ep.URL+"/everything", "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi there")
+	if canonical(t, one) != canonical(t, direct) {
+		t.Errorf("through /mcp/everything:\n%s\ndirect:\n%s", one, direct)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
