@@ -58,14 +58,10 @@ bench: deps
 clean:
 	rm -rf bin
 
-# The official MCP conformance suite (docs/conformance.md); node 22 and the
-# suite are installed into .cache when missing (≈ 16 s cold, then < 1 s).
-# TODO(issue 3): once the gateway is committed, make this
-#     conformance: deps build
-#     	$(SESSION) scripts/conformance.sh mcptray
-# (the server suite on mcptray's /mcp/everything, mcptray as the client of
-# the client scenarios; docs/conformance.md, "Wiring mcptray"). Until then
-# it runs the go-sdk's reference server and client, directly and through
-# bearerproxy, which proves the plumbing.
-conformance: deps
-	scripts/conformance.sh reference
+# The official MCP conformance suite (docs/conformance.md): the server suite
+# against mcptray's /mcp/everything in front of the go-sdk's everything-server,
+# and the client scenarios with mcptray as the client. node 22 and the suite
+# are installed into .cache when missing (≈ 16 s cold, then < 1 s). In the
+# desktop session: the HTTP token lives in the keyring.
+conformance: deps build
+	MCPTRAY_BIN=$(CURDIR)/$(BIN) $(SESSION) scripts/conformance.sh mcptray
