@@ -191,3 +191,34 @@ func BenchmarkRawCallViaGateway(b *testing.B) {
 	r.initialize(b)
 	rawLoop(b, func(s string) { r.send(b, s) }, func() string { return r.recv(b) }, "e__echo")
 }
+
+// The Throughput benchmarks make calls from 8 goroutines over one session;
+// compare their ns/op (lower is more calls per second).
+func parallelCalls(b *testing.B, cs *sdk.ClientSession, name string) {
+	p := echoParams()
+	p.Name = name
+	ctx := context.Background()
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := cs.CallTool(ctx, p); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+func BenchmarkThroughputDirect(b *testing.B) {
+	c := connectDirect(b, "echo", nil)
+	parallelCalls(b, c.ClientSession, "echo")
+}
+
+func BenchmarkThroughputViaGateway(b *testing.B) {
+	g, _ := newTestGateway(b, GatewayOptions{})
+	addServer(b, g, "e", "echo")
+	c := connectStream(b, g, UpstreamOptions{}, nil)
+	parallelCalls(b, c.ClientSession, "e__echo")
+}
