@@ -1,0 +1,153 @@
+package mcp
+
+import (
+	"io"
+	"net"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// streamWriter writes lines to a stream without ever making the sender
+// wait on a slow assistant: a line goes out at once with a non-blocking
+// write when the socket takes it (the common case, and no goroutine hop),
+// else it is queued for the writer's goroutine, which blocks for it. Lines
+// queued together go out in one write.
+type streamWriter struct {
+	w  io.Writer
+	rc syscall.RawConn // non-nil when w is a socket: non-blocking writes possible
+
+	mu      sync.Mutex
+	queue   [][]byte // guarded by mu
+	spare   [][]byte // guarded by mu: a drained queue's slice, for reuse
+	writing bool     // guarded by mu: someone is writing to w
+	closed  bool     // guarded by mu
+
+	wake chan struct{} // capacity 1
+	done chan struct{} // closed when the goroutine has ended
+}
+
+func newStreamWriter(w io.Writer) *streamWriter {
+	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if c, ok := w.(net.Conn); ok {
+		if sc, ok := c.(syscall.Conn); ok {
+			if rc, err := sc.SyscallConn(); err == nil {
+				sw.rc = rc
+			}
+		}
+	}
+	go sw.run()
+	return sw
+}
+
+func (sw *streamWriter) send(line []byte) {
+	sw.mu.Lock()
+	if sw.closed {
+		sw.mu.Unlock()
+		return
+	}
+	if sw.rc == nil || sw.writing || len(sw.queue) > 0 {
+		sw.queue = append(sw.queue, line)
+		sw.mu.Unlock()
+		sw.signal()
+		return
+	}
+	sw.writing = true
+	sw.mu.Unlock()
+	n := sw.tryWrite(line)
+	sw.mu.Lock()
+	sw.writing = false
+	if n < len(line) {
+		sw.queue = slices.Insert(sw.queue, 0, line[n:])
+	}
+	pending := len(sw.queue) > 0
+	sw.mu.Unlock()
+	if pending {
+		sw.signal()
+	}
+}
+
+// tryWrite writes what the socket takes now and returns how much that was.
+func (sw *streamWriter) tryWrite(b []byte) int {
+	n := 0
+	sw.rc.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, err := syscall.Write(int(fd), b[n:])
+			if m > 0 {
+				n += m
+			}
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break // EAGAIN and real errors alike: the goroutine takes over
+			}
+		}
+		return true
+	})
+	return n
+}
+
+func (sw *streamWriter) signal() {
+	select {
+	case sw.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (sw *streamWriter) run() {
+	defer close(sw.done)
+	for range sw.wake {
+		for {
+			sw.mu.Lock()
+			if sw.writing {
+				sw.mu.Unlock()
+				break // the inline writer signals when it is done
+			}
+			if len(sw.queue) == 0 {
+				closed := sw.closed
+				sw.mu.Unlock()
+				if closed {
+					return
+				}
+				break
+			}
+			batch := sw.queue
+			sw.queue, sw.spare = sw.spare[:0], nil
+			sw.writing = true
+			sw.mu.Unlock()
+			var err error
+			if len(batch) == 1 {
+				_, err = sw.w.Write(batch[0])
+			} else {
+				bufs := net.Buffers(batch)
+				_, err = bufs.WriteTo(sw.w)
+			}
+			clear(batch)
+			sw.mu.Lock()
+			sw.writing = false
+			sw.spare = batch[:0]
+			if err != nil {
+				sw.closed = true
+				sw.queue = nil
+			}
+			sw.mu.Unlock()
+		}
+	}
+}
+
+// close stops taking lines and waits (a little) for the queued ones to go
+// out.
+func (sw *streamWriter) close() {
+	sw.mu.Lock()
+	sw.closed = true
+	sw.mu.Unlock()
+	sw.signal()
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-sw.done:
+	case <-t.C:
+	}
+}
