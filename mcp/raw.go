@@ -34,8 +34,6 @@ type rpcPeek struct {
 	id, method, params, result, err span
 }
 
-func (p *rpcPeek) isResponse() bool { return !p.method.ok() && p.id.ok() }
-
 // peekMessage finds the top-level fields of one JSON-RPC message.
 func peekMessage(b []byte) (rpcPeek, error) {
 	var p rpcPeek
