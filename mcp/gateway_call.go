@@ -340,6 +340,57 @@ func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
 	sess.conn.writeLine(b)
 }
 
+// tapLine is the stdout tap of a session the gateway routes for: replies to
+// gateway requests, progress with gateway tokens, and elicitation requests
+// (taken before the SDK, which refuses format "password") are the
+// gateway's.
+func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
+	a := s.gw.Load()
+	if a == nil {
+		return false
+	}
+	if !p.method.ok() {
+		if n, ok := parseGWID(p.id.of(line)); ok {
+			a.g.rawReply(n, line, p)
+			return true
+		}
+		return false
+	}
+	switch {
+	case p.method.is(line, `"notifications/progress"`) && !p.id.ok() && p.params.ok():
+		pb := p.params.of(line)
+		tok := field(pb, "progressToken")
+		if n, ok := parseGWID(tok.of(pb)); ok {
+			a.g.rawProgress(n, line, tok.within(p.params), p.params)
+			return true
+		}
+	case p.method.is(line, `"notifications/message"`) && !p.id.ok() && p.params.ok():
+		// Taken here rather than by the SDK's client, so that a message
+		// logged during a call is passed on before the call's reply: on
+		// HTTP it then still goes out on the call's stream.
+		var lp sdk.LoggingMessageParams
+		if json.Unmarshal(p.params.of(line), &lp) != nil {
+			return false
+		}
+		s.hooks.log(string(lp.Level), logMessageLine(&lp))
+		a.g.downstreamLog(a.name, s, &lp)
+		return true
+	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
+		pb := p.params.of(line)
+		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
+			return true
+		}
+	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
+		var params []byte
+		if p.params.ok() {
+			params = bytes.Clone(p.params.of(line))
+		}
+		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
+		return true
+	}
+	return false
+}
+
 // rawReply takes a stdio server's reply to a gateway request.
 func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
 	c := g.calls.take(n)

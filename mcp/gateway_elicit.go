@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,46 +54,6 @@ func hasSecretWord(s string) bool {
 		if strings.Contains(s, w) {
 			return true
 		}
-	}
-	return false
-}
-
-// tapLine is the stdout tap of a session the gateway routes for: replies to
-// gateway requests, progress with gateway tokens, and elicitation requests
-// (taken before the SDK, which refuses format "password") are the
-// gateway's.
-func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
-	a := s.gw.Load()
-	if a == nil {
-		return false
-	}
-	if !p.method.ok() {
-		if n, ok := parseGWID(p.id.of(line)); ok {
-			a.g.rawReply(n, line, p)
-			return true
-		}
-		return false
-	}
-	switch {
-	case p.method.is(line, `"notifications/progress"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		tok := field(pb, "progressToken")
-		if n, ok := parseGWID(tok.of(pb)); ok {
-			a.g.rawProgress(n, line, tok.within(p.params), p.params)
-			return true
-		}
-	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
-			return true
-		}
-	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
-		var params []byte
-		if p.params.ok() {
-			params = bytes.Clone(p.params.of(line))
-		}
-		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
-		return true
 	}
 	return false
 }

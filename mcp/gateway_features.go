@@ -235,7 +235,14 @@ func (g *Gateway) downstreamLog(server string, sess *Session, params *sdk.Loggin
 		}
 	}
 	g.mu.Unlock()
+	// A message logged during a call goes, on HTTP, to that call's stream
+	// for the assistant that made it.
+	latest := g.calls.latestFor(sess)
 	for _, up := range ups {
+		ctx := context.Background()
+		if latest != nil && latest.up == up {
+			ctx = latest.context(ctx)
+		}
 		p := *params
 		if d, ok := p.Data.(string); ok {
 			p.Data = sess.redactText(d)
@@ -243,7 +250,7 @@ func (g *Gateway) downstreamLog(server string, sess *Session, params *sdk.Loggin
 		if up.v.key.aggregate() {
 			p.Logger = server + loggerSuffix(params.Logger)
 		}
-		up.ss.Log(context.Background(), &p)
+		up.ss.Log(ctx, &p)
 	}
 }
 

@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
@@ -120,5 +123,32 @@ func TestHTTPRoutes(t *testing.T) {
 	}
 	if all.ID() == "" || all.ID() == single.ID() {
 		t.Errorf("session ids %q and %q", all.ID(), single.ID())
+	}
+}
+
+// TestHTTPLogDuringCall: a server's log message during a call reaches an
+// HTTP assistant that set a level (on the call's stream).
+func TestHTTPLogDuringCall(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	logs := make(chan string, 10)
+	c := connectHTTP(t, httpGateway(t, g, "tok").URL+"/mcp/r", "tok", &sdk.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			logs <- req.Params.Logger + ": " + req.Params.Data.(string)
+		},
+	})
+	if err := c.SetLoggingLevel(context.Background(), &sdk.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.call(t, "log", map[string]any{"message": "over http"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case l := <-logs:
+		if l != "fake: over http" {
+			t.Errorf("log %q", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no notifications/message")
 	}
 }
