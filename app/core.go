@@ -269,7 +269,8 @@ func (c *Core) reload(ctx context.Context) {
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 	c.mu.Lock()
 	c.configErr = ""
-	if c.settings.Listen != "" && c.settings.Listen != cfg.Settings.Listen {
+	c.gw.SetSettings(cfg.Settings.CallTimeout, cfg.Settings.Elicitation)
+	if c.settings.Listen != "" && (c.settings.Listen != cfg.Settings.Listen || c.settings.Tools != cfg.Settings.Tools) {
 		select {
 		case c.listenChanged <- struct{}{}:
 		default:

@@ -193,3 +193,30 @@ func TestHTTPEndpoint(t *testing.T) {
 	h.write(fmt.Sprintf(`{"mcpServers": {"a": %s}, "x-mcptray": {"listen": "127.0.0.1:%d"}}`, fake(t, "echo"), port))
 	h.wait("moved", func(st Status) bool { return st.Endpoint == fmt.Sprintf("http://127.0.0.1:%d/mcp", port) })
 }
+
+// x-mcptray.callTimeout reaches the gateway: a call that outlives it ends
+// with an error naming the deadline, and the session goes on.
+func TestCallTimeoutFromConfig(t *testing.T) {
+	h := startCore(t, `{"mcpServers": {"r": `+fake(t, "rich")+`}, "x-mcptray": {"callTimeout": "300ms"}}`)
+	h.wait("ready", stateIs("r", StateReady))
+	c := openRPC(t, h, "", "")
+	c.id++
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": "tools/call",
+		"params": map[string]any{"name": "r__slow", "arguments": map[string]any{"steps": 100, "ms": 100}}})
+	c.rw.Write(append(msg, '\n'))
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(line), fmt.Sprintf(`"id":%d`, c.id)) {
+			if !strings.Contains(string(line), "within 300ms") {
+				t.Errorf("timed-out call answered %s", line)
+			}
+			break
+		}
+	}
+	if res := c.call("tools/call", map[string]any{"name": "r__echo", "arguments": map[string]any{"message": "still here"}}); !strings.Contains(string(res), "still here") {
+		t.Errorf("after a timeout: %s", res)
+	}
+}

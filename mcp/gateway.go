@@ -100,7 +100,8 @@ type ConfiguredServer struct {
 type Gateway struct {
 	opts        GatewayOptions
 	log         *slog.Logger
-	callTimeout time.Duration
+	callTimeout atomic.Int64 // nanoseconds; SetSettings may change it
+	elicitLocal atomic.Bool  // Elicitation is "local"; SetSettings may change it
 	keepAlive   time.Duration // progress interval while an elicitation waits in the inbox
 
 	mu         sync.Mutex
@@ -137,7 +138,6 @@ func NewGateway(opts GatewayOptions) *Gateway {
 	g := &Gateway{
 		opts:        opts,
 		log:         opts.Logger,
-		callTimeout: opts.CallTimeout,
 		keepAlive:   10 * time.Second,
 		down:        map[string]*downstream{},
 		views:       map[viewKey]*view{},
@@ -150,12 +150,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 	if g.log == nil {
 		g.log = slog.Default()
 	}
-	if g.callTimeout <= 0 {
-		g.callTimeout = DefaultCallTimeout
-	}
-	if g.opts.Elicitation == "" {
-		g.opts.Elicitation = ElicitAuto
-	}
+	g.SetSettings(opts.CallTimeout, opts.Elicitation)
 	g.calls.m = map[uint64]*call{}
 	return g
 }
@@ -364,3 +359,17 @@ func (s *Session) capabilities() *sdk.ServerCapabilities {
 	}
 	return nil
 }
+
+// SetSettings changes the per-call deadline (0: DefaultCallTimeout) and the
+// elicitation mode ("auto" or "local"; "": auto) for calls that start from
+// now on. The app calls it on every config reload.
+func (g *Gateway) SetSettings(callTimeout time.Duration, elicitation string) {
+	if callTimeout <= 0 {
+		callTimeout = DefaultCallTimeout
+	}
+	g.callTimeout.Store(int64(callTimeout))
+	g.elicitLocal.Store(elicitation == ElicitLocal)
+}
+
+// timeout is the current per-call deadline.
+func (g *Gateway) timeout() time.Duration { return time.Duration(g.callTimeout.Load()) }

@@ -207,7 +207,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 
 	if sess.conn == nil { // an HTTP server: the SDK's client does the work
 		g.calls.add(c)
-		c.dl.start(g.callTimeout, func() { expired.Store(true); cancel() })
+		c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
 		defer c.dl.stop()
 		defer g.calls.take(c.n)
 		cctx, stop := sess.callContext(ctx)
@@ -247,7 +247,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 
 	c.reply = make(chan []byte, 1)
 	g.calls.add(c)
-	c.dl.start(g.callTimeout, func() { expired.Store(true); cancel() })
+	c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
 	defer c.dl.stop()
 	if err := sess.conn.writeLine(line); err != nil {
 		g.calls.take(c.n)
@@ -305,7 +305,7 @@ func (g *Gateway) timeoutError(server, tool string) error {
 }
 
 func (g *Gateway) timeoutText(server, tool string) string {
-	return fmt.Sprintf("server %q did not answer tool %q within %s; the call was cancelled", server, tool, g.callTimeout)
+	return fmt.Sprintf("server %q did not answer tool %q within %s; the call was cancelled", server, tool, g.timeout())
 }
 
 func diedError(server string, sess *Session) error {

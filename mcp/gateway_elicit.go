@@ -141,7 +141,7 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	switch {
 	case info.Secret:
 		info.Reason = "secret field"
-	case g.opts.Elicitation == ElicitLocal:
+	case g.elicitLocal.Load():
 		info.Reason = "elicitation is local"
 	case c == nil:
 		info.Reason = "no tool call in flight"

@@ -286,7 +286,7 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
 	up.raw[string(c.upID)] = c
 	up.mu.Unlock()
 	g.calls.add(c)
-	c.dl.start(g.callTimeout, func() { g.expire(c) })
+	c.dl.start(g.timeout(), func() { g.expire(c) })
 	if err := r.sess.conn.writeLine(out); err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.stop()
