@@ -100,8 +100,8 @@ type ConfiguredServer struct {
 type Gateway struct {
 	opts        GatewayOptions
 	log         *slog.Logger
-	callTimeout atomic.Int64 // nanoseconds; SetSettings may change it
-	elicitLocal atomic.Bool  // Elicitation is "local"; SetSettings may change it
+	callTimeout atomic.Int64  // nanoseconds; SetSettings may change it
+	elicitLocal atomic.Bool   // Elicitation is "local"; SetSettings may change it
 	keepAlive   time.Duration // progress interval while an elicitation waits in the inbox
 
 	mu         sync.Mutex
@@ -136,16 +136,16 @@ type subKey struct{ server, uri string }
 // NewGateway makes a gateway with no servers.
 func NewGateway(opts GatewayOptions) *Gateway {
 	g := &Gateway{
-		opts:        opts,
-		log:         opts.Logger,
-		keepAlive:   10 * time.Second,
-		down:        map[string]*downstream{},
-		views:       map[viewKey]*view{},
-		upstreams:   map[*sdk.ServerSession]*upstream{},
-		subs:        map[subKey]int{},
-		urlElicits:  map[string]*upstream{},
-		rawElicits:  map[elicitKey]context.CancelFunc{},
-		logged:      map[string]bool{},
+		opts:       opts,
+		log:        opts.Logger,
+		keepAlive:  10 * time.Second,
+		down:       map[string]*downstream{},
+		views:      map[viewKey]*view{},
+		upstreams:  map[*sdk.ServerSession]*upstream{},
+		subs:       map[subKey]int{},
+		urlElicits: map[string]*upstream{},
+		rawElicits: map[elicitKey]context.CancelFunc{},
+		logged:     map[string]bool{},
 	}
 	if g.log == nil {
 		g.log = slog.Default()
