@@ -7,6 +7,8 @@
 #   - a C toolchain and the X11/GL headers Fyne's cgo build needs;
 #   - the headless desktop the tests run in (scripts/desktop-session.sh):
 #     Xvfb, D-Bus, gnome-keyring, dunst, ImageMagick, xdotool;
+#   - openssh-server and sudo: the SSH server's tests run a real sshd on
+#     127.0.0.1 (scripts/sshd-test.sh; not started as a service);
 #   - node and npm (end-to-end tests run real MCP servers from npm), unless
 #     `node` and `npm` are already on PATH (e.g. a nodesource or /usr/local
 #     install);
@@ -27,6 +29,8 @@ packages=(
 	# the private desktop session tests run in
 	xvfb xauth libgl1-mesa-dri dbus dbus-bin libglib2.0-bin gnome-keyring
 	libsecret-tools dunst imagemagick xdotool ca-certificates locales
+	# a real sshd on 127.0.0.1 for the SSH server's end-to-end tests
+	openssh-server sudo
 )
 
 # A go outside PATH (e.g. /usr/local/go when sudo resets PATH) still counts.
