@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mcptray/mcptray/app/config"
+)
+
+// What the desktop UI needs beyond Status, Subscribe, SetEnabled and
+// Restart.
+
+// FollowLog copies server name's log to w, then every new line until ctx
+// ends (TailLog with follow, on this core's data dir).
+func (c *Core) FollowLog(ctx context.Context, name string, w io.Writer) error {
+	return TailLog(ctx, c.opts.DataDir, name, w, true)
+}
+
+// Token returns the HTTP endpoint's bearer token (Options.Token).
+func (c *Core) Token() (string, error) { return c.opts.Token() }
+
+// ToolsMode is the default tool-list mode of the last good config: live,
+// stable or dynamic.
+func (c *Core) ToolsMode() string { return c.toolsMode() }
+
+// SetToolsMode rewrites "x-mcptray".tools in mcp.json (atomically, every
+// other byte kept); the watcher applies it like any other edit.
+func (c *Core) SetToolsMode(mode string) error {
+	switch mode {
+	case "live", "stable", "dynamic":
+	default:
+		return fmt.Errorf(`the tool-list mode must be "live", "stable" or "dynamic", got %q`, mode)
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	data, err := os.ReadFile(c.opts.ConfigPath)
+	if err != nil {
+		return fmt.Errorf("reading config: %w", err)
+	}
+	out, err := config.SetSetting(data, "tools", mode)
+	if err != nil {
+		return err
+	}
+	if string(out) == string(data) {
+		return nil
+	}
+	return config.WriteAtomic(c.opts.ConfigPath, out)
+}

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestSetToolsModeRewritesConfigAndApplies(t *testing.T) {
+	h := startCore(t, servers("a", fake(t, "echo")))
+	h.wait("a ready", func(st Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == StateReady })
+	if got := h.core.ToolsMode(); got != "live" {
+		t.Errorf("ToolsMode() = %q before any change, want live", got)
+	}
+	if err := h.core.SetToolsMode("stable"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(h.cfgPath)
+	if !strings.Contains(string(b), `"x-mcptray": {"tools": "stable"}`) {
+		t.Errorf("mcp.json after SetToolsMode:\n%s", b)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for h.core.ToolsMode() != "stable" {
+		if time.Now().After(deadline) {
+			t.Fatal("ToolsMode() did not become stable within 10s of the rewrite")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestSetToolsModeRefusesUnknownModes(t *testing.T) {
+	h := startCore(t, servers("a", fake(t, "echo")))
+	err := h.core.SetToolsMode("everything")
+	want := `the tool-list mode must be "live", "stable" or "dynamic", got "everything"`
+	if err == nil || err.Error() != want {
+		t.Errorf("SetToolsMode(everything) = %v, want %q", err, want)
+	}
+}
+
+// lockedBuffer collects FollowLog's output.
+type lockedBuffer struct {
+	mu sync.Mutex // guards b
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestFollowLogAndToken(t *testing.T) {
+	h := startCore(t, servers("a", fake(t, "echo")))
+	h.wait("a ready", func(st Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == StateReady })
+	ctx, cancel := context.WithCancel(context.Background())
+	var out lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- h.core.FollowLog(ctx, "a", &out) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "[lifecycle]") {
+		if time.Now().After(deadline) {
+			t.Fatalf("FollowLog wrote no lifecycle line within 10s: %q", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("FollowLog = %v after cancel, want nil", err)
+	}
+	if tok, err := h.core.Token(); err != nil || tok != testToken {
+		t.Errorf("Token() = %q, %v; want the configured token", tok, err)
+	}
+}
