@@ -26,6 +26,8 @@ type Settings struct {
 	Elicitation string                     // auto|local; default "auto"
 	CallTimeout time.Duration              // per tool call through the gateway; default 5 min
 	Raw         map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
+	// EventRetentionDays is how long acknowledged events are kept; default 30.
+	EventRetentionDays int
 }
 
 // Defaults of Settings.
@@ -34,6 +36,8 @@ const (
 	DefaultTools       = "live"
 	DefaultElicitation = "auto"
 	DefaultCallTimeout = 5 * time.Minute
+
+	DefaultEventRetentionDays = 30
 )
 
 // Input is one entry of VS Code's "inputs": a value the person is asked for.
@@ -94,7 +98,7 @@ func Parse(data []byte, env Env) (*Config, error) {
 		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
 	}
 
-	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout}}
+	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, EventRetentionDays: DefaultEventRetentionDays}}
 	for _, m := range root.members {
 		var err error
 		switch m.key {

@@ -29,6 +29,13 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 			}
 			s.CallTimeout = d
 			continue
+		case "eventRetentionDays":
+			days, err := parseDays(m.value, text)
+			if err != nil {
+				return errorAt(orig, m.value.start, "x-mcptray.eventRetentionDays %s", err)
+			}
+			s.EventRetentionDays = days
+			continue
 		case "listen":
 			dst = &s.Listen
 		case "tools":
@@ -176,4 +183,23 @@ func parseDuration(v *node, text []byte) (time.Duration, error) {
 		return 0, fmt.Errorf("must be positive")
 	}
 	return d, nil
+}
+
+// maxRetentionDays bounds eventRetentionDays (about 100 years).
+const maxRetentionDays = 36500
+
+// parseDays reads a whole, positive number of days.
+func parseDays(v *node, text []byte) (int, error) {
+	if v.kind != kindNumber {
+		return 0, fmt.Errorf("must be a number of days, got %s", v.kind)
+	}
+	raw := string(text[v.start:v.end])
+	f, err := strconv.ParseFloat(raw, 64)
+	switch {
+	case err != nil || f < 1 || f > maxRetentionDays:
+		return 0, fmt.Errorf("must be between 1 and %d days, got %s", maxRetentionDays, raw)
+	case f != float64(int(f)):
+		return 0, fmt.Errorf("must be a whole number of days, got %s", raw)
+	}
+	return int(f), nil
 }
