@@ -45,8 +45,20 @@ type GatewayOptions struct {
 	// (the inbox). It may block until a person answers; ctx ends when the
 	// server gives up. nil answers "cancel".
 	Elicit func(ctx context.Context, info ElicitInfo) (*sdk.ElicitResult, error)
+	// ElicitComplete receives a server's notifications/elicitation/complete
+	// for a URL elicitation that was not forwarded to an assistant (the
+	// inbox had it). nil ignores them.
+	ElicitComplete func(server, elicitationID string)
 	// Elicitation is "auto" (the default) or "local".
 	Elicitation string
+	// BuiltinResources are mcptray's own resources (mcptray://events),
+	// listed and read on aggregate routes; Gateway.ResourceUpdated tells
+	// the sessions that subscribed to one that it changed.
+	BuiltinResources []BuiltinResource
+	// OnToolCall, when set, receives one record per tool call forwarded
+	// to a server, once its reply (or error) is on its way. It is called
+	// from the gateway's goroutines and must return at once.
+	OnToolCall func(ToolCallRecord)
 }
 
 // ElicitInfo is an elicitation request on its way to the inbox.
@@ -58,6 +70,14 @@ type ElicitInfo struct {
 	// "url"). For form mode RequestedSchema is the schema as decoded JSON
 	// (map[string]any); format "password" is allowed here.
 	Request *sdk.ElicitParams
+	// Schema is the requested schema exactly as a stdio server sent it, so
+	// its properties keep their order; nil when not known (use
+	// Request.RequestedSchema).
+	Schema json.RawMessage
+	// Notice is set for a URL elicitation taken from a tool call's
+	// URLElicitationRequired error (-32042): nobody waits for the answer
+	// (the assistant got the error and may retry once it is completed).
+	Notice bool
 	// Secret is set when a field is secret (see SecretFields); the value
 	// must then never leave the machine.
 	Secret       bool

@@ -26,11 +26,12 @@ const (
 // party takes it out (calls.take): the reply, the deadline, a cancellation,
 // the end of either session. Whoever takes it answers it.
 type call struct {
-	n      uint64 // the gateway's number: request id and progress token "gw-N"
-	up     *upstream
-	server string
-	tool   string // the server's own name for the tool
-	sess   *Session
+	n       uint64 // the gateway's number: request id and progress token "gw-N"
+	up      *upstream
+	server  string
+	tool    string // the server's own name for the tool
+	sess    *Session
+	started time.Time // for OnToolCall
 
 	// Fast path (stream upstream, stdio server): raw bytes.
 	upID    []byte // the assistant's request id as sent; nil on the slow path
@@ -179,7 +180,10 @@ func (r *rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
 // forward is the slow path of a tools/call: through the SDK's server on the
 // upstream side, raw to a stdio server or with the SDK's client to an HTTP
 // server.
-func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string, args json.RawMessage, meta sdk.Meta) (sdk.Result, error) {
+func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string, args json.RawMessage, meta sdk.Meta) (res sdk.Result, err error) {
+	if g.opts.OnToolCall != nil {
+		defer g.recordForward(ctx, server, tool, time.Now(), &res, &err)
+	}
 	sess := g.session(server)
 	if sess == nil {
 		return errorResult(g.notReadyText(server)), nil
@@ -226,6 +230,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		case ctx.Err() == nil && sess.life.Err() != nil:
 			return nil, diedError(server, sess)
 		}
+		g.urlRequiredErr(c, err)
 		return nil, err
 	}
 
@@ -398,12 +403,16 @@ func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
 		return // cancelled, timed out, or its client left
 	}
 	c.dl.stop()
+	if p.err.ok() {
+		g.urlRequired(c, p.err.of(line))
+	}
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
 		return
 	}
 	c.up.forgetRaw(c)
 	c.up.send(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
+	g.recordReply(c, line, p)
 }
 
 // rawProgress passes a stdio server's progress notification with a
@@ -476,6 +485,7 @@ func (g *Gateway) failCalls(sess *Session) {
 		c.dl.stop()
 		c.up.forgetRaw(c)
 		c.up.send(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
+		g.recordCall(c, OutcomeError)
 	}
 }
 
@@ -487,6 +497,7 @@ func (g *Gateway) expire(c *call) {
 	c.up.forgetRaw(c)
 	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
 	c.up.send(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
+	g.recordCall(c, OutcomeTimeout)
 }
 
 // callBuiltin runs one of mcptray's own tools.

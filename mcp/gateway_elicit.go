@@ -71,7 +71,11 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 		g.mu.Lock()
 		g.rawElicits[key] = cancel
 		g.mu.Unlock()
-		res, err := g.elicit(ctx, server, s, &ep)
+		var raw struct {
+			Schema json.RawMessage `json:"requestedSchema"`
+		}
+		json.Unmarshal(params, &raw)
+		res, err := g.elicit(ctx, server, s, &ep, raw.Schema)
 		g.mu.Lock()
 		delete(g.rawElicits, key)
 		g.mu.Unlock()
@@ -122,7 +126,8 @@ func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
 
 // elicit routes a server's elicitation: to the assistant whose call caused
 // it when that is allowed, else to the inbox (GatewayOptions.Elicit).
-func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+// rawSchema is the requested schema as sent (stdio servers), or nil.
+func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
 	p := *params
 	if p.Mode == "" {
 		p.Mode = "form"
@@ -131,7 +136,7 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 		}
 	}
 	fields := SecretFields(p.RequestedSchema)
-	info := ElicitInfo{Server: server, Request: &p, Secret: len(fields) > 0, SecretFields: fields}
+	info := ElicitInfo{Server: server, Request: &p, Schema: rawSchema, Secret: len(fields) > 0, SecretFields: fields}
 	c := g.calls.latestFor(s)
 	if c != nil {
 		info.Tool, info.Client = c.tool, c.up.clientName()
@@ -262,5 +267,9 @@ func (g *Gateway) elicitationComplete(server string, _ *Session, params *sdk.Eli
 	g.mu.Unlock()
 	if up != nil {
 		up.ss.NotifyElicitationComplete(context.Background(), params)
+		return
+	}
+	if g.opts.ElicitComplete != nil && params.ElicitationID != "" {
+		g.opts.ElicitComplete(server, params.ElicitationID)
 	}
 }

@@ -214,7 +214,7 @@ func (s *Session) newClient() *sdk.Client {
 		},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			if a := s.gw.Load(); a != nil {
-				return a.g.elicit(ctx, a.name, s, req.Params)
+				return a.g.elicit(ctx, a.name, s, req.Params, nil)
 			}
 			return &sdk.ElicitResult{Action: "cancel"}, nil
 		},
