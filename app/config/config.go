@@ -21,21 +21,25 @@ type Config struct {
 
 // Settings are the app-wide settings under the top-level "x-mcptray".
 type Settings struct {
-	Listen      string                     // HTTP listener address; default "127.0.0.1:0"
-	Tools       string                     // live|stable|dynamic; default "live"
-	Elicitation string                     // auto|local; default "auto"
-	CallTimeout time.Duration              // per tool call through the gateway; default 5 min
-	Raw         map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
+	Listen      string        // HTTP listener address; default "127.0.0.1:0"
+	Tools       string        // live|stable|dynamic; default "live"
+	Elicitation string        // auto|local; default "auto"
+	CallTimeout time.Duration // per tool call through the gateway; default 5 min
+	// InboxTimeout is how long a request waits in the secret inbox before
+	// it is cancelled ("inboxTimeout"); default 5 min.
+	InboxTimeout time.Duration
+	Raw          map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
 	// EventRetentionDays is how long acknowledged events are kept; default 30.
 	EventRetentionDays int
 }
 
 // Defaults of Settings.
 const (
-	DefaultListen      = "127.0.0.1:0"
-	DefaultTools       = "live"
-	DefaultElicitation = "auto"
-	DefaultCallTimeout = 5 * time.Minute
+	DefaultListen       = "127.0.0.1:0"
+	DefaultTools        = "live"
+	DefaultElicitation  = "auto"
+	DefaultCallTimeout  = 5 * time.Minute
+	DefaultInboxTimeout = 5 * time.Minute
 
 	DefaultEventRetentionDays = 30
 )
@@ -98,7 +102,7 @@ func Parse(data []byte, env Env) (*Config, error) {
 		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
 	}
 
-	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, EventRetentionDays: DefaultEventRetentionDays}}
+	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, InboxTimeout: DefaultInboxTimeout, EventRetentionDays: DefaultEventRetentionDays}}
 	for _, m := range root.members {
 		var err error
 		switch m.key {

@@ -16,10 +16,11 @@
 // empty), ${userHome}, a leading ~ (command, args, envFile, cwd), ${self},
 // ${keyring:NAME}, and ${pathSeparator} / ${/}. "$" without "{" is literal.
 // An unset variable refuses the entry with a reason naming the variable; it
-// never becomes an empty string. ${input:ID} refuses the entry for now (the
-// secret inbox will resolve it); VS Code's editor variables
-// (${workspaceFolder}, ${file}, ${config:...}, ...) and any other ${...} form
-// are refused with a reason. Error messages never contain a resolved value,
+// never becomes an empty string. ${input:ID} takes a value given earlier
+// through [Env].Input; one not given yet refuses the entry with an
+// [*InputNeededError], which the app asks for through its inbox. VS Code's
+// editor variables (${workspaceFolder}, ${file}, ${config:...}, ...) and any
+// other ${...} form are refused with a reason. Error messages never contain a resolved value,
 // and a refused Server drops what it had resolved.
 //
 // A name defined twice (in "mcpServers" and "servers", or twice in one)

@@ -32,7 +32,7 @@ func TestParseDesignExample(t *testing.T) {
 	want := []Server{
 		{Name: "ssh", Type: "stdio", Command: "/opt/mcptray/mcptray", Args: []string{"serve", "ssh"}},
 		{Name: "gmail", Type: "stdio", Command: "/opt/mcptray/mcptray", Args: []string{"serve", "gmail"}, Disabled: true},
-		{Name: "notes", Type: "stdio", Err: errString("notes: ${input:notes-key} needs the secret inbox, which this version does not have yet")},
+		{Name: "notes", Type: "stdio", Err: errString("notes: ${input:notes-key} cannot be asked for here (no inbox)")},
 		{Name: "remote", Type: "http", URL: "https://example/mcp", Headers: map[string]string{"Authorization": "Bearer " + secretToken}},
 	}
 	if len(cfg.Servers) != len(want) {
@@ -289,7 +289,7 @@ func TestParseVSCodeShape(t *testing.T) {
 	want := []struct{ name, typ, err string }{
 		{"fetch", "stdio", "fetch: ${workspaceFolder} is not supported outside VS Code"},
 		{"github", "http", "<nil>"},
-		{"memory", "stdio", "memory: ${input:api-key} needs the secret inbox, which this version does not have yet"},
+		{"memory", "stdio", "memory: ${input:api-key} cannot be asked for here (no inbox)"},
 	}
 	for i, w := range want {
 		s := cfg.Servers[i]

@@ -39,6 +39,8 @@ func buildServer(name string, n *node, text []byte, r *resolver, env Env) Server
 		refused := Server{Name: name, Type: s.Type, Disabled: s.Disabled, Settings: s.Settings}
 		if name == "" {
 			refused.Err = errors.New("a server has an empty name")
+		} else if ine := (*InputNeededError)(nil); errors.As(err, &ine) {
+			refused.Err = fmt.Errorf("%s: %w", name, ine) // the app asks for it
 		} else {
 			refused.Err = fmt.Errorf("%s: %v", name, err)
 		}

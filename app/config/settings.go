@@ -29,6 +29,13 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 			}
 			s.CallTimeout = d
 			continue
+		case "inboxTimeout":
+			d, err := parseDuration(m.value, text)
+			if err != nil {
+				return errorAt(orig, m.value.start, "x-mcptray.inboxTimeout %s", err)
+			}
+			s.InboxTimeout = d
+			continue
 		case "eventRetentionDays":
 			days, err := parseDays(m.value, text)
 			if err != nil {

@@ -14,6 +14,27 @@ type Env struct {
 	Self    string                            // ${self}: the running executable's absolute path
 	Keyring func(name string) (string, error) // ${keyring:NAME}; nil: entries using it are refused
 	Dir     string                            // the config file's directory, for a relative envFile and cwd
+	// Input resolves ${input:ID} from a value given earlier (the keyring or
+	// the store). It returns ErrInputNotGiven (or wraps it) when the person
+	// has not been asked yet: the entry is then refused with an
+	// *InputNeededError, which the app shows as "waiting-input" and asks
+	// through the inbox. It must not block on the person. nil: entries
+	// using ${input:...} are refused.
+	Input func(in Input) (string, error)
+}
+
+// ErrInputNotGiven is returned (or wrapped) by Env.Input for an input the
+// person has not given yet.
+var ErrInputNotGiven = errors.New("input not given yet")
+
+// InputNeededError refuses an entry until the person gives a ${input:ID}
+// value. Server.Err wraps it (errors.As finds it).
+type InputNeededError struct {
+	Input Input // the input to ask for, as declared under "inputs"
+}
+
+func (e *InputNeededError) Error() string {
+	return fmt.Sprintf("waiting for ${input:%s}: answer it in the inbox (mcptray inbox)", e.Input.ID)
 }
 
 // ErrKeyringNotFound may be returned (or wrapped) by Env.Keyring for a
@@ -42,10 +63,11 @@ var vscodeOnlyPrefixes = []string{"config:", "command:", "workspaceFolder:", "wo
 // part after "name: " in a Server's Err, and never contain a resolved value.
 type resolver struct {
 	env    Env
-	inputs map[string]bool // ids declared under "inputs"
+	inputs map[string]Input // declared under "inputs", by id
 	// keyring caches lookups for this Parse call so an entry used by
 	// several servers is read once.
 	keyring map[string]keyringResult
+	input   map[string]keyringResult // Env.Input lookups of this Parse call, by id
 }
 
 type keyringResult struct {
@@ -54,9 +76,9 @@ type keyringResult struct {
 }
 
 func newResolver(env Env, inputs []Input) *resolver {
-	r := &resolver{env: env, inputs: map[string]bool{}, keyring: map[string]keyringResult{}}
+	r := &resolver{env: env, inputs: map[string]Input{}, keyring: map[string]keyringResult{}, input: map[string]keyringResult{}}
 	for _, in := range inputs {
-		r.inputs[in.ID] = true
+		r.inputs[in.ID] = in
 	}
 	return r
 }
@@ -167,16 +189,38 @@ func (r *resolver) variable(inner, field string) (string, error) {
 		if id == "" {
 			return "", fmt.Errorf("%s has ${input:} without an input id", field)
 		}
-		if !r.inputs[id] {
+		in, ok := r.inputs[id]
+		if !ok {
 			return "", fmt.Errorf(`${input:%s} has no matching entry in "inputs"`, id)
 		}
-		return "", fmt.Errorf("${input:%s} needs the secret inbox, which this version does not have yet", id)
+		return r.inputValue(in)
 	}
 	name, def, hasDef := strings.Cut(inner, ":-")
 	if !isIdentifier(name) {
 		return "", fmt.Errorf("unknown variable ${%s}", inner)
 	}
 	return r.lookup(name, name, def, hasDef, field)
+}
+
+// inputValue resolves ${input:ID} through Env.Input, once per Parse call.
+func (r *resolver) inputValue(in Input) (string, error) {
+	if r.env.Input == nil {
+		return "", fmt.Errorf("${input:%s} cannot be asked for here (no inbox)", in.ID)
+	}
+	res, ok := r.input[in.ID]
+	if !ok {
+		v, err := r.env.Input(in)
+		res = keyringResult{value: v, err: err}
+		r.input[in.ID] = res
+	}
+	switch {
+	case res.err == nil:
+		return res.value, nil
+	case errors.Is(res.err, ErrInputNotGiven):
+		return "", &InputNeededError{Input: in}
+	}
+	cause, _ := keyringCause(res.err)
+	return "", fmt.Errorf("reading ${input:%s}: %v", in.ID, cause)
 }
 
 // lookup reads an environment variable; shown is how the message names it

@@ -46,7 +46,7 @@ func TestVariables(t *testing.T) {
 		{value: "${NOPE:-${ALSO_NOPE}}", wantErr: "x: variable ${ALSO_NOPE} is not set"},
 		{value: "${keyring:missing}", wantErr: `x: keyring entry "missing" not found`},
 		{value: "${keyring:broken}", wantErr: `x: reading keyring entry "broken": no Secret Service on the session bus`},
-		{value: "${input:notes-key}", wantErr: "x: ${input:notes-key} needs the secret inbox, which this version does not have yet"},
+		{value: "${input:notes-key}", wantErr: "x: ${input:notes-key} cannot be asked for here (no inbox)"},
 		{value: "${input:other}", wantErr: `x: ${input:other} has no matching entry in "inputs"`},
 		{value: "${workspaceFolder}/x", wantErr: "x: ${workspaceFolder} is not supported outside VS Code"},
 		{value: "${workspaceFolder:app}", wantErr: "x: ${workspaceFolder:app} is not supported outside VS Code"},
