@@ -136,6 +136,9 @@ func (v *view) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.Com
 }
 
 func (v *view) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
+	if v.isBuiltinResource(req.Params.URI) {
+		return v.g.subscribe(ctx, v.g.upstreamOf(req.Session, v), builtinSubServer, req.Params.URI)
+	}
 	server := v.owner(req.Params.URI)
 	if server == "" {
 		return sdk.ResourceNotFoundError(req.Params.URI)
@@ -145,6 +148,9 @@ func (v *view) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
 }
 
 func (v *view) unsubscribe(ctx context.Context, req *sdk.UnsubscribeRequest) error {
+	if v.isBuiltinResource(req.Params.URI) {
+		return v.g.unsubscribe(ctx, v.g.upstreamOf(req.Session, v), builtinSubServer, req.Params.URI)
+	}
 	server := v.owner(req.Params.URI)
 	if server == "" {
 		return nil

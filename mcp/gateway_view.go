@@ -285,6 +285,9 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer) {
 	resources := map[string]*sdk.Resource{}
 	templates := map[string]*sdk.ResourceTemplate{}
 	var promptOrder, resourceOrder, templateOrder []string
+	if v.key.aggregate() {
+		resourceOrder = v.g.addBuiltinResources(rt, resources)
+	}
 	for _, server := range rt.servers {
 		d, ok := snap.down[server]
 		if !ok || d.sess == nil {
@@ -334,7 +337,7 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer) {
 		func(uris []string) { v.srv.RemoveResources(uris...) },
 		func(k string) {
 			defer v.recoverAdd("resource", k)
-			v.srv.AddResource(resources[k], v.g.resourceHandler(rt.resources[k]))
+			v.srv.AddResource(resources[k], v.resourceHandlerFor(rt, k))
 		})
 	syncSet(v.templateFP, templateOrder, func(k string) any { return templates[k] },
 		func(ts []string) { v.srv.RemoveResourceTemplates(ts...) },

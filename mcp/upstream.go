@@ -10,6 +10,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -82,6 +83,7 @@ func (g *Gateway) dropUpstream(up *upstream) {
 		if g.calls.take(c.n) != nil {
 			c.dl.stop()
 			g.cancelDownstream(c.sess, c.n, "the client went away")
+			g.recordCall(c, OutcomeCancelled)
 		}
 	}
 	g.mu.Lock()
@@ -267,7 +269,7 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
 		}
 	}
 	g := up.g
-	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.id.of(line))}
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.id.of(line)), started: time.Now()}
 	gwID := appendGWID(make([]byte, 0, 24), c.n)
 	edits := make([]edit, 0, 3)
 	edits = append(edits, edit{p.id.s, p.id.e, gwID}, edit{nameSp.s + p.params.s, nameSp.e + p.params.s, r.toolJSON})
@@ -292,6 +294,7 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
 			c.dl.stop()
 			up.forgetRaw(c)
 			up.send(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			g.recordCall(c, OutcomeError)
 		}
 	}
 	return true
@@ -334,6 +337,7 @@ func (up *upstream) fastCancel(line []byte, p *rpcPeek) bool {
 			}
 		}
 		up.g.cancelDownstream(c.sess, c.n, reason)
+		up.g.recordCall(c, OutcomeCancelled)
 	}
 	return true
 }
