@@ -21,7 +21,8 @@
 //	hugeline     prints a 17 MiB line on stdout, then serves echo
 //	events       echo plus tool emit {count,method} that writes count raw
 //	             notifications with that method (default "event/test") on
-//	             stdout, params {"n": i, "title": "event i"}
+//	             stdout, params {"n": i, "title": "event i"}; also
+//	             emit_async, emit_raw and emit_big (see events.go)
 //	stderr-log   echo, and each echo call writes "echo called: MESSAGE" to
 //	             stderr and sends notifications/message (info, logger
 //	             "fake") "echo: MESSAGE"
@@ -255,6 +256,7 @@ func NewServer(mode string) *sdk.Server {
 				}
 				return text(fmt.Sprintf("emitted %d", in.Count)), nil, nil
 			})
+		addEventTools(s)
 	}
 	if mode == "changing" {
 		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name."},
