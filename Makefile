@@ -51,9 +51,19 @@ vet:
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
 
-# Benchmarks only (no tests), in the same kind of session as the tests.
+# Benchmarks only (no tests), in the same kind of session as the tests (the
+# gateway's HTTP benchmarks need its keyring). The end-to-end gateway
+# benchmarks (bench_gateway_test.go: direct calls against mcptray) do a
+# fixed amount of work, so they run once, last, and their lines against
+# the issue's targets are repeated at the end.
+GATEWAY_BENCH := ^BenchmarkGateway(Stdio|HTTP|Throughput|RSS)$$
 bench: deps
-	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./...
+	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
+	echo "$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ."; \
+	$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x . | tee "$$out"; \
+	echo; echo "mcptray gateway against direct calls:"; \
+	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"
 
 clean:
 	rm -rf bin

@@ -1,0 +1,276 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
+
+// benchInstance is a `mcptray daemon` subprocess for a benchmark (the
+// tests' startDaemon takes a *testing.T).
+type benchInstance struct {
+	cmd    *exec.Cmd
+	config string
+	data   string
+	stderr *syncBuffer
+	exited chan struct{}
+	ready  app.Status // the status when every server was ready
+}
+
+// echoServers returns n config entries for the echo fake: "echo" when n is
+// 1, else echo01 … echoNN.
+func echoServers(n int) map[string]any {
+	exe, _ := os.Executable()
+	servers := map[string]any{}
+	for i := 1; i <= n; i++ {
+		name := "echo"
+		if n > 1 {
+			name = fmt.Sprintf("echo%02d", i)
+		}
+		servers[name] = map[string]any{"command": exe, "env": map[string]string{
+			mcptest.ModeEnv: "echo", "GORACE": "atexit_sleep_ms=0",
+		}}
+	}
+	return servers
+}
+
+// startBenchDaemon starts the daemon on temp dirs with servers and waits
+// until every one of them is ready.
+func startBenchDaemon(b testing.TB, servers map[string]any) *benchInstance {
+	b.Helper()
+	dir := b.TempDir()
+	in := &benchInstance{config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"), stderr: new(syncBuffer)}
+	cfg, _ := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
+	if err := os.WriteFile(in.config, cfg, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	exe, _ := os.Executable()
+	in.cmd = exec.Command(exe, "daemon", "--config", in.config, "--data", in.data)
+	in.cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	in.cmd.Stderr = in.stderr
+	in.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	if err := in.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	in.exited = make(chan struct{})
+	go func() { in.cmd.Wait(); close(in.exited) }()
+	b.Cleanup(func() {
+		in.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-in.exited:
+		case <-time.After(30 * time.Second):
+			in.cmd.Process.Kill()
+			b.Error("daemon did not exit within 30s of SIGTERM")
+		}
+	})
+	in.ready = in.waitReady(b, len(servers))
+	return in
+}
+
+// waitReady polls the status until n servers are ready and the HTTP
+// endpoint is either up or off with a reason.
+func (in *benchInstance) waitReady(b testing.TB, n int) app.Status {
+	b.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	var last app.Status
+	for {
+		if cl, err := app.Dial(in.data); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			st, err := cl.Status(ctx)
+			cancel()
+			if err == nil {
+				last = st
+				ready := 0
+				for _, s := range st.Servers {
+					if s.State == app.StateReady {
+						ready++
+					}
+				}
+				if ready == n && (st.Endpoint != "" || st.EndpointError != "") {
+					return st
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("servers not ready within 90s: %+v\n%s", last, in.stderr)
+		}
+		select {
+		case <-in.exited:
+			b.Fatalf("daemon exited: %s", in.stderr)
+		case <-tick.C:
+		}
+	}
+}
+
+// connect starts `mcptray connect` against the instance and initializes
+// an MCP session through it.
+func (in *benchInstance) connect(b testing.TB) *streamClient {
+	b.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return startSession(b, cmd)
+}
+
+// socket opens an MCP session on the daemon's control socket, as
+// `mcptray connect` does, but without the connect process in between.
+func (in *benchInstance) socket(b testing.TB) *streamClient {
+	b.Helper()
+	cl, err := app.Dial(in.data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := cl.OpenMCP(ctx, "", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := newStreamClient(conn, conn, nil)
+	b.Cleanup(c.close)
+	if err := initialize(c); err != nil {
+		b.Fatalf("through the control socket: %v", err)
+	}
+	return c
+}
+
+// skipBench skips the benchmark, saying why on stdout too: go test shows
+// a skipped benchmark's reason only with -v.
+func skipBench(b testing.TB, why string) {
+	b.Helper()
+	fmt.Printf("%s: gateway: %s\n", b.Name(), why)
+	b.Skip(why)
+}
+
+// httpEndpoint returns the instance's /mcp URL and the bearer token; it
+// skips the benchmark when there are none.
+func (in *benchInstance) httpEndpoint(b testing.TB) (url, token string) {
+	b.Helper()
+	url, token, why := in.httpEndpointOr(b)
+	if why != "" {
+		skipBench(b, "HTTP not measured: "+why)
+	}
+	return url, token
+}
+
+// httpEndpointOr is httpEndpoint, saying why there is none instead of
+// skipping.
+func (in *benchInstance) httpEndpointOr(b testing.TB) (url, token, why string) {
+	b.Helper()
+	const hint = "; run the benchmarks inside scripts/desktop-session.sh, as make bench does"
+	if in.ready.Endpoint == "" {
+		return "", "", "the HTTP endpoint is off (" + in.ready.EndpointError + ")" + hint
+	}
+	ep, err := app.ReadEndpoint(in.data)
+	if err != nil {
+		b.Fatalf("reading endpoint.json: %v", err)
+	}
+	tok, err := app.Token()
+	if err != nil {
+		return "", "", fmt.Sprintf("no bearer token from the keyring (%v)%s", err, hint)
+	}
+	return ep.URL, tok, ""
+}
+
+// startSession starts cmd as a stdio MCP server and initializes a session.
+func startSession(b testing.TB, cmd *exec.Cmd) *streamClient {
+	b.Helper()
+	var stderr syncBuffer
+	c, err := startStdio(cmd, &stderr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.close)
+	if err := initialize(c); err != nil {
+		b.Fatalf("%v\n%s", err, stderr.String())
+	}
+	return c
+}
+
+// directEcho starts the echo fake and initializes a session with it.
+func directEcho(b testing.TB) *streamClient {
+	b.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe)
+	cmd.Env = mcptest.Env("echo")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return startSession(b, cmd)
+}
+
+// memory is a process's resident memory, from /proc/PID/status.
+type memory struct {
+	rssKB  int // VmRSS: everything resident
+	anonKB int // RssAnon: the process's own (heap, stacks)
+	fileKB int // RssFile: mapped files, mostly the binary's own pages
+}
+
+func (m memory) MB() float64 { return float64(m.rssKB) / 1024 }
+
+func (m memory) String() string {
+	return fmt.Sprintf("%.1f MB (anon %.1f MB, file-backed %.1f MB)", m.MB(), float64(m.anonKB)/1024, float64(m.fileKB)/1024)
+}
+
+func readMemory(pid int) (memory, error) {
+	var m memory
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return m, err
+	}
+	fields := map[string]*int{"VmRSS:": &m.rssKB, "RssAnon:": &m.anonKB, "RssFile:": &m.fileKB}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && fields[f[0]] != nil {
+			*fields[f[0]], _ = strconv.Atoi(f[1])
+		}
+	}
+	if m.rssKB == 0 {
+		return m, fmt.Errorf("no VmRSS for pid %d", pid)
+	}
+	return m, nil
+}
+
+// watchdogPID finds the daemon's watchdog: its child started with
+// MCPTRAY_WATCHDOG=1 (0 when there is none).
+func watchdogPID(parent int) int {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
+			continue
+		}
+		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		for kv := range bytes.SplitSeq(env, []byte{0}) {
+			if string(kv) == mcp.WatchdogEnv+"=1" {
+				return pid
+			}
+		}
+	}
+	return 0
+}

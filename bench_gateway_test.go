@@ -1,0 +1,349 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
+
+// End-to-end benchmarks of the gateway (issue 3, "Speed"): the same echo
+// fake called directly and through a real `mcptray daemon`, with the same
+// raw JSON-RPC client (bench_rpc_test.go) on both sides, so the ratios
+// measure the gateway alone.
+//
+//	scripts/desktop-session.sh go test -run '^$' -bench Gateway -benchtime 1x .
+//
+// (`make bench` runs them after every other benchmark and repeats the
+// ratio lines at the end.) Each benchmark does a fixed amount of work
+// whatever b.N is, so run them with -benchtime 1x; ns/op is left out, the
+// numbers are the reported metrics:
+//
+//	BenchmarkGatewayStdio       direct stdio vs through `mcptray connect`
+//	BenchmarkGatewayHTTP        direct streamable HTTP vs through /mcp
+//	BenchmarkGatewayThroughput  calls/s with 8 concurrent callers, both
+//	BenchmarkGatewayRSS         the daemon's VmRSS with 1 and 20 servers
+//
+// Direct and gateway calls take turns, in blocks of calls (latency) or in
+// rounds (throughput), so both see the same machine. The HTTP parts need
+// the bearer token from the keyring (the desktop session has one) and the
+// fake's HTTP mode (MCPTRAY_FAKE_HTTP), and skip saying so otherwise.
+// Nothing here asserts a timing: the targets are printed beside the
+// numbers.
+
+const (
+	benchCalls    = 2000 // measured calls per side
+	benchBlock    = 100  // calls in a row on one side (latency)
+	benchWarmup   = 200  // calls per side before measuring
+	benchCallers  = 8    // concurrent callers in the throughput benchmark
+	benchRSSCalls = 400  // calls made before reading the RSS
+)
+
+// Targets from the issue.
+const (
+	targetStdioP50   = 1.3
+	targetHTTPP50    = 1.2
+	targetThroughput = 0.8
+	targetRSSMB      = 25.0
+)
+
+// httpFakeEnv asks mcptest's fake to serve streamable HTTP on the given
+// address instead of stdio, printing its URL as the first stdout line.
+const httpFakeEnv = "MCPTRAY_FAKE_HTTP"
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "MISSED"
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+func µs(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// side is one way to the echo fake: a session and the tool's name there.
+type side struct {
+	name string
+	c    rpcClient
+	e    echoCall
+}
+
+// latencies makes benchCalls calls on each side, in blocks of benchBlock
+// that take turns, and returns each side's latencies. Blocks, not single
+// calls, take turns: a call right after one through the gateway would
+// share the CPUs with the gateway processes going idle.
+func latencies(b *testing.B, sides ...side) [][]time.Duration {
+	b.Helper()
+	do := func(s side) {
+		if err := s.e.do(s.c); err != nil {
+			b.Fatalf("%s: %v", s.name, err)
+		}
+	}
+	for range benchWarmup {
+		for _, s := range sides {
+			do(s)
+		}
+	}
+	lat := make([][]time.Duration, len(sides))
+	for i := range lat {
+		lat[i] = make([]time.Duration, 0, benchCalls)
+	}
+	for range benchCalls / benchBlock {
+		for i, s := range sides {
+			for range benchBlock {
+				t0 := time.Now()
+				do(s)
+				lat[i] = append(lat[i], time.Since(t0))
+			}
+		}
+	}
+	return lat
+}
+
+// reportLatency reports both sides' p50 and p99 and their ratios, and
+// logs the p50 ratio against target.
+func reportLatency(b *testing.B, what, via string, target float64, dl, gl []time.Duration) {
+	b.Helper()
+	d50, d99 := percentile(dl, 0.50), percentile(dl, 0.99)
+	g50, g99 := percentile(gl, 0.50), percentile(gl, 0.99)
+	r50, r99 := float64(g50)/float64(d50), float64(g99)/float64(d99)
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(µs(d50), "direct-p50-µs")
+	b.ReportMetric(µs(d99), "direct-p99-µs")
+	b.ReportMetric(µs(g50), "gateway-p50-µs")
+	b.ReportMetric(µs(g99), "gateway-p99-µs")
+	b.ReportMetric(r50, "p50-ratio")
+	b.ReportMetric(r99, "p99-ratio")
+	b.Logf("gateway: %s p50: direct %.0f µs, %s %.0f µs: %.2f× (target ≤ %.1f×: %s); p99 %.0f vs %.0f µs (%.2f×)",
+		what, µs(d50), via, µs(g50), r50, target, verdict(r50 <= target), µs(d99), µs(g99), r99)
+}
+
+// BenchmarkGatewayStdio: the echo fake over stdio, directly and through
+// `mcptray connect` (connect process → control socket → daemon → the same
+// fake over stdio). It also measures the control socket without the
+// connect process in between (socket-*), to show what that hop costs.
+func BenchmarkGatewayStdio(b *testing.B) {
+	in := startBenchDaemon(b, echoServers(1))
+	lat := latencies(b,
+		side{"direct", directEcho(b), newEchoCall("echo")},
+		side{"through connect", in.connect(b), newEchoCall("echo__echo")},
+		side{"through the control socket", in.socket(b), newEchoCall("echo__echo")},
+	)
+	reportLatency(b, "stdio", "through connect", targetStdioP50, lat[0], lat[1])
+	d50, s50, s99 := percentile(lat[0], 0.50), percentile(lat[2], 0.50), percentile(lat[2], 0.99)
+	b.ReportMetric(µs(s50), "socket-p50-µs")
+	b.ReportMetric(µs(s99), "socket-p99-µs")
+	b.ReportMetric(float64(s50)/float64(d50), "socket-p50-ratio")
+	b.Logf("gateway: stdio p50 without the connect process (control socket): %.0f µs: %.2f× direct",
+		µs(s50), float64(s50)/float64(d50))
+}
+
+// BenchmarkGatewayHTTP: the echo fake served over streamable HTTP,
+// directly and through the daemon's /mcp, which reaches the echo fake
+// over stdio (the ratio against the target). It also measures /mcp in
+// front of the very process called directly, as an HTTP server of the
+// daemon (http-upstream-*).
+func BenchmarkGatewayHTTP(b *testing.B) {
+	fakeURL := startHTTPEcho(b)
+	servers := echoServers(1)
+	servers["web"] = map[string]any{"url": fakeURL}
+	in := startBenchDaemon(b, servers)
+	url, token := in.httpEndpoint(b)
+	direct, gateway := httpSession(b, "direct HTTP", fakeURL, ""), httpSession(b, "through /mcp", url, token)
+	lat := latencies(b,
+		side{"direct", direct, newEchoCall("echo")},
+		side{"through /mcp", gateway, newEchoCall("echo__echo")},
+		side{"through /mcp to the HTTP server", gateway, newEchoCall("web__echo")},
+	)
+	reportLatency(b, "HTTP", "through /mcp", targetHTTPP50, lat[0], lat[1])
+	d50, h50, h99 := percentile(lat[0], 0.50), percentile(lat[2], 0.50), percentile(lat[2], 0.99)
+	b.ReportMetric(µs(h50), "http-upstream-p50-µs")
+	b.ReportMetric(µs(h99), "http-upstream-p99-µs")
+	b.ReportMetric(float64(h50)/float64(d50), "http-upstream-p50-ratio")
+	b.Logf("gateway: HTTP p50 with the same fake as an HTTP server behind /mcp: %.0f µs: %.2f× direct",
+		µs(h50), float64(h50)/float64(d50))
+}
+
+// httpSession initializes a streamable HTTP session with url.
+func httpSession(b *testing.B, what, url, token string) *httpClient {
+	b.Helper()
+	c := newHTTPClient(url, token)
+	b.Cleanup(c.close)
+	if err := initialize(c); err != nil {
+		b.Fatalf("%s: %v", what, err)
+	}
+	return c
+}
+
+// startHTTPEcho starts the echo fake serving streamable HTTP on a free
+// loopback port and returns its URL; it skips the benchmark when the fake
+// cannot serve HTTP.
+func startHTTPEcho(b *testing.B) string {
+	b.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe)
+	cmd.Env = mcptest.Env("echo", httpFakeEnv+"=127.0.0.1:0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// Its stdin is /dev/null: a fake without HTTP support serves stdio,
+	// sees end of input and exits, which ends this line at once.
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "http://") {
+		why := fmt.Sprintf("direct HTTP not measured: the mcptest fake has no HTTP mode (%s=ADDR)", httpFakeEnv)
+		if line != "" {
+			why += fmt.Sprintf(": it printed %q; stderr: %s", line, stderr.String())
+		}
+		skipBench(b, why)
+	}
+	return line
+}
+
+// throughput makes total echo calls from benchCallers goroutines sharing
+// one session and returns how long they took.
+func throughput(b *testing.B, c rpcClient, e echoCall, total int) time.Duration {
+	b.Helper()
+	var left atomic.Int64
+	left.Store(int64(total))
+	var wg sync.WaitGroup
+	var once sync.Once
+	var failed error
+	start := time.Now()
+	for range benchCallers {
+		wg.Go(func() {
+			for left.Add(-1) >= 0 {
+				if err := e.do(c); err != nil {
+					once.Do(func() { failed = err })
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if failed != nil {
+		b.Fatal(failed)
+	}
+	return elapsed
+}
+
+// compareThroughput runs rounds of concurrent calls, direct and gateway
+// taking turns, and reports both rates and their ratio.
+func compareThroughput(b *testing.B, what string, direct, gateway rpcClient, de, ge echoCall) {
+	b.Helper()
+	throughput(b, direct, de, benchWarmup)
+	throughput(b, gateway, ge, benchWarmup)
+	const rounds = 2
+	var dt, gt time.Duration
+	for range rounds {
+		dt += throughput(b, direct, de, benchCalls/rounds)
+		gt += throughput(b, gateway, ge, benchCalls/rounds)
+	}
+	dr, gr := benchCalls/dt.Seconds(), benchCalls/gt.Seconds()
+	ratio := gr / dr
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(dr, "direct-calls/s")
+	b.ReportMetric(gr, "gateway-calls/s")
+	b.ReportMetric(ratio, "ratio")
+	b.Logf("gateway: %s throughput, %d callers: direct %.0f calls/s, gateway %.0f calls/s: %.2f× (target ≥ %.1f×: %s)",
+		what, benchCallers, dr, gr, ratio, targetThroughput, verdict(ratio >= targetThroughput))
+}
+
+// BenchmarkGatewayThroughput: calls per second with 8 concurrent callers
+// on one session, directly and through the gateway, over stdio
+// (`mcptray connect`) and over HTTP (/mcp).
+func BenchmarkGatewayThroughput(b *testing.B) {
+	in := startBenchDaemon(b, echoServers(1))
+	b.Run("stdio", func(b *testing.B) {
+		direct, gateway := directEcho(b), in.connect(b)
+		direct.pipeline()
+		gateway.pipeline()
+		compareThroughput(b, "stdio", direct, gateway, newEchoCall("echo"), newEchoCall("echo__echo"))
+	})
+	b.Run("http", func(b *testing.B) {
+		url, token := in.httpEndpoint(b)
+		direct, gateway := httpSession(b, "direct HTTP", startHTTPEcho(b), ""), httpSession(b, "through /mcp", url, token)
+		compareThroughput(b, "HTTP", direct, gateway, newEchoCall("echo"), newEchoCall("echo__echo"))
+	})
+}
+
+// BenchmarkGatewayRSS: the daemon's resident memory (VmRSS) with 1 and 20
+// echo servers ready, after a few hundred calls through `mcptray connect`
+// (and HTTP, when there is a token) spread over the servers. The daemon
+// is this test binary running as mcptray (no GUI; idle, the built mcptray's
+// RSS is the same within 0.1 MB). Besides VmRSS it reports RssAnon, the
+// daemon's own memory: most of the rest is the binary's text and rodata,
+// clean file pages, which kernels with large page-cache folios (6.16+ on
+// ext4) map whole. The watchdog process is reported apart.
+func BenchmarkGatewayRSS(b *testing.B) {
+	for _, n := range []int{1, 20} {
+		b.Run(fmt.Sprintf("servers-%d", n), func(b *testing.B) {
+			servers := echoServers(n)
+			in := startBenchDaemon(b, servers)
+			var calls []echoCall
+			for name := range servers {
+				calls = append(calls, newEchoCall(name+"__echo"))
+			}
+			clients := []rpcClient{in.connect(b)}
+			if url, token, why := in.httpEndpointOr(b); why == "" {
+				clients = append(clients, httpSession(b, "through /mcp", url, token))
+			} else {
+				b.Logf("gateway: RSS after calls through connect only: %s", why)
+			}
+			for i := range benchRSSCalls {
+				c := clients[i%len(clients)]
+				if err := calls[i/len(clients)%len(calls)].do(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			pid := in.cmd.Process.Pid
+			mem, err := readMemory(pid)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(0, "ns/op")
+			b.ReportMetric(mem.MB(), "daemon-rss-MB")
+			b.ReportMetric(float64(mem.anonKB)/1024, "daemon-anon-MB")
+			wd := ""
+			if wpid := watchdogPID(pid); wpid != 0 {
+				if wmem, err := readMemory(wpid); err == nil {
+					b.ReportMetric(wmem.MB(), "watchdog-rss-MB")
+					wd = fmt.Sprintf("; watchdog %.1f MB", wmem.MB())
+				}
+			}
+			target := ""
+			if n == 20 {
+				target = fmt.Sprintf(" (target ≤ %.0f MB: %s)", targetRSSMB, verdict(mem.MB() <= targetRSSMB))
+			}
+			b.Logf("gateway: RSS with %d server(s): daemon %s%s%s", n, mem, target, wd)
+		})
+	}
+}
