@@ -19,6 +19,8 @@ import (
 //	POST /v1/servers/{name}/disable  rewrite "disabled": true
 //	POST /v1/servers/{name}/restart  restart one server
 //	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
+//	/v1/events…, /v1/history         events and tool-call history (control_events.go)
+//	/v1/inbox…, /v1/inputs…          the secret inbox (control_inbox.go)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500.
 func (c *Core) controlHandler() http.Handler {
@@ -50,6 +52,8 @@ func (c *Core) controlHandler() http.Handler {
 		}
 	})
 	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
+	c.eventRoutes(mux) // control_events.go
+	c.inboxRoutes(mux) // control_inbox.go
 	return mux
 }
 

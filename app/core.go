@@ -45,6 +45,15 @@ type Options struct {
 	// StopGrace and TermGrace override the stop escalation delays
 	// (stdin close → SIGTERM → SIGKILL); zero means mcp's defaults.
 	StopGrace, TermGrace time.Duration
+	// Notifier shows desktop notifications of events (the UI's); nil
+	// shows none.
+	Notifier Notifier
+	// Secrets keeps the ${input:ID} values marked "password": true; default
+	// the OS keyring (entries "input/ID").
+	Secrets SecretStore
+	// OpenURL opens a URL the person accepted in the inbox; default the
+	// desktop's browser ($BROWSER, else xdg-open, open or rundll32).
+	OpenURL func(url string) error
 }
 
 // Core is the running heart of mcptray. See the package doc.
@@ -57,6 +66,12 @@ type Core struct {
 
 	watchdog *mcp.Watchdog // set by Run before any server starts
 	gw       *mcp.Gateway  // the assistants' endpoint; fed by the servers
+	events   *eventHub     // events from the servers (events.go)
+	history  *callHistory  // the gateway's tool-call records (history.go)
+	inbox    *inbox        // the secret inbox (inbox.go)
+	inputs   inputState    // ${input:ID} values and questions (inbox_inputs.go)
+
+	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
 	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
 
@@ -108,6 +123,12 @@ func New(opts Options) (*Core, error) {
 	if opts.Debounce == 0 {
 		opts.Debounce = 100 * time.Millisecond
 	}
+	if opts.Secrets == nil {
+		opts.Secrets = osKeyring{}
+	}
+	if opts.OpenURL == nil {
+		opts.OpenURL = openBrowser
+	}
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating data dir: %w", err)
 	}
@@ -140,7 +161,11 @@ func New(opts Options) (*Core, error) {
 		subs:          make(map[chan Status]struct{}),
 		cachedTools:   make(map[string][]*mcp.Tool),
 		listenChanged: make(chan struct{}, 1),
+		reloadReq:     make(chan struct{}, 1),
+		inputs:        inputState{values: map[string]string{}, asks: map[string]*inputAsk{}},
 	}
+	c.inbox = newInbox(c.log, st, opts.OpenURL)
+	c.events, c.history = newEventHub(c), newCallHistory(c)
 	c.gw = c.newGateway()
 	return c, nil
 }
@@ -163,6 +188,7 @@ func (c *Core) Run(ctx context.Context) error {
 	defer wd.Close()
 	c.watchdog = wd
 	c.reapStale(ctx)
+	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
 	c.loadCachedTools(ctx)
 
 	ln, err := listenControl(c.opts.DataDir)
@@ -239,6 +265,7 @@ func (c *Core) configEnv() config.Env {
 		Self:    c.opts.Self,
 		Keyring: c.opts.Keyring,
 		Dir:     filepath.Dir(c.opts.ConfigPath),
+		Input:   c.inputValue,
 	}
 }
 
@@ -270,6 +297,7 @@ func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 	c.mu.Lock()
 	c.configErr = ""
 	c.gw.SetSettings(cfg.Settings.CallTimeout, cfg.Settings.Elicitation)
+	c.events.setRetention(cfg.Settings.EventRetentionDays)
 	if c.settings.Listen != "" && (c.settings.Listen != cfg.Settings.Listen || c.settings.Tools != cfg.Settings.Tools) {
 		select {
 		case c.listenChanged <- struct{}{}:

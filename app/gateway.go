@@ -12,8 +12,10 @@ import (
 // own tools (mcptray__*).
 func (c *Core) newGateway() *mcp.Gateway {
 	return mcp.NewGateway(mcp.GatewayOptions{
-		Logger: c.log,
-		Builtins: []mcp.BuiltinTool{{
+		Logger:         c.log,
+		Elicit:         c.elicit,
+		ElicitComplete: c.elicitComplete,
+		Builtins: append([]mcp.BuiltinTool{{
 			Name:        "servers",
 			Description: "The state of every MCP server mcptray supervises: name, state (ready, disabled, error, crash-loop, …), pid, tool count, restarts and the last error.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
@@ -22,7 +24,9 @@ func (c *Core) newGateway() *mcp.Gateway {
 				b, err := json.MarshalIndent(st, "", "  ")
 				return st, string(b), err
 			},
-		}},
+		}}, c.eventTools()...),
+		BuiltinResources: c.eventResources(),
+		OnToolCall:       c.history.record,
 	})
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -134,7 +135,11 @@ func (s *server) manage(ctx context.Context) {
 // run keeps one spec running with restarts and backoff until ctx ends.
 func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
+	var need *config.InputNeededError
 	switch {
+	case !spec.Disabled && errors.As(spec.Err, &need):
+		s.waitInput(ctx, spec, need.Input)
+		return
 	case spec.Err != nil:
 		s.log.Write(logLifecycle, "refused: "+spec.Err.Error())
 		s.setState(StateError, spec.Err.Error())
@@ -196,7 +201,8 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 	startCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
 	defer cancel()
 	hooks := mcp.Hooks{
-		Log: s.log.Write,
+		Log:   s.log.Write,
+		Event: s.core.eventHook(s.name, spec, s.log),
 		ToolsChanged: func() {
 			select {
 			case s.toolsChanged <- struct{}{}:

@@ -12,6 +12,9 @@ const (
 	StateCrashLoop  = "crash-loop"
 	StateStopping   = "stopping"
 	StateStopped    = "stopped"
+	// StateWaitingInput: the entry uses a ${input:ID} the person has not
+	// given yet; it waits in the inbox.
+	StateWaitingInput = "waiting-input"
 )
 
 // ServerStatus is one server's row in `mcptray status --json`.

@@ -71,6 +71,8 @@ func (c *Core) watch(ctx context.Context) error {
 				watching = false
 				debounce = time.After(c.opts.Debounce)
 			}
+		case <-c.reloadReq:
+			debounce = time.After(0)
 		case <-debounce:
 			debounce = nil
 			c.reload(ctx)

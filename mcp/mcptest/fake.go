@@ -30,6 +30,8 @@
 //	             (a Go duration)
 //	changing     echo plus tool add_tool {name}, which adds a tool (the server
 //	             then sends notifications/tools/list_changed)
+//	asker, asker-mrtr
+//	             put questions to the client (elicitation): see asker.go
 //	rich         echo plus tools for every gateway feature (rich results,
 //	             progress, cancellation, sampling, elicitation, a crash
 //	             mid-call, huge results, logging), resources, a resource
@@ -107,6 +109,9 @@ func Env(mode string, extra ...string) []string {
 }
 
 func run(mode string) int {
+	if code, ok := runAsker(mode); ok {
+		return code
+	}
 	switch mode {
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")

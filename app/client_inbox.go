@@ -1,0 +1,109 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+)
+
+// Inbox lists the instance's open inbox requests.
+func (cl *Client) Inbox(ctx context.Context) ([]InboxRequest, error) {
+	var l InboxList
+	if err := cl.do(ctx, http.MethodGet, "/v1/inbox", &l); err != nil {
+		return nil, err
+	}
+	return l.Requests, nil
+}
+
+// Answer answers an inbox request. An invalid answer returns an
+// *InvalidAnswerError (the request stays open); one that is not open an
+// error wrapping ErrRequestClosed.
+func (cl *Client) Answer(ctx context.Context, id string, a Answer) error {
+	body, err := json.Marshal(a)
+	if err != nil {
+		return errors.New("encoding the answer: a value is not JSON")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://mcptray/v1/inbox/"+url.PathEscape(id), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := cl.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("talking to mcptray: %w", err)
+	}
+	defer resp.Body.Close()
+	reply, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return nil
+	case http.StatusBadRequest:
+		var b invalidAnswerBody
+		if json.Unmarshal(reply, &b) == nil && b.Reason != "" {
+			return &InvalidAnswerError{Field: b.Field, Reason: b.Reason}
+		}
+	case http.StatusNotFound:
+		var e apiError
+		if json.Unmarshal(reply, &e) == nil && e.Error != "" {
+			return remoteError{msg: e.Error, is: ErrRequestClosed}
+		}
+	}
+	var e apiError
+	if json.Unmarshal(reply, &e) == nil && e.Error != "" {
+		return errors.New(e.Error)
+	}
+	return fmt.Errorf("mcptray answered %s", resp.Status)
+}
+
+// WatchInbox streams inbox events: first an InboxAdded for every open
+// request, then changes as they happen. The channel closes when ctx ends
+// or the instance goes away.
+func (cl *Client) WatchInbox(ctx context.Context) (<-chan InboxEvent, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://mcptray/v1/inbox/watch", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := cl.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("talking to mcptray: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("watching the inbox: mcptray answered %s", resp.Status)
+	}
+	ch := make(chan InboxEvent)
+	go func() {
+		defer close(ch)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			var ev InboxEvent
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
+				continue
+			}
+			select {
+			case ch <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch, nil
+}
+
+// ForgetInput asks the instance to forget the value of ${input:ID}.
+func (cl *Client) ForgetInput(ctx context.Context, id string) error {
+	err := cl.do(ctx, http.MethodPost, "/v1/inputs/"+url.PathEscape(id)+"/forget", nil)
+	var re remoteError
+	if errors.As(err, &re) && errors.Is(err, ErrNoServer) {
+		return remoteError{msg: re.msg, is: ErrNoInputValue} // do maps every 404 to ErrNoServer
+	}
+	return err
+}

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+)
+
+// inboxRoutes adds the inbox to the control API:
+//
+//	GET  /v1/inbox                 {"requests": [InboxRequest…]} — never a value
+//	POST /v1/inbox/{id}            body Answer; 400 {"error", "field"} for an
+//	                               invalid answer (the request stays open),
+//	                               404 when it is not open
+//	GET  /v1/inbox/watch           InboxEvents, one JSON object per line, as
+//	                               they happen (first the open requests)
+//	POST /v1/inputs/{id}/forget    forget the value of ${input:ID}
+func (c *Core) inboxRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /v1/inbox", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, InboxList{Requests: c.Inbox()})
+	})
+	mux.HandleFunc("GET /v1/inbox/watch", c.serveInboxWatch)
+	mux.HandleFunc("POST /v1/inbox/{id}", func(w http.ResponseWriter, r *http.Request) {
+		var a Answer
+		dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+		dec.UseNumber()
+		if err := dec.Decode(&a); err != nil {
+			// The decoder's message may quote the body: say only where.
+			writeJSON(w, http.StatusBadRequest, apiError{Error: "the answer is not a JSON object {\"action\", \"content\"}"})
+			return
+		}
+		err := c.Answer(r.PathValue("id"), a)
+		var inv *InvalidAnswerError
+		switch {
+		case err == nil:
+			writeJSON(w, http.StatusOK, struct{}{})
+		case errors.As(err, &inv):
+			writeJSON(w, http.StatusBadRequest, invalidAnswerBody{Error: inv.Error(), Field: inv.Field, Reason: inv.Reason})
+		case errors.Is(err, ErrRequestClosed):
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+		default:
+			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		}
+	})
+	mux.HandleFunc("POST /v1/inputs/{id}/forget", func(w http.ResponseWriter, r *http.Request) {
+		switch err := c.ForgetInput(r.PathValue("id")); {
+		case err == nil:
+			writeJSON(w, http.StatusOK, struct{}{})
+		case errors.Is(err, ErrNoInputValue):
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+		default:
+			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		}
+	})
+}
+
+// InboxList is what GET /v1/inbox and `mcptray inbox --json` print.
+type InboxList struct {
+	Requests []InboxRequest `json:"requests"`
+}
+
+// invalidAnswerBody is a 400 reply to an invalid answer.
+type invalidAnswerBody struct {
+	Error  string `json:"error"`
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// serveInboxWatch streams inbox events until the client goes away.
+func (c *Core) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
+	events, cancel := c.SubscribeInbox()
+	defer cancel()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	rc.Flush()
+	enc := json.NewEncoder(w)
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			if enc.Encode(ev) != nil || rc.Flush() != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,431 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/store"
+)
+
+// The secret inbox (DESIGN.md §7) holds the requests only the person can
+// answer: elicitations the gateway keeps from the assistant, URL
+// elicitations of a tool call's -32042 error, and ${input:ID} prompts. The
+// UI and the CLI show them and answer them through Core.Answer; whichever
+// answers first wins, the deadline cancels, and a server that gives up or
+// goes away closes its requests. Values go to the requesting server only:
+// they are never logged, stored, published in an event or put in an error.
+
+// Sources of inbox requests.
+const (
+	SourceServer    = "server"     // elicitation/create (also input_required, which the SDK turns into one)
+	SourceToolError = "tool-error" // a URL from a tool call's URLElicitationRequired error: nobody waits for the answer
+	SourceConfig    = "config"     // a ${input:ID} of mcp.json
+)
+
+// Answer actions.
+const (
+	ActionAccept  = "accept"
+	ActionDecline = "decline"
+	ActionCancel  = "cancel"
+)
+
+// Who closed a request, besides the answering front-end's own name (Answer.By:
+// "cli", "ui", …).
+const (
+	ClosedByDeadline = "deadline" // the inbox timeout passed
+	ClosedByServer   = "server"   // the server withdrew the request or went away
+	ClosedByComplete = "complete" // the server said the URL elicitation is complete
+)
+
+// InboxRequest is one pending request. It never holds a typed value.
+type InboxRequest struct {
+	ID      string `json:"id"`
+	Server  string `json:"server"`
+	Tool    string `json:"tool,omitempty"`   // the tool call it belongs to (the server's own tool name), if any
+	Client  string `json:"client,omitempty"` // the assistant that made that call, if known
+	Source  string `json:"source"`           // server, tool-error or config
+	Input   string `json:"input,omitempty"`  // the input id, for source config
+	Message string `json:"message"`
+	Mode    string `json:"mode"` // form or url
+	// URL and Host are set in url mode: show both, the host prominently.
+	URL  string `json:"url,omitempty"`
+	Host string `json:"host,omitempty"`
+	// Confirm is set for a form without fields: a yes/no question.
+	Confirm  bool      `json:"confirm,omitempty"`
+	Fields   []Field   `json:"fields"`
+	Created  time.Time `json:"created"`
+	Deadline time.Time `json:"deadline"`
+}
+
+// Answer is a person's answer to a request.
+type Answer struct {
+	Action string `json:"action"` // accept, decline or cancel
+	// Content holds the form's values by field name (accept only). A value
+	// may be typed (string, float64, int, bool, []string) or a string that
+	// Field.Parse reads by the field's type. Fields left out take their
+	// defaults.
+	Content map[string]any `json:"content,omitempty"`
+	By      string         `json:"by,omitempty"` // who answers, for the audit: "cli", "ui", …
+}
+
+// InboxEventKind says what happened to a request.
+type InboxEventKind string
+
+// Inbox event kinds.
+const (
+	InboxAdded     InboxEventKind = "added"     // a new request waits
+	InboxClosed    InboxEventKind = "closed"    // answered, timed out or withdrawn: take it off the screen
+	InboxCompleted InboxEventKind = "completed" // the server says a URL request answered earlier is done
+)
+
+// InboxEvent is published to SubscribeInbox's subscribers.
+type InboxEvent struct {
+	Kind    InboxEventKind `json:"kind"`
+	Request InboxRequest   `json:"request"`
+	Outcome string         `json:"outcome,omitempty"` // closed: accept, decline, cancel or timeout
+	By      string         `json:"by,omitempty"`      // closed: cli, ui, deadline, server, complete, …
+}
+
+// ErrRequestClosed is wrapped by Answer for a request that is not open:
+// already answered, timed out, withdrawn, or never there.
+var ErrRequestClosed = errors.New("the request is not open")
+
+// inbox is the core's set of pending requests.
+type inbox struct {
+	log     *slog.Logger
+	store   *store.Store
+	openURL func(string) error
+
+	mu      sync.Mutex
+	pending map[string]*pending      // guarded by mu: open requests by id
+	closed  map[string]closedNote    // guarded by mu: recently closed ones, for "already answered"
+	order   []string                 // guarded by mu: ids in closed, oldest first (bounded)
+	subs    map[*inboxSub]struct{}   // guarded by mu
+	urls    map[urlKey]*InboxRequest // guarded by mu: accepted URL requests awaiting completion
+}
+
+// pending is one open request.
+type pending struct {
+	req           InboxRequest
+	elicitationID string
+	done          chan inboxResult // cap 1: the one result, sent by whoever closes it
+	timer         *time.Timer
+}
+
+type inboxResult struct {
+	res     *mcp.ElicitResult
+	outcome string // accept, decline, cancel, timeout
+	by      string
+}
+
+type closedNote struct{ outcome, by string }
+
+type urlKey struct{ server, id string }
+
+// maxClosedNotes bounds the memory of closed requests.
+const maxClosedNotes = 200
+
+func newInbox(log *slog.Logger, st *store.Store, openURL func(string) error) *inbox {
+	return &inbox{
+		log: log, store: st, openURL: openURL,
+		pending: map[string]*pending{},
+		closed:  map[string]closedNote{},
+		subs:    map[*inboxSub]struct{}{},
+		urls:    map[urlKey]*InboxRequest{},
+	}
+}
+
+// list returns the open requests, oldest first.
+func (ib *inbox) list() []InboxRequest {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	return ib.listLocked()
+}
+
+func (ib *inbox) listLocked() []InboxRequest {
+	out := make([]InboxRequest, 0, len(ib.pending))
+	for _, p := range ib.pending {
+		out = append(out, p.req)
+	}
+	slices.SortFunc(out, func(a, b InboxRequest) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return compareStrings(a.ID, b.ID)
+	})
+	return out
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// ask puts req in the inbox and waits for its result: an answer, the
+// timeout, or ctx ending (the server withdrew it or went away).
+func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string, timeout time.Duration) inboxResult {
+	p := ib.add(req, elicitationID, timeout)
+	select {
+	case r := <-p.done:
+		return r
+	case <-ctx.Done():
+		ib.close(p.req.ID, inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByServer})
+		return <-p.done // ours, or an answer that won the race
+	}
+}
+
+// add registers a request and publishes it.
+func (ib *inbox) add(req InboxRequest, elicitationID string, timeout time.Duration) *pending {
+	now := time.Now().UTC()
+	req.Created, req.Deadline = now, now.Add(timeout)
+	if req.Fields == nil {
+		req.Fields = []Field{}
+	}
+	p := &pending{elicitationID: elicitationID, done: make(chan inboxResult, 1)}
+	ib.mu.Lock()
+	for {
+		req.ID = newRequestID()
+		if _, dup := ib.pending[req.ID]; !dup {
+			if _, dup := ib.closed[req.ID]; !dup {
+				break
+			}
+		}
+	}
+	p.req = req
+	ib.pending[req.ID] = p
+	p.timer = time.AfterFunc(timeout, func() {
+		ib.close(req.ID, inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeTimeout, by: ClosedByDeadline})
+	})
+	ib.publishLocked(InboxEvent{Kind: InboxAdded, Request: req})
+	ib.mu.Unlock()
+	ib.log.Info("inbox: request waiting", "id", req.ID, "server", req.Server, "tool", req.Tool, "mode", req.Mode, "source", req.Source)
+	return p
+}
+
+// newRequestID is a short random id a person can type.
+func newRequestID() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// close ends an open request with r; false if it was not open. The audit
+// row is written after the request leaves the inbox.
+func (ib *inbox) close(id string, r inboxResult) bool {
+	ib.mu.Lock()
+	p, ok := ib.pending[id]
+	if !ok {
+		ib.mu.Unlock()
+		return false
+	}
+	delete(ib.pending, id)
+	p.timer.Stop()
+	ib.closed[id] = closedNote{r.outcome, r.by}
+	ib.order = append(ib.order, id)
+	if len(ib.order) > maxClosedNotes {
+		delete(ib.closed, ib.order[0])
+		ib.order = ib.order[1:]
+	}
+	if p.req.Mode == "url" && r.outcome == store.OutcomeAccept && p.elicitationID != "" && r.by != ClosedByComplete {
+		req := p.req
+		ib.urls[urlKey{req.Server, p.elicitationID}] = &req
+	}
+	p.done <- r
+	ib.publishLocked(InboxEvent{Kind: InboxClosed, Request: p.req, Outcome: r.outcome, By: r.by})
+	ib.mu.Unlock()
+
+	ib.log.Info("inbox: request closed", "id", id, "server", p.req.Server, "outcome", r.outcome, "by", r.by)
+	if ib.store != nil {
+		names := make([]string, len(p.req.Fields))
+		for i, f := range p.req.Fields {
+			names[i] = f.Name
+		}
+		mode := p.req.Mode
+		if p.req.Source == SourceConfig {
+			mode = "input"
+		}
+		_, err := ib.store.AddElicitation(context.Background(), store.Elicitation{
+			Server: p.req.Server, Tool: p.req.Tool, Mode: mode, Message: p.req.Message, Fields: names,
+			Outcome: r.outcome, ClosedBy: r.by, Created: p.req.Created, Closed: time.Now(),
+		})
+		if err != nil {
+			ib.log.Warn("inbox: writing the audit row", "err", err)
+		}
+	}
+	return true
+}
+
+// answer checks a and closes the request with it.
+func (ib *inbox) answer(id string, a Answer) error {
+	ib.mu.Lock()
+	p, ok := ib.pending[id]
+	var note closedNote
+	if !ok {
+		note, ok = ib.closed[id]
+		ib.mu.Unlock()
+		if ok {
+			return fmt.Errorf("request %s was already closed (%s, by %s): %w", id, note.outcome, note.by, ErrRequestClosed)
+		}
+		return fmt.Errorf("no open request %s in the inbox: %w", id, ErrRequestClosed)
+	}
+	req := p.req
+	ib.mu.Unlock()
+
+	by := a.By
+	if by == "" {
+		by = "api"
+	}
+	r := inboxResult{outcome: a.Action, by: by}
+	switch a.Action {
+	case ActionAccept:
+		content := map[string]any{}
+		if req.Mode == "form" {
+			var err error
+			if content, err = answerContent(req.Fields, a.Content); err != nil {
+				return err
+			}
+		} else if len(a.Content) > 0 {
+			return &InvalidAnswerError{Reason: "a URL request takes no values: accept, decline or cancel"}
+		} else if err := checkOpenable(req.URL); err != nil {
+			return err
+		}
+		r.res = &mcp.ElicitResult{Action: ActionAccept, Content: content}
+		if req.Mode == "url" {
+			r.res.Content = nil
+		}
+	case ActionDecline, ActionCancel:
+		r.res = &mcp.ElicitResult{Action: a.Action}
+	default:
+		return &InvalidAnswerError{Reason: fmt.Sprintf("action must be accept, decline or cancel, got %q", a.Action)}
+	}
+	if !ib.close(id, r) {
+		return ib.answer(id, a) // closed meanwhile: say by whom
+	}
+	if req.Mode == "url" && a.Action == ActionAccept && ib.openURL != nil {
+		if err := ib.openURL(req.URL); err != nil {
+			ib.log.Warn("inbox: opening the URL in a browser", "server", req.Server, "host", req.Host, "err", err)
+		}
+	}
+	return nil
+}
+
+// checkOpenable refuses URLs mcptray will not hand to a browser.
+func checkOpenable(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return &InvalidAnswerError{Reason: "mcptray opens only http and https URLs: decline or cancel this request"}
+	}
+	return nil
+}
+
+// complete handles a server's notifications/elicitation/complete: an open
+// request with that elicitation id closes (accepted: the server says the
+// person did it); one accepted earlier is announced as completed.
+func (ib *inbox) complete(server, elicitationID string) {
+	ib.mu.Lock()
+	var openID string
+	for id, p := range ib.pending {
+		if p.req.Server == server && p.elicitationID == elicitationID {
+			openID = id
+			break
+		}
+	}
+	if openID == "" {
+		key := urlKey{server, elicitationID}
+		if req := ib.urls[key]; req != nil {
+			delete(ib.urls, key)
+			ib.publishLocked(InboxEvent{Kind: InboxCompleted, Request: *req})
+		}
+		ib.mu.Unlock()
+		return
+	}
+	ib.mu.Unlock()
+	ib.close(openID, inboxResult{res: &mcp.ElicitResult{Action: ActionAccept}, outcome: store.OutcomeAccept, by: ClosedByComplete})
+}
+
+// inboxSub is one subscriber: an unbounded queue drained into out by its
+// own goroutine, so publishing never blocks and no event is dropped.
+type inboxSub struct {
+	out    chan InboxEvent
+	wake   chan struct{} // cap 1
+	stop   chan struct{} // closed by cancel
+	mu     sync.Mutex    // guards queue
+	queue  []InboxEvent
+	cancel sync.Once
+}
+
+// subscribe returns a channel of events, starting with an InboxAdded for
+// every open request, and a cancel func (the channel is closed after it).
+func (ib *inbox) subscribe() (<-chan InboxEvent, func()) {
+	s := &inboxSub{out: make(chan InboxEvent), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	ib.mu.Lock()
+	for _, r := range ib.listLocked() {
+		s.queue = append(s.queue, InboxEvent{Kind: InboxAdded, Request: r})
+	}
+	ib.subs[s] = struct{}{}
+	ib.mu.Unlock()
+	go s.run()
+	s.wake <- struct{}{}
+	return s.out, func() {
+		s.cancel.Do(func() {
+			ib.mu.Lock()
+			delete(ib.subs, s)
+			ib.mu.Unlock()
+			close(s.stop)
+		})
+	}
+}
+
+func (s *inboxSub) run() {
+	defer close(s.out)
+	for {
+		s.mu.Lock()
+		var ev InboxEvent
+		have := len(s.queue) > 0
+		if have {
+			ev = s.queue[0]
+			s.queue = s.queue[1:]
+		}
+		s.mu.Unlock()
+		if !have {
+			select {
+			case <-s.wake:
+				continue
+			case <-s.stop:
+				return
+			}
+		}
+		select {
+		case s.out <- ev:
+		case <-s.stop:
+			return
+		}
+	}
+}
+
+// publishLocked queues ev for every subscriber. Called with ib.mu held.
+func (ib *inbox) publishLocked(ev InboxEvent) {
+	for s := range ib.subs {
+		s.mu.Lock()
+		s.queue = append(s.queue, ev)
+		s.mu.Unlock()
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/store"
+)
+
+// ${input:ID} (VS Code's "inputs"): the value is asked through the inbox
+// once, when an entry that uses it first starts; "password": true values
+// go to the keyring (entry input/ID), others to the store. Until it is
+// given, the entry is in state waiting-input. ForgetInput clears one, and
+// the entries that use it ask again.
+
+// SecretStore keeps small secrets: the OS keyring (app/keyring) by default.
+// Get returns an error matching keyring.ErrNotFound for a missing entry.
+type SecretStore interface {
+	Get(name string) (string, error)
+	Set(name, value string) error
+	Delete(name string) error
+}
+
+// osKeyring is the OS keyring, with a timeout: a locked keyring may wait
+// for the person to unlock it, and a reload must not hang on it.
+type osKeyring struct{}
+
+func (osKeyring) Get(name string) (string, error) {
+	return withTimeout(keyringTimeout, func() (string, error) { return keyring.Get(name) })
+}
+
+func (osKeyring) Set(name, value string) error {
+	_, err := withTimeout(keyringTimeout, func() (string, error) { return "", keyring.Set(name, value) })
+	return err
+}
+
+func (osKeyring) Delete(name string) error {
+	_, err := withTimeout(keyringTimeout, func() (string, error) { return "", keyring.Delete(name) })
+	return err
+}
+
+// inputState holds the ${input:ID} values known in this process and the
+// questions being asked.
+type inputState struct {
+	mu     sync.Mutex
+	values map[string]string    // guarded by mu: given values, by input id
+	asks   map[string]*inputAsk // guarded by mu: inbox questions in flight, by input id
+}
+
+// inputAsk is one inbox question for an input; every server waiting for
+// that input waits on it.
+type inputAsk struct {
+	done    chan struct{} // closed when answered
+	outcome string        // accept, decline, cancel or timeout; written before done closes
+}
+
+func inputEntry(id string) string { return "input/" + id }
+
+// inputValue is config.Env.Input: a value given earlier, from memory, the
+// keyring or the store; config.ErrInputNotGiven if there is none.
+func (c *Core) inputValue(in config.Input) (string, error) {
+	c.inputs.mu.Lock()
+	v, ok := c.inputs.values[in.ID]
+	c.inputs.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	var err error
+	if in.Password {
+		v, err = c.opts.Secrets.Get(inputEntry(in.ID))
+		if errors.Is(err, keyring.ErrNotFound) {
+			return "", config.ErrInputNotGiven
+		}
+	} else {
+		v, err = c.store.Input(context.Background(), in.ID)
+		if errors.Is(err, store.ErrNoInput) {
+			return "", config.ErrInputNotGiven
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	c.inputs.mu.Lock()
+	c.inputs.values[in.ID] = v
+	c.inputs.mu.Unlock()
+	return v, nil
+}
+
+// askInput asks the person for an input through the inbox (once, however
+// many servers wait for it) and saves the answer. It returns the outcome:
+// accept, decline, cancel or timeout.
+func (c *Core) askInput(ctx context.Context, in config.Input, server string) string {
+	c.inputs.mu.Lock()
+	a := c.inputs.asks[in.ID]
+	if a == nil {
+		a = &inputAsk{done: make(chan struct{})}
+		c.inputs.asks[in.ID] = a
+		go c.runInputAsk(ctx, in, server, a)
+	}
+	c.inputs.mu.Unlock()
+	select {
+	case <-a.done:
+		return a.outcome
+	case <-ctx.Done():
+		return store.OutcomeCancel
+	}
+}
+
+func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string, a *inputAsk) {
+	defer func() {
+		c.inputs.mu.Lock()
+		delete(c.inputs.asks, in.ID)
+		c.inputs.mu.Unlock()
+		close(a.done)
+	}()
+	f := Field{Name: in.ID, Type: "string", Title: in.Description, Secret: in.Password, Required: true}
+	if in.Default != "" {
+		f.Default, f.HasDefault = in.Default, true
+	}
+	for _, o := range in.Options {
+		f.Options = append(f.Options, Option{Value: o})
+	}
+	msg := in.Description
+	if msg == "" {
+		msg = fmt.Sprintf("A value for ${input:%s}", in.ID)
+	}
+	req := InboxRequest{Server: server, Source: SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []Field{f}}
+	r := c.inbox.ask(ctx, req, "", c.inboxTimeout())
+	a.outcome = r.outcome
+	if r.outcome != store.OutcomeAccept {
+		return
+	}
+	v, _ := r.res.Content[in.ID].(string)
+	c.inputs.mu.Lock()
+	c.inputs.values[in.ID] = v
+	c.inputs.mu.Unlock()
+	var err error
+	if in.Password {
+		err = c.opts.Secrets.Set(inputEntry(in.ID), v)
+	} else {
+		err = c.store.SaveInput(context.Background(), in.ID, v, time.Now())
+	}
+	if err != nil {
+		c.log.Warn("saving an input: kept in memory only until mcptray exits", "input", in.ID, "err", err)
+	}
+	c.requestReload()
+}
+
+// ErrNoInputValue is wrapped by ForgetInput when no value was stored.
+var ErrNoInputValue = errors.New("no value stored")
+
+// ForgetInput clears the value of ${input:ID} from memory, the keyring and
+// the store; the entries that use it ask for it again.
+func (c *Core) ForgetInput(id string) error {
+	if id == "" {
+		return errors.New("forgetting an input: the id is empty")
+	}
+	c.inputs.mu.Lock()
+	_, had := c.inputs.values[id]
+	delete(c.inputs.values, id)
+	c.inputs.mu.Unlock()
+	var errs []error
+	switch err := c.opts.Secrets.Delete(inputEntry(id)); {
+	case err == nil:
+		had = true
+	case !errors.Is(err, keyring.ErrNotFound):
+		errs = append(errs, fmt.Errorf("keyring: %w", err))
+	}
+	if ok, err := c.store.DeleteInput(context.Background(), id); err != nil {
+		errs = append(errs, err)
+	} else if ok {
+		had = true
+	}
+	if had {
+		c.requestReload()
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("forgetting ${input:%s}: %w", id, errors.Join(errs...))
+	}
+	if !had {
+		return fmt.Errorf("forgetting ${input:%s}: %w", id, ErrNoInputValue)
+	}
+	return nil
+}
+
+// requestReload asks the watcher to re-read mcp.json now (values of
+// inputs changed).
+func (c *Core) requestReload() {
+	select {
+	case c.reloadReq <- struct{}{}:
+	default:
+	}
+}
+
+// waitInput is a server's run while its entry waits for an input: state
+// waiting-input, the question in the inbox, then (once answered) a reload
+// brings the resolved spec. Declined or timed out: state error until a
+// restart asks again.
+func (s *server) waitInput(ctx context.Context, spec config.Server, in config.Input) {
+	s.log.Write(logLifecycle, fmt.Sprintf("waiting for ${input:%s} in the inbox", in.ID))
+	s.setState(StateWaitingInput, spec.Err.Error())
+	outcome := s.core.askInput(ctx, in, s.name)
+	if ctx.Err() != nil {
+		return
+	}
+	if outcome != store.OutcomeAccept {
+		why := fmt.Sprintf("${input:%s} was not given (%s); `mcptray restart %s` asks again", in.ID, outcomeWords(outcome), s.name)
+		s.log.Write(logLifecycle, why)
+		s.setState(StateError, why)
+	}
+	<-ctx.Done()
+}
+
+func outcomeWords(outcome string) string {
+	switch outcome {
+	case store.OutcomeDecline:
+		return "declined"
+	case store.OutcomeTimeout:
+		return "no answer in time"
+	}
+	return "cancelled"
+}
+
+// ForgetInputInData forgets the value of ${input:ID} when no instance
+// runs on data: the keyring entry input/ID and the store's row.
+func ForgetInputInData(data, id string) error {
+	if id == "" {
+		return errors.New("forgetting an input: the id is empty")
+	}
+	st, err := store.Open(dbPath(data))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	had := false
+	var errs []error
+	switch err := (osKeyring{}).Delete(inputEntry(id)); {
+	case err == nil:
+		had = true
+	case !errors.Is(err, keyring.ErrNotFound):
+		errs = append(errs, fmt.Errorf("keyring: %w", err))
+	}
+	if ok, err := st.DeleteInput(context.Background(), id); err != nil {
+		errs = append(errs, err)
+	} else if ok {
+		had = true
+	}
+	switch {
+	case len(errs) > 0:
+		return fmt.Errorf("forgetting ${input:%s}: %w", id, errors.Join(errs...))
+	case !had:
+		return fmt.Errorf("forgetting ${input:%s}: %w", id, ErrNoInputValue)
+	}
+	return nil
+}
