@@ -17,10 +17,10 @@ import (
 
 // Host key status, as test_alias reports it.
 const (
-	hostKeyKnown = "known"      // matched a known_hosts entry
-	hostKeyAdded = "added"      // unknown, and added because the alias accepts new keys
-	hostKeyNew   = "unknown"    // unknown and refused
-	hostKeyBad   = "changed"    // does not match the known key: refused
+	hostKeyKnown = "known"       // matched a known_hosts entry
+	hostKeyAdded = "added"       // unknown, and added because the alias accepts new keys
+	hostKeyNew   = "unknown"     // unknown and refused
+	hostKeyBad   = "changed"     // does not match the known key: refused
 	hostKeyNone  = "not-reached" // the handshake never got that far
 )
 

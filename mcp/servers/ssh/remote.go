@@ -71,7 +71,7 @@ func remoteCommand(cmd, cwd string, sudo *sudoRun) string {
 }
 
 // shellQuote quotes s as one word for a POSIX shell (and for bash, zsh
-// and fish, which read '\'' the same way).
+// and fish, which read '\” the same way).
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
@@ -300,8 +300,12 @@ func cutPartialRune(b []byte) []byte {
 }
 
 // Truncated says whether bytes were dropped; Total counts all bytes.
-func (b *capBuffer) Truncated() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.total > int64(b.buf.Len()) }
-func (b *capBuffer) Total() int64    { b.mu.Lock(); defer b.mu.Unlock(); return b.total }
+func (b *capBuffer) Truncated() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.total > int64(b.buf.Len())
+}
+func (b *capBuffer) Total() int64 { b.mu.Lock(); defer b.mu.Unlock(); return b.total }
 
 // stderrFilter takes the markers out of the remote stderr: the process
 // group line, sudo's and cd's lines before the start marker (kept apart),

@@ -177,7 +177,9 @@ func (p prompt) answer(res *sdk.ElicitResult) (string, error) {
 }
 
 // inputID names the prompt in a multi-round-trip input request.
-func (p prompt) inputID() string { return strings.ReplaceAll(string(p.kind), " ", "-") + "/" + p.alias.Name }
+func (p prompt) inputID() string {
+	return strings.ReplaceAll(string(p.kind), " ", "-") + "/" + p.alias.Name
+}
 
 // asker returns how a tool call asks for secrets. A client on protocol
 // 2026-07-28 or later gets an input-required result (the call is retried
