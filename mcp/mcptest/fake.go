@@ -150,6 +150,9 @@ func run(mode string) int {
 		fmt.Fprintf(os.Stderr, "unknown fake server mode %q\n", mode)
 		return 2
 	}
+	if addr := os.Getenv(HTTPEnv); addr != "" {
+		return serveHTTP(mode, addr)
+	}
 	err := NewServer(mode).Run(context.Background(), &sdk.StdioTransport{})
 	if mode == "ignore-term" {
 		sleepForever()
