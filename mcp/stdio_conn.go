@@ -112,8 +112,11 @@ func (c *stdioConn) handleLine(line []byte) {
 	}
 	switch t[0] {
 	case '{':
-		if tap := c.tap.Load(); tap != nil {
-			if p, err := peekMessage(t); err == nil && (*tap)(t, &p) {
+		if p, err := peekMessage(t); err == nil {
+			if tap := c.tap.Load(); tap != nil && (*tap)(t, &p) {
+				return
+			}
+			if c.takeEvent(t, &p) {
 				return
 			}
 		}
@@ -153,6 +156,33 @@ func (c *stdioConn) deliver(msg jsonrpc.Message) {
 	case c.msgs <- msg:
 	case <-c.closed:
 	}
+}
+
+// takeEvent hands a notification with a method outside the protocol to
+// Hooks.Event without decoding the line (the SDK's decoder allocates a
+// large buffer per message, which a burst of events feels). A line it
+// cannot vouch for (an escaped method, params that are not valid JSON)
+// is left to the decoder, which logs what it refuses.
+func (c *stdioConn) takeEvent(line []byte, p *rpcPeek) bool {
+	if !p.method.ok() || p.id.ok() || p.result.ok() || p.err.ok() {
+		return false
+	}
+	method, ok := rawString(p.method.of(line))
+	if !ok || !isEventMethod(method) {
+		return false
+	}
+	var params json.RawMessage
+	if p.params.ok() {
+		params = p.params.of(line)
+		if !json.Valid(params) {
+			return false
+		}
+		params = bytes.Clone(params)
+	}
+	if c.hooks.Event != nil {
+		c.hooks.Event(method, params)
+	}
+	return true
 }
 
 // clientBoundRequests are the methods a server may send to a client as
