@@ -43,6 +43,13 @@ func cmdConnect(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
+	// Hand our stdin and stdout to the instance when we can, so the
+	// assistant's pipes lead straight into the gateway; relay otherwise.
+	inFile, okIn := stdin.(*os.File)
+	outFile, okOut := stdout.(*os.File)
+	if okIn && okOut {
+		return cl.ServeStdio(ctx, *server, *tools, inFile, outFile)
+	}
 	conn, err := cl.OpenMCP(ctx, *server, *tools)
 	if err != nil {
 		return err

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,6 +107,9 @@ func TestInspectorThroughConnectAndHTTP(t *testing.T) {
 
 	// The HTTP endpoint, with the bearer token.
 	ep, err := app.ReadEndpoint(in.data)
+	if err != nil && os.Getenv("MCPTRAY_TEST_SESSION") != "1" {
+		t.Skipf("no HTTP endpoint outside the desktop session (no keyring for the token): %v", err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,4 +135,75 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// connect hands its stdio to the instance and exits 0 when the assistant
+// closes its stdin; an unknown --server fails with a one-line reason.
+func TestConnectLifecycle(t *testing.T) {
+	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
+	in.waitFor("ready", states("echo", "ready"))
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"serverInfo"`) {
+		t.Fatalf("initialize through connect: %q, %v", line, err)
+	}
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("connect exited with %v after stdin closed", err)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("connect did not exit after its stdin closed")
+	}
+
+	bad := exec.Command(exe, "connect", "--server", "nobody", "--data", in.data, "--config", in.config)
+	bad.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	out, err := bad.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), `"nobody"`) {
+		t.Errorf("connect --server nobody: %v: %s", err, out)
+	}
+}
+
+// connect starts an instance when none runs (headless here: no DISPLAY).
+func TestConnectStartsAnInstance(t *testing.T) {
+	dir := t.TempDir()
+	cfg, data := filepath.Join(dir, "mcp.json"), filepath.Join(dir, "data")
+	writeConfig(t, cfg, map[string]any{"echo": fakeEntry(t, "echo")})
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "connect", "--data", data, "--config", cfg)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1", "DISPLAY=", "WAYLAND_DISPLAY=")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		cmd.Wait()
+		if b, err := os.ReadFile(filepath.Join(data, "mcptray.lock")); err == nil {
+			var pid int
+			fmt.Sscan(string(b), &pid)
+			if pid > 0 {
+				syscall.Kill(pid, syscall.SIGTERM)
+				waitGone(t, pid, "the instance connect started")
+			}
+		}
+	})
+	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"serverInfo"`) {
+		t.Fatalf("initialize through a freshly started instance: %q, %v", line, err)
+	}
 }

@@ -83,8 +83,9 @@ func (c *Core) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Header.Get("Upgrade") != mcpUpgrade {
-		writeJSON(w, http.StatusBadRequest, apiError{Error: "expected Upgrade: " + mcpUpgrade})
+	upgrade := r.Header.Get("Upgrade")
+	if upgrade != mcpUpgrade && upgrade != fdsUpgrade {
+		writeJSON(w, http.StatusBadRequest, apiError{Error: "expected Upgrade: " + mcpUpgrade + " or " + fdsUpgrade})
 		return
 	}
 	conn, brw, err := http.NewResponseController(w).Hijack()
@@ -92,9 +93,13 @@ func (c *Core) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		return
 	}
-	brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + mcpUpgrade + "\r\n\r\n")
+	brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + upgrade + "\r\n\r\n")
 	if err := brw.Flush(); err != nil {
 		conn.Close()
+		return
+	}
+	if upgrade == fdsUpgrade {
+		c.serveHandedStdio(r.Context(), conn, opts)
 		return
 	}
 	stream := &bufferedConn{Conn: conn, r: brw.Reader}

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+
+	"github.com/mcptray/mcptray/mcp"
+)
+
+// fdsUpgrade is the Upgrade token with which `mcptray connect` hands its
+// own stdin and stdout to the instance (SCM_RIGHTS on the control socket)
+// instead of relaying every byte: the assistant's pipes then lead straight
+// into the gateway, and connect only waits. It saves a process hop per
+// message (see bench_gateway_test.go).
+const fdsUpgrade = "mcp-fds"
+
+// serveHandedStdio receives the two descriptors, serves the gateway on them
+// and closes conn when the session ends, which is connect's cue to exit.
+func (c *Core) serveHandedStdio(ctx context.Context, conn net.Conn, opts mcp.UpstreamOptions) {
+	defer conn.Close()
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return
+	}
+	in, out, err := receiveStdio(uc)
+	if err != nil {
+		c.log.Warn("receiving connect's stdio", "err", err)
+		return
+	}
+	// The session also ends when connect goes away (the assistant killed
+	// it): its end of the control socket then reads EOF.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		io.Copy(io.Discard, conn)
+		cancel()
+	}()
+	if err := c.gw.ServeStream(ctx, &stdioPair{in: in, out: out}, opts); err != nil {
+		c.log.Debug("MCP stream ended", "err", err)
+	}
+}
+
+// receiveStdio reads one message carrying exactly two descriptors: the
+// peer's stdin and stdout.
+func receiveStdio(uc *net.UnixConn) (in, out *os.File, err error) {
+	buf := make([]byte, 1)
+	oob := make([]byte, syscall.CmsgSpace(2*4))
+	_, oobn, _, _, err := uc.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
+	if err != nil {
+		return nil, nil, err
+	}
+	var fds []int
+	for _, m := range msgs {
+		got, err := syscall.ParseUnixRights(&m)
+		if err == nil {
+			fds = append(fds, got...)
+		}
+	}
+	if len(fds) != 2 {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+		return nil, nil, fmt.Errorf("expected 2 descriptors, got %d", len(fds))
+	}
+	for _, fd := range fds {
+		syscall.CloseOnExec(fd)
+		syscall.SetNonblock(fd, true) // pollable: Close unblocks a Read
+	}
+	return os.NewFile(uintptr(fds[0]), "connect-stdin"), os.NewFile(uintptr(fds[1]), "connect-stdout"), nil
+}
+
+// sendStdio hands in and out to the instance over uc.
+func sendStdio(uc *net.UnixConn, in, out *os.File) error {
+	rights := syscall.UnixRights(int(in.Fd()), int(out.Fd()))
+	_, _, err := uc.WriteMsgUnix([]byte{0}, rights, nil)
+	return err
+}
+
+// stdioPair is a stream over two one-way files.
+type stdioPair struct{ in, out *os.File }
+
+func (p *stdioPair) Read(b []byte) (int, error)  { return p.in.Read(b) }
+func (p *stdioPair) Write(b []byte) (int, error) { return p.out.Write(b) }
+func (p *stdioPair) Close() error                { return errors.Join(p.in.Close(), p.out.Close()) }
