@@ -5,11 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
+
 	"github.com/mcptray/mcptray/app"
 )
 
 func TestConfigBannerFollowsUpdates(t *testing.T) {
-	m, _ := showMain(t, &fakeCore{}, twoServers(), func(error) {})
+	m, _, rec := showMain(t, &fakeCore{}, twoServers())
 	if m.banner.root.Visible() {
 		t.Fatal("banner shown with no config error")
 	}
@@ -42,6 +44,11 @@ func TestConfigBannerFollowsUpdates(t *testing.T) {
 	}
 	if got := m.banner.title.Text; !strings.Contains(got, bad.ConfigPath) || !strings.Contains(got, "last good config keeps running") {
 		t.Errorf("banner title = %q, want the path and that the last good config keeps running", got)
+	}
+
+	test.Tap(m.banner.open)
+	if len(rec.opened) != 1 || rec.opened[0] != bad.ConfigPath {
+		t.Errorf("Open config opened %q, want [%q]", rec.opened, bad.ConfigPath)
 	}
 
 	send(twoServers())

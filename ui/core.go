@@ -1,8 +1,15 @@
 package ui
 
-import "github.com/mcptray/mcptray/app"
+import (
+	"context"
+	"io"
 
-// Core is what the UI needs from the core; package app satisfies it.
+	"github.com/mcptray/mcptray/app"
+)
+
+// Core is what the UI needs from the core; *app.Core satisfies it. The UI
+// holds no state of its own beyond what it shows: every decision (what a
+// toggle writes, when a server restarts) is the core's.
 type Core interface {
 	// Status returns the current state of every server and of the config.
 	Status() app.Status
@@ -13,4 +20,15 @@ type Core interface {
 	// SetEnabled turns a server on or off (rewrites its "disabled" key in the
 	// config file; the change then flows back through Subscribe).
 	SetEnabled(name string, enabled bool) error
+	// Restart stops and starts one server.
+	Restart(name string) error
+	// FollowLog writes a server's log to w, then each new line, until ctx
+	// ends.
+	FollowLog(ctx context.Context, name string, w io.Writer) error
+	// Token is the HTTP endpoint's bearer token.
+	Token() (string, error)
+	// ToolsMode is the configured default tool-list mode (live, stable or
+	// dynamic); SetToolsMode rewrites it in the config file.
+	ToolsMode() string
+	SetToolsMode(mode string) error
 }

@@ -2,33 +2,101 @@ package ui
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"log"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/app"
 )
 
-// fakeCore is a Core whose methods call its function fields.
+// fakeCore is a Core whose methods call its function fields; a nil field
+// gives a harmless default.
 type fakeCore struct {
-	status     func() app.Status
-	subscribe  func() (<-chan app.Status, func())
-	setEnabled func(name string, enabled bool) error
+	status       func() app.Status
+	subscribe    func() (<-chan app.Status, func())
+	setEnabled   func(name string, enabled bool) error
+	restart      func(name string) error
+	followLog    func(ctx context.Context, name string, w io.Writer) error
+	token        func() (string, error)
+	toolsMode    func() string
+	setToolsMode func(mode string) error
 }
 
-func (f *fakeCore) Status() app.Status                     { return f.status() }
-func (f *fakeCore) Subscribe() (<-chan app.Status, func()) { return f.subscribe() }
+func (f *fakeCore) Status() app.Status {
+	if f.status == nil {
+		return twoServers()
+	}
+	return f.status()
+}
+
+func (f *fakeCore) Subscribe() (<-chan app.Status, func()) {
+	if f.subscribe == nil {
+		return make(chan app.Status), func() {}
+	}
+	return f.subscribe()
+}
+
 func (f *fakeCore) SetEnabled(name string, enabled bool) error {
+	if f.setEnabled == nil {
+		return nil
+	}
 	return f.setEnabled(name, enabled)
 }
 
-// twoServers is a status with one server running and one turned off.
+func (f *fakeCore) Restart(name string) error {
+	if f.restart == nil {
+		return nil
+	}
+	return f.restart(name)
+}
+
+// FollowLog writes nothing by default and waits for ctx, like a log that
+// does not grow.
+func (f *fakeCore) FollowLog(ctx context.Context, name string, w io.Writer) error {
+	if f.followLog == nil {
+		<-ctx.Done()
+		return nil
+	}
+	return f.followLog(ctx, name, w)
+}
+
+func (f *fakeCore) Token() (string, error) {
+	if f.token == nil {
+		return "fake-token", nil
+	}
+	return f.token()
+}
+
+func (f *fakeCore) ToolsMode() string {
+	if f.toolsMode == nil {
+		return "live"
+	}
+	return f.toolsMode()
+}
+
+func (f *fakeCore) SetToolsMode(mode string) error {
+	if f.setToolsMode == nil {
+		return nil
+	}
+	return f.setToolsMode(mode)
+}
+
+// testNow is the clock of widget tests: uptimes are measured against it.
+var testNow = time.Date(2026, 7, 3, 12, 0, 0, 0, time.UTC)
+
+// twoServers is a status with one server running (for 2h 5m) and one
+// turned off.
 func twoServers() app.Status {
 	return app.Status{
 		ConfigPath: "/home/me/.config/mcptray/mcp.json",
+		Endpoint:   "http://127.0.0.1:8765/mcp",
 		Servers: []app.ServerStatus{
-			{Name: "notes", Type: "stdio", Enabled: true, State: app.StateReady, PID: 4242, Tools: 7},
+			{Name: "notes", Type: "stdio", Enabled: true, State: app.StateReady, PID: 4242, Tools: 7,
+				Restarts: 1, Since: testNow.Add(-2*time.Hour - 5*time.Minute)},
 			{Name: "gmail", Type: "stdio", Enabled: false, State: app.StateDisabled},
 		},
 	}

@@ -1,24 +1,35 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"testing"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
-// childEnv makes the test binary, re-executed by TestRealWindow, run the real
-// app (ui.Run on the main goroutine, with the GL driver) instead of tests.
-const childEnv = "MCPTRAY_UI_TEST_CHILD"
+// Environment of the test binary when the desktop-session tests re-execute
+// it as the real app: the real core on these paths and ui.Run (GL driver,
+// tray over D-Bus), like `mcptray run --config F --data D`.
+const (
+	childEnv       = "MCPTRAY_UI_TEST_CHILD" // "1": be the app
+	childConfigEnv = "MCPTRAY_UI_TEST_CONFIG"
+	childDataEnv   = "MCPTRAY_UI_TEST_DATA"
+)
 
 // childDone is what the child prints once Run has returned.
 const childDone = "ui.Run returned: "
 
+// TestMain makes this test binary, besides the tests: the watchdog and the
+// fake MCP servers the real core starts, and (childEnv) the app itself.
 func TestMain(m *testing.M) {
+	mcp.RunWatchdogIfRequested()
+	mcptest.Main()
 	if os.Getenv(childEnv) == "1" {
-		runChild()
-		return
+		os.Exit(runChild())
 	}
 	// Fyne writes preferences and font caches under HOME.
 	home, err := os.MkdirTemp("", "mcptray-ui-test-home")
@@ -35,25 +46,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// runChild runs ui.Run over a fake core that reports two servers, then a
-// config error through its subscription.
-func runChild() {
-	updates := make(chan app.Status, 1)
-	bad := twoServers()
-	bad.ConfigError = "mcp.json:3:14: invalid character '}' looking for beginning of value"
-	updates <- bad
-	c := &fakeCore{
-		status:    twoServers,
-		subscribe: func() (<-chan app.Status, func()) { return updates, func() {} },
-		setEnabled: func(name string, enabled bool) error {
-			fmt.Printf("SetEnabled(%q, %v)\n", name, enabled)
-			return nil
-		},
-	}
-	err := Run(c)
-	fmt.Printf("%s%v\n", childDone, err)
+// runChild runs the real core and ui.Run on the main goroutine, as
+// main.cmdRun does.
+func runChild() int {
+	core, err := app.New(app.Options{ConfigPath: os.Getenv(childConfigEnv), DataDir: os.Getenv(childDataEnv)})
 	if err != nil {
-		os.Exit(1)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
-	os.Exit(0)
+	defer core.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- core.Run(ctx) }()
+	err = Run(core)
+	cancel()
+	coreErr := <-done
+	fmt.Printf("%s%v\n", childDone, err)
+	if err != nil || coreErr != nil {
+		fmt.Fprintln(os.Stderr, "core:", coreErr)
+		return 1
+	}
+	return 0
 }

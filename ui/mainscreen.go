@@ -1,26 +1,80 @@
 package ui
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app"
 )
 
-// mainScreen is the main window's content: the config-error banner over the
-// server list. Main goroutine only.
-type mainScreen struct {
-	banner  *configBanner
-	servers *serversScreen
-	root    fyne.CanvasObject
+// The main window's tabs.
+const (
+	tabServers  = "Servers"
+	tabInbox    = "Inbox"
+	tabEvents   = "Events"
+	tabConnect  = "Connect"
+	tabSettings = "Settings"
+)
+
+// tabOrder is the order of the tabs; Ctrl+1… select them in this order.
+var tabOrder = []string{tabServers, tabConnect, tabSettings}
+
+// screenEnv is what the screens need besides the core: the parts of the
+// desktop that tests replace.
+type screenEnv struct {
+	core       Core
+	clipboard  fyne.Clipboard
+	exe        string           // this executable, for the Connect snippets
+	now        func() time.Time // the clock
+	notify     notifier
+	autostart  autostart         // nil when the platform has none
+	openConfig func(path string) // opens the config file in the person's editor
+	onError    func(error)       // shows an error to the person
 }
 
-func newMainScreen(c Core, onError func(error)) *mainScreen {
+// mainScreen is the main window's content: why there is no tray (when
+// there is none) and the config-error banner over the tabs. Main goroutine
+// only.
+type mainScreen struct {
+	notice   *fyne.Container // why there is no tray; hidden when there is one
+	banner   *configBanner
+	tabs     *container.AppTabs
+	servers  *serversScreen
+	connect  *connectScreen
+	settings *settingsScreen
+	root     fyne.CanvasObject
+}
+
+// newMainScreen builds the window's content; noTray, when not empty, says
+// why there is no tray icon.
+func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	m := &mainScreen{
-		banner:  newConfigBanner(),
-		servers: newServersScreen(c, onError),
+		banner:   newConfigBanner(env.openConfig),
+		servers:  newServersScreen(env.core, env.now, env.onError),
+		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
+		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
 	}
-	m.root = container.NewBorder(m.banner.root, nil, nil, nil, m.servers.root)
+	why := widget.NewLabel(noTray)
+	why.Wrapping = fyne.TextWrapWord
+	why.Importance = widget.WarningImportance
+	m.notice = container.NewBorder(nil, nil, widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon())), nil, why)
+	if noTray == "" {
+		m.notice.Hide()
+	}
+	tabs := map[string]*container.TabItem{
+		tabServers:  container.NewTabItemWithIcon(tabServers, theme.ComputerIcon(), m.servers.root),
+		tabConnect:  container.NewTabItemWithIcon(tabConnect, theme.LoginIcon(), m.connect.root),
+		tabSettings: container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
+	}
+	m.tabs = container.NewAppTabs()
+	for _, name := range tabOrder {
+		m.tabs.Append(tabs[name])
+	}
+	m.root = container.NewBorder(container.NewVBox(m.notice, m.banner.root), nil, nil, nil, m.tabs)
 	return m
 }
 
@@ -28,4 +82,22 @@ func newMainScreen(c Core, onError func(error)) *mainScreen {
 func (m *mainScreen) apply(st app.Status) {
 	m.banner.set(st.ConfigPath, st.ConfigError)
 	m.servers.setServers(st.Servers)
+	m.connect.setStatus(st)
+	m.settings.setStatus(st)
 }
+
+// show selects the tab called name, if there is one.
+func (m *mainScreen) show(name string) {
+	for _, t := range m.tabs.Items {
+		if t.Text == name {
+			m.tabs.Select(t)
+			return
+		}
+	}
+}
+
+// tick refreshes what changes with time alone.
+func (m *mainScreen) tick() { m.servers.tick() }
+
+// close stops what the screens follow.
+func (m *mainScreen) close() { m.servers.close() }

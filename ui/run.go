@@ -1,9 +1,12 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
+	"net/url"
+	"os"
+	"time"
+
 	fyneapp "fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 
 	"github.com/mcptray/mcptray/assets"
 )
@@ -11,43 +14,75 @@ import (
 // AppID is the Fyne application ID (preferences and storage are kept under it).
 const AppID = "io.github.mcptray"
 
-// Run builds the Fyne app and shows the main window: the server list with a
-// check per server, and the config error as a banner. It must be called on
-// the main goroutine (the OS main thread) and blocks until the app quits,
-// then returns nil.
+// Run builds the Fyne app, its tray and its main window, and blocks until
+// the app quits, then returns nil. It must be called on the main goroutine
+// (the OS main thread).
 //
-// When a session D-Bus is reachable the app gets a tray icon and menu, and
-// closing the window only hides it; otherwise closing the window quits.
-// One goroutine follows c.Subscribe and applies each status inside fyne.Do;
-// it is stopped before Run returns.
+// With a tray (a session D-Bus is reachable), the app starts quietly in the
+// tray, and closing the window only hides it; Quit in the tray menu quits.
+// Without a tray, or with no tray host on the bus to show it, the window
+// opens at once and says why, and closing it quits. One goroutine follows
+// c.Subscribe and one a clock, each applying inside fyne.Do; both are
+// stopped before Run returns.
 func Run(c Core) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
-	w := a.NewWindow("mcptray")
+	exe, _ := os.Executable()
+	auto, err := defaultAutostart(exe)
+	if err != nil {
+		auto = nil
+	}
+	host, noTray := systemTray(a)
 
-	screen := newMainScreen(c, func(err error) { dialog.ShowError(err, w) })
+	var stops []func() // the followers; every way to quit ends them first
+	stopAll := func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
+	quit := func() {
+		stopAll()
+		a.Quit()
+	}
+	d := newDesktop(a, c, desktopOptions{
+		env: screenEnv{
+			clipboard: a.Clipboard(),
+			exe:       exe,
+			now:       time.Now,
+			notify:    notifier{app: a},
+			autostart: auto,
+			openConfig: func(path string) {
+				if u, err := url.Parse(storage.NewFileURI(path).String()); err == nil {
+					a.OpenURL(u)
+				}
+			},
+		},
+		host:   host,
+		noTray: noTray,
+		quit:   quit,
+	})
+	defer d.close()
+
 	// Subscribe before reading the status, so no change falls in between.
 	updates, cancel := c.Subscribe()
 	defer cancel()
-	screen.apply(c.Status())
-	w.SetContent(screen.root)
-	w.Resize(fyne.NewSize(760, 420))
-	stop := follow(updates, screen.apply)
-	defer stop()
+	d.apply(c.Status())
+	stops = append(stops, follow(updates, d.apply))
+	clock := time.NewTicker(time.Second)
+	defer clock.Stop()
+	stops = append(stops, follow(clock.C, func(time.Time) { d.tick() }))
+	defer stopAll()
 
-	// Every way to quit goes through here, so no update is applied while
-	// the app winds down.
-	quit := func() {
-		stop()
-		a.Quit()
+	d.win.SetCloseIntercept(func() {
+		if host != nil && trayHostRunning() {
+			d.hide()
+			return
+		}
+		quit()
+	})
+	if host == nil || !trayHostRunning() {
+		d.show()
 	}
-	if setTray(a, w, quit) {
-		w.SetCloseIntercept(w.Hide)
-	} else {
-		w.SetCloseIntercept(quit)
-	}
-
-	w.Show()
 	a.Run()
 	return nil
 }

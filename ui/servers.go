@@ -3,17 +3,20 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app"
 )
 
-// serverColumns are the widths of a server row's columns: the enabled check,
-// name, state, pid, tools; the error takes the rest.
-var serverColumns = columns{44, 160, 100, 70, 60}
+// serverColumns are the widths of a server row's columns: the enabled
+// check, name, state, pid, uptime, tools, restarts; the last error takes the
+// rest.
+var serverColumns = columns{44, 150, 104, 70, 76, 56, 74}
 
 // Positions of the widgets in a server row (a *fyne.Container).
 const (
@@ -21,25 +24,35 @@ const (
 	colName
 	colState
 	colPID
+	colUptime
 	colTools
+	colRestarts
 	colError
 )
 
-// serversScreen lists the servers: a check per server that turns it on or off
-// through Core.SetEnabled, then its name, state, pid, tool count and error.
-// Main goroutine only.
+// serversScreen is the Servers tab: a row per server (a check that turns
+// it on or off through Core.SetEnabled, then name, state badge, pid,
+// uptime, tool count, restarts and last error) over the selected server's
+// Restart button and its log, followed live. Main goroutine only.
 type serversScreen struct {
 	core    Core
-	onError func(error)        // shows a failed SetEnabled to the person
-	servers []app.ServerStatus // the rows shown, in order
+	onError func(error)      // shows a failed SetEnabled or Restart to the person
+	now     func() time.Time // the clock uptimes are measured with
+
+	servers  []app.ServerStatus // the rows shown, in order
+	selected string             // the server whose log is shown; "" for none
+
 	list    *widget.List
+	title   *widget.Label
+	restart *widget.Button
+	log     *logPane
 	root    fyne.CanvasObject
 }
 
-// newServersScreen builds the list; onError is called (on the main goroutine)
-// with a short message when turning a server on or off fails.
-func newServersScreen(c Core, onError func(error)) *serversScreen {
-	s := &serversScreen{core: c, onError: onError}
+// newServersScreen builds the tab; onError is called (on the main
+// goroutine) with a short message when a toggle or restart fails.
+func newServersScreen(c Core, now func() time.Time, onError func(error)) *serversScreen {
+	s := &serversScreen{core: c, onError: onError, now: now}
 	s.list = widget.NewList(
 		func() int { return len(s.servers) },
 		newServerRow,
@@ -48,12 +61,26 @@ func newServersScreen(c Core, onError func(error)) *serversScreen {
 				s.updateRow(o.(*fyne.Container), s.servers[id])
 			}
 		})
-	s.list.OnSelected = func(id widget.ListItemID) { s.list.Unselect(id) }
+	s.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(s.servers) {
+			s.show(s.servers[id].Name)
+		}
+	}
 	header := container.New(serverColumns,
 		widget.NewLabel(""),
-		boldLabel("Server"), boldLabel("State"), boldLabel("PID"),
-		boldLabel("Tools"), boldLabel("Error"))
-	s.root = container.NewBorder(header, nil, nil, nil, s.list)
+		boldLabel("Server"), boldLabel("State"), boldLabel("PID"), boldLabel("Uptime"),
+		boldLabel("Tools"), boldLabel("Restarts"), boldLabel("Last error"))
+
+	s.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	s.title.Truncation = fyne.TextTruncateEllipsis
+	s.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), s.restartSelected)
+	s.restart.Disable()
+	s.log = newLogPane(c)
+	detail := container.NewBorder(container.NewBorder(nil, nil, nil, s.restart, s.title), nil, nil, nil, s.log.root)
+
+	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), detail)
+	split.Offset = 0.45
+	s.root = split
 	return s
 }
 
@@ -68,8 +95,9 @@ func newServerRow() fyne.CanvasObject {
 	errText.Truncation = fyne.TextTruncateEllipsis
 	errText.Importance = widget.DangerImportance
 	return container.New(serverColumns,
-		widget.NewCheck("", nil), name, widget.NewLabel(""),
-		widget.NewLabel(""), widget.NewLabel(""), errText)
+		widget.NewCheck("", nil), name, newStateBadge(),
+		widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""),
+		errText)
 }
 
 func (s *serversScreen) updateRow(row *fyne.Container, st app.ServerStatus) {
@@ -80,32 +108,37 @@ func (s *serversScreen) updateRow(row *fyne.Container, st app.ServerStatus) {
 	check.OnChanged = func(on bool) { s.setEnabled(name, on) }
 
 	row.Objects[colName].(*widget.Label).SetText(st.Name)
-	state := row.Objects[colState].(*widget.Label)
-	state.Importance = stateImportance(st.State)
-	state.SetText(st.State)
-	pid := ""
+	row.Objects[colState].(*stateBadge).SetState(st.State)
+	pid, up, tools := "", "", ""
 	if st.PID > 0 {
 		pid = strconv.Itoa(st.PID)
 	}
-	row.Objects[colPID].(*widget.Label).SetText(pid)
-	tools := ""
+	if st.State == app.StateReady {
+		up = uptime(s.now().Sub(st.Since))
+	}
 	if st.State == app.StateReady || st.Tools > 0 {
 		tools = strconv.Itoa(st.Tools)
 	}
+	row.Objects[colPID].(*widget.Label).SetText(pid)
+	row.Objects[colUptime].(*widget.Label).SetText(up)
 	row.Objects[colTools].(*widget.Label).SetText(tools)
+	row.Objects[colRestarts].(*widget.Label).SetText(strconv.Itoa(st.Restarts))
 	row.Objects[colError].(*widget.Label).SetText(st.Error)
 }
 
-func stateImportance(state string) widget.Importance {
-	switch state {
-	case app.StateReady:
-		return widget.SuccessImportance
-	case app.StateError, app.StateCrashLoop:
-		return widget.DangerImportance
-	case app.StateStarting, app.StateRestarting, app.StateStopping:
-		return widget.WarningImportance
-	default: // disabled, stopped
-		return widget.LowImportance
+// uptime renders d the short way: "45s", "12m", "3h 12m", "2d 4h".
+func uptime(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		return fmt.Sprintf("%dd %dh", int(d.Hours())/24, int(d.Hours())%24)
 	}
 }
 
@@ -123,8 +156,38 @@ func (s *serversScreen) setEnabled(name string, on bool) {
 	s.onError(fmt.Errorf("turning %s %s: %w", name, verb, err))
 }
 
-// setServers replaces the rows.
+// restartSelected is a tap on Restart.
+func (s *serversScreen) restartSelected() {
+	if s.selected == "" {
+		return
+	}
+	if err := s.core.Restart(s.selected); err != nil {
+		s.onError(fmt.Errorf("restarting %s: %w", s.selected, err))
+	}
+}
+
+// show selects server name: its title, Restart and its log.
+func (s *serversScreen) show(name string) {
+	if name == s.selected {
+		return
+	}
+	s.selected = name
+	s.title.SetText("Log of " + name)
+	s.restart.Enable()
+	s.log.follow(name)
+}
+
+// setServers replaces the rows. The first server is selected when none is.
 func (s *serversScreen) setServers(servers []app.ServerStatus) {
 	s.servers = servers
 	s.list.Refresh()
+	if s.selected == "" && len(servers) > 0 {
+		s.list.Select(0)
+	}
 }
+
+// tick refreshes what changes with time alone (uptimes).
+func (s *serversScreen) tick() { s.list.Refresh() }
+
+// close stops following the log.
+func (s *serversScreen) close() { s.log.stop() }

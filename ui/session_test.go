@@ -2,24 +2,36 @@ package ui
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/mcptray/mcptray/app"
 )
 
-// TestRealWindow opens the real app (GL driver, tray over D-Bus) in the
-// desktop session of scripts/desktop-session.sh, takes a screenshot of its
-// window, then quits it through its tray menu. It runs only inside that
-// session (MCPTRAY_TEST_SESSION=1) and fails, rather than skips, when the
-// session is there but broken.
-func TestRealWindow(t *testing.T) {
+// The tests here run the real app — the real core and ui.Run with the GL
+// driver — in the desktop session of scripts/desktop-session.sh (Xvfb, a
+// private D-Bus, gnome-keyring, dunst), and drive it the way a person's
+// desktop does: the tray over D-Bus (StatusNotifierItem + dbusmenu), the
+// windows with xdotool. They run only inside that session
+// (MCPTRAY_TEST_SESSION=1) and fail, rather than skip, when the session is
+// there but broken. Screenshots go to $MCPTRAY_ARTIFACTS.
+
+// needSession skips t outside the desktop session and fails it when the
+// session lacks something.
+func needSession(t testing.TB) {
+	t.Helper()
 	if os.Getenv("MCPTRAY_TEST_SESSION") != "1" {
 		t.Skip("needs a desktop session: run under scripts/desktop-session.sh (make test does)")
 	}
@@ -28,101 +40,140 @@ func TestRealWindow(t *testing.T) {
 			t.Fatalf("MCPTRAY_TEST_SESSION=1 but %s is not set", v)
 		}
 	}
-	for _, tool := range []string{"xdotool", "import"} {
+	for _, tool := range []string{"xdotool", "import", "dunstctl"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("MCPTRAY_TEST_SESSION=1 but %s is missing (run scripts/deps.sh)", tool)
 		}
 	}
+}
 
-	home := t.TempDir()
-	var out syncBuffer
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), childEnv+"=1", "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
-	child.Stdout = &out
-	child.Stderr = &out
-	if err := child.Start(); err != nil {
-		t.Fatalf("starting the app: %v", err)
-	}
-	exited := make(chan error, 1) // holds the child's exit until received for good
-	go func() { exited <- child.Wait() }()
-	reaped := false
-	defer func() {
-		if !reaped {
-			child.Process.Kill()
-			<-exited
-		}
-		t.Logf("app output:\n%s", out.String())
-	}()
+// realApp is the app under test, a child process.
+type realApp struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	config string
+	data   string
+	out    *syncBuffer
+	exited chan error // receives the exit once; alive puts it back
+	reaped bool
+}
 
-	// alive fails the test if the app has exited.
-	alive := func() {
-		t.Helper()
-		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("the app exited early (%v)", err)
-		default:
-		}
-	}
+// fakeServer is an mcp.json entry running this test binary as a fake MCP
+// server in mode.
+func fakeServer(mode string) map[string]any {
+	exe, _ := os.Executable()
+	return map[string]any{"command": exe, "env": map[string]string{
+		"MCPTRAY_FAKE_SERVER": mode, "GORACE": "atexit_sleep_ms=0"}}
+}
 
-	var win string
-	waitFor(t, 90*time.Second, "the mcptray window to be mapped", func() bool {
-		alive()
-		o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^mcptray$").Output()
-		win = strings.TrimSpace(string(o))
-		return win != ""
-	})
-	t.Logf("window id %s", win)
-
-	shot := filepath.Join(artifactsDir(t), "real-window.png")
-	var colours int
-	waitFor(t, 60*time.Second, "the window to be drawn", func() bool {
-		alive()
-		if err := exec.Command("import", "-window", "root", shot).Run(); err != nil {
-			t.Logf("import: %v", err)
-			return false
-		}
-		colours = countColours(t, shot)
-		return colours >= 16
-	})
-	t.Logf("screenshot with %d colours: %s", colours, shot)
-
-	menu := trayMenu(t, child.Process.Pid, alive)
-	quit, ok := menu["Quit"]
-	if !ok {
-		t.Fatalf("tray menu %v has no Quit", menu)
+func writeJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, _ := json.MarshalIndent(v, "", "  ")
+	if err := os.WriteFile(path+".tmp", b, 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if _, ok := menu["Open mcptray"]; !ok {
-		t.Errorf("tray menu %v has no Open mcptray", menu)
-	}
-	clickTrayItem(t, child.Process.Pid, quit)
-
-	select {
-	case err := <-exited:
-		reaped = true
-		if err != nil {
-			t.Errorf("the app exited with %v after Quit", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the app did not exit within 30s of Quit")
-	}
-	o := out.String()
-	if !strings.Contains(o, childDone+"<nil>") {
-		t.Errorf("the app's output lacks %q", childDone+"<nil>")
-	}
-	if strings.Contains(o, "Error in Fyne call thread") {
-		t.Error("Fyne thread check failed in the app (see its output)")
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
 	}
 }
 
+// startApp starts the app on a temp config holding servers, with env added
+// to the session's environment.
+func startApp(t testing.TB, servers map[string]any, env ...string) *realApp {
+	t.Helper()
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	a := &realApp{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"),
+		out: &syncBuffer{}, exited: make(chan error, 1)}
+	writeJSON(t, a.config, map[string]any{"mcpServers": servers})
+	a.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	a.cmd.Env = append(os.Environ(), childEnv+"=1", childConfigEnv+"="+a.config, childDataEnv+"="+a.data,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
+	a.cmd.Env = append(a.cmd.Env, env...)
+	a.cmd.Stdout = a.out
+	a.cmd.Stderr = a.out
+	if err := a.cmd.Start(); err != nil {
+		t.Fatalf("starting the app: %v", err)
+	}
+	go func() { a.exited <- a.cmd.Wait() }()
+	t.Cleanup(func() {
+		if !a.reaped {
+			a.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-a.exited:
+			case <-time.After(20 * time.Second):
+				a.cmd.Process.Kill()
+				<-a.exited
+			}
+		}
+		out := a.out.String()
+		t.Logf("app output:\n%s", out)
+		if strings.Contains(out, "Error in Fyne call thread") {
+			t.Error("Fyne thread check failed in the app (see its output)")
+		}
+	})
+	return a
+}
+
+// alive fails the test if the app has exited.
+func (a *realApp) alive() {
+	a.t.Helper()
+	select {
+	case err := <-a.exited:
+		a.exited <- err
+		a.t.Fatalf("the app exited early (%v)", err)
+	default:
+	}
+}
+
+// waitExit waits for the app to exit and fails unless it exits 0 after
+// printing that ui.Run returned nil.
+func (a *realApp) waitExit(within time.Duration) {
+	a.t.Helper()
+	select {
+	case err := <-a.exited:
+		a.reaped = true
+		if err != nil {
+			a.t.Errorf("the app exited with %v", err)
+		}
+	case <-time.After(within):
+		a.t.Fatalf("the app did not exit within %v", within)
+	}
+	if o := a.out.String(); !strings.Contains(o, childDone+"<nil>") {
+		a.t.Errorf("the app's output lacks %q", childDone+"<nil>")
+	}
+}
+
+// status asks the app's core over its control socket.
+func (a *realApp) status() app.Status {
+	a.t.Helper()
+	cl, err := app.Dial(a.data)
+	if err != nil {
+		return app.Status{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, _ := cl.Status(ctx)
+	return st
+}
+
+func (a *realApp) server(name string) app.ServerStatus {
+	for _, s := range a.status().Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	return app.ServerStatus{}
+}
+
 // waitFor polls cond until it holds, failing t after timeout.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	tick := time.NewTicker(100 * time.Millisecond)
+	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for !cond() {
 		if time.Now().After(deadline) {
@@ -134,7 +185,7 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 
 // artifactsDir is where tests leave files worth looking at after a run:
 // $MCPTRAY_ARTIFACTS (make test sets it) or a temp dir of the test.
-func artifactsDir(t *testing.T) string {
+func artifactsDir(t testing.TB) string {
 	dir := os.Getenv("MCPTRAY_ARTIFACTS")
 	if dir == "" {
 		return t.TempDir()
@@ -145,8 +196,79 @@ func artifactsDir(t *testing.T) string {
 	return dir
 }
 
+// findWindow waits for a mapped window whose title is title and returns its
+// X id.
+func findWindow(t testing.TB, a *realApp, title string) string {
+	t.Helper()
+	var id string
+	waitFor(t, 60*time.Second, "a window titled "+title, func() bool {
+		a.alive()
+		o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
+		id, _, _ = strings.Cut(strings.TrimSpace(string(o)), "\n")
+		return id != ""
+	})
+	return id
+}
+
+// windowGone waits until no mapped window is titled title.
+func windowGone(t testing.TB, a *realApp, title string) {
+	t.Helper()
+	waitFor(t, 30*time.Second, "the window "+title+" to go", func() bool {
+		a.alive()
+		o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
+		return strings.TrimSpace(string(o)) == ""
+	})
+}
+
+// screenshot saves the X window win ("root" for the screen) as name in
+// the artifacts dir, once it shows at least 16 colours (drawn), and returns
+// the path.
+func screenshot(t testing.TB, a *realApp, win, name string) string {
+	t.Helper()
+	shot := filepath.Join(artifactsDir(t), name)
+	waitFor(t, 60*time.Second, name+" to be drawn", func() bool {
+		if a != nil {
+			a.alive()
+		}
+		if err := exec.Command("import", "-window", win, shot).Run(); err != nil {
+			t.Logf("import: %v", err)
+			return false
+		}
+		return countColours(t, shot) >= 16
+	})
+	t.Logf("screenshot: %s", shot)
+	return shot
+}
+
+// capture is the raw RGBA pixels of X window win.
+func capture(win string) []byte {
+	out, _ := exec.Command("import", "-window", win, "-depth", "8", "rgba:-").Output()
+	return out
+}
+
+// screenshotChange is screenshot for a window whose content is changing
+// (a tab was just selected): it waits until the window's pixels differ
+// from before (a capture) and two captures in a row are the same.
+func screenshotChange(t testing.TB, a *realApp, win, name string, before []byte) string {
+	t.Helper()
+	var last []byte
+	waitFor(t, 30*time.Second, name+" to show the change", func() bool {
+		a.alive()
+		cur := capture(win)
+		settled := len(cur) > 0 && bytes.Equal(cur, last) && !bytes.Equal(cur, before)
+		last = cur
+		return settled
+	})
+	shot := filepath.Join(artifactsDir(t), name)
+	if err := exec.Command("import", "-window", win, shot).Run(); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	t.Logf("screenshot: %s", shot)
+	return shot
+}
+
 // countColours counts the distinct colours in the PNG at path (up to 1000).
-func countColours(t *testing.T, path string) int {
+func countColours(t testing.TB, path string) int {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -154,14 +276,14 @@ func countColours(t *testing.T, path string) int {
 	}
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
-		t.Fatalf("decoding the screenshot: %v", err)
+		return 0 // written half-way
 	}
 	seen := map[[4]uint32]bool{}
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, a := img.At(x, y).RGBA()
-			seen[[4]uint32{r, g, bl, a}] = true
+			r, g, bl, al := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, al}] = true
 			if len(seen) >= 1000 {
 				return len(seen)
 			}
@@ -170,42 +292,34 @@ func countColours(t *testing.T, path string) int {
 	return len(seen)
 }
 
-// trayDest is the D-Bus name fyne.io/systray exports its tray item under.
-func trayDest(pid int) string { return fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", pid) }
+// xdo runs xdotool with args.
+func xdo(t testing.TB, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+		t.Fatalf("xdotool %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
 
-// trayMenu waits for the app's tray item, then returns its menu's labels
-// mapped to their dbusmenu item ids.
-func trayMenu(t *testing.T, pid int, alive func()) map[string]int32 {
+// sessionBus connects to the session bus, closed at the end of t.
+func sessionBus(t testing.TB) *dbus.Conn {
 	t.Helper()
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		t.Fatalf("connecting to the session bus: %v", err)
 	}
-	defer conn.Close()
-	dest := trayDest(pid)
-	waitFor(t, 30*time.Second, dest+" on the session bus", func() bool {
-		alive()
-		var has bool
-		err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, dest).Store(&has)
-		return err == nil && has
-	})
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
 
-	menu := map[string]int32{}
-	waitFor(t, 30*time.Second, "the tray menu to have items", func() bool {
-		alive()
-		var rev uint32
-		var root menuLayout
-		err := conn.Object(dest, "/StatusNotifierMenu").Call(
-			"com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &root)
-		if err != nil {
-			t.Logf("GetLayout: %v", err)
-			return false
-		}
-		clear(menu)
-		collectMenu(root.Children, menu)
-		return len(menu) > 0
-	})
-	return menu
+// trayDest is the D-Bus name fyne.io/systray exports its tray item under.
+func trayDest(pid int) string { return fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", pid) }
+
+// menuItem is one item of the tray's dbusmenu.
+type menuItem struct {
+	id      int32
+	label   string
+	checked bool // toggle-state 1
+	enabled bool
 }
 
 // menuLayout is a dbusmenu layout node: (ia{sv}av).
@@ -215,34 +329,197 @@ type menuLayout struct {
 	Children []dbus.Variant
 }
 
-func collectMenu(children []dbus.Variant, into map[string]int32) {
-	for _, v := range children {
+// trayMenu returns the items of the app's tray menu, in order (separators
+// left out).
+func trayMenu(t testing.TB, conn *dbus.Conn, pid int) []menuItem {
+	t.Helper()
+	var rev uint32
+	var root menuLayout
+	err := conn.Object(trayDest(pid), "/StatusNotifierMenu").Call(
+		"com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &root)
+	if err != nil {
+		t.Logf("GetLayout: %v", err)
+		return nil
+	}
+	var items []menuItem
+	for _, v := range root.Children {
 		fields, ok := v.Value().([]any)
 		if !ok || len(fields) != 3 {
 			continue
 		}
-		id, _ := fields[0].(int32)
 		props, _ := fields[1].(map[string]dbus.Variant)
-		if label, ok := props["label"].Value().(string); ok && label != "" {
-			into[label] = id
+		if typ, _ := props["type"].Value().(string); typ == "separator" {
+			continue
 		}
-		if sub, ok := fields[2].([]dbus.Variant); ok {
-			collectMenu(sub, into)
+		it := menuItem{enabled: true}
+		it.id, _ = fields[0].(int32)
+		it.label, _ = props["label"].Value().(string)
+		if s, ok := props["toggle-state"].Value().(int32); ok && s == 1 {
+			it.checked = true
 		}
+		if e, ok := props["enabled"].Value().(bool); ok && !e {
+			it.enabled = false
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+func menuString(items []menuItem) string {
+	var b strings.Builder
+	for _, it := range items {
+		switch {
+		case !it.enabled:
+			b.WriteString("(" + it.label + ")")
+		case it.checked:
+			b.WriteString("[x] " + it.label)
+		default:
+			b.WriteString(it.label)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// waitMenu waits until the tray menu satisfies cond and returns it.
+func waitMenu(t testing.TB, a *realApp, conn *dbus.Conn, what string, cond func([]menuItem) bool) []menuItem {
+	t.Helper()
+	var items []menuItem
+	waitFor(t, 60*time.Second, what, func() bool {
+		a.alive()
+		items = trayMenu(t, conn, a.cmd.Process.Pid)
+		return cond(items)
+	})
+	return items
+}
+
+// hasItem reports whether items has one labelled label.
+func hasItem(items []menuItem, label string) bool {
+	_, ok := findItem(items, label)
+	return ok
+}
+
+func findItem(items []menuItem, label string) (menuItem, bool) {
+	for _, it := range items {
+		if it.label == label {
+			return it, true
+		}
+	}
+	return menuItem{}, false
+}
+
+// clickTrayItem clicks the tray menu item labelled label, the way a tray
+// host does.
+func clickTrayItem(t testing.TB, a *realApp, conn *dbus.Conn, label string) {
+	t.Helper()
+	it, ok := findItem(trayMenu(t, conn, a.cmd.Process.Pid), label)
+	if !ok {
+		t.Fatalf("no tray item %q", label)
+	}
+	call := conn.Object(trayDest(a.cmd.Process.Pid), "/StatusNotifierMenu").Call(
+		"com.canonical.dbusmenu.Event", 0, it.id, "clicked", dbus.MakeVariant(int32(0)), uint32(time.Now().Unix()))
+	if call.Err != nil {
+		t.Logf("dbusmenu Event: %v (the app may have quit before replying)", call.Err)
 	}
 }
 
-// clickTrayItem clicks the tray menu item id, the way a tray host does.
-func clickTrayItem(t *testing.T, pid int, id int32) {
+// registeredItems is the tray host's list of registered tray items.
+func registeredItems(conn *dbus.Conn) []string {
+	v, err := conn.Object("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher").
+		GetProperty("org.kde.StatusNotifierWatcher.RegisteredStatusNotifierItems")
+	if err != nil {
+		return nil
+	}
+	items, _ := v.Value().([]string)
+	return items
+}
+
+// waitRegistered waits until the app's tray item is registered with the
+// tray host.
+func waitRegistered(t testing.TB, a *realApp, conn *dbus.Conn) {
+	t.Helper()
+	dest := trayDest(a.cmd.Process.Pid)
+	waitFor(t, 60*time.Second, "the tray item to register with the tray host", func() bool {
+		a.alive()
+		var owner string
+		if conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, dest).Store(&owner) != nil {
+			return false
+		}
+		for _, it := range registeredItems(conn) {
+			if strings.HasPrefix(it, owner+"/") || it == owner || strings.HasPrefix(it, dest) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// notifications watches the session bus for desktop notifications sent
+// to org.freedesktop.Notifications; their summaries arrive on the
+// returned channel.
+func notifications(t testing.TB) <-chan string {
 	t.Helper()
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		t.Fatalf("connecting to the session bus: %v", err)
 	}
-	defer conn.Close()
-	call := conn.Object(trayDest(pid), "/StatusNotifierMenu").Call(
-		"com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(int32(0)), uint32(time.Now().Unix()))
-	if call.Err != nil {
-		t.Logf("dbusmenu Event: %v (the app may have quit before replying)", call.Err)
+	t.Cleanup(func() { conn.Close() })
+	rule := "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"
+	if call := conn.BusObject().Call("org.freedesktop.DBus.Monitoring.BecomeMonitor", 0, []string{rule}, uint32(0)); call.Err != nil {
+		t.Fatalf("monitoring the session bus: %v", call.Err)
 	}
+	msgs := make(chan *dbus.Message, 32)
+	conn.Eavesdrop(msgs)
+	out := make(chan string, 32)
+	go func() {
+		for m := range msgs {
+			if len(m.Body) >= 4 {
+				if summary, ok := m.Body[3].(string); ok {
+					select {
+					case out <- summary:
+					default:
+					}
+				}
+			}
+		}
+	}()
+	return out
+}
+
+// waitNotification waits for a notification whose summary contains want.
+func waitNotification(t testing.TB, a *realApp, seen <-chan string, want string) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case s := <-seen:
+			t.Logf("notification: %q", s)
+			if strings.Contains(s, want) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no notification %q within 30s", want)
+		}
+		a.alive()
+	}
+}
+
+// dunstCount is how many notifications dunst has shown or holds.
+func dunstCount(t testing.TB) int {
+	t.Helper()
+	total := 0
+	for _, what := range []string{"displayed", "history", "waiting"} {
+		out, err := exec.Command("dunstctl", "count", what).Output()
+		if err != nil {
+			t.Fatalf("dunstctl count %s: %v", what, err)
+		}
+		n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+		total += n
+	}
+	return total
+}
+
+// pidAlive reports whether process pid exists.
+func pidAlive(pid int) bool {
+	return pid > 0 && syscall.Kill(pid, 0) == nil
 }

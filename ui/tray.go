@@ -1,39 +1,223 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
-	"github.com/godbus/dbus/v5"
+	"fmt"
+	"strings"
 
+	"fyne.io/fyne/v2"
+
+	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/assets"
 )
 
-// sessionBusReachable reports whether a session D-Bus answers. Fyne's tray
-// (fyne.io/systray) needs one: without it, quitting the app panics.
-func sessionBusReachable() bool {
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		return false
-	}
-	conn.Close()
-	return true
+// trayHost is where the tray menu and icon go: the Fyne app (desktop.App)
+// when there is a tray, a recorder in tests.
+type trayHost interface {
+	SetSystemTrayMenu(*fyne.Menu)
+	SetSystemTrayIcon(fyne.Resource)
 }
 
-// setTray gives the app a tray icon and menu: "Open mcptray" shows w, "Quit"
-// calls quit. It reports false, and does nothing, when there can be no tray
-// (the driver has none, or no session bus is reachable).
-func setTray(a fyne.App, w fyne.Window, quit func()) bool {
-	desk, ok := a.(desktop.App)
-	if !ok || !sessionBusReachable() {
-		return false
+// tray keeps the tray menu and icon in step with the core: a summary
+// header, one checkbox item per server (clicking it toggles the server),
+// then Inbox, Events, Open and Quit. Main goroutine only.
+type tray struct {
+	host    trayHost
+	core    Core
+	open    func(tab string) // shows the main window on a tab
+	quit    func()
+	onError func(error) // shows a failed toggle to the person
+
+	st      app.Status
+	waiting map[string]int // pending inbox requests per server
+	pending int            // pending inbox requests in all
+	unread  int            // events not yet read
+
+	shown string        // the menu last set, as text: identical menus are not set again
+	icon  fyne.Resource // the icon last set
+}
+
+func newTray(host trayHost, c Core, open func(tab string), quit func(), onError func(error)) *tray {
+	return &tray{host: host, core: c, open: open, quit: quit, onError: onError}
+}
+
+// setStatus shows st.
+func (t *tray) setStatus(st app.Status) {
+	t.st = st
+	t.refresh()
+}
+
+// setInbox shows the pending inbox requests, counted per server.
+func (t *tray) setInbox(perServer map[string]int) {
+	t.waiting = perServer
+	t.pending = 0
+	for _, n := range perServer {
+		t.pending += n
 	}
-	open := fyne.NewMenuItem("Open mcptray", func() {
-		w.Show()
-		w.RequestFocus()
-	})
-	quitItem := fyne.NewMenuItem("Quit", quit)
-	quitItem.IsQuit = true // so Fyne adds no Quit of its own
-	desk.SetSystemTrayIcon(assets.Icon)
-	desk.SetSystemTrayMenu(fyne.NewMenu("mcptray", open, fyne.NewMenuItemSeparator(), quitItem))
-	return true
+	t.refresh()
+}
+
+// setUnread shows how many events are not read yet.
+func (t *tray) setUnread(n int) {
+	t.unread = n
+	t.refresh()
+}
+
+// refresh sets the menu and the icon, when they changed.
+func (t *tray) refresh() {
+	menu := t.menu()
+	if text := menuText(menu); text != t.shown {
+		t.shown = text
+		t.host.SetSystemTrayMenu(menu)
+	}
+	if icon := trayIcon(t.st, t.pending); icon != t.icon {
+		t.icon = icon
+		t.host.SetSystemTrayIcon(icon)
+	}
+}
+
+func (t *tray) menu() *fyne.Menu {
+	header := fyne.NewMenuItem(summary(t.st, t.waiting), nil)
+	header.Disabled = true
+	items := []*fyne.MenuItem{header, fyne.NewMenuItemSeparator()}
+	for _, s := range t.st.Servers {
+		name, on := s.Name, s.Enabled
+		item := fyne.NewMenuItem(serverLabel(s, t.waiting[s.Name]), func() { t.toggle(name, !on) })
+		item.Checked = on
+		items = append(items, item)
+	}
+	if len(t.st.Servers) > 0 {
+		items = append(items, fyne.NewMenuItemSeparator())
+	}
+	events := "Events…"
+	if t.unread > 0 {
+		events = fmt.Sprintf("Events (%d new)…", t.unread)
+	}
+	quit := fyne.NewMenuItem("Quit", t.quit)
+	quit.IsQuit = true // so Fyne adds no Quit of its own
+	items = append(items,
+		fyne.NewMenuItem(fmt.Sprintf("Inbox (%d)…", t.pending), func() { t.open(tabInbox) }),
+		fyne.NewMenuItem(events, func() { t.open(tabEvents) }),
+		fyne.NewMenuItem("Open mcptray…", func() { t.open(tabServers) }),
+		fyne.NewMenuItemSeparator(),
+		quit)
+	return fyne.NewMenu("mcptray", items...)
+}
+
+// toggle is a click on a server's item.
+func (t *tray) toggle(name string, on bool) {
+	if err := t.core.SetEnabled(name, on); err != nil {
+		verb := "off"
+		if on {
+			verb = "on"
+		}
+		t.onError(fmt.Errorf("turning %s %s: %w", name, verb, err))
+	}
+}
+
+// menuText renders a menu as one line per item, for change detection and
+// tests: "[x] label" for a checked item, "(label)" for a disabled one, "---"
+// for a separator.
+func menuText(m *fyne.Menu) string {
+	var b strings.Builder
+	for _, it := range m.Items {
+		switch {
+		case it.IsSeparator:
+			b.WriteString("---")
+		case it.Disabled:
+			b.WriteString("(" + it.Label + ")")
+		case it.Checked:
+			b.WriteString("[x] " + it.Label)
+		default:
+			b.WriteString(it.Label)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// summary is the tray menu's header: "3 running · 1 error", plus how many
+// servers wait for input, start or are off, and a config error.
+func summary(st app.Status, waiting map[string]int) string {
+	if len(st.Servers) == 0 {
+		if st.ConfigError != "" {
+			return "No servers · config error"
+		}
+		return "No servers configured"
+	}
+	var running, wait, starting, failed, off int
+	for _, s := range st.Servers {
+		switch {
+		case waiting[s.Name] > 0:
+			wait++
+		case s.State == app.StateReady:
+			running++
+		case s.State == app.StateError || s.State == app.StateCrashLoop:
+			failed++
+		case s.State == app.StateStarting || s.State == app.StateRestarting:
+			starting++
+		default:
+			off++
+		}
+	}
+	parts := []string{fmt.Sprintf("%d running", running)}
+	if wait > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting for input", wait))
+	}
+	if starting > 0 {
+		parts = append(parts, fmt.Sprintf("%d starting", starting))
+	}
+	if failed == 1 {
+		parts = append(parts, "1 error")
+	} else if failed > 1 {
+		parts = append(parts, fmt.Sprintf("%d errors", failed))
+	}
+	if off > 0 {
+		parts = append(parts, fmt.Sprintf("%d off", off))
+	}
+	if st.ConfigError != "" {
+		parts = append(parts, "config error")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// serverLabel is a server's tray item: "ssh — ready", "gmail — error: …",
+// "notes — waiting for input".
+func serverLabel(s app.ServerStatus, waiting int) string {
+	state := s.State
+	switch {
+	case waiting > 0 && s.Enabled:
+		state = "waiting for input"
+	case (s.State == app.StateError || s.State == app.StateCrashLoop) && s.Error != "":
+		state += ": " + shorten(s.Error, 60)
+	}
+	return s.Name + " — " + state
+}
+
+// shorten returns the first line of s, cut to at most n runes with "…".
+func shorten(s string, n int) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i] + " …"
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// trayIcon is the tray's icon: attention while a request waits for the
+// person, error while a server or the config is in error, else normal.
+func trayIcon(st app.Status, pending int) fyne.Resource {
+	if pending > 0 {
+		return assets.IconAttention
+	}
+	if st.ConfigError != "" {
+		return assets.IconError
+	}
+	for _, s := range st.Servers {
+		if s.Enabled && (s.State == app.StateError || s.State == app.StateCrashLoop) {
+			return assets.IconError
+		}
+	}
+	return assets.Icon
 }

@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestXDGAutostart(t *testing.T) {
+	dir := t.TempDir()
+	a := xdgAutostart(dir, "/usr/local/bin/mcptray")
+	if want := filepath.Join(dir, "autostart", AppID+".desktop"); a.Where() != want {
+		t.Errorf("Where() = %q, want %q", a.Where(), want)
+	}
+	if on, err := a.Enabled(); on || err != nil {
+		t.Fatalf("Enabled() = %v, %v before SetEnabled", on, err)
+	}
+	if err := a.SetEnabled(true); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(a.Where())
+	want := "[Desktop Entry]\nType=Application\nName=mcptray\n" +
+		"Comment=Supervises your MCP servers and asks you for their secrets\n" +
+		"Exec=/usr/local/bin/mcptray\nTerminal=false\nX-GNOME-Autostart-enabled=true\n"
+	if string(data) != want {
+		t.Errorf("autostart file:\n%s\nwant:\n%s", data, want)
+	}
+	if on, err := a.Enabled(); !on || err != nil {
+		t.Errorf("Enabled() = %v, %v after SetEnabled(true)", on, err)
+	}
+	// Turned off in the desktop's own settings.
+	os.WriteFile(a.Where(), []byte(strings.Replace(want, "enabled=true", "enabled=false", 1)), 0o644)
+	if on, _ := a.Enabled(); on {
+		t.Error("Enabled() with X-GNOME-Autostart-enabled=false")
+	}
+	if err := a.SetEnabled(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetEnabled(false); err != nil {
+		t.Errorf("SetEnabled(false) twice: %v", err)
+	}
+	if _, err := os.Stat(a.Where()); !os.IsNotExist(err) {
+		t.Errorf("file still there: %v", err)
+	}
+}
+
+func TestXDGAutostartUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	a := xdgAutostart(dir, "/bin/mcptray")
+	os.MkdirAll(a.Where(), 0o755) // a folder: reading fails
+	if _, err := a.Enabled(); err == nil || !strings.HasPrefix(err.Error(), "reading "+a.Where()+": ") {
+		t.Errorf("Enabled() error = %v", err)
+	}
+}
+
+func TestDesktopExecQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/usr/bin/mcptray":         "/usr/bin/mcptray",
+		"/home/me/My Apps/mcptray": `"/home/me/My Apps/mcptray"`,
+		`/odd/"$dir"/mcptray`:      `"/odd/\\"\\$dir\\"/mcptray"`,
+		`/back\slash/mcptray`:      `"/back\\\\slash/mcptray"`,
+		"/100%/mcptray":            "/100%%/mcptray",
+	} {
+		if got := desktopExecQuote(in); got != want {
+			t.Errorf("desktopExecQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestLaunchAgent(t *testing.T) {
+	home := t.TempDir()
+	a := launchAgent(home, "/Applications/mcptray.app/Contents/MacOS/mcptray & <co>")
+	if want := filepath.Join(home, "Library", "LaunchAgents", AppID+".plist"); a.Where() != want {
+		t.Errorf("Where() = %q", a.Where())
+	}
+	if err := a.SetEnabled(true); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(a.Where())
+	for _, want := range []string{
+		"<key>Label</key>\n\t<string>" + AppID + "</string>",
+		"<string>/Applications/mcptray.app/Contents/MacOS/mcptray &amp; &lt;co&gt;</string>",
+		"<key>RunAtLoad</key>\n\t<true/>",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("plist lacks %q:\n%s", want, data)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	fynedesktop "fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// desktop is the whole UI of one run: the main window and its screens, and
+// the tray when there is one. Main goroutine only.
+type desktop struct {
+	app       fyne.App
+	win       fyne.Window
+	main      *mainScreen
+	tray      *tray // nil without a tray
+	notify    notifier
+	visible   bool   // the window is shown
+	configErr string // the config error last shown
+}
+
+// desktopOptions are the parts of a desktop that Run takes from the OS and
+// tests replace.
+type desktopOptions struct {
+	env    screenEnv // onError is set by newDesktop
+	host   trayHost  // nil: no tray
+	noTray string    // why there is no tray, shown in the window
+	quit   func()    // ends the app
+}
+
+func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
+	d := &desktop{app: a, win: a.NewWindow("mcptray"), notify: o.env.notify}
+	o.env.core = c
+	o.env.onError = d.showError
+	d.main = newMainScreen(o.env, o.noTray)
+	d.win.SetContent(d.main.root)
+	d.win.Resize(fyne.NewSize(900, 560))
+	// Ctrl+1, Ctrl+2, … (Cmd on macOS) select the tabs in order.
+	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
+	for i, tab := range d.main.tabs.Items {
+		if i < len(keys) {
+			name := tab.Text
+			d.win.Canvas().AddShortcut(&fynedesktop.CustomShortcut{KeyName: keys[i], Modifier: fyne.KeyModifierShortcutDefault},
+				func(fyne.Shortcut) { d.main.show(name) })
+		}
+	}
+	if o.host != nil {
+		d.tray = newTray(o.host, c, d.open, o.quit, d.showError)
+	}
+	return d
+}
+
+// apply shows st everywhere. A new config error is also a desktop
+// notification: the person may not have the window open.
+func (d *desktop) apply(st app.Status) {
+	d.main.apply(st)
+	if d.tray != nil {
+		d.tray.setStatus(st)
+	}
+	if st.ConfigError != d.configErr {
+		d.configErr = st.ConfigError
+		if st.ConfigError != "" {
+			d.notify.notify("mcptray: mcp.json has an error", st.ConfigError+"\nThe last good config keeps running.")
+		}
+	}
+}
+
+// open shows the main window on tab.
+func (d *desktop) open(tab string) {
+	d.main.show(tab)
+	d.show()
+}
+
+func (d *desktop) show() {
+	d.visible = true
+	d.win.Show()
+	d.win.RequestFocus()
+}
+
+func (d *desktop) hide() {
+	d.visible = false
+	d.win.Hide()
+}
+
+// showError shows err in the main window, opening it if hidden.
+func (d *desktop) showError(err error) {
+	d.show()
+	dialog.ShowError(err, d.win)
+}
+
+// tick refreshes what changes with time alone, while the window is shown.
+func (d *desktop) tick() {
+	if d.visible {
+		d.main.tick()
+	}
+}
+
+// close stops what the screens follow (after the app quit).
+func (d *desktop) close() { d.main.close() }

@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// update rewrites the markup goldens in testdata/ instead of comparing.
+var update = flag.Bool("update", false, "rewrite the markup goldens in testdata/")
+
+// assertMarkup compares c's markup with testdata/name (Fyne's markup
+// renderer), or writes it there with -update.
+func assertMarkup(t *testing.T, name string, c fyne.Canvas) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("testdata", name), []byte(test.RenderToMarkup(c)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	test.AssertRendersToMarkup(t, name, c)
+}
+
+// fixedAutostart is an autostart at a fixed path, for goldens.
+type fixedAutostart struct{ on bool }
+
+func (f *fixedAutostart) Enabled() (bool, error)   { return f.on, nil }
+func (f *fixedAutostart) SetEnabled(on bool) error { f.on = on; return nil }
+func (f *fixedAutostart) Where() string {
+	return "/home/me/.config/autostart/io.github.mcptray.desktop"
+}
+
+// goldenMain is a main screen in a 900x560 window showing st, with fixed
+// paths and clock.
+func goldenMain(t *testing.T, st app.Status, noTray string) (*mainScreen, fyne.Window) {
+	t.Helper()
+	failOnThreadErrors(t)
+	a := test.NewTempApp(t)
+	env, _ := testEnv(t, a, &fakeCore{})
+	env.autostart = &fixedAutostart{on: true}
+	m := newMainScreen(env, noTray)
+	t.Cleanup(m.close)
+	m.apply(st)
+	w := test.NewTempWindow(t, m.root)
+	w.Resize(fyne.NewSize(900, 560))
+	return m, w
+}
+
+func TestGoldenServers(t *testing.T) {
+	st := fourServers()
+	st.ConfigError = "mcp.json:3:14: invalid character '}' looking for beginning of value"
+	m, w := goldenMain(t, st, "")
+	m.servers.log.append("2026-07-03T09:55:00.000Z [lifecycle] starting: /usr/bin/notes-server\n" +
+		"2026-07-03T09:55:00.412Z [lifecycle] ready: 7 tools\n" +
+		"2026-07-03T11:02:13.020Z [stderr] synced 3 notebooks\n")
+	assertMarkup(t, "servers.xml", w.Canvas())
+}
+
+func TestGoldenNoTray(t *testing.T) {
+	_, w := goldenMain(t, twoServers(), "No tray icon: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set). Closing this window quits mcptray.")
+	assertMarkup(t, "no-tray.xml", w.Canvas())
+}
+
+func TestGoldenConnect(t *testing.T) {
+	m, w := goldenMain(t, twoServers(), "")
+	m.show(tabConnect)
+	assertMarkup(t, "connect.xml", w.Canvas())
+}
+
+func TestGoldenSettings(t *testing.T) {
+	m, w := goldenMain(t, twoServers(), "")
+	m.show(tabSettings)
+	assertMarkup(t, "settings.xml", w.Canvas())
+}
+
+func TestGoldenTrayMenu(t *testing.T) {
+	tr, host, _, _ := newTestTray(t, &fakeCore{})
+	tr.setStatus(fourServers())
+	tr.setInbox(map[string]int{"ssh": 1})
+	tr.setUnread(4)
+	got := menuText(host.last())
+	path := filepath.Join("testdata", "tray-menu.txt")
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("tray menu:\n%s\nwant (%s):\n%s", got, path, want)
+	}
+}
