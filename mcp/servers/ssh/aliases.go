@@ -223,7 +223,7 @@ func (s *Server) testAlias(ctx context.Context, name string, ask asker) (TestRes
 		res.Sudo.Status, res.Sudo.Detail = "off", "sudo is off for this alias"
 		return res, nil
 	}
-	r, err := s.run(ctx, t.c, runSpec{
+	r, err := s.run(ctx, t, runSpec{
 		cmd:     `command -v sudo >/dev/null 2>&1 || exit 99; LC_ALL=C sudo -n -v`,
 		timeout: 30 * time.Second, maxOut: 4096,
 	})

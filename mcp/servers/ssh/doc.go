@@ -12,7 +12,7 @@
 // elicitation (one masked, writeOnly field, so mcptray's gateway sends it
 // to its inbox and never to the assistant), kept in this process's RAM for
 // [Settings].SecretTTL, and dropped when the server refuses them. A sudo
-// password goes to `sudo -k -S -p ”` as the first line of stdin, never in
+// password goes to sudo -k -S (with an empty prompt) as the first line of stdin, never in
 // argv or the environment; see remote.go for how a command is wrapped.
 //
 // Host keys are checked against ~/.ssh/known_hosts (github.com/skeema/

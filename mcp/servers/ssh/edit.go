@@ -47,12 +47,9 @@ type replaceLinesIn struct {
 // readWhole reads a remote file to edit it, following a symlink to its
 // target (so that the rename replaces the file, not the link).
 func readWhole(sc *sftp.Client, p string) (string, []byte, fs.FileInfo, error) {
-	if lst, err := sc.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
-		real, err := sc.RealPath(p)
-		if err != nil {
-			return "", nil, nil, remoteErr("resolving the symlink", p, err)
-		}
-		p = real
+	p, err := resolveLink(sc, p)
+	if err != nil {
+		return "", nil, nil, err
 	}
 	f, err := sc.Open(p)
 	if err != nil {
@@ -74,6 +71,26 @@ func readWhole(sc *sftp.Client, p string) (string, []byte, fs.FileInfo, error) {
 		return "", nil, nil, remoteErr("reading", p, err)
 	}
 	return p, data, st, nil
+}
+
+// resolveLink follows p while it is a symlink. (SFTP's realpath would do,
+// but not every server resolves links in it.)
+func resolveLink(sc *sftp.Client, p string) (string, error) {
+	for range 40 {
+		st, err := sc.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		target, err := sc.ReadLink(p)
+		if err != nil {
+			return "", remoteErr("reading the symlink", p, err)
+		}
+		if !path.IsAbs(target) {
+			target = path.Join(path.Dir(p), target)
+		}
+		p = target
+	}
+	return "", fmt.Errorf("%s: too many levels of symlinks", p)
 }
 
 // writeAtomic replaces p with data: a temporary file in the same directory

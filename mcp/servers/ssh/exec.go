@@ -68,7 +68,7 @@ func (s *Server) execTool(ctx context.Context, req *sdk.CallToolRequest, in exec
 			return nil, execOut{}, err
 		}
 	}
-	res, err := s.run(ctx, t.c, spec)
+	res, err := s.run(ctx, t, spec)
 	if err != nil {
 		return nil, execOut{}, err
 	}
@@ -108,7 +108,7 @@ func (s *Server) execTool(ctx context.Context, req *sdk.CallToolRequest, in exec
 // runStarted runs spec and fails when the command did not start (see
 // checkStart) or timed out.
 func (s *Server) runStarted(ctx context.Context, t *target, spec runSpec) (*runResult, error) {
-	res, err := s.run(ctx, t.c, spec)
+	res, err := s.run(ctx, t, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (s *Server) prepareSudo(ctx context.Context, t *target, user string) (*sudo
 	if user != "" {
 		probe += " -u " + shellQuote(user)
 	}
-	res, err := s.run(ctx, t.c, runSpec{cmd: probe + " true", timeout: 30 * time.Second, maxOut: 4096})
+	res, err := s.run(ctx, t, runSpec{cmd: probe + " true", timeout: 30 * time.Second, maxOut: 4096})
 	if err != nil {
 		return nil, err
 	}

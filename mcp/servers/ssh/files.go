@@ -72,7 +72,7 @@ func (s *Server) sftpOpen(ctx context.Context, req *sdk.CallToolRequest, alias s
 	if err != nil {
 		return nil, nil, err
 	}
-	sc, err := t.c.sftpClient()
+	sc, err := t.sftp()
 	if err != nil {
 		t.close()
 		return nil, nil, err
@@ -341,7 +341,7 @@ func (s *Server) grepTool(ctx context.Context, req *sdk.CallToolRequest, in grep
 		return nil, grepOut{}, err
 	}
 	defer t.close()
-	res, err := s.run(ctx, t.c, runSpec{cmd: cmd, timeout: 120 * time.Second, maxOut: 4 << 20})
+	res, err := s.run(ctx, t, runSpec{cmd: cmd, timeout: 120 * time.Second, maxOut: 4 << 20})
 	if err != nil {
 		return nil, grepOut{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -106,6 +107,9 @@ func (e *env) call(name string, args map[string]any, out any) *sdk.CallToolResul
 	res, err := e.client.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		e.t.Fatalf("%s: %v", name, err)
+	}
+	if out != nil {
+		reflect.ValueOf(out).Elem().SetZero()
 	}
 	if out != nil && res.StructuredContent != nil {
 		b, _ := json.Marshal(res.StructuredContent)

@@ -54,6 +54,11 @@ func (k *knownHosts) callback(a Alias, addr string) (gossh.HostKeyCallback, []st
 	if db != nil {
 		algos = db.HostKeyAlgorithms(addr)
 	}
+	if len(algos) == 0 {
+		// Unknown host: ask for the key OpenSSH would, so the line added
+		// (or shown) is the one `ssh` would have used.
+		algos = newHostAlgos
+	}
 	cb := func(hostname string, remote net.Addr, key gossh.PublicKey) error {
 		check.fingerprint = gossh.FingerprintSHA256(key)
 		check.keyType = key.Type()
@@ -89,6 +94,14 @@ func (k *knownHosts) callback(a Alias, addr string) (gossh.HostKeyCallback, []st
 		return check.err
 	}
 	return cb, algos, check, nil
+}
+
+// newHostAlgos is OpenSSH's order of preference for host keys, without
+// certificates.
+var newHostAlgos = []string{
+	gossh.KeyAlgoED25519,
+	gossh.KeyAlgoECDSA256, gossh.KeyAlgoECDSA384, gossh.KeyAlgoECDSA521,
+	gossh.KeyAlgoRSASHA512, gossh.KeyAlgoRSASHA256,
 }
 
 // changedKeyError names both fingerprints.

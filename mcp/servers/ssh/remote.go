@@ -71,7 +71,7 @@ func remoteCommand(cmd, cwd string, sudo *sudoRun) string {
 }
 
 // shellQuote quotes s as one word for a POSIX shell (and for bash, zsh
-// and fish, which read '\” the same way).
+// and fish, which all read the quote-backslash-quote-quote escape alike).
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
@@ -101,14 +101,15 @@ type runResult struct {
 // run runs spec on c. It returns an error only when the command could not
 // be run at all; a non-zero exit or a timeout is in the result. When ctx
 // ends or spec.timeout passes, the remote process group is killed.
-func (s *Server) run(ctx context.Context, c *conn, spec runSpec) (*runResult, error) {
+func (s *Server) run(ctx context.Context, t *target, spec runSpec) (*runResult, error) {
 	if spec.maxOut == 0 {
 		spec.maxOut = maxOutput
 	}
-	sess, err := c.d.client.NewSession()
+	sess, err := t.newSession()
 	if err != nil {
-		return nil, fmt.Errorf("opening a session on alias %s: %w", c.alias, err)
+		return nil, err
 	}
+	c := t.c
 	defer sess.Close()
 	res := &runResult{exitCode: -1, stdout: newCapBuffer(spec.maxOut), stderr: newCapBuffer(spec.maxOut)}
 	filter := newStderrFilter(res.stderr)

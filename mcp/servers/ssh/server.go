@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/pkg/sftp"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // Options configure a Server. Only Aliases is required.
@@ -122,10 +124,11 @@ func (s *Server) loadAliases() ([]Alias, error) {
 
 // target is one call's alias and its (pooled) connection.
 type target struct {
-	alias Alias
-	ask   asker
-	c     *conn
-	fresh bool // dialled for this call
+	alias  Alias
+	ask    asker
+	c      *conn
+	fresh  bool                        // dialled for this call
+	redial func() (*conn, bool, error) // gets a connection again from the pool
 }
 
 // open looks up the alias and gets a connection to it.
@@ -138,11 +141,68 @@ func (s *Server) open(ctx context.Context, ask asker, name string) (*target, err
 	if err != nil {
 		return nil, err
 	}
-	c, fresh, err := s.pool.get(ctx, a, func() (*dialed, error) { return s.dial(ctx, ask, list, a) })
+	get := func() (*conn, bool, error) {
+		return s.pool.get(ctx, a, func() (*dialed, error) { return s.dial(ctx, ask, list, a) })
+	}
+	c, fresh, err := get()
 	if err != nil {
 		return nil, err
 	}
-	return &target{alias: a, ask: ask, c: c, fresh: fresh}, nil
+	return &target{alias: a, ask: ask, c: c, fresh: fresh, redial: get}, nil
 }
 
-func (t *target) close() { t.c.release() }
+func (t *target) close() {
+	if t.c != nil {
+		t.c.release()
+	}
+}
+
+// retry runs op on the connection; when op fails on a pooled connection
+// that turns out dead, the connection is redialled once and op retried.
+// op must not have changed anything on the host when it fails this way
+// (opening a session or the SFTP client).
+func (t *target) retry(op func(*conn) error) error {
+	err := op(t.c)
+	if err == nil || t.fresh {
+		return err
+	}
+	if !t.c.isDead() && t.c.ping(pingTimeout) == nil {
+		return err // the connection is fine: the error is op's own
+	}
+	t.c.p.log.Info("connection is dead; redialling", "alias", t.alias.Name, "err", err)
+	t.c.retire()
+	t.c.release()
+	c, fresh, rerr := t.redial()
+	if rerr != nil {
+		t.c = nil // released above
+		return rerr
+	}
+	t.c, t.fresh = c, fresh
+	return op(c)
+}
+
+// newSession opens a session, redialling a dead pooled connection once.
+func (t *target) newSession() (*gossh.Session, error) {
+	var sess *gossh.Session
+	err := t.retry(func(c *conn) error {
+		var err error
+		sess, err = c.d.client.NewSession()
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("opening a session on alias %s: %w", t.alias.Name, err)
+	}
+	return sess, nil
+}
+
+// sftp returns the connection's SFTP client, redialling a dead pooled
+// connection once.
+func (t *target) sftp() (*sftp.Client, error) {
+	var sc *sftp.Client
+	err := t.retry(func(c *conn) error {
+		var err error
+		sc, err = c.sftpClient()
+		return err
+	})
+	return sc, err
+}

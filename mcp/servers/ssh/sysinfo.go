@@ -59,7 +59,7 @@ func (s *Server) sysinfoTool(ctx context.Context, req *sdk.CallToolRequest, in a
 		return nil, sysinfoOut{}, err
 	}
 	defer t.close()
-	res, err := s.run(ctx, t.c, runSpec{cmd: sysinfoScript, timeout: 30 * time.Second})
+	res, err := s.run(ctx, t, runSpec{cmd: sysinfoScript, timeout: 30 * time.Second})
 	if err != nil {
 		return nil, sysinfoOut{}, err
 	}

@@ -298,7 +298,10 @@ func clientKey(t *testing.T, dir, passphrase string) (path string, pub gossh.Pub
 		block, err = gossh.MarshalPrivateKeyWithPassphrase(priv, "test", []byte(passphrase))
 	}
 	must(t, err)
-	path = filepath.Join(dir, fmt.Sprintf("id_test_%d", len(passphrase)))
+	f, err := os.CreateTemp(dir, "id_test_*")
+	must(t, err)
+	path = f.Name()
+	f.Close()
 	must(t, os.WriteFile(path, pem.EncodeToMemory(block), 0o600))
 	signer, err := gossh.NewSignerFromKey(priv)
 	must(t, err)
