@@ -1,0 +1,89 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Events lists the instance's events (see EventFilter; Newest is not
+// passed on).
+func (cl *Client) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	q := url.Values{}
+	if f.All {
+		q.Set("all", "1")
+	}
+	if f.Server != "" {
+		q.Set("server", f.Server)
+	}
+	if f.SinceID > 0 {
+		q.Set("since", strconv.FormatInt(f.SinceID, 10))
+	}
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
+	var reply eventsReply
+	if err := cl.do(ctx, http.MethodGet, "/v1/events?"+q.Encode(), &reply); err != nil {
+		return nil, err
+	}
+	return reply.Events, nil
+}
+
+// AckEvents acknowledges events on the instance and returns how many were
+// not already.
+func (cl *Client) AckEvents(ctx context.Context, req AckRequest) (int, error) {
+	var reply ackReply
+	if err := cl.sendJSON(ctx, "/v1/events/ack", req, &reply); err != nil {
+		return 0, err
+	}
+	return reply.Acked, nil
+}
+
+// History returns the instance's last tool calls, newest first (limit <=
+// 0: DefaultHistory).
+func (cl *Client) History(ctx context.Context, limit int) ([]ToolCall, error) {
+	path := "/v1/history"
+	if limit > 0 {
+		path += "?limit=" + strconv.Itoa(limit)
+	}
+	var reply historyReply
+	if err := cl.do(ctx, http.MethodGet, path, &reply); err != nil {
+		return nil, err
+	}
+	return reply.Calls, nil
+}
+
+// sendJSON posts body as JSON and decodes the reply into out.
+func (cl *Client) sendJSON(ctx context.Context, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://mcptray"+path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := cl.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("talking to mcptray: %w", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("reading reply: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e apiError
+		if json.Unmarshal(data, &e) == nil && e.Error != "" {
+			return fmt.Errorf("%s", e.Error)
+		}
+		return fmt.Errorf("mcptray answered %s", resp.Status)
+	}
+	return json.Unmarshal(data, out)
+}

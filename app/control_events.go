@@ -1,0 +1,112 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+)
+
+// eventRoutes adds the events and history endpoints to the control API:
+//
+//	GET  /v1/events?all=1&server=&since=&limit=  {"events": [...]}, oldest first
+//	POST /v1/events/ack {"ids": [...]} | {"all": true, "server": ""}   {"acked": N}
+//	GET  /v1/history?limit=                      {"calls": [...]}, newest first
+func (c *Core) eventRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		f := EventFilter{Server: q.Get("server")}
+		var err error
+		if f.All, err = boolParam(q.Get("all"), "all"); err == nil {
+			if f.SinceID, err = intParam(q.Get("since"), "since", "an event id"); err == nil {
+				var limit int64
+				limit, err = intParam(q.Get("limit"), "limit", "a number of events")
+				f.Limit = int(limit)
+			}
+		}
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
+			return
+		}
+		evs, err := c.Events(f)
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, eventsReply{Events: evs})
+	})
+	mux.HandleFunc("POST /v1/events/ack", func(w http.ResponseWriter, r *http.Request) {
+		var req AckRequest
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err == nil {
+			err = json.Unmarshal(body, &req)
+		}
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, apiError{Error: "reading the request: " + err.Error()})
+			return
+		}
+		if err := req.check(); err != nil {
+			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
+			return
+		}
+		n, err := c.AckEvents(req)
+		switch {
+		case errors.Is(err, ErrNoEvent):
+			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
+		case err != nil:
+			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		default:
+			writeJSON(w, http.StatusOK, ackReply{Acked: n})
+		}
+	})
+	mux.HandleFunc("GET /v1/history", func(w http.ResponseWriter, r *http.Request) {
+		limit, err := intParam(r.URL.Query().Get("limit"), "limit", "a number of calls")
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
+			return
+		}
+		calls, err := c.History(int(limit))
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, historyReply{Calls: calls})
+	})
+}
+
+// eventsReply is `mcptray events --json` (DESIGN.md §12).
+type eventsReply struct {
+	Events []Event `json:"events"`
+}
+
+type ackReply struct {
+	Acked int `json:"acked"`
+}
+
+// historyReply is `mcptray history --json`.
+type historyReply struct {
+	Calls []ToolCall `json:"calls"`
+}
+
+func boolParam(v, name string) (bool, error) {
+	switch v {
+	case "", "0", "false":
+		return false, nil
+	case "1", "true":
+		return true, nil
+	}
+	return false, fmt.Errorf("%s must be true or false, got %q", name, v)
+}
+
+func intParam(v, name, what string) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be %s (a whole number, 0 or more), got %q", name, what, v)
+	}
+	return n, nil
+}
