@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -274,15 +275,22 @@ func (s *server) stop(sess *mcp.Session) {
 }
 
 // serverEnv is the child's whole environment: mcptray's own, then the
-// entry's env, then the instance marker the watchdog and reaper look for.
+// entry's env, then MCPTRAY_CONFIG (the absolute path of mcp.json, unless
+// the entry sets it: the built-in servers read their x-mcptray settings
+// there) and the instance marker the watchdog and reaper look for.
 func (c *Core) serverEnv(spec config.Server) []string {
-	env := make([]string, 0, len(os.Environ())+len(spec.Env)+1)
+	env := make([]string, 0, len(os.Environ())+len(spec.Env)+2)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, override := spec.Env[k]; override || k == instanceEnv {
+		if _, override := spec.Env[k]; override || k == instanceEnv || k == configEnv {
 			continue
 		}
 		env = append(env, kv)
+	}
+	if _, set := spec.Env[configEnv]; !set {
+		if p, err := filepath.Abs(c.opts.ConfigPath); err == nil {
+			env = append(env, configEnv+"="+p)
+		}
 	}
 	keys := make([]string, 0, len(spec.Env))
 	for k := range spec.Env {
@@ -297,6 +305,9 @@ func (c *Core) serverEnv(spec config.Server) []string {
 
 // instanceEnv marks every server process with the instance that started it.
 const instanceEnv = mcp.InstanceEnv
+
+// configEnv tells a server where mcp.json is (config.DefaultPath reads it).
+const configEnv = "MCPTRAY_CONFIG"
 
 // redactURL keeps scheme, host and path; query strings may carry tokens.
 func redactURL(u string) string {
