@@ -44,6 +44,10 @@ const usage = `usage:
   mcptray connect [--server NAME] [--tools live|stable|dynamic]
                                             stdio MCP endpoint for an assistant
   mcptray token                             the HTTP endpoint's bearer token
+  mcptray inbox [--json]                    requests waiting for an answer
+  mcptray inbox answer ID [--field NAME=VALUE]... [--yes|--decline|--cancel]
+  mcptray inbox watch                       answer requests as they come
+  mcptray inputs forget ID                  forget a ${input:ID} value
 `
 
 // Main runs one command line and returns the exit code.
@@ -72,6 +76,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = cmdConnect(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
 		err = cmdToken(args, stdout)
+	case "inbox":
+		err = cmdInbox(ctx, args, os.Stdin, stdout, stderr)
+	case "inputs":
+		err = cmdInputs(ctx, args, stdout)
 	case "serve":
 		err = cmdServe(args)
 	case "help", "-h", "--help":
