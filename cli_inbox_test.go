@@ -474,7 +474,10 @@ func TestInboxServerEverything(t *testing.T) {
 		t.Errorf("-32042 request: %+v", r)
 	}
 	in.run("inbox", "answer", l.Requests[0].ID, "--yes")
-	waitFor(t, "the browser again", func() bool { b, _ := os.ReadFile(opened); return strings.Contains(string(b), "https://modelcontextprotocol.io\n") })
+	waitFor(t, "the browser again", func() bool {
+		b, _ := os.ReadFile(opened)
+		return strings.Contains(string(b), "https://modelcontextprotocol.io\n")
+	})
 	call = a.call("everything__trigger-url-elicitation", map[string]any{"url": "https://auth.example.com/files", "elicitationId": "e2e-2", "errorPath": true})
 	l, _ = in.waitRequest("everything")
 	in.run("inbox", "answer", l.Requests[0].ID, "--decline")
