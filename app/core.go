@@ -162,7 +162,7 @@ func New(opts Options) (*Core, error) {
 		cachedTools:   make(map[string][]*mcp.Tool),
 		listenChanged: make(chan struct{}, 1),
 		reloadReq:     make(chan struct{}, 1),
-		inputs:        inputState{values: map[string]string{}, asks: map[string]*inputAsk{}},
+		inputs:        inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
 	}
 	c.inbox = newInbox(c.log, st, opts.OpenURL)
 	c.events, c.history = newEventHub(c), newCallHistory(c)

@@ -34,6 +34,7 @@ func (c *Core) newGateway() *mcp.Gateway {
 // changed) and caches its tools for the stable tool-list mode.
 func (c *Core) serverReady(name string, sess *mcp.Session) {
 	tools := sess.Tools()
+	c.redactInputs(sess) // inbox_inputs.go
 	c.gw.SetServer(name, sess)
 	c.mu.Lock()
 	c.cachedTools[name] = tools

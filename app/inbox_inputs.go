@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -49,6 +50,7 @@ func (osKeyring) Delete(name string) error {
 type inputState struct {
 	mu     sync.Mutex
 	values map[string]string    // guarded by mu: given values, by input id
+	secret map[string]bool      // guarded by mu: the ids in values that are passwords
 	asks   map[string]*inputAsk // guarded by mu: inbox questions in flight, by input id
 }
 
@@ -76,6 +78,11 @@ func (c *Core) inputValue(in config.Input) (string, error) {
 		if errors.Is(err, keyring.ErrNotFound) {
 			return "", config.ErrInputNotGiven
 		}
+		if errors.Is(err, keyring.ErrUnavailable) {
+			// Ask anyway; the answer is then kept in memory only.
+			c.log.Warn("reading an input from the keyring", "input", in.ID, "err", err)
+			return "", config.ErrInputNotGiven
+		}
 	} else {
 		v, err = c.store.Input(context.Background(), in.ID)
 		if errors.Is(err, store.ErrNoInput) {
@@ -87,8 +94,21 @@ func (c *Core) inputValue(in config.Input) (string, error) {
 	}
 	c.inputs.mu.Lock()
 	c.inputs.values[in.ID] = v
+	c.inputs.secret[in.ID] = in.Password
 	c.inputs.mu.Unlock()
 	return v, nil
+}
+
+// redactInputs makes a server's session redact every password input's
+// value from what the server says.
+func (c *Core) redactInputs(sess *mcp.Session) {
+	c.inputs.mu.Lock()
+	defer c.inputs.mu.Unlock()
+	for id, v := range c.inputs.values {
+		if c.inputs.secret[id] {
+			sess.Redact(v)
+		}
+	}
 }
 
 // askInput asks the person for an input through the inbox (once, however
@@ -138,6 +158,7 @@ func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string, 
 	v, _ := r.res.Content[in.ID].(string)
 	c.inputs.mu.Lock()
 	c.inputs.values[in.ID] = v
+	c.inputs.secret[in.ID] = in.Password
 	c.inputs.mu.Unlock()
 	var err error
 	if in.Password {
@@ -163,6 +184,7 @@ func (c *Core) ForgetInput(id string) error {
 	c.inputs.mu.Lock()
 	_, had := c.inputs.values[id]
 	delete(c.inputs.values, id)
+	delete(c.inputs.secret, id)
 	c.inputs.mu.Unlock()
 	var errs []error
 	switch err := c.opts.Secrets.Delete(inputEntry(id)); {

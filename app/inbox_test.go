@@ -508,6 +508,12 @@ func TestInputVariables(t *testing.T) {
 	}
 	h.core.Answer(req.ID, Answer{Action: ActionAccept}) // the default
 	h.wait("ready", stateIs("notes", StateReady))
+	// The server echoing the password input: redacted; the other input is
+	// not a secret.
+	c := openRPC(t, h, "", "")
+	if res := c.call("tools/call", map[string]any{"name": "notes__echo", "arguments": map[string]any{"message": "key-typed-in in eu-west"}}); !strings.Contains(string(res), "[redacted] in eu-west") {
+		t.Errorf("echo of the input: %s", res)
+	}
 	if v, _ := secrets.Get("input/notes-key"); v != "key-typed-in" {
 		t.Errorf("keyring input/notes-key = %q", v)
 	}

@@ -2,7 +2,11 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Values a person typed into the inbox for a secret field are taken out of
@@ -38,12 +42,59 @@ func (s *Session) addSecret(v string) {
 			}
 			r.plain, r.json = append(r.plain, old.plain...), append(r.json, old.json...)
 		}
-		q := quoteJSON(v)
-		r.plain, r.json = append(r.plain, v), append(r.json, q[1:len(q)-1])
+		r.plain = append(r.plain, v)
+		for _, q := range jsonForms(v) {
+			if !containsBytes(r.json, q) {
+				r.json = append(r.json, q)
+			}
+		}
 		if s.secrets.CompareAndSwap(old, r) {
 			return
 		}
 	}
+}
+
+// jsonForms are the ways a JSON encoder may write v inside a string, without
+// the quotes: Go's (<, > and & as \u003c…), most others' (those as they
+// are), and ASCII-only (Python's json.dumps: every other rune as \uXXXX).
+func jsonForms(v string) [][]byte {
+	var out [][]byte
+	add := func(b []byte) {
+		if !containsBytes(out, b) {
+			out = append(out, b)
+		}
+	}
+	q := quoteJSON(v)
+	add(q[1 : len(q)-1])
+	var plain bytes.Buffer
+	enc := json.NewEncoder(&plain)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	p := bytes.TrimSuffix(plain.Bytes(), []byte("\n"))
+	add(p[1 : len(p)-1])
+	var ascii []byte
+	for _, r := range string(p[1 : len(p)-1]) {
+		switch {
+		case r < utf8.RuneSelf:
+			ascii = append(ascii, byte(r))
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			ascii = fmt.Appendf(ascii, "\\u%04x\\u%04x", r1, r2)
+		default:
+			ascii = fmt.Appendf(ascii, "\\u%04x", r)
+		}
+	}
+	add(ascii)
+	return out
+}
+
+func containsBytes(list [][]byte, v []byte) bool {
+	for _, b := range list {
+		if bytes.Equal(b, v) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsString(list []string, v string) bool {
