@@ -41,6 +41,11 @@ const usage = `usage:
   mcptray toggle NAME on|off                enable or disable a server in mcp.json
   mcptray restart NAME                      restart one server
   mcptray logs NAME [-f]                    a server's log
+  mcptray events [--json] [--all] [--server NAME] [--since ID]
+                                            events the servers pushed
+  mcptray events ack ID...|--all [--server NAME]
+                                            acknowledge events
+  mcptray history [--json] [--limit N]      the last tool calls
   mcptray connect [--server NAME] [--tools live|stable|dynamic]
                                             stdio MCP endpoint for an assistant
   mcptray token                             the HTTP endpoint's bearer token
@@ -72,6 +77,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = cmdRestart(ctx, args, stdout)
 	case "logs":
 		err = cmdLogs(ctx, args, stdout)
+	case "events":
+		err = cmdEvents(ctx, args, stdout)
+	case "history":
+		err = cmdHistory(ctx, args, stdout)
 	case "connect":
 		err = cmdConnect(ctx, args, os.Stdin, stdout, stderr)
 	case "token":

@@ -39,6 +39,11 @@ type Event struct {
 	Acked    *time.Time      `json:"acked"` // nil until acknowledged
 }
 
+// Summary is what a notification shows of the event: its title (params
+// title, subject or summary, else the method) and body (params body,
+// snippet, from or description), trimmed.
+func (e Event) Summary() (title, body string) { return eventText(e.Method, e.Params) }
+
 // EventFilter selects events: by default every unacknowledged one, oldest
 // first. See store.EventFilter.
 type EventFilter = store.EventFilter
@@ -78,11 +83,11 @@ type EventsChange struct {
 
 // Limits of event ingestion.
 const (
-	eventQueueSize      = 4096            // events between the read loops and the writer
-	maxEventBatch       = 512             // events per transaction
-	maxEventParams      = 1 << 20         // bytes of params; bigger events are skipped
-	maxEventMethod      = 256             // bytes of a method name
-	eventStoreAttempts  = 5               // tries to store a batch before it is given up
+	eventQueueSize      = 4096    // events between the read loops and the writer
+	maxEventBatch       = 512     // events per transaction
+	maxEventParams      = 1 << 20 // bytes of params; bigger events are skipped
+	maxEventMethod      = 256     // bytes of a method name
+	eventStoreAttempts  = 5       // tries to store a batch before it is given up
 	resourceUpdateEvery = 250 * time.Millisecond
 	pruneEvery          = 24 * time.Hour
 	eventSubBuffer      = 64 // changes a subscriber may lag behind

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/store"
+)
+
+// gatewayConn is an assistant's MCP session with an instance, over its
+// control socket (what `mcptray connect` does).
+type gatewayConn struct {
+	t  *testing.T
+	rw io.ReadWriteCloser
+	r  *bufio.Reader
+	id int
+}
+
+func openGateway(t *testing.T, data string) *gatewayConn {
+	t.Helper()
+	cl, err := app.Dial(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := cl.OpenMCP(context.Background(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rw.Close() })
+	g := &gatewayConn{t: t, rw: rw, r: bufio.NewReader(rw)}
+	g.call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "test", "version": "1"}})
+	rw.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	return g
+}
+
+// call sends a request and returns its result, or "" and the error.
+func (g *gatewayConn) call(method string, params any) (json.RawMessage, string) {
+	g.t.Helper()
+	g.id++
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": g.id, "method": method, "params": params})
+	if _, err := g.rw.Write(append(msg, '\n')); err != nil {
+		g.t.Fatal(err)
+	}
+	for {
+		line, err := g.r.ReadBytes('\n')
+		if err != nil {
+			g.t.Fatalf("%s: %v", method, err)
+		}
+		var resp struct {
+			ID     *int            `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		json.Unmarshal(line, &resp)
+		if resp.ID != nil && *resp.ID == g.id {
+			return resp.Result, string(resp.Error)
+		}
+	}
+}
+
+// tool calls a tool once the gateway routes it (a server turns ready a
+// moment before its tools are routed).
+func (g *gatewayConn) tool(name string, args any) json.RawMessage {
+	g.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, errText := g.call("tools/call", map[string]any{"name": name, "arguments": args})
+		if errText == "" {
+			return res
+		}
+		if !strings.Contains(errText, "unknown tool") || time.Now().After(deadline) {
+			g.t.Fatalf("%s: %s", name, errText)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+type eventsJSON struct {
+	Events []struct {
+		ID       int64           `json:"id"`
+		Server   string          `json:"server"`
+		Method   string          `json:"method"`
+		Params   json.RawMessage `json:"params"`
+		Received *time.Time      `json:"received"`
+		Acked    *time.Time      `json:"acked"`
+	} `json:"events"`
+}
+
+func (in *instance) events(args ...string) eventsJSON {
+	in.t.Helper()
+	code, out, errs := in.run(append([]string{"events", "--json"}, args...)...)
+	if code != 0 {
+		in.t.Fatalf("events --json: exit %d: %s", code, errs)
+	}
+	var ev eventsJSON
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		in.t.Fatalf("events --json is not JSON: %v\n%s", err, out)
+	}
+	return ev
+}
+
+// TestCLIEvents: a server's event/new_email shows up in `mcptray events`
+// (text and JSON, DESIGN.md §12) and through the gateway's
+// mcptray__events; `events ack` and `history` work; bad command lines say
+// what is wrong.
+func TestCLIEvents(t *testing.T) {
+	in := startDaemon(t, map[string]any{"mail": fakeEntry(t, "events")})
+	in.waitFor("ready", states("mail", "ready"))
+	g := openGateway(t, in.data)
+
+	if code, out, _ := in.run("events"); code != 0 || out != "no unacknowledged events\n" {
+		t.Errorf("events before any: %d %q", code, out)
+	}
+	if ev := in.events(); ev.Events == nil || len(ev.Events) != 0 {
+		t.Errorf("events --json before any: %+v (want an empty array)", ev)
+	}
+	g.tool("mail__emit_raw", map[string]any{"line": `{"jsonrpc":"2.0","method":"event/new_email","params":{"subject":"Lunch?","from":"ada@example.com","id":"m1"}}`})
+	g.tool("mail__emit", map[string]any{"count": 2, "method": "event/new_calendar_event"})
+	waitUntil(t, "3 events", func() bool { return len(in.events().Events) == 3 })
+
+	ev := in.events()
+	e := ev.Events[0]
+	var params bytes.Buffer
+	json.Compact(&params, e.Params)
+	if e.ID != 1 || e.Server != "mail" || e.Method != "event/new_email" || params.String() != `{"subject":"Lunch?","from":"ada@example.com","id":"m1"}` || e.Received == nil || e.Acked != nil {
+		t.Errorf("events --json [0] = %+v", e)
+	}
+	code, out, _ := in.run("events")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[1], "mail") || !strings.Contains(lines[1], "event/new_email") || !strings.HasSuffix(lines[1], "Lunch?") || !strings.HasSuffix(lines[3], "event 1") {
+		t.Errorf("events:\n%s", out)
+	}
+
+	res := g.tool("mcptray__events", map[string]any{})
+	var r struct {
+		StructuredContent struct {
+			Events []struct {
+				ID     int64  `json:"id"`
+				Method string `json:"method"`
+			} `json:"events"`
+		} `json:"structuredContent"`
+	}
+	json.Unmarshal(res, &r)
+	if len(r.StructuredContent.Events) != 3 || r.StructuredContent.Events[0].Method != "event/new_email" {
+		t.Errorf("mcptray__events = %s", res)
+	}
+
+	if code, out, errs := in.run("events", "ack", "1"); code != 0 || out != "1 event acknowledged\n" {
+		t.Errorf("events ack 1: %d %q %q", code, out, errs)
+	}
+	if ev := in.events(); len(ev.Events) != 2 || ev.Events[0].ID != 2 {
+		t.Errorf("after ack: %+v", ev)
+	}
+	if ev := in.events("--all", "--server", "mail", "--since", "0"); len(ev.Events) != 3 || ev.Events[0].Acked == nil {
+		t.Errorf("--all: %+v", ev)
+	}
+	if ev := in.events("--since", "2"); len(ev.Events) != 1 || ev.Events[0].ID != 3 {
+		t.Errorf("--since 2: %+v", ev)
+	}
+	if ev := in.events("--server", "other"); len(ev.Events) != 0 {
+		t.Errorf("--server other: %+v", ev)
+	}
+	if code, out, _ := in.run("events", "--all"); code != 0 || !strings.Contains(strings.Split(out, "\n")[0], "ACKED") {
+		t.Errorf("events --all:\n%s", out)
+	}
+
+	for _, c := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"events", "ack", "99"}, 1, "mcptray: no such event: no event has id 99\n"},
+		{[]string{"events", "ack"}, 2, "mcptray: events ack takes event ids or --all\n"},
+		{[]string{"events", "ack", "x1"}, 2, "mcptray: events ack takes event ids (numbers, as `mcptray events` shows them), got \"x1\"\n"},
+		{[]string{"events", "ack", "2", "--all"}, 2, "mcptray: events ack takes event ids or --all, not both\n"},
+		{[]string{"events", "ack", "2", "--server", "mail"}, 2, "mcptray: --server goes with --all\n"},
+		{[]string{"events", "--since", "-4"}, 2, "mcptray: --since takes an event id (0 or more), got -4\n"},
+		{[]string{"events", "--since", "soon"}, 2, "mcptray: invalid value \"soon\" for flag -since: parse error\n"},
+		{[]string{"events", "extra"}, 2, "mcptray: events takes 0 argument(s), got 1\n"},
+		{[]string{"history", "--limit", "0"}, 2, "mcptray: --limit takes a number of calls (1 or more), got 0\n"},
+	} {
+		code, _, errs := in.run(c.args...)
+		first := errs
+		if i := strings.Index(errs, "usage:"); i >= 0 {
+			first = errs[:i]
+		}
+		if code != c.code || first != c.err {
+			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.args, code, first, c.code, c.err)
+		}
+	}
+	if code, out, _ := in.run("events", "ack", "--all", "--server", "mail"); code != 0 || out != "2 events acknowledged\n" {
+		t.Errorf("events ack --all: %d %q", code, out)
+	}
+
+	code, out, _ = in.run("history", "--json")
+	var h struct {
+		Calls []struct {
+			Server, Tool, Outcome string
+			DurationMS            float64 `json:"durationMs"`
+		} `json:"calls"`
+	}
+	if err := json.Unmarshal([]byte(out), &h); code != 0 || err != nil || len(h.Calls) < 2 || h.Calls[0].Tool != "emit" || h.Calls[0].Server != "mail" || h.Calls[0].Outcome != "ok" {
+		t.Errorf("history --json: %d %v\n%s", code, err, out)
+	}
+	if code, out, _ := in.run("history"); code != 0 || !strings.HasPrefix(out, "STARTED") || !strings.Contains(out, "emit_raw") {
+		t.Errorf("history:\n%s", out)
+	}
+}
+
+// TestEventsSurviveKill9: mcptray is killed with SIGKILL in the middle of
+// a burst; after a restart, every event committed before the kill is
+// there, in order, with no gap and no duplicate.
+func TestEventsSurviveKill9(t *testing.T) {
+	in := startDaemon(t, map[string]any{"burst": fakeEntry(t, "events")})
+	in.waitFor("ready", states("burst", "ready"))
+	g := openGateway(t, in.data)
+	const total = 200000
+	g.tool("burst__emit_async", map[string]any{"count": total})
+
+	st, err := store.Open(filepath.Join(in.data, "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var committed int
+	waitUntil(t, "a part of the burst to be stored", func() bool {
+		committed, err = st.UnackedEvents(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return committed >= 5000
+	})
+	in.cmd.Process.Signal(syscall.SIGKILL)
+	<-in.exited
+	if committed >= total {
+		t.Fatalf("the burst was over before the kill (%d events); make it longer", committed)
+	}
+
+	in.start()
+	ev := in.events("--all")
+	if len(ev.Events) < committed {
+		t.Fatalf("%d events after the restart, %d were committed before the kill", len(ev.Events), committed)
+	}
+	for i, e := range ev.Events {
+		var p struct{ N int }
+		json.Unmarshal(e.Params, &p)
+		if p.N != i || e.ID != int64(i+1) {
+			t.Fatalf("event %d after the restart: id %d, params %s", i, e.ID, e.Params)
+		}
+	}
+	t.Logf("killed with %d of %d events committed; %d stored after the restart", committed, total, len(ev.Events))
+
+}
