@@ -525,6 +525,7 @@ func TestInputVariables(t *testing.T) {
 
 	// A new mcptray on the same data asks nothing.
 	h2 := startCore(t, "", withSecrets, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.cfgPath, h2.data = h.cfgPath, h.data
 	h2.wait("ready again", stateIs("notes", StateReady))
 	if n := len(h2.core.Inbox()); n != 0 {
 		t.Errorf("%d requests after a restart", n)
@@ -536,6 +537,10 @@ func TestInputVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	h2.wait("waiting again", stateIs("notes", StateWaitingInput))
+	stable := openRPC(t, h2, "", "stable")
+	if res := stable.call("tools/call", map[string]any{"name": "notes__echo", "arguments": map[string]any{"message": "x"}}); !strings.Contains(string(res), "waits for a value its configuration asks for") {
+		t.Errorf("a call while it waits for an input: %s", res)
+	}
 	req = nextEvent(t, events2, InboxAdded).Request
 	if req.Input != "notes-key" {
 		t.Errorf("after forget: %+v", req)

@@ -363,6 +363,9 @@ func (g *Gateway) notReadyText(name string) string {
 		return fmt.Sprintf("The MCP server %q is turned off in mcptray. Turn it on with: mcptray toggle %s on", name, name)
 	}
 	state := conf.State
+	if state == "waiting-input" {
+		return fmt.Sprintf("The MCP server %q waits for a value its configuration asks for (${input:…}). The person must give it in mcptray's inbox (the tray, or: mcptray inbox).", name)
+	}
 	if state == "" {
 		state = "not running"
 	}
