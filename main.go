@@ -53,6 +53,8 @@ const usage = `usage:
   mcptray inbox answer ID [--field NAME=VALUE]... [--yes|--decline|--cancel]
   mcptray inbox watch                       answer requests as they come
   mcptray inputs forget ID                  forget a ${input:ID} value
+  mcptray ssh alias list|add|remove|test    the SSH server's aliases (in the keyring)
+  mcptray serve ssh                         the built-in SSH MCP server (stdio)
 `
 
 // Main runs one command line and returns the exit code.
@@ -90,7 +92,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "inputs":
 		err = cmdInputs(ctx, args, stdout)
 	case "serve":
-		err = cmdServe(args)
+		err = cmdServe(ctx, args)
+	case "ssh":
+		err = cmdSSH(ctx, args, os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -145,14 +149,17 @@ func hasDisplay() bool {
 	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
 }
 
-// cmdServe runs a built-in stdio MCP server. None is built in yet: the
-// default config's entries report this reason in `mcptray status`.
-func cmdServe(args []string) error {
+// cmdServe runs a built-in stdio MCP server. gcal and gmail are not built
+// in yet: the default config's entries report this reason in `mcptray
+// status`.
+func cmdServe(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageError{"serve takes one of ssh, gcal, gmail"}
 	}
 	switch args[0] {
-	case "ssh", "gcal", "gmail":
+	case "ssh":
+		return cmdServeSSH(ctx)
+	case "gcal", "gmail":
 		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
 	default:
 		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}

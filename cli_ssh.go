@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"text/tabwriter"
+
+	sshsrv "github.com/mcptray/mcptray/mcp/servers/ssh"
+	"golang.org/x/term"
+)
+
+const sshUsage = `usage:
+  mcptray ssh alias list [--json]
+  mcptray ssh alias add NAME --host H [--port P] --user U [--auth key|password|agent]
+                         [--key PATH] [--sudo nopasswd|prompt|none] [--accept-new-host-key]
+                         [--jump ALIAS] [--replace]
+  mcptray ssh alias remove NAME
+  mcptray ssh alias test NAME [--json]
+`
+
+// cmdSSH is `mcptray ssh alias …`: the SSH server's aliases, kept in the
+// keyring (entry ssh/aliases). No password is ever stored; `test` asks on
+// the terminal when the alias needs one.
+func cmdSSH(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "alias" {
+		return usageError{"ssh takes: alias list|add|remove|test\n" + sshUsage}
+	}
+	args = args[1:]
+	if len(args) == 0 {
+		return usageError{"ssh alias takes list, add, remove or test\n" + sshUsage}
+	}
+	srv := sshServer(slog.New(slog.DiscardHandler))
+	defer srv.Close()
+	switch sub, rest := args[0], args[1:]; sub {
+	case "list":
+		return sshAliasList(srv, rest, stdout)
+	case "add":
+		return sshAliasAdd(srv, rest, stdout)
+	case "remove", "rm":
+		f := newFlags("ssh alias remove")
+		if err := parse(f, rest, 1); err != nil {
+			return err
+		}
+		if err := srv.RemoveAlias(f.Arg(0)); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "alias %s removed\n", f.Arg(0))
+		return nil
+	case "test":
+		return sshAliasTest(ctx, srv, rest, stdin, stdout, stderr)
+	default:
+		return usageError{fmt.Sprintf("ssh alias takes list, add, remove or test, got %q\n%s", sub, sshUsage)}
+	}
+}
+
+func sshAliasList(srv *sshsrv.Server, args []string, stdout io.Writer) error {
+	f := newFlags("ssh alias list")
+	asJSON := f.Bool("json", false, "print JSON")
+	if err := parse(f, args, 0); err != nil {
+		return err
+	}
+	list, err := srv.ListAliases()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if list == nil {
+			list = []sshsrv.Alias{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"aliases": list})
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stdout, "no SSH aliases (mcptray ssh alias add NAME --host H --user U adds one)")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tDESTINATION\tAUTH\tSUDO\tJUMP\tNEW HOST KEYS")
+	for _, a := range list {
+		auth := a.Auth
+		if a.KeyPath != "" {
+			auth += " " + a.KeyPath
+		}
+		newKeys := "refused"
+		if a.AcceptNewHostKey {
+			newKeys = "accepted"
+		}
+		jump := a.Jump
+		if jump == "" {
+			jump = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.Dest(), auth, a.Sudo, jump, newKeys)
+	}
+	return tw.Flush()
+}
+
+func sshAliasAdd(srv *sshsrv.Server, args []string, stdout io.Writer) error {
+	f := newFlags("ssh alias add")
+	var a sshsrv.Alias
+	f.StringVar(&a.Host, "host", "", "host name or IP address")
+	f.IntVar(&a.Port, "port", 22, "SSH port")
+	f.StringVar(&a.User, "user", "", "remote user")
+	f.StringVar(&a.Auth, "auth", sshsrv.AuthKey, "key, password or agent")
+	f.StringVar(&a.KeyPath, "key", "", "private key file (auth key)")
+	f.StringVar(&a.Sudo, "sudo", sshsrv.SudoPrompt, "nopasswd, prompt or none")
+	f.BoolVar(&a.AcceptNewHostKey, "accept-new-host-key", false, "add an unknown host's key to known_hosts")
+	f.StringVar(&a.Jump, "jump", "", "an alias to connect through")
+	replace := f.Bool("replace", false, "replace an alias of that name")
+	if err := parse(f, args, 1); err != nil {
+		return err
+	}
+	a.Name = f.Arg(0)
+	if a.Host == "" || a.User == "" {
+		return usageError{"ssh alias add needs --host and --user\n" + sshUsage}
+	}
+	if a.KeyPath != "" && a.Auth != sshsrv.AuthKey {
+		return usageError{"--key goes with --auth key"}
+	}
+	a, note, err := srv.AddAlias(a, *replace)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "alias %s: %s, auth %s, sudo %s\n", a.Name, a.Dest(), a.Auth, a.Sudo)
+	if note != "" {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
+	return nil
+}
+
+func sshAliasTest(ctx context.Context, srv *sshsrv.Server, args []string, stdin *os.File, stdout, stderr io.Writer) error {
+	f := newFlags("ssh alias test")
+	asJSON := f.Bool("json", false, "print JSON")
+	if err := parse(f, args, 1); err != nil {
+		return err
+	}
+	res, err := srv.TestAlias(ctx, f.Arg(0), terminalAsk(stdin, stderr))
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		a := res.Alias
+		if res.Connected {
+			fmt.Fprintf(stdout, "alias %s: connected to %s (%s)\n", a.Name, a.Dest(), res.ServerVersion)
+			fmt.Fprintf(stdout, "  login:    %s\n", res.Auth)
+		} else {
+			fmt.Fprintf(stdout, "alias %s: could not connect to %s\n", a.Name, a.Dest())
+		}
+		if res.HostKey.Fingerprint != "" {
+			fmt.Fprintf(stdout, "  host key: %s, %s %s\n", res.HostKey.Status, res.HostKey.Type, res.HostKey.Fingerprint)
+		}
+		if res.Connected {
+			fmt.Fprintf(stdout, "  sudo:     %s: %s\n", res.Sudo.Mode, res.Sudo.Detail)
+		}
+	}
+	if !res.Connected {
+		return errors.New(res.Error)
+	}
+	return nil
+}
+
+// terminalAsk reads a secret from the terminal without echo; without a
+// terminal it refuses, naming the way that works.
+func terminalAsk(stdin *os.File, stderr io.Writer) sshsrv.Ask {
+	return func(ctx context.Context, message string) (string, error) {
+		if !term.IsTerminal(int(stdin.Fd())) {
+			return "", fmt.Errorf("%s\nno terminal to ask on: run this in a terminal, or use test_alias from an assistant (mcptray asks)", message)
+		}
+		fmt.Fprintf(stderr, "%s\n> ", message)
+		b, err := term.ReadPassword(int(stdin.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return "", fmt.Errorf("reading from the terminal: %w", err)
+		}
+		return string(b), nil
+	}
+}

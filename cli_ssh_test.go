@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/mcptray/mcptray/app/keyring"
+)
+
+// sshKeyring gives the test the keyring entry ssh/aliases to itself: it
+// saves what is there and puts it back afterwards. Without a keyring the
+// test is skipped, except inside `make test`'s desktop session.
+func sshKeyring(t *testing.T) {
+	t.Helper()
+	old, err := keyring.Get(sshAliasesEntry)
+	switch {
+	case errors.Is(err, keyring.ErrUnavailable) && os.Getenv("MCPTRAY_TEST_SESSION") != "1":
+		t.Skipf("no keyring (run in scripts/desktop-session.sh): %v", err)
+	case err != nil && !errors.Is(err, keyring.ErrNotFound):
+		t.Fatal(err)
+	}
+	keyring.Delete(sshAliasesEntry)
+	t.Cleanup(func() {
+		if old != "" {
+			keyring.Set(sshAliasesEntry, old)
+		} else {
+			keyring.Delete(sshAliasesEntry)
+		}
+	})
+}
+
+func TestSSHAliasCLI(t *testing.T) {
+	sshKeyring(t)
+	code, out, errs := cli(t, "ssh", "alias", "list")
+	if code != 0 || !strings.Contains(out, "no SSH aliases") {
+		t.Fatalf("empty list: %d %q %q", code, out, errs)
+	}
+	code, out, errs = cli(t, "ssh", "alias", "add", "prod", "--host", "prod.example.com", "--user", "deploy", "--key", "~/.ssh/id_prod", "--sudo", "prompt")
+	if code != 0 || !strings.Contains(out, "alias prod: deploy@prod.example.com:22, auth key, sudo prompt") {
+		t.Fatalf("add: %d %q %q", code, out, errs)
+	}
+	code, _, errs = cli(t, "ssh", "alias", "add", "db", "--host", "10.0.0.5", "--port", "2222", "--user", "admin", "--auth", "password", "--sudo", "nopasswd", "--accept-new-host-key", "--jump", "prod")
+	if code != 0 {
+		t.Fatalf("add db: %s", errs)
+	}
+	code, out, _ = cli(t, "ssh", "alias", "list")
+	for _, want := range []string{"NAME", "db", "admin@10.0.0.5:2222", "password", "nopasswd", "accepted", "prod", "key ~/.ssh/id_prod"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list lacks %q:\n%s", want, out)
+		}
+	}
+	// The keyring entry: a JSON list of aliases, no password field.
+	raw, err := keyring.Get(sshAliasesEntry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []map[string]any
+	if err := json.Unmarshal([]byte(raw), &stored); err != nil || len(stored) != 2 {
+		t.Fatalf("keyring entry: %v %s", err, raw)
+	}
+	if strings.Contains(strings.ToLower(raw), "pass\"") || strings.Contains(strings.ToLower(raw), "password\":") {
+		t.Errorf("the entry has a password field: %s", raw)
+	}
+	code, out, _ = cli(t, "ssh", "alias", "list", "--json")
+	var l struct {
+		Aliases []struct {
+			Name string `json:"name"`
+			Port int    `json:"port"`
+			Jump string `json:"jump"`
+		} `json:"aliases"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &l) != nil || len(l.Aliases) != 2 || l.Aliases[0].Name != "db" || l.Aliases[0].Jump != "prod" {
+		t.Errorf("list --json: %s", out)
+	}
+
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"ssh", "alias", "add", "prod", "--host", "h", "--user", "u"}, 1, "alias prod exists already"},
+		{[]string{"ssh", "alias", "add", "x", "--host", "h"}, 2, "needs --host and --user"},
+		{[]string{"ssh", "alias", "add", "x", "--host", "h", "--user", "u", "--sudo", "maybe"}, 1, `sudo must be nopasswd, prompt or none, got "maybe"`},
+		{[]string{"ssh", "alias", "add", "x", "--host", "h", "--user", "u", "--auth", "agent", "--key", "k"}, 2, "--key goes with --auth key"},
+		{[]string{"ssh", "alias", "remove", "prod"}, 1, "alias prod is the jump host of db"},
+		{[]string{"ssh", "alias", "remove", "nope"}, 1, `no such SSH alias "nope"`},
+		{[]string{"ssh", "alias", "frob"}, 2, `got "frob"`},
+		{[]string{"ssh"}, 2, "ssh takes: alias list|add|remove|test"},
+		{[]string{"ssh", "alias", "test"}, 2, "takes 1 argument"},
+	} {
+		code, _, errs := cli(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	// test of a password alias without a terminal says what to do.
+	if code, _, errs := cli(t, "ssh", "alias", "add", "pw", "--host", "127.0.0.1", "--port", "1", "--user", "u", "--auth", "password"); code != 0 {
+		t.Fatal(errs)
+	}
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "ssh", "alias", "test", "pw")
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	cmd.Stdin = strings.NewReader("")
+	b, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(b), "no terminal to ask on") {
+		t.Errorf("test without a terminal: %d %s", cmd.ProcessState.ExitCode(), b)
+	}
+
+	for _, name := range []string{"db", "prod", "pw"} {
+		if code, out, errs := cli(t, "ssh", "alias", "remove", name); code != 0 || !strings.Contains(out, "alias "+name+" removed") {
+			t.Errorf("remove %s: %q %q", name, out, errs)
+		}
+	}
+}

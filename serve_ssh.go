@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/keyring"
+	sshsrv "github.com/mcptray/mcptray/mcp/servers/ssh"
+)
+
+// sshAliasesEntry is the keyring entry holding the SSH aliases: a JSON
+// list, never a password (DESIGN.md §9).
+const sshAliasesEntry = "ssh/aliases"
+
+// keyringAliases is the ssh server's AliasStore on the OS keyring.
+type keyringAliases struct{}
+
+func (keyringAliases) Load() ([]sshsrv.Alias, error) {
+	v, err := keyring.Get(sshAliasesEntry)
+	if errors.Is(err, keyring.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var list []sshsrv.Alias
+	if err := json.Unmarshal([]byte(v), &list); err != nil {
+		return nil, fmt.Errorf("the keyring entry %s is not a list of aliases: %v", sshAliasesEntry, err)
+	}
+	return list, nil
+}
+
+func (keyringAliases) Save(list []sshsrv.Alias) error {
+	if list == nil {
+		list = []sshsrv.Alias{}
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	return keyring.Set(sshAliasesEntry, string(b))
+}
+
+// sshServer is the built-in SSH server as mcptray runs it: aliases in the
+// keyring, settings from mcp.json's x-mcptray.ssh.
+func sshServer(logger *slog.Logger) *sshsrv.Server {
+	home, _ := os.UserHomeDir()
+	cs := &configSettings{home: home, log: logger}
+	return sshsrv.New(sshsrv.Options{
+		Aliases:  keyringAliases{},
+		Settings: cs.get,
+		Home:     home,
+		Logger:   logger,
+	})
+}
+
+// cmdServeSSH is `mcptray serve ssh`: the SSH MCP server on stdio, until
+// the client closes stdin.
+func cmdServeSSH(ctx context.Context) error {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	return sshServer(logger).ServeStdio(ctx)
+}
+
+// configSettings reads x-mcptray.ssh from mcp.json — the file named by
+// MCPTRAY_CONFIG, which the supervisor sets for every server it starts, or
+// the default path — again whenever the file changes. A file that does not
+// parse keeps the last good settings (mcptray reports the error itself).
+type configSettings struct {
+	home string
+	log  *slog.Logger
+
+	mu    sync.Mutex // guards the fields below
+	stamp string     // path, mtime and size of what cur was read from
+	cur   sshsrv.Settings
+	err   error
+	good  bool // cur came from a file that parsed
+}
+
+func (c *configSettings) get() (sshsrv.Settings, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	path, err := config.DefaultPath()
+	if err != nil {
+		return sshsrv.DefaultSettings(c.home), nil
+	}
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sshsrv.DefaultSettings(c.home), nil
+	}
+	if err != nil {
+		return sshsrv.DefaultSettings(c.home), fmt.Errorf("reading %s: %w", path, err)
+	}
+	stamp := fmt.Sprint(path, st.ModTime().UnixNano(), st.Size())
+	if stamp == c.stamp {
+		return c.cur, c.err
+	}
+	c.stamp = stamp
+	data, err := os.ReadFile(path)
+	if err == nil {
+		var cfg *config.Config
+		if cfg, err = config.Parse(data, config.Env{}); err == nil {
+			c.cur, c.err = sshsrv.ParseSettings(cfg.Settings.Raw["ssh"], c.home)
+			c.good = c.err == nil
+			return c.cur, c.err
+		}
+	}
+	c.log.Warn("cannot read mcp.json; keeping the last good x-mcptray.ssh", "path", path, "err", err)
+	if !c.good {
+		c.cur = sshsrv.DefaultSettings(c.home)
+	}
+	c.err = nil
+	return c.cur, nil
+}
