@@ -234,14 +234,15 @@ func TestEventsSurviveKill9(t *testing.T) {
 	in := startDaemon(t, map[string]any{"burst": fakeEntry(t, "events")})
 	in.waitFor("ready", states("burst", "ready"))
 	g := openGateway(t, in.data)
-	const total = 200000
-	g.tool("burst__emit_async", map[string]any{"count": total})
-
+	// Opened before the burst: opening takes the write lock for a moment,
+	// which a burst may keep busy for longer than the busy timeout.
 	st, err := store.Open(filepath.Join(in.data, "mcptray.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	const total = 200000
+	g.tool("burst__emit_async", map[string]any{"count": total})
 	var committed int
 	waitUntil(t, "a part of the burst to be stored", func() bool {
 		committed, err = st.UnackedEvents(context.Background())
