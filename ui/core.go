@@ -31,4 +31,13 @@ type Core interface {
 	// dynamic); SetToolsMode rewrites it in the config file.
 	ToolsMode() string
 	SetToolsMode(mode string) error
+
+	// SubscribeInbox returns the inbox's events: first an InboxAdded for
+	// every request already waiting, then each change; the channel is
+	// closed after cancel.
+	SubscribeInbox() (events <-chan app.InboxEvent, cancel func())
+	// Answer answers an inbox request: an *app.InvalidAnswerError names a
+	// field the core refused (the request stays open); an error wrapping
+	// app.ErrRequestClosed means it was answered elsewhere or is gone.
+	Answer(id string, a app.Answer) error
 }

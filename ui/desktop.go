@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"slices"
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	fynedesktop "fyne.io/fyne/v2/driver/desktop"
@@ -15,6 +18,9 @@ type desktop struct {
 	win       fyne.Window
 	main      *mainScreen
 	tray      *tray // nil without a tray
+	popup     *popup
+	pending   []app.InboxRequest // waiting inbox requests, oldest first
+	now       func() time.Time
 	notify    notifier
 	visible   bool   // the window is shown
 	configErr string // the config error last shown
@@ -30,9 +36,11 @@ type desktopOptions struct {
 }
 
 func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
-	d := &desktop{app: a, win: a.NewWindow("mcptray"), notify: o.env.notify}
+	d := &desktop{app: a, win: a.NewWindow("mcptray"), notify: o.env.notify, now: o.env.now}
 	o.env.core = c
 	o.env.onError = d.showError
+	o.env.requestDone = d.answered
+	d.popup = newPopup(a, o.env.now, c.Answer, d.answered)
 	d.main = newMainScreen(o.env, o.noTray)
 	d.win.SetContent(d.main.root)
 	d.win.Resize(fyne.NewSize(900, 560))
@@ -66,6 +74,53 @@ func (d *desktop) apply(st app.Status) {
 	}
 }
 
+// applyInbox shows an inbox event: a new request pops up (and is a
+// desktop notification) and waits in the Inbox tab; a closed one leaves
+// both and is listed among the outcomes.
+func (d *desktop) applyInbox(ev app.InboxEvent) {
+	req := ev.Request
+	switch ev.Kind {
+	case app.InboxAdded:
+		if slices.ContainsFunc(d.pending, func(r app.InboxRequest) bool { return r.ID == req.ID }) {
+			return
+		}
+		d.pending = append(d.pending, req)
+		d.popup.add(req)
+		d.main.inbox.add(req)
+		d.notify.notify(requestNotice(req))
+	case app.InboxClosed:
+		d.drop(req.ID)
+		d.main.inbox.closed(outcome{req: req, outcome: ev.Outcome, by: ev.By, at: d.now()})
+	case app.InboxCompleted:
+		d.main.inbox.closed(outcome{req: req, outcome: "completed", by: ev.By, at: d.now()})
+	}
+	d.showInboxCount()
+}
+
+// answered takes a request the person just answered off every screen.
+func (d *desktop) answered(id string) {
+	d.drop(id)
+	d.showInboxCount()
+}
+
+func (d *desktop) drop(id string) {
+	d.pending = slices.DeleteFunc(d.pending, func(r app.InboxRequest) bool { return r.ID == id })
+	d.popup.remove(id)
+	d.main.inbox.remove(id)
+}
+
+// showInboxCount gives the tray the waiting requests per server.
+func (d *desktop) showInboxCount() {
+	if d.tray == nil {
+		return
+	}
+	per := map[string]int{}
+	for _, r := range d.pending {
+		per[r.Server]++
+	}
+	d.tray.setInbox(per)
+}
+
 // open shows the main window on tab.
 func (d *desktop) open(tab string) {
 	d.main.show(tab)
@@ -94,6 +149,7 @@ func (d *desktop) tick() {
 	if d.visible {
 		d.main.tick()
 	}
+	d.popup.tick()
 }
 
 // close stops what the screens follow (after the app quit).

@@ -24,6 +24,22 @@ type fakeCore struct {
 	token        func() (string, error)
 	toolsMode    func() string
 	setToolsMode func(mode string) error
+	inbox        func() (<-chan app.InboxEvent, func())
+	answer       func(id string, a app.Answer) error
+}
+
+func (f *fakeCore) SubscribeInbox() (<-chan app.InboxEvent, func()) {
+	if f.inbox == nil {
+		return make(chan app.InboxEvent), func() {}
+	}
+	return f.inbox()
+}
+
+func (f *fakeCore) Answer(id string, a app.Answer) error {
+	if f.answer == nil {
+		return nil
+	}
+	return f.answer(id, a)
 }
 
 func (f *fakeCore) Status() app.Status {

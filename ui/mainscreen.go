@@ -21,7 +21,7 @@ const (
 )
 
 // tabOrder is the order of the tabs; Ctrl+1… select them in this order.
-var tabOrder = []string{tabServers, tabConnect, tabSettings}
+var tabOrder = []string{tabServers, tabInbox, tabConnect, tabSettings}
 
 // screenEnv is what the screens need besides the core: the parts of the
 // desktop that tests replace.
@@ -34,6 +34,9 @@ type screenEnv struct {
 	autostart  autostart         // nil when the platform has none
 	openConfig func(path string) // opens the config file in the person's editor
 	onError    func(error)       // shows an error to the person
+	// requestDone takes an inbox request the person answered off every
+	// screen.
+	requestDone func(id string)
 }
 
 // mainScreen is the main window's content: why there is no tray (when
@@ -44,6 +47,7 @@ type mainScreen struct {
 	banner   *configBanner
 	tabs     *container.AppTabs
 	servers  *serversScreen
+	inbox    *inboxScreen
 	connect  *connectScreen
 	settings *settingsScreen
 	root     fyne.CanvasObject
@@ -55,6 +59,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	m := &mainScreen{
 		banner:   newConfigBanner(env.openConfig),
 		servers:  newServersScreen(env.core, env.now, env.onError),
+		inbox:    newInboxScreen(env.now, env.core.Answer, env.requestDone),
 		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
 		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
 	}
@@ -67,6 +72,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	}
 	tabs := map[string]*container.TabItem{
 		tabServers:  container.NewTabItemWithIcon(tabServers, theme.ComputerIcon(), m.servers.root),
+		tabInbox:    container.NewTabItemWithIcon(tabInbox, theme.MailComposeIcon(), m.inbox.root),
 		tabConnect:  container.NewTabItemWithIcon(tabConnect, theme.LoginIcon(), m.connect.root),
 		tabSettings: container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
 	}
@@ -97,7 +103,10 @@ func (m *mainScreen) show(name string) {
 }
 
 // tick refreshes what changes with time alone.
-func (m *mainScreen) tick() { m.servers.tick() }
+func (m *mainScreen) tick() {
+	m.servers.tick()
+	m.inbox.tick()
+}
 
 // close stops what the screens follow.
 func (m *mainScreen) close() { m.servers.close() }

@@ -22,8 +22,9 @@ const AppID = "io.github.mcptray"
 // tray, and closing the window only hides it; Quit in the tray menu quits.
 // Without a tray, or with no tray host on the bus to show it, the window
 // opens at once and says why, and closing it quits. One goroutine follows
-// c.Subscribe and one a clock, each applying inside fyne.Do; both are
-// stopped before Run returns.
+// c.Subscribe, one c.SubscribeInbox and one a clock, each applying inside
+// fyne.Do; they are stopped before Run returns. Each inbox request pops up
+// in a small window of its own.
 func Run(c Core) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
@@ -68,6 +69,9 @@ func Run(c Core) error {
 	defer cancel()
 	d.apply(c.Status())
 	stops = append(stops, follow(updates, d.apply))
+	inbox, cancelInbox := c.SubscribeInbox()
+	defer cancelInbox()
+	stops = append(stops, follow(inbox, d.applyInbox))
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()
 	stops = append(stops, follow(clock.C, func(time.Time) { d.tick() }))

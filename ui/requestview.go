@@ -1,0 +1,145 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// requestView shows one inbox request and answers it: who asks and during
+// which tool call, the message, a countdown to the deadline, then the form
+// (Accept / Decline / Cancel), a yes/no question, or for a URL the host in
+// large type with "Open in browser" / Decline. The popup and the Inbox tab
+// both use it. Main goroutine only.
+type requestView struct {
+	req       app.InboxRequest
+	answer    func(id string, a app.Answer) error // Core.Answer
+	done      func(id string)                     // the request is answered or gone
+	now       func() time.Time
+	form      *requestForm // nil for a URL or a yes/no request
+	countdown *widget.Label
+	problem   *widget.Label // why the last answer failed
+	accept    *widget.Button
+	root      fyne.CanvasObject
+}
+
+func newRequestView(req app.InboxRequest, now func() time.Time, answer func(string, app.Answer) error, done func(string)) *requestView {
+	v := &requestView{req: req, answer: answer, done: done, now: now}
+	title := widget.NewLabelWithStyle(req.Server, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.countdown = widget.NewLabel("")
+	v.tick()
+	box := container.NewVBox(container.NewBorder(nil, nil, nil, v.countdown, title))
+	if about := origin(req); about != "" {
+		l := widget.NewLabel(about)
+		l.Importance = widget.LowImportance
+		l.Wrapping = fyne.TextWrapWord
+		box.Add(l)
+	}
+	if req.Message != "" {
+		msg := widget.NewLabel(req.Message)
+		msg.Wrapping = fyne.TextWrapWord
+		box.Add(msg)
+	}
+	v.problem = widget.NewLabel("")
+	v.problem.Importance = widget.DangerImportance
+	v.problem.Wrapping = fyne.TextWrapWord
+	v.problem.Hide()
+
+	decline := widget.NewButton("Decline", func() { v.send(app.ActionDecline) })
+	cancel := widget.NewButton("Cancel", func() { v.send(app.ActionCancel) })
+	var buttons *fyne.Container
+	switch {
+	case req.Mode == "url":
+		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
+		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		u.Wrapping = fyne.TextWrapBreak
+		box.Add(widget.NewLabel("Open this site in your browser?"))
+		box.Add(host)
+		box.Add(u)
+		v.accept = widget.NewButton("Open in browser", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, decline)
+	default:
+		if !req.Confirm {
+			v.form = newRequestForm(req.Fields, func() { v.send(app.ActionAccept) }, func() { v.send(app.ActionCancel) })
+			box.Add(v.form.root)
+		}
+		v.accept = widget.NewButton("Accept", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, decline, cancel)
+	}
+	v.accept.Importance = widget.HighImportance
+	box.Add(v.problem)
+	box.Add(container.NewBorder(nil, nil, nil, buttons))
+	v.root = box
+	return v
+}
+
+// origin says where a request comes from: the tool call, the assistant,
+// or mcp.json.
+func origin(req app.InboxRequest) string {
+	switch {
+	case req.Source == app.SourceConfig:
+		return fmt.Sprintf("mcp.json asks for input %q to start %s.", req.Input, req.Server)
+	case req.Tool != "" && req.Client != "":
+		return fmt.Sprintf("During the call of its tool %s, from %s.", req.Tool, req.Client)
+	case req.Tool != "":
+		return fmt.Sprintf("During the call of its tool %s.", req.Tool)
+	}
+	return ""
+}
+
+// tick shows the time left.
+func (v *requestView) tick() {
+	left := v.req.Deadline.Sub(v.now()).Round(time.Second)
+	if v.req.Deadline.IsZero() {
+		v.countdown.SetText("")
+		return
+	}
+	if left <= 0 {
+		v.countdown.SetText("Time is up")
+		return
+	}
+	v.countdown.SetText(fmt.Sprintf("%d:%02d left", int(left.Minutes()), int(left.Seconds())%60))
+}
+
+// first is the input to focus first: the form's first field, else the
+// main button.
+func (v *requestView) first() fyne.Focusable {
+	if v.form != nil {
+		if f := v.form.first(); f != nil {
+			return f
+		}
+	}
+	return v.accept
+}
+
+// send answers with action: accept sends the form's content once every
+// field checks out.
+func (v *requestView) send(action string) {
+	a := app.Answer{Action: action, By: "ui"}
+	if action == app.ActionAccept && v.form != nil {
+		content, ok := v.form.content()
+		if !ok {
+			return
+		}
+		a.Content = content
+	}
+	err := v.answer(v.req.ID, a)
+	var inv *app.InvalidAnswerError
+	switch {
+	case err == nil || errors.Is(err, app.ErrRequestClosed):
+		if v.form != nil {
+			v.form.clear()
+		}
+		v.done(v.req.ID)
+	case errors.As(err, &inv) && v.form != nil && v.form.showError(inv.Field, inv.Reason):
+	default:
+		v.problem.SetText(err.Error())
+		v.problem.Show()
+	}
+}
