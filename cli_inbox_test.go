@@ -485,3 +485,49 @@ func TestInboxServerEverything(t *testing.T) {
 		t.Errorf("retry: %s", res)
 	}
 }
+
+// `mcptray inbox watch` on a terminal asks for each new request in turn:
+// choices by number, a bad one refused with the reason and asked again.
+func TestInboxWatchOnATerminal(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "record")
+	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker", "MCPTRAY_FAKE_RECORD", rec)})
+	in.waitFor("ready", states("ask", "ready"))
+	master, tty := openPTY(t)
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, append([]string{"inbox", "watch"}, in.flagsFirst...)...)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	var screen syncBuffer
+	go io.Copy(&screen, master)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitFor(t, "watch to start", func() bool { return strings.Contains(screen.String(), "Waiting for requests") })
+
+	a := startAssistant(t, in, map[string]any{})
+	call := a.call("ask__form", map[string]any{"form": "legacy"})
+	waitFor(t, "the request", func() bool { return strings.Contains(screen.String(), "Fill in the form?") })
+	master.Write([]byte("y\n"))
+	waitFor(t, "the choices", func() bool { return strings.Contains(screen.String(), "2) Pro (p)") })
+	master.Write([]byte("9\n"))
+	waitFor(t, "the reason", func() bool { return strings.Contains(screen.String(), `field "plan" must be one of f, p`) })
+	master.Write([]byte("2\n"))
+	if res := a.wait(call); !strings.Contains(res, `{\"plan\":\"p\"}`) {
+		t.Errorf("result: %s\nscreen:\n%s", res, screen.String())
+	}
+	waitFor(t, "the report", func() bool { return strings.Contains(screen.String(), "accept sent to ask") })
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("watch after SIGTERM: %v\n%s", err, screen.String())
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("watch did not stop:\n%s", screen.String())
+	}
+}
