@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/app/keyring"
 )
@@ -114,5 +117,44 @@ func TestSSHAliasCLI(t *testing.T) {
 		if code, out, errs := cli(t, "ssh", "alias", "remove", name); code != 0 || !strings.Contains(out, "alias "+name+" removed") {
 			t.Errorf("remove %s: %q %q", name, out, errs)
 		}
+	}
+}
+
+// serve ssh reads x-mcptray.ssh from the file MCPTRAY_CONFIG names, again
+// when it changes; a file that stops parsing keeps the last good settings.
+func TestSSHSettingsFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	t.Setenv("MCPTRAY_CONFIG", path)
+	cs := &configSettings{home: "/home/ada", log: slog.New(slog.DiscardHandler)}
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A new mtime even on coarse clocks.
+		next := time.Now().Add(time.Duration(len(text)) * time.Second)
+		os.Chtimes(path, next, next)
+	}
+	st, err := cs.get()
+	if err != nil || st.SecretTTL != 5*time.Minute || len(st.LocalRoots) != 1 || st.LocalRoots[0] != "/home/ada" {
+		t.Errorf("no file: %+v %v", st, err)
+	}
+	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"localRoots": ["~/work", "/srv/data"], "secretTTL": "90s"}}}`)
+	st, err = cs.get()
+	if err != nil || st.SecretTTL != 90*time.Second || strings.Join(st.LocalRoots, ",") != "/home/ada/work,/srv/data" {
+		t.Errorf("settings: %+v %v", st, err)
+	}
+	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"localRoots": ["~/work"], "secretTTL": "90s"}}, oops`)
+	if st, err = cs.get(); err != nil || st.SecretTTL != 90*time.Second {
+		t.Errorf("a broken file kept: %+v %v", st, err)
+	}
+	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"localRoots": "work"}}}`)
+	if _, err = cs.get(); err == nil || !strings.Contains(err.Error(), "x-mcptray.ssh.localRoots must be a list of folders") {
+		t.Errorf("a bad value: %v", err)
+	}
+	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"secretTTL": "forever"}}}`)
+	if _, err = cs.get(); err == nil || !strings.Contains(err.Error(), `x-mcptray.ssh.secretTTL must be a duration like "5m" or "90s", got "forever"`) {
+		t.Errorf("a bad TTL: %v", err)
 	}
 }

@@ -225,6 +225,31 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 		t.Errorf("timeout stdout %q", r.Result.Structured.Stdout)
 	}
 
+	// x-mcptray.ssh.localRoots, changed while the server runs (the entry
+	// itself is unchanged, so it keeps running and rereads the file).
+	dl := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{
+		"mcpServers": map[string]any{"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}}},
+		"x-mcptray":  map[string]any{"ssh": map[string]any{"localRoots": []string{dl}}},
+	})
+	if err := os.WriteFile(in.config+".tmp", cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(in.config+".tmp", in.config); err != nil {
+		t.Fatal(err)
+	}
+	down := func(local string) execResult {
+		return parseExec(t, a.wait(a.call("ssh__download", map[string]any{"alias": "root-pw", "remote_path": "/etc/passwd", "local_path": local})))
+	}
+	if r := down(dl + "/"); r.Result.IsError {
+		t.Errorf("download into a local root: %+v", r.Result)
+	} else if b, _ := os.ReadFile(filepath.Join(dl, "passwd")); !bytes.Contains(b, []byte("mcptray-sudo:")) {
+		t.Errorf("downloaded passwd: %q", b)
+	}
+	if r := down(filepath.Join(os.Getenv("HOME"), "passwd")); !r.Result.IsError || !strings.Contains(r.Result.Content[0].Text, "outside the folders") {
+		t.Errorf("download outside the roots: %+v", r.Result)
+	}
+
 	// The password is nowhere: not under DATA (logs included), not in
 	// mcptray's own log, not in the upstream bytes.
 	a.in.Close()
