@@ -242,6 +242,12 @@ func (ib *inbox) close(id string, r inboxResult) bool {
 	}
 	if p.req.Mode == "url" && r.outcome == store.OutcomeAccept && p.elicitationID != "" && r.by != ClosedByComplete {
 		req := p.req
+		if len(ib.urls) >= maxClosedNotes {
+			for k := range ib.urls { // a completion that never came: forget one
+				delete(ib.urls, k)
+				break
+			}
+		}
 		ib.urls[urlKey{req.Server, p.elicitationID}] = &req
 	}
 	p.done <- r
