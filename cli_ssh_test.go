@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
