@@ -497,3 +497,36 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestEventsResourceUpdated: a session subscribed to mcptray://events
+// hears of new events.
+func TestEventsResourceUpdated(t *testing.T) {
+	h := startCore(t, servers("ev", fake(t, "events")))
+	h.wait("ready", stateIs("ev", StateReady))
+	c := openEvents(t, h, "ev__emit")
+	sub := openRPC(t, h, "", "")
+	sub.call("resources/subscribe", map[string]any{"uri": EventsURI})
+	callTool(c, "ev__emit", map[string]any{"count": 1})
+	got := make(chan string, 1)
+	go func() {
+		for {
+			line, err := sub.r.ReadBytes('\n')
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			if strings.Contains(string(line), `"notifications/resources/updated"`) {
+				got <- string(line)
+				return
+			}
+		}
+	}()
+	select {
+	case line := <-got:
+		if !strings.Contains(line, `"uri":"mcptray://events"`) {
+			t.Errorf("got %s", line)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no notifications/resources/updated")
+	}
+}
