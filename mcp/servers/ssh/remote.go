@@ -316,13 +316,12 @@ type stderrFilter struct {
 	started    chan struct{} // closed at the start marker
 	complained chan struct{} // closed at the first unexpected line before it
 
-	mu       sync.Mutex // guards the fields below
-	line     []byte     // a partial line before the start marker
-	pre      bytes.Buffer
-	group    int
-	begun    bool
-	moaned   bool
-	preBytes int
+	mu     sync.Mutex // guards the fields below
+	line   []byte     // a partial line before the start marker
+	pre    bytes.Buffer
+	group  int
+	begun  bool
+	moaned bool
 }
 
 func newStderrFilter(out *capBuffer) *stderrFilter {
