@@ -140,9 +140,19 @@ func (s *Server) checkStart(t *target, spec runSpec, res *runResult) error {
 		return fmt.Errorf("the command did not start on alias %s (exit %d)", t.alias.Name, res.exitCode)
 	}
 	if spec.sudo != nil {
-		return fmt.Errorf("sudo on alias %s refused: %s", t.alias.Name, lastLine(pre))
+		return fmt.Errorf("sudo on alias %s refused: %s", t.alias.Name, brief(pre))
 	}
-	return fmt.Errorf("the command did not start on alias %s: %s", t.alias.Name, lastLine(pre))
+	return fmt.Errorf("the command did not start on alias %s: %s", t.alias.Name, brief(pre))
+}
+
+// brief joins the lines of s with "; " and cuts it at 500 bytes.
+func brief(s string) string {
+	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
+	s = strings.ReplaceAll(s, " ; ", "; ")
+	if len(s) > 500 {
+		s = string(cutPartialRune([]byte(s[:500]))) + "…"
+	}
+	return s
 }
 
 func lastLine(s string) string {

@@ -123,9 +123,11 @@ func (s *Server) run(ctx context.Context, t *target, spec runSpec) (*runResult, 
 	if err := sess.Start(remoteCommand(spec.cmd, spec.cwd, spec.sudo)); err != nil {
 		return nil, fmt.Errorf("starting the command on alias %s: %w", c.alias, err)
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- sess.Wait() }()
-	go feedStdin(stdin, spec, filter, waited)
+	// done is closed when the session has ended; werr is then Wait's error.
+	var werr error
+	done := make(chan struct{})
+	go func() { werr = sess.Wait(); close(done) }()
+	go feedStdin(stdin, spec, filter, done)
 
 	var timeout <-chan time.Time
 	if spec.timeout > 0 {
@@ -133,10 +135,9 @@ func (s *Server) run(ctx context.Context, t *target, spec runSpec) (*runResult, 
 		defer t.Stop()
 		timeout = t.C
 	}
-	var werr error
 	finished := false
 	select {
-	case werr = <-waited:
+	case <-done:
 		finished = true
 	case <-timeout:
 		res.timedOut = true
@@ -147,10 +148,10 @@ func (s *Server) run(ctx context.Context, t *target, spec runSpec) (*runResult, 
 		// The session ends once the group is gone; if it does not, closing
 		// it lets the call return.
 		select {
-		case werr = <-waited:
+		case <-done:
 		case <-time.After(killGrace + 2*time.Second):
 			sess.Close()
-			werr = <-waited
+			<-done
 		}
 	}
 	res.duration = time.Since(start)
@@ -185,7 +186,7 @@ func isExitMissing(err error) bool {
 // command's stdin once the command has started, then closes stdin. When
 // sudo complains before the command starts (a wrong password), stdin is
 // closed so that sudo, asking again, reads end-of-file and gives up.
-func feedStdin(w io.WriteCloser, spec runSpec, f *stderrFilter, waited <-chan error) {
+func feedStdin(w io.WriteCloser, spec runSpec, f *stderrFilter, done <-chan struct{}) {
 	defer w.Close()
 	if spec.sudo != nil && spec.sudo.password != "" {
 		if _, err := io.WriteString(w, spec.sudo.password+"\n"); err != nil {
@@ -198,7 +199,7 @@ func feedStdin(w io.WriteCloser, spec runSpec, f *stderrFilter, waited <-chan er
 		case <-f.started:
 		case <-f.complained:
 			return
-		case <-waited:
+		case <-done:
 			return
 		}
 	}
@@ -314,7 +315,7 @@ func (b *capBuffer) Total() int64 { b.mu.Lock(); defer b.mu.Unlock(); return b.t
 type stderrFilter struct {
 	out        *capBuffer
 	started    chan struct{} // closed at the start marker
-	complained chan struct{} // closed at the first unexpected line before it
+	complained chan struct{} // closed at sudo's first complaint about the password
 
 	mu     sync.Mutex // guards the fields below
 	line   []byte     // a partial line before the start marker

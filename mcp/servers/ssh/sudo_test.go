@@ -56,6 +56,15 @@ func TestSudoPrompt(t *testing.T) {
 			if n := len(e.asks.asked()); n != 3 {
 				t.Errorf("asked %d times, want 3", n)
 			}
+			// sudo refusing after a right password, with stdin waiting: no hang,
+			// sudo's reason, and the password stays cached.
+			msg = e.fail("exec", map[string]any{"alias": "box", "command": "true", "sudo_user": "forbidden", "stdin": "x\n"})
+			if !strings.Contains(msg, "sudo on alias box refused: Sorry, user") || !strings.Contains(msg, "is not allowed to execute") {
+				t.Errorf("refused: %s", msg)
+			}
+			if n := len(e.asks.asked()); n != 3 {
+				t.Errorf("asked %d times after a refusal, want 3", n)
+			}
 			for _, c := range ts.sudoCalls() {
 				if strings.Contains(c, pw) {
 					t.Errorf("the password is in sudo's arguments: %s", c)

@@ -252,6 +252,10 @@ if [ -f "$FAKE_SUDO_PASSWORD_FILE" ]; then
 	done
 fi
 [ $validate = 1 ] && exit 0
+if [ "$user" = forbidden ]; then
+	printf "Sorry, user %s is not allowed to execute '%s' as forbidden on %s.\n" "$(id -un)" "$*" "$(hostname)" >&2
+	exit 1
+fi
 FAKE_SUDO_USER=$user exec "$@"
 `,
 	"systemctl": `#!/bin/sh
