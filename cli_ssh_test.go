@@ -158,3 +158,20 @@ func TestSSHSettingsFromConfig(t *testing.T) {
 		t.Errorf("a bad TTL: %v", err)
 	}
 }
+
+// Without a keyring the alias commands (and the server's tools, which
+// read the same entry) fail with the keyring's reason, not a crash.
+func TestSSHWithoutKeyring(t *testing.T) {
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "ssh", "alias", "list")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DBUS_SESSION_BUS_ADDRESS=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "MCPTRAY_TEST_AS_MCPTRAY=1", "DBUS_SESSION_BUS_ADDRESS=unix:path="+filepath.Join(t.TempDir(), "no-bus"))
+	out, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(out), "mcptray: reading the SSH aliases: no session D-Bus, which the keyring needs") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

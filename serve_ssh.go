@@ -27,6 +27,10 @@ func (keyringAliases) Load() ([]sshsrv.Alias, error) {
 	if errors.Is(err, keyring.ErrNotFound) {
 		return nil, nil
 	}
+	var ue *keyring.UnavailableError
+	if errors.As(err, &ue) {
+		return nil, ue // its reason says what is missing
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +49,15 @@ func (keyringAliases) Save(list []sshsrv.Alias) error {
 	if err != nil {
 		return err
 	}
-	return keyring.Set(sshAliasesEntry, string(b))
+	err = keyring.Set(sshAliasesEntry, string(b))
+	var ue *keyring.UnavailableError
+	if errors.As(err, &ue) {
+		return ue
+	}
+	if errors.Is(err, keyring.ErrTooLarge) {
+		return fmt.Errorf("%d aliases no longer fit in one keyring entry on this system; remove some", len(list))
+	}
+	return err
 }
 
 // sshServer is the built-in SSH server as mcptray runs it: aliases in the
