@@ -88,7 +88,6 @@ func (s *Server) dial(ctx context.Context, ask asker, list []Alias, a Alias) (*d
 		Auth:              auths,
 		HostKeyCallback:   cb,
 		HostKeyAlgorithms: algos,
-		Timeout:           dialTimeout,
 	}
 	if netConn == nil {
 		d := net.Dialer{Timeout: dialTimeout}

@@ -140,19 +140,15 @@ func (k *knownHosts) add(hostname string, remote net.Addr, key gossh.PublicKey) 
 	if err := os.MkdirAll(filepath.Dir(k.path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(k.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(k.path, os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return err
 	}
 	// A file not ending in a newline would glue our line onto its last one.
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		last := make([]byte, 1)
-		if r, err := os.Open(k.path); err == nil {
-			r.ReadAt(last, st.Size()-1)
-			r.Close()
-			if last[0] != '\n' {
-				f.Write([]byte("\n"))
-			}
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			f.Write([]byte("\n"))
 		}
 	}
 	// Only the name the alias uses: the remote address of a jump-host

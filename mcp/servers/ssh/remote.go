@@ -98,7 +98,7 @@ type runResult struct {
 	duration time.Duration
 }
 
-// run runs spec on c. It returns an error only when the command could not
+// run runs spec on t's connection. It returns an error only when the command could not
 // be run at all; a non-zero exit or a timeout is in the result. When ctx
 // ends or spec.timeout passes, the remote process group is killed.
 func (s *Server) run(ctx context.Context, t *target, spec runSpec) (*runResult, error) {
@@ -220,19 +220,25 @@ func (s *Server) kill(c *conn, pgid int, sudo *sudoRun) {
 		`while kill -0 -%d 2>/dev/null && [ $i -lt %d ]; do sleep 0.1; i=$((i+1)); done; `+
 		`kill -KILL -%d 2>/dev/null; exit 0`, pgid, pgid, int(killGrace/(100*time.Millisecond)), pgid)
 	run := func(cmd, stdin string) error {
-		sess, err := c.d.client.NewSession()
-		if err != nil {
-			return err
-		}
-		defer sess.Close()
-		sess.Stdin = strings.NewReader(stdin)
 		done := make(chan error, 1)
-		go func() { done <- sess.Run(cmd) }()
+		go func() {
+			sess, err := c.d.client.NewSession()
+			if err != nil {
+				done <- err
+				return
+			}
+			defer sess.Close()
+			sess.Stdin = strings.NewReader(stdin)
+			done <- sess.Run(cmd)
+		}()
 		select {
 		case err := <-done:
 			return err
 		case <-time.After(killGrace + 10*time.Second):
-			return errors.New("the kill did not finish")
+			// The connection does not answer: end it, which also ends
+			// the command's session (sshd then closes its pipes).
+			c.d.client.Close()
+			return errors.New("the connection did not answer the kill; closed it")
 		}
 	}
 	if sudo != nil {
