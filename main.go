@@ -125,12 +125,19 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 	if err != nil {
 		return err
 	}
-	core, err := app.New(app.Options{ConfigPath: configPath, DataDir: data})
+	noDisplay := gui && !hasDisplay()
+	opts := app.Options{ConfigPath: configPath, DataDir: data}
+	var notes *ui.Notifier // the tray app shows events as desktop notifications
+	if gui && !noDisplay {
+		notes = ui.NewNotifier()
+		opts.Notifier = notes
+	}
+	core, err := app.New(opts)
 	if err != nil {
 		return err
 	}
 	defer core.Close()
-	if gui && !hasDisplay() {
+	if noDisplay {
 		fmt.Fprintln(stderr, "mcptray: no display found: running headless (as `mcptray daemon`)")
 		gui = false
 	}
@@ -140,7 +147,7 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	uiErr := ui.Run(core) // blocks on the main goroutine until Quit
+	uiErr := ui.Run(core, notes) // blocks on the main goroutine until Quit
 	cancel()
 	return errors.Join(uiErr, <-done)
 }

@@ -40,4 +40,12 @@ type Core interface {
 	// field the core refused (the request stays open); an error wrapping
 	// app.ErrRequestClosed means it was answered elsewhere or is gone.
 	Answer(id string, a app.Answer) error
+
+	// Events returns the events f selects, oldest first; UnackedEvents
+	// counts the unread ones; AckEvents marks events read.
+	Events(f app.EventFilter) ([]app.Event, error)
+	UnackedEvents() (int, error)
+	AckEvents(req app.AckRequest) (int, error)
+	// SubscribeEvents says when events arrive or are marked read.
+	SubscribeEvents() (changes <-chan app.EventsChange, cancel func())
 }

@@ -97,6 +97,14 @@ func (d *desktop) applyInbox(ev app.InboxEvent) {
 	d.showInboxCount()
 }
 
+// applyEvents shows the events and counts the unread ones in the tray.
+func (d *desktop) applyEvents(l eventsList) {
+	d.main.events.set(l)
+	if d.tray != nil {
+		d.tray.setUnread(l.unread)
+	}
+}
+
 // answered takes a request the person just answered off every screen.
 func (d *desktop) answered(id string) {
 	d.drop(id)

@@ -26,6 +26,38 @@ type fakeCore struct {
 	setToolsMode func(mode string) error
 	inbox        func() (<-chan app.InboxEvent, func())
 	answer       func(id string, a app.Answer) error
+	events       func(f app.EventFilter) ([]app.Event, error)
+	unacked      func() (int, error)
+	ackEvents    func(req app.AckRequest) (int, error)
+	subEvents    func() (<-chan app.EventsChange, func())
+}
+
+func (f *fakeCore) Events(fl app.EventFilter) ([]app.Event, error) {
+	if f.events == nil {
+		return nil, nil
+	}
+	return f.events(fl)
+}
+
+func (f *fakeCore) UnackedEvents() (int, error) {
+	if f.unacked == nil {
+		return 0, nil
+	}
+	return f.unacked()
+}
+
+func (f *fakeCore) AckEvents(req app.AckRequest) (int, error) {
+	if f.ackEvents == nil {
+		return 0, nil
+	}
+	return f.ackEvents(req)
+}
+
+func (f *fakeCore) SubscribeEvents() (<-chan app.EventsChange, func()) {
+	if f.subEvents == nil {
+		return make(chan app.EventsChange), func() {}
+	}
+	return f.subEvents()
 }
 
 func (f *fakeCore) SubscribeInbox() (<-chan app.InboxEvent, func()) {

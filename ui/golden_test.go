@@ -139,3 +139,13 @@ func TestGoldenPopupURL(t *testing.T) {
 		Created: testNow, Deadline: testNow.Add(5 * time.Minute)}})
 	assertMarkup(t, "popup-url.xml", d.popup.win.Canvas())
 }
+
+func TestGoldenEvents(t *testing.T) {
+	var acks []app.AckRequest
+	c := eventsCore(threeEvents(), &acks)
+	d, _ := testDesktop(t, c)
+	d.applyEvents(loadEvents(c))
+	d.main.events.rows.Select(1)
+	d.open(tabEvents)
+	assertMarkup(t, "events.xml", d.win.Canvas())
+}

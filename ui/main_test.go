@@ -49,7 +49,8 @@ func TestMain(m *testing.M) {
 // runChild runs the real core and ui.Run on the main goroutine, as
 // main.cmdRun does.
 func runChild() int {
-	core, err := app.New(app.Options{ConfigPath: os.Getenv(childConfigEnv), DataDir: os.Getenv(childDataEnv)})
+	notes := NewNotifier()
+	core, err := app.New(app.Options{ConfigPath: os.Getenv(childConfigEnv), DataDir: os.Getenv(childDataEnv), Notifier: notes})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -58,7 +59,7 @@ func runChild() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	err = Run(core)
+	err = Run(core, notes)
 	cancel()
 	coreErr := <-done
 	fmt.Printf("%s%v\n", childDone, err)

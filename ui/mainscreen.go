@@ -21,7 +21,7 @@ const (
 )
 
 // tabOrder is the order of the tabs; Ctrl+1… select them in this order.
-var tabOrder = []string{tabServers, tabInbox, tabConnect, tabSettings}
+var tabOrder = []string{tabServers, tabInbox, tabEvents, tabConnect, tabSettings}
 
 // screenEnv is what the screens need besides the core: the parts of the
 // desktop that tests replace.
@@ -48,6 +48,7 @@ type mainScreen struct {
 	tabs     *container.AppTabs
 	servers  *serversScreen
 	inbox    *inboxScreen
+	events   *eventsScreen
 	connect  *connectScreen
 	settings *settingsScreen
 	root     fyne.CanvasObject
@@ -60,6 +61,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		banner:   newConfigBanner(env.openConfig),
 		servers:  newServersScreen(env.core, env.now, env.onError),
 		inbox:    newInboxScreen(env.now, env.core.Answer, env.requestDone),
+		events:   newEventsScreen(env.core, env.now, env.onError),
 		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
 		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
 	}
@@ -73,6 +75,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	tabs := map[string]*container.TabItem{
 		tabServers:  container.NewTabItemWithIcon(tabServers, theme.ComputerIcon(), m.servers.root),
 		tabInbox:    container.NewTabItemWithIcon(tabInbox, theme.MailComposeIcon(), m.inbox.root),
+		tabEvents:   container.NewTabItemWithIcon(tabEvents, theme.InfoIcon(), m.events.root),
 		tabConnect:  container.NewTabItemWithIcon(tabConnect, theme.LoginIcon(), m.connect.root),
 		tabSettings: container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
 	}

@@ -8,6 +8,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/storage"
 
+	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/assets"
 )
 
@@ -22,10 +23,11 @@ const AppID = "io.github.mcptray"
 // tray, and closing the window only hides it; Quit in the tray menu quits.
 // Without a tray, or with no tray host on the bus to show it, the window
 // opens at once and says why, and closing it quits. One goroutine follows
-// c.Subscribe, one c.SubscribeInbox and one a clock, each applying inside
-// fyne.Do; they are stopped before Run returns. Each inbox request pops up
-// in a small window of its own.
-func Run(c Core) error {
+// c.Subscribe, one c.SubscribeInbox, one c.SubscribeEvents, one notes
+// (the core's event notifications; nil for none) and one a clock, each
+// applying inside fyne.Do; they are stopped before Run returns. Inbox
+// requests pop up in a small window of their own.
+func Run(c Core, notes *Notifier) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
 	exe, _ := os.Executable()
@@ -72,6 +74,13 @@ func Run(c Core) error {
 	inbox, cancelInbox := c.SubscribeInbox()
 	defer cancelInbox()
 	stops = append(stops, follow(inbox, d.applyInbox))
+	events, cancelEvents := c.SubscribeEvents()
+	defer cancelEvents()
+	d.applyEvents(loadEvents(c))
+	stops = append(stops, followLoad(events, func() eventsList { return loadEvents(c) }, d.applyEvents))
+	if notes != nil {
+		stops = append(stops, follow(notes.ch, func(n app.Notification) { d.notify.notify(n.Title, n.Body) }))
+	}
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()
 	stops = append(stops, follow(clock.C, func(time.Time) { d.tick() }))

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -113,7 +114,7 @@ func (s *serversScreen) updateRow(row *fyne.Container, st app.ServerStatus) {
 	if st.PID > 0 {
 		pid = strconv.Itoa(st.PID)
 	}
-	if st.State == app.StateReady {
+	if st.State == app.StateReady && !st.Since.IsZero() {
 		up = uptime(s.now().Sub(st.Since))
 	}
 	if st.State == app.StateReady || st.Tools > 0 {
@@ -123,7 +124,8 @@ func (s *serversScreen) updateRow(row *fyne.Container, st app.ServerStatus) {
 	row.Objects[colUptime].(*widget.Label).SetText(up)
 	row.Objects[colTools].(*widget.Label).SetText(tools)
 	row.Objects[colRestarts].(*widget.Label).SetText(strconv.Itoa(st.Restarts))
-	row.Objects[colError].(*widget.Label).SetText(st.Error)
+	firstLine, _, _ := strings.Cut(st.Error, "\n")
+	row.Objects[colError].(*widget.Label).SetText(firstLine)
 }
 
 // uptime renders d the short way: "45s", "12m", "3h 12m", "2d 4h".

@@ -221,14 +221,22 @@ func windowGone(t testing.TB, a *realApp, title string) {
 }
 
 // screenshot saves the X window win ("root" for the screen) as name in
-// the artifacts dir, once it shows at least 16 colours (drawn), and returns
-// the path.
+// the artifacts dir once it is drawn (at least 16 colours) and still (two
+// captures in a row the same: no animation under way), and returns the
+// path.
 func screenshot(t testing.TB, a *realApp, win, name string) string {
 	t.Helper()
 	shot := filepath.Join(artifactsDir(t), name)
+	var last []byte
 	waitFor(t, 60*time.Second, name+" to be drawn", func() bool {
 		if a != nil {
 			a.alive()
+		}
+		cur := capture(win)
+		still := len(cur) > 0 && bytes.Equal(cur, last)
+		last = cur
+		if !still {
+			return false
 		}
 		if err := exec.Command("import", "-window", win, shot).Run(); err != nil {
 			t.Logf("import: %v", err)

@@ -44,3 +44,52 @@ func follow[T any](updates <-chan T, apply func(T)) (stop func()) {
 		})
 	}
 }
+
+// followLoad is follow for subscriptions that only say "something
+// changed": on each change (and every change queued behind it, taken at
+// once) a goroutine calls load — off the main goroutine, so a slow read
+// never stalls the UI — and its result is applied inside fyne.Do. stop is
+// as for follow (it waits for a load under way).
+func followLoad[T, U any](changes <-chan T, load func() U, apply func(U)) (stop func()) {
+	loaded := make(chan U)
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		for {
+			select {
+			case <-done:
+				return
+			case _, ok := <-changes:
+				if !ok {
+					return
+				}
+			}
+		drain:
+			for {
+				select {
+				case _, ok := <-changes:
+					if !ok {
+						break drain
+					}
+				default:
+					break drain
+				}
+			}
+			select {
+			case loaded <- load():
+			case <-done:
+				return
+			}
+		}
+	}()
+	stopApply := follow(loaded, apply)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(done)
+			<-exited
+			stopApply()
+		})
+	}
+}

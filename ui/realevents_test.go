@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// TestRealEvents has a server send events: the first is a desktop
+// notification that reaches dunst, the tray counts them, the Events tab
+// lists them (photographed), and once they are marked read elsewhere (the
+// CLI's path) the tray count goes.
+func TestRealEvents(t *testing.T) {
+	needSession(t)
+	startTrayHost(t)
+	conn := sessionBus(t)
+	seen := notifications(t)
+	a := startApp(t, map[string]any{"feed": fakeServer("events")})
+	waitRegistered(t, a, conn)
+	waitMenu(t, a, conn, "feed ready", func(items []menuItem) bool { return hasItem(items, "feed — ready") })
+
+	before := dunstCount(t)
+	if r := callTool(t, a, "feed__emit", map[string]any{"count": 3, "method": "event/new_email"}).wait(t); strings.Contains(r, "error") {
+		t.Fatalf("emit: %s", r)
+	}
+	waitNotification(t, a, seen, "feed: event 0")
+	waitFor(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
+	waitMenu(t, a, conn, "3 new events in the tray menu", func(items []menuItem) bool { return hasItem(items, "Events (3 new)…") })
+
+	clickTrayItem(t, a, conn, "Events (3 new)…")
+	win := findWindow(t, a, "mcptray")
+	screenshot(t, a, win, "window-events-new.png")
+
+	cl, err := app.Dial(a.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := cl.AckEvents(ctx, app.AckRequest{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitMenu(t, a, conn, "no new events in the tray menu", func(items []menuItem) bool { return hasItem(items, "Events…") })
+
+	clickTrayItem(t, a, conn, "Quit")
+	a.waitExit(30 * time.Second)
+}
