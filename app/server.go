@@ -234,11 +234,13 @@ func (s *server) serve(ctx context.Context, sess *mcp.Session, started time.Time
 	ready := time.Now()
 	s.log.Write(logLifecycle, fmt.Sprintf("ready: pid %d, %d tools, in %s", sess.PID(), len(sess.Tools()), ready.Sub(started).Round(time.Millisecond)))
 	runID, _ := s.core.store.RunStarted(context.WithoutCancel(ctx), s.name, sess.PID(), sess.PGID(), s.core.instance, started)
+	// The gateway learns of the session before the status says ready, so
+	// a client that sees "ready" can call the server's tools.
+	s.core.serverReady(s.name, sess)
 	s.setStatus(func(st *ServerStatus) {
 		st.State, st.Error, st.Since = StateReady, "", ready.UTC()
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())
 	})
-	s.core.serverReady(s.name, sess)
 	for {
 		select {
 		case <-s.toolsChanged:

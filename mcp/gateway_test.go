@@ -316,6 +316,9 @@ func TestGatewayToolModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "e__fresh", func() bool { return slices.Contains(toolNames(t, live.ClientSession), "e__fresh") })
+	// The views are refreshed one after another: wait for the others too.
+	waitFor(t, "fresh on the single-server route", func() bool { return slices.Contains(toolNames(t, single.ClientSession), "fresh") })
+	waitFor(t, "e__fresh in stable", func() bool { return slices.Contains(toolNames(t, stable.ClientSession), "e__fresh") })
 	if got := toolNames(t, single.ClientSession); !slices.Equal(got, []string{"add", "add_tool", "echo", "fresh"}) {
 		t.Errorf("single server: %v", got)
 	}

@@ -239,6 +239,11 @@ func (v *view) sync(snap *snapshot) []string {
 		fp, _ := json.Marshal(e.tool)
 		want[e.tool.Name] = string(fp)
 	}
+	v.syncFeatures(snap, rt, nm)
+	// Publish the routes before the SDK lists the tools (and sends
+	// list_changed), so a tool is never listed before it can be called.
+	v.routes.Store(rt)
+
 	var gone []string
 	for name := range v.toolFP {
 		if _, ok := want[name]; !ok {
@@ -255,9 +260,6 @@ func (v *view) sync(snap *snapshot) []string {
 			v.srv.AddTool(e.tool, unreachableTool)
 		}
 	}
-
-	v.syncFeatures(snap, rt, nm)
-	v.routes.Store(rt)
 	return nm.collisions
 }
 
