@@ -85,6 +85,8 @@ func stateColors(state string) (bg, fg fyne.ThemeColorName) {
 		return theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess
 	case app.StateError, app.StateCrashLoop:
 		return theme.ColorNameError, theme.ColorNameForegroundOnError
+	case app.StateWaitingInput:
+		return theme.ColorNamePrimary, theme.ColorNameForegroundOnPrimary
 	case app.StateStarting, app.StateRestarting, app.StateStopping:
 		return theme.ColorNameWarning, theme.ColorNameForegroundOnWarning
 	default: // disabled, stopped

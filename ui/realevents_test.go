@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // TestRealEvents has a server send events: the first is a desktop
 // notification that reaches dunst, the tray counts them, the Events tab
 // lists them (photographed), and once they are marked read elsewhere (the
-// CLI's path) the tray count goes.
+// CLI's path) the tray count goes. SIGTERM then ends the app cleanly.
 func TestRealEvents(t *testing.T) {
 	needSession(t)
 	startTrayHost(t)
@@ -45,6 +46,9 @@ func TestRealEvents(t *testing.T) {
 	}
 	waitMenu(t, a, conn, "no new events in the tray menu", func(items []menuItem) bool { return hasItem(items, "Events…") })
 
-	clickTrayItem(t, a, conn, "Quit")
+	// SIGTERM (a logout, `kill`) ends the tray app as cleanly as Quit.
+	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
 	a.waitExit(30 * time.Second)
 }

@@ -147,7 +147,7 @@ func summary(st app.Status, waiting map[string]int) string {
 	var running, wait, starting, failed, off int
 	for _, s := range st.Servers {
 		switch {
-		case waiting[s.Name] > 0:
+		case waiting[s.Name] > 0 || s.State == app.StateWaitingInput:
 			wait++
 		case s.State == app.StateReady:
 			running++
@@ -185,7 +185,7 @@ func summary(st app.Status, waiting map[string]int) string {
 func serverLabel(s app.ServerStatus, waiting int) string {
 	state := s.State
 	switch {
-	case waiting > 0 && s.Enabled:
+	case waiting > 0 && s.Enabled, s.State == app.StateWaitingInput:
 		state = "waiting for input"
 	case (s.State == app.StateError || s.State == app.StateCrashLoop) && s.Error != "":
 		state += ": " + shorten(s.Error, 60)

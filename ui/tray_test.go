@@ -92,6 +92,17 @@ func TestTrayMenuCountsInboxAndEvents(t *testing.T) {
 	}
 }
 
+func TestTrayWaitingInputState(t *testing.T) {
+	st := twoServers()
+	st.Servers[1].Enabled, st.Servers[1].State = true, app.StateWaitingInput
+	if got := serverLabel(st.Servers[1], 0); got != "gmail — waiting for input" {
+		t.Errorf("label %q", got)
+	}
+	if got := summary(st, nil); got != "1 running · 1 waiting for input" {
+		t.Errorf("summary %q", got)
+	}
+}
+
 func TestTraySummary(t *testing.T) {
 	st := app.Status{ConfigError: "mcp.json:1:1: bad"}
 	if got := summary(st, nil); got != "No servers · config error" {
