@@ -6,7 +6,7 @@
 # What it installs:
 #   - a C toolchain and the X11/GL headers Fyne's cgo build needs;
 #   - the headless desktop the tests run in (scripts/desktop-session.sh):
-#     Xvfb, D-Bus, gnome-keyring, dunst, ImageMagick, xdotool;
+#     Xvfb, D-Bus, gnome-keyring, dunst, ImageMagick, xdotool, xfce4-panel;
 #   - openssh-server and sudo: the SSH server's tests run a real sshd on
 #     127.0.0.1 (scripts/sshd-test.sh; not started as a service);
 #   - node and npm (end-to-end tests run real MCP servers from npm), unless
@@ -31,6 +31,9 @@ packages=(
 	libsecret-tools dunst imagemagick xdotool ca-certificates locales
 	# a real sshd on 127.0.0.1 for the SSH server's end-to-end tests
 	openssh-server sudo
+	# a real tray host for the UI's tests: its notification area shows the
+	# tray icon and opens the tray menu (ui/trayhost_test.go)
+	xfce4-panel
 )
 
 # A go outside PATH (e.g. /usr/local/go when sudo resets PATH) still counts.
