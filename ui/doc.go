@@ -1,10 +1,25 @@
 // Package ui is mcptray's desktop face, built with Fyne: the tray, the main
-// window and the popups. It talks to the core only through the small Core
-// interface it declares, and touches Fyne widgets only on the main goroutine
-// (one goroutine per core subscription applies updates inside fyne.Do).
+// window and the secret-inbox popup. It holds no business logic: it talks
+// to the core only through the small Core interface it declares (satisfied
+// by *app.Core), and every decision — what a toggle writes, whether an
+// answer is valid, which events notify — is the core's.
 //
-// Run is the whole lifetime: it must be called on the main goroutine (the OS
-// main thread), starts the subscription goroutine, and stops it before it
-// returns, once the app has quit (tray Quit, or closing the window when there
-// is no tray).
+// One screen or widget per file: tray.go (menu and icon), popup.go (the
+// inbox popup), mainscreen.go (the window's tabs) over servers.go (with
+// logpane.go), inbox.go, events.go, connect.go and settings.go; form.go
+// builds a request's form from its fields, requestview.go shows one
+// request in the popup and the Inbox tab. desktop.go ties them together;
+// run.go wires Fyne and the OS (tray host, autostart, clipboard, opener).
+//
+// Threading: widgets are touched only on the Fyne main goroutine. Each
+// core subscription has one goroutine that applies what it receives inside
+// fyne.Do (follow and followLoad in updates.go); callbacks from widgets and
+// the tray already run on the main goroutine and call the core directly.
+// Fyne's thread checks stay on, and the tests fail on "Error in Fyne call
+// thread".
+//
+// Run is the whole lifetime: it must be called on the main goroutine (the
+// OS main thread), starts the followers, and stops them before it returns,
+// once the app has quit (Quit in the tray, SIGTERM, or closing the window
+// when there is no tray).
 package ui

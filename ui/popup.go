@@ -48,6 +48,7 @@ func (p *popup) add(req app.InboxRequest) {
 	}
 	p.setMore()
 	p.win.Show() // closed by hand before: a new request opens it again
+	p.win.RequestFocus()
 }
 
 // remove drops request id (answered or gone); the next one shows, or the

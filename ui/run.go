@@ -36,6 +36,12 @@ func Run(c Core, notes *Notifier) error {
 		auto = nil
 	}
 	host, noTray := systemTray(a)
+	hostAtStart := host != nil && trayHostRunning()
+	if host != nil && !hostAtStart {
+		noTray = "No tray icon yet: nothing on this desktop shows tray icons (no panel owns " +
+			"org.kde.StatusNotifierWatcher; on GNOME the AppIndicator extension adds one). " +
+			"Closing this window quits mcptray."
+	}
 
 	var stops []func() // the followers; every way to quit ends them first
 	stopAll := func() {
@@ -93,7 +99,7 @@ func Run(c Core, notes *Notifier) error {
 		}
 		quit()
 	})
-	if host == nil || !trayHostRunning() {
+	if !hostAtStart {
 		d.show()
 	}
 	a.Run()

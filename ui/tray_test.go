@@ -47,6 +47,7 @@ func fourServers() app.Status {
 
 func newTestTray(t *testing.T, c Core) (*tray, *fakeTrayHost, *[]string, *[]string) {
 	t.Helper()
+	failOnThreadErrors(t)
 	test.NewTempApp(t)
 	host := &fakeTrayHost{}
 	var opened, errs []string
