@@ -106,6 +106,12 @@ func (e remoteError) Unwrap() error { return e.is }
 // socket: the returned connection carries newline-delimited JSON-RPC.
 // server "" aggregates every server; tools "" uses the configured mode.
 func (cl *Client) OpenMCP(ctx context.Context, server, tools string) (io.ReadWriteCloser, error) {
+	return cl.upgrade(ctx, mcpUpgrade, server, tools)
+}
+
+// upgrade asks the instance for an MCP session (POST /v1/mcp) and switches
+// the control connection to the upgrade protocol.
+func (cl *Client) upgrade(ctx context.Context, protocol, server, tools string) (*bufferedConn, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", cl.sock)
 	if err != nil {
@@ -120,7 +126,7 @@ func (cl *Client) OpenMCP(ctx context.Context, server, tools string) (io.ReadWri
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://mcptray/v1/mcp?"+q.Encode(), nil)
 	req.Header.Set("Connection", "Upgrade")
-	req.Header.Set("Upgrade", mcpUpgrade)
+	req.Header.Set("Upgrade", protocol)
 	if err := req.Write(conn); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("opening an MCP session: %w", err)
