@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -74,6 +75,9 @@ type Core struct {
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
 	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
+
+	broadcastMu    sync.Mutex             // serialises broadcast; taken before mu
+	lastConfigured []mcp.ConfiguredServer // guarded by broadcastMu: what the gateway was last given
 
 	mu          sync.Mutex // guards the fields below
 	servers     map[string]*server
@@ -343,6 +347,11 @@ func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 func (c *Core) Status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.statusLocked()
+}
+
+// statusLocked is Status for a caller holding c.mu.
+func (c *Core) statusLocked() Status {
 	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, Servers: make([]ServerStatus, 0, len(c.order))}
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
@@ -368,10 +377,13 @@ func (c *Core) Subscribe() (<-chan Status, func()) {
 }
 
 func (c *Core) broadcast() {
-	st := c.Status()
+	// broadcastMu keeps snapshots in order: a slower, older broadcast never
+	// overwrites a newer one, for subscribers or the gateway.
+	c.broadcastMu.Lock()
+	defer c.broadcastMu.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gw.SetConfigured(c.configured())
+	st := c.statusLocked()
+	conf := c.configured()
 	for ch := range c.subs {
 		select {
 		case <-ch: // drop the stale one; the newest wins
@@ -382,6 +394,19 @@ func (c *Core) broadcast() {
 		default:
 		}
 	}
+	c.mu.Unlock()
+	// The gateway re-syncs its views on SetConfigured: only when what it
+	// sees (names, enabled, states, cached tools) changed, and outside c.mu.
+	if !slices.EqualFunc(conf, c.lastConfigured, sameConfigured) {
+		c.lastConfigured = conf
+		c.gw.SetConfigured(conf)
+	}
+}
+
+func sameConfigured(a, b mcp.ConfiguredServer) bool {
+	return a.Name == b.Name && a.Enabled == b.Enabled && a.State == b.State &&
+		len(a.CachedTools) == len(b.CachedTools) &&
+		(len(a.CachedTools) == 0 || &a.CachedTools[0] == &b.CachedTools[0])
 }
 
 // SetEnabled turns a server on or off by rewriting its "disabled" key in
