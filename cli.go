@@ -89,9 +89,7 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return printJSON(stdout, st)
 	}
 	if st.ConfigError != "" {
 		fmt.Fprintf(stdout, "config error (the last good config keeps running): %s\n\n", st.ConfigError)
@@ -176,4 +174,11 @@ func cmdLogs(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("no data dir at %s", data)
 	}
 	return app.TailLog(ctx, data, f.Arg(0), stdout, *follow)
+}
+
+// printJSON writes v as indented JSON, the shape of every --json output.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -41,9 +40,7 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 		if evs == nil {
 			evs = []app.Event{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return printJSON(stdout, struct {
 			Events []app.Event `json:"events"`
 		}{evs})
 	}
@@ -142,9 +139,7 @@ func cmdHistory(ctx context.Context, args []string, stdout io.Writer) error {
 		if calls == nil {
 			calls = []app.ToolCall{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return printJSON(stdout, struct {
 			Calls []app.ToolCall `json:"calls"`
 		}{calls})
 	}

@@ -73,9 +73,7 @@ func cmdInbox(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 		if reqs == nil {
 			reqs = []app.InboxRequest{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(app.InboxList{Requests: reqs})
+		return printJSON(stdout, app.InboxList{Requests: reqs})
 	}
 	if len(reqs) == 0 {
 		fmt.Fprintln(stdout, "No requests waiting.")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -72,9 +71,7 @@ func sshAliasList(srv *sshsrv.Server, args []string, stdout io.Writer) error {
 		if list == nil {
 			list = []sshsrv.Alias{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"aliases": list})
+		return printJSON(stdout, map[string]any{"aliases": list})
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(stdout, "no SSH aliases (mcptray ssh alias add NAME --host H --user U adds one)")
@@ -144,9 +141,7 @@ func sshAliasTest(ctx context.Context, srv *sshsrv.Server, args []string, stdin 
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
