@@ -1,72 +1,15 @@
 package app
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-
-	"io"
 	"slices"
 	"testing"
 	"time"
 )
 
-// lineClient is a minimal JSON-RPC client of the gateway for benchmarks.
-type lineClient struct {
-	tb testing.TB
-	rw io.ReadWriteCloser
-	r  *bufio.Reader
-	id int
-}
-
-func dialGateway(tb testing.TB, data string) *lineClient {
-	tb.Helper()
-	cl, err := Dial(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rw, err := cl.OpenMCP(context.Background(), "", "")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { rw.Close() })
-	c := &lineClient{tb: tb, rw: rw, r: bufio.NewReader(rw)}
-	c.call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
-	rw.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
-	return c
-}
-
-func (c *lineClient) call(method string, params any) json.RawMessage {
-	c.tb.Helper()
-	c.id++
-	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
-	if _, err := c.rw.Write(append(msg, '\n')); err != nil {
-		c.tb.Fatal(err)
-	}
-	for {
-		line, err := c.r.ReadBytes('\n')
-		if err != nil {
-			c.tb.Fatalf("%s: %v", method, err)
-		}
-		var resp struct {
-			ID     *int            `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		json.Unmarshal(line, &resp)
-		if resp.ID == nil || *resp.ID != c.id {
-			continue
-		}
-		if resp.Error != nil {
-			c.tb.Fatalf("%s: %s", method, resp.Error)
-		}
-		return resp.Result
-	}
-}
-
 // waitTools waits until the gateway lists every tool in names.
-func (c *lineClient) waitTools(names ...string) {
-	c.tb.Helper()
+func (c *rpc) waitTools(names ...string) {
+	c.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var list struct {
@@ -83,7 +26,7 @@ func (c *lineClient) waitTools(names ...string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			c.tb.Fatalf("tools %v never listed", names)
+			c.t.Fatalf("tools %v never listed", names)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -120,7 +63,7 @@ func BenchmarkEventIngest(b *testing.B) {
 	core, _, stop := benchCore(b, servers("ev", fake(b, "events")))
 	defer stop()
 	waitCore(b, core, allReady(1))
-	c := dialGateway(b, core.opts.DataDir)
+	c := dialRPC(b, core.opts.DataDir, "", "")
 	c.waitTools("ev__emit_async")
 	changes, cancel := core.SubscribeEvents()
 	defer cancel()
@@ -154,7 +97,7 @@ func BenchmarkEventLatency(b *testing.B) {
 	core, _, stop := benchCore(b, servers("ev", fake(b, "events")))
 	defer stop()
 	waitCore(b, core, allReady(1))
-	c := dialGateway(b, core.opts.DataDir)
+	c := dialRPC(b, core.opts.DataDir, "", "")
 	c.waitTools("ev__emit_async")
 	changes, cancel := core.SubscribeEvents()
 	defer cancel()

@@ -15,7 +15,7 @@ import (
 // rpc is a minimal newline-delimited JSON-RPC client for tests of the
 // gateway's wiring (the protocol itself is tested in package mcp).
 type rpc struct {
-	t  *testing.T
+	t  testing.TB
 	rw io.ReadWriteCloser
 	r  *bufio.Reader
 	id int
@@ -56,16 +56,22 @@ func (c *rpc) notify(method string) {
 
 func openRPC(t *testing.T, h *harness, server, tools string) *rpc {
 	t.Helper()
-	cl, err := Dial(h.data)
+	return dialRPC(t, h.data, server, tools)
+}
+
+// dialRPC opens an initialized MCP session with the instance on data.
+func dialRPC(tb testing.TB, data, server, tools string) *rpc {
+	tb.Helper()
+	cl, err := Dial(data)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	rw, err := cl.OpenMCP(context.Background(), server, tools)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { rw.Close() })
-	c := &rpc{t: t, rw: rw, r: bufio.NewReader(rw)}
+	tb.Cleanup(func() { rw.Close() })
+	c := &rpc{t: tb, rw: rw, r: bufio.NewReader(rw)}
 	c.call("initialize", map[string]any{
 		"protocolVersion": "2025-11-25",
 		"capabilities":    map[string]any{},
