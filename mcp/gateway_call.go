@@ -45,6 +45,11 @@ type call struct {
 
 	dl       deadline
 	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
+
+	// HTTP servers: progress notifications seen in the stream and passed
+	// on (see progressTap).
+	progressSeen, progressSent atomic.Uint64
+	progressed                 chan struct{}
 }
 
 func (c *call) hasToken() bool { return c.upToken != nil || c.token != nil }
@@ -210,6 +215,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	var expired atomic.Bool
 
 	if sess.conn == nil { // an HTTP server: the SDK's client does the work
+		c.progressed = make(chan struct{}, 1)
 		g.calls.add(c)
 		c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
 		defer c.dl.stop()
@@ -219,6 +225,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		res, err := sess.cs.CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
 		switch {
 		case err == nil:
+			c.awaitProgress(ctx)
 			if sess.secrets.Load() != nil {
 				if b, err := json.Marshal(res); err == nil {
 					return &rawResult{raw: sess.redactJSON(b)}, nil
@@ -457,6 +464,9 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	c.progress.Store(math.Float64bits(p.Progress))
 	cp := *p
 	c.notifyProgress(&cp)
+	if c.progressed != nil {
+		c.progressPassed()
+	}
 }
 
 // notifyProgress sends progress to the call's assistant under its token.

@@ -23,13 +23,13 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, errors.New("url must be an absolute http:// or https:// address")
 	}
+	s := newSession(hooks)
 	client := &http.Client{
-		Transport: &headerTransport{base: http.DefaultTransport, headers: spec.Headers},
+		Transport: &headerTransport{base: &progressTap{base: http.DefaultTransport, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
 	}
-	s := newSession(hooks)
 	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client}
 	cs, err := s.newClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
