@@ -91,3 +91,7 @@ type stdioPair struct{ in, out *os.File }
 func (p *stdioPair) Read(b []byte) (int, error)  { return p.in.Read(b) }
 func (p *stdioPair) Write(b []byte) (int, error) { return p.out.Write(b) }
 func (p *stdioPair) Close() error                { return errors.Join(p.in.Close(), p.out.Close()) }
+
+// SyscallConn is out's: the gateway's writer then writes replies inline,
+// without waking a goroutine (out is non-blocking, see receiveStdio).
+func (p *stdioPair) SyscallConn() (syscall.RawConn, error) { return p.out.SyscallConn() }

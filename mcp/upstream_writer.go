@@ -30,11 +30,9 @@ type streamWriter struct {
 
 func newStreamWriter(w io.Writer) *streamWriter {
 	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	if c, ok := w.(net.Conn); ok {
-		if sc, ok := c.(syscall.Conn); ok {
-			if rc, err := sc.SyscallConn(); err == nil {
-				sw.rc = rc
-			}
+	if sc, ok := w.(syscall.Conn); ok { // a socket, or a pollable pipe
+		if rc, err := sc.SyscallConn(); err == nil {
+			sw.rc = rc
 		}
 	}
 	go sw.run()
