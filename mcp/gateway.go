@@ -129,6 +129,7 @@ type Gateway struct {
 	configured []ConfiguredServer               // guarded by mu
 	views      map[viewKey]*view                // guarded by mu
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
+	httpUps    map[string]*upstream             // guarded by mu: HTTP sessions by Mcp-Session-Id
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
@@ -162,6 +163,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		down:       map[string]*downstream{},
 		views:      map[viewKey]*view{},
 		upstreams:  map[*sdk.ServerSession]*upstream{},
+		httpUps:    map[string]*upstream{},
 		subs:       map[subKey]int{},
 		urlElicits: map[string]*upstream{},
 		rawElicits: map[elicitKey]context.CancelFunc{},

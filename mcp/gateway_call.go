@@ -17,8 +17,9 @@ import (
 
 // JSON-RPC error codes the gateway answers with.
 const (
-	codeTimeout  = -32001 // the server did not answer within the call timeout
-	codeInternal = jsonrpc.CodeInternalError
+	codeTimeout   = -32001 // the server did not answer within the call timeout
+	codeCancelled = -32800 // the client cancelled the request (LSP's RequestCancelled)
+	codeInternal  = jsonrpc.CodeInternalError
 )
 
 // A call is one tools/call in flight to a downstream server. It is in the
@@ -34,8 +35,9 @@ type call struct {
 	started time.Time // for OnToolCall
 
 	// Fast path (stream upstream, stdio server): raw bytes.
-	upID    []byte // the assistant's request id as sent; nil on the slow path
-	upToken []byte // the assistant's progress token as sent; nil if none
+	upID    []byte     // the assistant's request id as sent; nil on the slow path
+	upToken []byte     // the assistant's progress token as sent; nil if none
+	hw      *httpReply // an HTTP session's fast-path call: where its answer goes; nil on a stream
 
 	// Slow path (through the SDK's server).
 	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
@@ -53,6 +55,15 @@ type call struct {
 }
 
 func (c *call) hasToken() bool { return c.upToken != nil || c.token != nil }
+
+// answer sends a fast-path call's response line to its assistant.
+func (c *call) answer(line []byte) {
+	if c.hw != nil {
+		c.hw.deliver(line)
+		return
+	}
+	c.up.send(line)
+}
 
 // callTable holds the calls in flight, by number.
 type callTable struct {
@@ -418,7 +429,7 @@ func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
 		return
 	}
 	c.up.forgetRaw(c)
-	c.up.send(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
+	c.answer(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
 	g.recordReply(c, line, p)
 }
 
@@ -494,7 +505,7 @@ func (g *Gateway) failCalls(sess *Session) {
 	for _, c := range g.calls.takeWhere(func(c *call) bool { return c.sess == sess && c.upID != nil }) {
 		c.dl.stop()
 		c.up.forgetRaw(c)
-		c.up.send(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
+		c.answer(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
 		g.recordCall(c, OutcomeError)
 	}
 }
@@ -506,7 +517,7 @@ func (g *Gateway) expire(c *call) {
 	}
 	c.up.forgetRaw(c)
 	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
-	c.up.send(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
+	c.answer(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
 	g.recordCall(c, OutcomeTimeout)
 }
 

@@ -43,7 +43,8 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	}
 	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: g.log})
 	serve := func(w http.ResponseWriter, r *http.Request) {
-		if _, err := g.view(r.PathValue("server"), toolsMode(r, opts)); err != nil {
+		v, err := g.view(r.PathValue("server"), toolsMode(r, opts))
+		if err != nil {
 			status := http.StatusBadRequest
 			if strings.HasPrefix(err.Error(), "unknown server") {
 				status = http.StatusNotFound
@@ -55,6 +56,9 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			// The SDK waits for the session's calls to finish before it
 			// ends the session: end them first.
 			g.endHTTPSession(r.Header.Get("Mcp-Session-Id"))
+		}
+		if g.serveFast(w, r, v) {
+			return
 		}
 		streamable.ServeHTTP(w, r)
 	}

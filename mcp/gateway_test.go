@@ -22,7 +22,7 @@ import (
 // TestGatewayPassesEverythingThrough: tools/list keeps schemas ($schema,
 // $defs, additionalProperties), outputSchema, annotations, _meta; a call's
 // result arrives byte for byte as the server sent it, on the stream (fast
-// path) and over HTTP (slow path).
+// path) and over HTTP (fast path; TestHTTPFastPath covers the slow one).
 func TestGatewayPassesEverythingThrough(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "r", "rich")

@@ -47,6 +47,9 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 	if up == nil {
 		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}}
 		g.upstreams[ss] = up
+		if id := ss.ID(); id != "" {
+			g.httpUps[id] = up
+		}
 		g.mu.Unlock()
 		go func() {
 			ss.Wait()
@@ -64,6 +67,9 @@ func (g *Gateway) dropUpstream(up *upstream) {
 	g.mu.Lock()
 	if g.upstreams[up.ss] == up {
 		delete(g.upstreams, up.ss)
+	}
+	if id := up.ss.ID(); id != "" && g.httpUps[id] == up {
+		delete(g.httpUps, id)
 	}
 	g.mu.Unlock()
 	up.mu.Lock()
@@ -84,6 +90,9 @@ func (g *Gateway) dropUpstream(up *upstream) {
 			c.dl.stop()
 			g.cancelDownstream(c.sess, c.n, "the client went away")
 			g.recordCall(c, OutcomeCancelled)
+			if c.hw != nil {
+				c.hw.deliver(errorLine(c.upID, codeInternal, "the session ended"))
+			}
 		}
 	}
 	g.mu.Lock()
@@ -207,7 +216,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		if err == nil && p.method.ok() {
 			switch {
 			case p.method.is(t, `"tools/call"`) && p.id.ok():
-				if up.fastCall(t, &p) {
+				if up.fastCall(t, &p, nil) {
 					return
 				}
 			case p.method.is(t, `"notifications/cancelled"`) && !p.id.ok():
@@ -240,8 +249,10 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 
 // fastCall forwards a tools/call for a ready stdio server's tool as bytes:
 // new id, the server's tool name, a gateway progress token. It reports
-// false when the call must take the slow path.
-func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
+// false when the call must take the slow path. hw is set for an HTTP
+// session's call, whose answer goes to that request (without a progress
+// token only: progress needs a stream).
+func (up *upstream) fastCall(line []byte, p *rpcPeek, hw *httpReply) bool {
 	if !up.ready.Load() {
 		if up.ss.InitializeParams() == nil {
 			return false
@@ -268,8 +279,11 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
 			tokSp = tok.within(meta).within(p.params)
 		}
 	}
+	if hw != nil && tokSp.ok() {
+		return false
+	}
 	g := up.g
-	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.id.of(line)), started: time.Now()}
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.id.of(line)), hw: hw, started: time.Now()}
 	gwID := appendGWID(make([]byte, 0, 24), c.n)
 	edits := make([]edit, 0, 3)
 	edits = append(edits, edit{p.id.s, p.id.e, gwID}, edit{nameSp.s + p.params.s, nameSp.e + p.params.s, r.toolJSON})
@@ -283,7 +297,14 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
 	up.mu.Lock()
 	if up.closed {
 		up.mu.Unlock()
-		return true
+		return hw == nil // an HTTP request still needs an answer: the SDK's
+	}
+	if hw != nil {
+		if up.raw[string(c.upID)] != nil { // an id in use: the SDK's error
+			up.mu.Unlock()
+			return false
+		}
+		hw.c = c
 	}
 	up.raw[string(c.upID)] = c
 	up.mu.Unlock()
@@ -293,7 +314,7 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek) bool {
 		if g.calls.take(c.n) != nil {
 			c.dl.stop()
 			up.forgetRaw(c)
-			up.send(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			c.answer(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
 	}
@@ -338,6 +359,9 @@ func (up *upstream) fastCancel(line []byte, p *rpcPeek) bool {
 		}
 		up.g.cancelDownstream(c.sess, c.n, reason)
 		up.g.recordCall(c, OutcomeCancelled)
+		if c.hw != nil { // its request is still open: end it
+			c.hw.deliver(errorLine(c.upID, codeCancelled, "request cancelled: "+reason))
+		}
 	}
 	return true
 }

@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The HTTP fast path: a POST that carries one tools/call for a ready stdio
+// server's tool, on a session the gateway knows, is forwarded as bytes the
+// way a stream session's call is (upstream.go), and its answer is written
+// as one application/json response — the SDK's streamable handler, which
+// would decode the call, dispatch it through the server and encode it
+// again onto an event stream, is skipped. The spec lets a server answer a
+// POSTed request either way.
+//
+// Only a call that cannot need a stream takes it: no progress token, an
+// assistant that declared neither elicitation nor sampling (a server's
+// question then goes to the inbox, as it would on the SDK's way) and did
+// not ask for log messages (those go on the call's stream). Anything
+// else — other methods, batches, unknown sessions or versions, odd headers
+// — goes to the SDK unchanged, so its answers and errors stay the spec's.
+
+// maxFastBody is the largest POST body the fast path reads; bigger ones go
+// to the SDK.
+const maxFastBody = 1 << 20
+
+// serveFast answers r on the fast path and reports whether it did; when it
+// did not, r is as it was (its body can still be read in full).
+func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) bool {
+	if r.Method != http.MethodPost || r.ContentLength > maxFastBody {
+		return false
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		return false
+	}
+	g.mu.Lock()
+	up := g.httpUps[sid]
+	g.mu.Unlock()
+	if up == nil || up.v != v || !up.streamless(r) {
+		return false
+	}
+	orig := r.Body
+	body, err := io.ReadAll(io.LimitReader(orig, maxFastBody+1))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), orig), orig}
+	if err != nil || len(body) > maxFastBody {
+		return false
+	}
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	p, err := peekMessage(t)
+	if err != nil || !p.method.ok() {
+		return false
+	}
+	switch {
+	case p.method.is(t, `"tools/call"`) && p.id.ok():
+		hw := &httpReply{w: w, answered: make(chan struct{})}
+		if !up.fastCall(t, &p, hw) {
+			return false
+		}
+		hw.wait(r)
+		return true
+	case p.method.is(t, `"notifications/cancelled"`) && !p.id.ok():
+		if !up.fastCancel(t, &p) {
+			return false
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return true
+	}
+	return false
+}
+
+// streamless reports whether r, on this session, may be answered without
+// a stream: see above.
+func (up *upstream) streamless(r *http.Request) bool {
+	ip := up.ss.InitializeParams()
+	if ip == nil || r.Header.Get("Mcp-Protocol-Version") != ip.ProtocolVersion {
+		return false
+	}
+	if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {
+		return false
+	}
+	if up.level() != "" { // log messages during a call go on its stream
+		return false
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return false
+	}
+	accept := strings.Join(r.Header.Values("Accept"), ",")
+	return strings.Contains(accept, "application/json") && strings.Contains(accept, "text/event-stream")
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// httpReply is where an HTTP fast-path call's answer goes: written once,
+// by whoever takes the call from the call table (the server's reply, the
+// deadline, the server's end), from that party's goroutine while the
+// request's handler waits.
+type httpReply struct {
+	w http.ResponseWriter
+	c *call // set by fastCall before the call is sent
+
+	mu       sync.Mutex
+	done     bool          // guarded by mu: answered, or the handler left
+	answered chan struct{} // closed by deliver
+}
+
+var jsonContentType = []string{"application/json"}
+
+// deliver writes line as the response, unless the handler has left.
+func (h *httpReply) deliver(line []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.done {
+		return
+	}
+	h.done = true
+	hd := h.w.Header()
+	hd["Content-Type"] = jsonContentType
+	hd["Content-Length"] = []string{strconv.Itoa(len(line))}
+	h.w.WriteHeader(http.StatusOK)
+	h.w.Write(line)
+	if f, ok := h.w.(http.Flusher); ok {
+		f.Flush()
+	}
+	close(h.answered)
+}
+
+// wait returns once the call is answered, or, when the client goes away
+// first, after cancelling it downstream.
+func (h *httpReply) wait(r *http.Request) {
+	select {
+	case <-h.answered:
+		return
+	case <-r.Context().Done():
+	}
+	c := h.c
+	g := c.up.g
+	if g.calls.take(c.n) == nil {
+		<-h.answered // taken by someone who is answering it
+		return
+	}
+	c.dl.stop()
+	c.up.forgetRaw(c)
+	g.cancelDownstream(c.sess, c.n, "the client went away")
+	g.recordCall(c, OutcomeCancelled)
+	h.mu.Lock()
+	h.done = true
+	h.mu.Unlock()
+}

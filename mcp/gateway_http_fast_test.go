@@ -1,0 +1,157 @@
+//go:build linux
+
+package mcp
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
+
+// rawHTTP is an assistant speaking streamable HTTP by hand, to see which
+// way (JSON or event stream) each answer comes.
+type rawHTTP struct {
+	t       *testing.T
+	url     string
+	session string
+}
+
+// newRawHTTP initializes a session declaring capabilities (JSON).
+func newRawHTTP(t *testing.T, url, capabilities string) *rawHTTP {
+	r := &rawHTTP{t: t, url: url}
+	resp := r.post(context.Background(), `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+ProtocolVersion+`","capabilities":`+capabilities+`,"clientInfo":{"name":"raw","version":"1"}}}`)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	r.session = resp.Header.Get("Mcp-Session-Id")
+	if r.session == "" {
+		t.Fatal("no Mcp-Session-Id")
+	}
+	resp = r.post(context.Background(), `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	resp.Body.Close()
+	// A first listing, as every assistant does, registers the session.
+	r.do(`{"jsonrpc":"2.0","id":"list","method":"tools/list"}`)
+	return r
+}
+
+func (r *rawHTTP) post(ctx context.Context, body string) *http.Response {
+	r.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "POST", r.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer tok")
+	if r.session != "" {
+		req.Header.Set("Mcp-Session-Id", r.session)
+		req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		r.t.Fatal(err)
+	}
+	return resp
+}
+
+// do posts body and returns the answer's content type and body.
+func (r *rawHTTP) do(body string) (string, string) {
+	r.t.Helper()
+	resp := r.post(context.Background(), body)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		r.t.Fatalf("%s: HTTP %d %s", body, resp.StatusCode, b)
+	}
+	return resp.Header.Get("Content-Type"), string(b)
+}
+
+// TestHTTPFastPath: a tools/call that cannot need a stream is answered as
+// one JSON object holding the server's result byte for byte; one whose
+// assistant takes elicitation, or that carries a progress token, gets the
+// SDK's event stream with the same result. A client that hangs up, or
+// cancels, has the call cancelled downstream; bad calls get the SDK's
+// errors.
+func TestHTTPFastPath(t *testing.T) {
+	cancelFile := filepath.Join(t.TempDir(), "cancelled")
+	g, _ := newTestGateway(t, GatewayOptions{})
+	f := addServer(t, g, "r", "rich", withEnv(mcptest.CancelFileEnv+"="+cancelFile))
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	direct := connectDirect(t, "rich", nil)
+	_, want, err := direct.call(t, "rich", map[string]any{"note": "fast"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"r__rich","arguments":{"note":"fast"}}}`
+	wantJSON := `{"jsonrpc":"2.0","id":7,"result":` + string(want) + "}\n"
+
+	plain := newRawHTTP(t, url, `{}`)
+	ct, body := plain.do(call)
+	if ct != "application/json" || body != wantJSON {
+		t.Errorf("fast path: %s\n%s\nwant %s", ct, body, wantJSON)
+	}
+
+	asker := newRawHTTP(t, url, `{"elicitation":{}}`)
+	ct, body = asker.do(call)
+	if !strings.HasPrefix(ct, "text/event-stream") || !strings.Contains(body, string(want)) {
+		t.Errorf("assistant with elicitation: %s\n%s", ct, body)
+	}
+	ct, body = plain.do(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"r__rich","arguments":{"note":"fast"},"_meta":{"progressToken":1}}}`)
+	if !strings.HasPrefix(ct, "text/event-stream") || !strings.Contains(body, string(want)) {
+		t.Errorf("call with a progress token: %s\n%s", ct, body)
+	}
+	ct, body = plain.do(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"r__nope"}}`)
+	if !strings.Contains(body, `unknown tool \"r__nope\"`) {
+		t.Errorf("unknown tool: %s\n%s", ct, body)
+	}
+
+	// The client hangs up mid-call.
+	slow := `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"r__slow","arguments":{"steps":100,"ms":100}}}`
+	ctx, hangUp := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp := plain.post(ctx, slow); resp != nil {
+			resp.Body.Close()
+		}
+	}()
+	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	hangUp()
+	<-done
+	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	waitFor(t, "the call table to empty", func() bool { return g.calls.latestFor(f.Session) == nil })
+
+	// The client cancels: 202, the open request ends, the server is told.
+	os.Remove(cancelFile)
+	answer := make(chan string, 1)
+	go func() {
+		_, body := plain.do(slow)
+		answer <- body
+	}()
+	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	resp := plain.post(context.Background(), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10,"reason":"changed my mind"}}`)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Errorf("notifications/cancelled: HTTP %d", resp.StatusCode)
+	}
+	select {
+	case body := <-answer:
+		if !strings.Contains(body, `"code":-32800`) || !strings.Contains(body, "changed my mind") {
+			t.Errorf("the cancelled request's answer: %s", body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled request never ended")
+	}
+	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+
+	// The session still works.
+	if ct, body := plain.do(call); ct != "application/json" || body != wantJSON {
+		t.Errorf("after the cancellations: %s\n%s", ct, body)
+	}
+}
