@@ -65,6 +65,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	switch cmd {
+	case "run", "daemon", "connect", "serve": // the ones that stay
+		mcp.ReleaseHugeCodeMappings()
+	}
 	var err error
 	switch cmd {
 	case "run":

@@ -170,6 +170,7 @@ func RunWatchdogIfRequested() {
 	if os.Getenv(WatchdogEnv) != "1" {
 		return
 	}
+	ReleaseHugeCodeMappings()
 	os.Exit(runWatchdog(os.Stdin))
 }
 

@@ -49,6 +49,7 @@ func TestMain(m *testing.M) {
 // runChild runs the real core and ui.Run on the main goroutine, as
 // main.cmdRun does.
 func runChild() int {
+	mcp.ReleaseHugeCodeMappings() // as main does for the tray app
 	notes := NewNotifier()
 	core, err := app.New(app.Options{ConfigPath: os.Getenv(childConfigEnv), DataDir: os.Getenv(childDataEnv), Notifier: notes})
 	if err != nil {
