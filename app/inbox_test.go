@@ -203,7 +203,11 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 	if err := h.core.Answer(req.ID, Answer{Action: ActionDecline}); !errors.Is(err, ErrRequestClosed) || !strings.Contains(err.Error(), "already closed (accept, by test)") {
 		t.Errorf("second answer: %v", err)
 	}
-	audit, err := h.core.store.Elicitations(context.Background(), 0)
+	var audit []store.Elicitation
+	waitFor(t, "the audit row", func() bool { // written just after the answer went out
+		audit, err = h.core.store.Elicitations(context.Background(), 0)
+		return err != nil || len(audit) > 0
+	})
 	if err != nil || len(audit) != 1 || audit[0].Server != "ask" || audit[0].Tool != "login" || audit[0].Outcome != "accept" ||
 		audit[0].ClosedBy != "test" || strings.Join(audit[0].Fields, ",") != "password" {
 		t.Errorf("audit rows: %+v %v", audit, err)
@@ -306,11 +310,17 @@ func TestInboxDeclineCancelDeadline(t *testing.T) {
 	if r := waitReply(t, reply); !strings.Contains(r, `{\"action\":\"cancel\"}`) {
 		t.Errorf("after the deadline: %s", r)
 	}
-	audit, _ := h.core.store.Elicitations(context.Background(), 0)
+	// The audit row is written once the request is closed, which may be
+	// just after its answer went out.
 	var outcomes []string
-	for _, a := range audit {
-		outcomes = append(outcomes, a.Outcome)
-	}
+	waitFor(t, "the audit of all three", func() bool {
+		audit, _ := h.core.store.Elicitations(context.Background(), 0)
+		outcomes = outcomes[:0]
+		for _, a := range audit {
+			outcomes = append(outcomes, a.Outcome)
+		}
+		return len(outcomes) >= 3
+	})
 	if strings.Join(outcomes, " ") != "timeout cancel decline" {
 		t.Errorf("audit outcomes (newest first): %v", outcomes)
 	}
@@ -558,7 +568,11 @@ func TestInputVariables(t *testing.T) {
 	if req := nextEvent(t, events2, InboxAdded).Request; req.Input != "notes-key" {
 		t.Errorf("after restart: %+v", req)
 	}
-	audit, _ := h2.core.store.Elicitations(context.Background(), 0)
+	var audit []store.Elicitation
+	waitFor(t, "the audit rows", func() bool {
+		audit, _ = h2.core.store.Elicitations(context.Background(), 0)
+		return len(audit) >= 3
+	})
 	if len(audit) < 3 || audit[len(audit)-1].Mode != "input" {
 		t.Errorf("audit: %+v", audit)
 	}
