@@ -16,7 +16,8 @@ import (
 type desktop struct {
 	app       fyne.App
 	win       fyne.Window
-	main      *mainScreen
+	main      *mainScreen // nil until the window first opens: see screen
+	opts      desktopOptions
 	tray      *tray // nil without a tray
 	popup     *popup
 	pending   []app.InboxRequest // waiting inbox requests, oldest first
@@ -24,6 +25,11 @@ type desktop struct {
 	notify    notifier
 	visible   bool   // the window is shown
 	configErr string // the config error last shown
+
+	// What the main screen shows, kept for when it is built.
+	st       app.Status
+	events   eventsList
+	outcomes []outcome // closed requests, oldest first, at most maxOutcomes
 }
 
 // desktopOptions are the parts of a desktop that Run takes from the OS and
@@ -40,8 +46,24 @@ func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
 	o.env.core = c
 	o.env.onError = d.showError
 	o.env.requestDone = d.answered
+	d.opts = o
 	d.popup = newPopup(a, o.env.now, c.Answer, d.answered)
-	d.main = newMainScreen(o.env, o.noTray)
+	if o.host != nil {
+		d.tray = newTray(o.host, c, d.open, o.quit, d.showError)
+	}
+	return d
+}
+
+// screen returns the main screen, building it (and the window's content)
+// the first time, with everything that happened before. A tray app that
+// is never opened never lays out text, so it never loads fonts (≈ 20 MB of
+// parsed font tables, twice that resident with the garbage collector's
+// headroom): the window is built when the person first wants it.
+func (d *desktop) screen() *mainScreen {
+	if d.main != nil {
+		return d.main
+	}
+	d.main = newMainScreen(d.opts.env, d.opts.noTray)
 	d.win.SetContent(d.main.root)
 	d.win.Resize(fyne.NewSize(900, 560))
 	// Ctrl+1, Ctrl+2, … (Cmd on macOS) select the tabs in order.
@@ -53,16 +75,24 @@ func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
 				func(fyne.Shortcut) { d.main.show(name) })
 		}
 	}
-	if o.host != nil {
-		d.tray = newTray(o.host, c, d.open, o.quit, d.showError)
+	d.main.apply(d.st)
+	d.main.events.set(d.events)
+	for _, oc := range d.outcomes {
+		d.main.inbox.closed(oc)
 	}
-	return d
+	for _, req := range d.pending {
+		d.main.inbox.add(req)
+	}
+	return d.main
 }
 
 // apply shows st everywhere. A new config error is also a desktop
 // notification: the person may not have the window open.
 func (d *desktop) apply(st app.Status) {
-	d.main.apply(st)
+	d.st = st
+	if d.main != nil {
+		d.main.apply(st)
+	}
 	if d.tray != nil {
 		d.tray.setStatus(st)
 	}
@@ -86,20 +116,36 @@ func (d *desktop) applyInbox(ev app.InboxEvent) {
 		}
 		d.pending = append(d.pending, req)
 		d.popup.add(req)
-		d.main.inbox.add(req)
+		if d.main != nil {
+			d.main.inbox.add(req)
+		}
 		d.notify.notify(requestNotice(req))
 	case app.InboxClosed:
 		d.drop(req.ID)
-		d.main.inbox.closed(outcome{req: req, outcome: ev.Outcome, by: ev.By, at: d.now()})
+		d.closed(outcome{req: req, outcome: ev.Outcome, by: ev.By, at: d.now()})
 	case app.InboxCompleted:
-		d.main.inbox.closed(outcome{req: req, outcome: "completed", by: ev.By, at: d.now()})
+		d.closed(outcome{req: req, outcome: "completed", by: ev.By, at: d.now()})
 	}
 	d.showInboxCount()
 }
 
+// closed lists a closed request among the Inbox tab's outcomes.
+func (d *desktop) closed(oc outcome) {
+	d.outcomes = append(d.outcomes, oc)
+	if len(d.outcomes) > maxOutcomes {
+		d.outcomes = slices.Delete(d.outcomes, 0, len(d.outcomes)-maxOutcomes)
+	}
+	if d.main != nil {
+		d.main.inbox.closed(oc)
+	}
+}
+
 // applyEvents shows the events and counts the unread ones in the tray.
 func (d *desktop) applyEvents(l eventsList) {
-	d.main.events.set(l)
+	d.events = l
+	if d.main != nil {
+		d.main.events.set(l)
+	}
 	if d.tray != nil {
 		d.tray.setUnread(l.unread)
 	}
@@ -114,7 +160,9 @@ func (d *desktop) answered(id string) {
 func (d *desktop) drop(id string) {
 	d.pending = slices.DeleteFunc(d.pending, func(r app.InboxRequest) bool { return r.ID == id })
 	d.popup.remove(id)
-	d.main.inbox.remove(id)
+	if d.main != nil {
+		d.main.inbox.remove(id)
+	}
 }
 
 // showInboxCount gives the tray the waiting requests per server.
@@ -131,11 +179,12 @@ func (d *desktop) showInboxCount() {
 
 // open shows the main window on tab.
 func (d *desktop) open(tab string) {
-	d.main.show(tab)
+	d.screen().show(tab)
 	d.show()
 }
 
 func (d *desktop) show() {
+	d.screen()
 	d.visible = true
 	d.win.Show()
 	d.win.RequestFocus()
@@ -155,10 +204,14 @@ func (d *desktop) showError(err error) {
 // tick refreshes what changes with time alone, while the window is shown.
 func (d *desktop) tick() {
 	if d.visible {
-		d.main.tick()
+		d.screen().tick()
 	}
 	d.popup.tick()
 }
 
 // close stops what the screens follow (after the app quit).
-func (d *desktop) close() { d.main.close() }
+func (d *desktop) close() {
+	if d.main != nil {
+		d.main.close()
+	}
+}

@@ -97,7 +97,7 @@ func TestEventsNewestFirstUnreadMarked(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if got := d.main.events.count.Text; got != "2 unread events." {
+	if got := d.screen().events.count.Text; got != "2 unread events." {
 		t.Errorf("count %q", got)
 	}
 	if !strings.Contains(menuText(host.last()), "Events (2 new)…") {
@@ -106,7 +106,7 @@ func TestEventsNewestFirstUnreadMarked(t *testing.T) {
 
 	// Mark read on the gmail row, then Mark all read.
 	test.Tap(rows[1].Objects[evColRead].(*fyne.Container).Objects[0].(*widget.Button))
-	test.Tap(d.main.events.allRead)
+	test.Tap(d.screen().events.allRead)
 	want2 := []app.AckRequest{{IDs: []int64{2}}, {All: true}}
 	if !reflect.DeepEqual(acks, want2) {
 		t.Errorf("AckEvents calls %+v, want %+v", acks, want2)
@@ -121,9 +121,9 @@ func TestEventsDetailShowsParams(t *testing.T) {
 	c := eventsCore(threeEvents(), &acks)
 	d, _ := testDesktop(t, c)
 	d.applyEvents(loadEvents(c))
-	d.main.events.rows.Select(1)
+	d.screen().events.rows.Select(1)
 	want := "2026-07-03 11:50:00  gmail  event/new_email\n{\n  \"from\": \"billing@example.com\",\n  \"subject\": \"Invoice 4471\"\n}"
-	if got := d.main.events.detail.Text; got != want {
+	if got := d.screen().events.detail.Text; got != want {
 		t.Errorf("detail:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -131,7 +131,7 @@ func TestEventsDetailShowsParams(t *testing.T) {
 func TestEventsAllReadAndEmpty(t *testing.T) {
 	d, host := testDesktop(t, &fakeCore{})
 	d.applyEvents(eventsList{})
-	s := d.main.events
+	s := d.screen().events
 	if !strings.HasPrefix(s.count.Text, "No events yet.") || !s.allRead.Disabled() {
 		t.Errorf("empty: count %q, Mark all read disabled %v", s.count.Text, s.allRead.Disabled())
 	}

@@ -145,7 +145,7 @@ func TestGoldenEvents(t *testing.T) {
 	c := eventsCore(threeEvents(), &acks)
 	d, _ := testDesktop(t, c)
 	d.applyEvents(loadEvents(c))
-	d.main.events.rows.Select(1)
+	d.screen().events.rows.Select(1)
 	d.open(tabEvents)
 	assertMarkup(t, "events.xml", d.win.Canvas())
 }

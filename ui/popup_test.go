@@ -72,8 +72,8 @@ func TestPopupQueuesRequestsOldestFirst(t *testing.T) {
 	if p.view == nil || p.view.req.ID != "new" || p.win.Title() != "notes" || p.more.Visible() {
 		t.Fatalf("after answering: popup shows %v", p.view)
 	}
-	if len(d.main.inbox.views) != 1 {
-		t.Errorf("Inbox tab shows %d requests, want 1", len(d.main.inbox.views))
+	if len(d.screen().inbox.views) != 1 {
+		t.Errorf("Inbox tab shows %d requests, want 1", len(d.screen().inbox.views))
 	}
 
 	// Answered elsewhere (the CLI): the popup closes.
@@ -81,10 +81,10 @@ func TestPopupQueuesRequestsOldestFirst(t *testing.T) {
 	if p.view != nil || len(p.queue) != 0 {
 		t.Errorf("popup still shows %v", p.view.req.ID)
 	}
-	if len(d.main.inbox.views) != 0 {
+	if len(d.screen().inbox.views) != 0 {
 		t.Error("the Inbox tab still shows the request")
 	}
-	if got := outcomeText(d.main.inbox.outcomes[0]); got != "answered (cli)" {
+	if got := outcomeText(d.screen().inbox.outcomes[0]); got != "answered (cli)" {
 		t.Errorf("latest outcome %q", got)
 	}
 	if !strings.Contains(menuText(host.last()), "Inbox (0)…") || host.icons[len(host.icons)-1] != assets.Icon {
@@ -129,12 +129,12 @@ func TestConfigErrorIsANotificationOnce(t *testing.T) {
 func TestTrayOpensTheWindowOnATab(t *testing.T) {
 	d, host := testDesktop(t, &fakeCore{})
 	item(t, host.last(), "Inbox").Action()
-	if d.main.tabs.Selected().Text != tabInbox || !d.visible {
-		t.Errorf("Inbox item: tab %q, window shown %v", d.main.tabs.Selected().Text, d.visible)
+	if d.screen().tabs.Selected().Text != tabInbox || !d.visible {
+		t.Errorf("Inbox item: tab %q, window shown %v", d.screen().tabs.Selected().Text, d.visible)
 	}
 	d.hide()
 	item(t, host.last(), "Open mcptray").Action()
-	if d.main.tabs.Selected().Text != tabServers || !d.visible {
-		t.Errorf("Open item: tab %q, window shown %v", d.main.tabs.Selected().Text, d.visible)
+	if d.screen().tabs.Selected().Text != tabServers || !d.visible {
+		t.Errorf("Open item: tab %q, window shown %v", d.screen().tabs.Selected().Text, d.visible)
 	}
 }

@@ -68,7 +68,7 @@ func TestRealTray(t *testing.T) {
 	})
 	waitMenu(t, a, conn, "beta unchecked and off in the tray menu", func(items []menuItem) bool {
 		it, ok := findItem(items, "beta — disabled")
-		return ok && !it.checked && len(items) > 0 && items[0].label == "2 running · 1 off"
+		return ok && it.checkbox && !it.checked && len(items) > 0 && items[0].label == "2 running · 1 off"
 	})
 
 	// The window, from the tray, on each tab.

@@ -36,6 +36,9 @@ func Run(c Core, notes *Notifier) error {
 		auto = nil
 	}
 	host, noTray := systemTray(a)
+	if host != nil {
+		defer host.close()
+	}
 	hostAtStart := host != nil && trayHostRunning()
 	if host != nil && !hostAtStart {
 		noTray = "No tray icon yet: nothing on this desktop shows tray icons (no panel owns " +

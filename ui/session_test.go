@@ -324,10 +324,11 @@ func trayDest(pid int) string { return fmt.Sprintf("org.kde.StatusNotifierItem-%
 
 // menuItem is one item of the tray's dbusmenu.
 type menuItem struct {
-	id      int32
-	label   string
-	checked bool // toggle-state 1
-	enabled bool
+	id       int32
+	label    string
+	checkbox bool // toggle-type checkmark
+	checked  bool // toggle-state 1
+	enabled  bool
 }
 
 // menuLayout is a dbusmenu layout node: (ia{sv}av).
@@ -337,9 +338,9 @@ type menuLayout struct {
 	Children []dbus.Variant
 }
 
-// trayMenu returns the items of the app's tray menu, in order (separators
+// readTrayMenu returns the items of the app's tray menu, in order (separators
 // left out).
-func trayMenu(t testing.TB, conn *dbus.Conn, pid int) []menuItem {
+func readTrayMenu(t testing.TB, conn *dbus.Conn, pid int) []menuItem {
 	t.Helper()
 	var rev uint32
 	var root menuLayout
@@ -362,6 +363,9 @@ func trayMenu(t testing.TB, conn *dbus.Conn, pid int) []menuItem {
 		it := menuItem{enabled: true}
 		it.id, _ = fields[0].(int32)
 		it.label, _ = props["label"].Value().(string)
+		if typ, _ := props["toggle-type"].Value().(string); typ == "checkmark" {
+			it.checkbox = true
+		}
 		if s, ok := props["toggle-state"].Value().(int32); ok && s == 1 {
 			it.checked = true
 		}
@@ -381,6 +385,8 @@ func menuString(items []menuItem) string {
 			b.WriteString("(" + it.label + ")")
 		case it.checked:
 			b.WriteString("[x] " + it.label)
+		case it.checkbox:
+			b.WriteString("[ ] " + it.label)
 		default:
 			b.WriteString(it.label)
 		}
@@ -395,7 +401,7 @@ func waitMenu(t testing.TB, a *realApp, conn *dbus.Conn, what string, cond func(
 	var items []menuItem
 	waitFor(t, 60*time.Second, what, func() bool {
 		a.alive()
-		items = trayMenu(t, conn, a.cmd.Process.Pid)
+		items = readTrayMenu(t, conn, a.cmd.Process.Pid)
 		return cond(items)
 	})
 	return items
@@ -420,7 +426,7 @@ func findItem(items []menuItem, label string) (menuItem, bool) {
 // host does.
 func clickTrayItem(t testing.TB, a *realApp, conn *dbus.Conn, label string) {
 	t.Helper()
-	it, ok := findItem(trayMenu(t, conn, a.cmd.Process.Pid), label)
+	it, ok := findItem(readTrayMenu(t, conn, a.cmd.Process.Pid), label)
 	if !ok {
 		t.Fatalf("no tray item %q", label)
 	}

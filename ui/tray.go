@@ -10,11 +10,19 @@ import (
 	"github.com/mcptray/mcptray/assets"
 )
 
-// trayHost is where the tray menu and icon go: the Fyne app (desktop.App)
-// when there is a tray, a recorder in tests.
+// trayHost is where the tray menu and icon go: the system tray
+// (systray_linux.go, systray_other.go), a recorder in tests.
 type trayHost interface {
-	SetSystemTrayMenu(*fyne.Menu)
-	SetSystemTrayIcon(fyne.Resource)
+	setMenu(trayMenu)
+	setIcon(fyne.Resource)
+}
+
+// trayMenu is the tray's menu: Fyne's menu model, plus which items are
+// checkboxes, checked or not (Fyne's model only knows checked items, so
+// an unchecked checkbox would look like a plain item).
+type trayMenu struct {
+	*fyne.Menu
+	checkbox map[*fyne.MenuItem]bool
 }
 
 // tray keeps the tray menu and icon in step with the core: a summary
@@ -64,25 +72,28 @@ func (t *tray) setUnread(n int) {
 
 // refresh sets the menu and the icon, when they changed.
 func (t *tray) refresh() {
+	// The icon first: the tray item registers with it (systray_linux.go).
+	if icon := trayIcon(t.st, t.pending); icon != t.icon {
+		t.icon = icon
+		t.host.setIcon(icon)
+	}
 	menu := t.menu()
 	if text := menuText(menu); text != t.shown {
 		t.shown = text
-		t.host.SetSystemTrayMenu(menu)
-	}
-	if icon := trayIcon(t.st, t.pending); icon != t.icon {
-		t.icon = icon
-		t.host.SetSystemTrayIcon(icon)
+		t.host.setMenu(menu)
 	}
 }
 
-func (t *tray) menu() *fyne.Menu {
+func (t *tray) menu() trayMenu {
 	header := fyne.NewMenuItem(summary(t.st, t.waiting), nil)
 	header.Disabled = true
 	items := []*fyne.MenuItem{header, fyne.NewMenuItemSeparator()}
+	checkbox := map[*fyne.MenuItem]bool{}
 	for _, s := range t.st.Servers {
 		name, on := s.Name, s.Enabled
 		item := fyne.NewMenuItem(serverLabel(s, t.waiting[s.Name]), func() { t.toggle(name, !on) })
 		item.Checked = on
+		checkbox[item] = true
 		items = append(items, item)
 	}
 	if len(t.st.Servers) > 0 {
@@ -100,7 +111,7 @@ func (t *tray) menu() *fyne.Menu {
 		fyne.NewMenuItem("Open mcptray…", func() { t.open(tabServers) }),
 		fyne.NewMenuItemSeparator(),
 		quit)
-	return fyne.NewMenu("mcptray", items...)
+	return trayMenu{Menu: fyne.NewMenu("mcptray", items...), checkbox: checkbox}
 }
 
 // toggle is a click on a server's item.
@@ -115,9 +126,9 @@ func (t *tray) toggle(name string, on bool) {
 }
 
 // menuText renders a menu as one line per item, for change detection and
-// tests: "[x] label" for a checked item, "(label)" for a disabled one, "---"
-// for a separator.
-func menuText(m *fyne.Menu) string {
+// tests: "[x] label" for a checked item, "[ ] label" for an unchecked
+// checkbox, "(label)" for a disabled one, "---" for a separator.
+func menuText(m trayMenu) string {
 	var b strings.Builder
 	for _, it := range m.Items {
 		switch {
@@ -127,6 +138,8 @@ func menuText(m *fyne.Menu) string {
 			b.WriteString("(" + it.Label + ")")
 		case it.Checked:
 			b.WriteString("[x] " + it.Label)
+		case m.checkbox[it]:
+			b.WriteString("[ ] " + it.Label)
 		default:
 			b.WriteString(it.Label)
 		}

@@ -14,17 +14,17 @@ import (
 
 // fakeTrayHost records what the tray sets.
 type fakeTrayHost struct {
-	menus []*fyne.Menu
+	menus []trayMenu
 	icons []fyne.Resource
 }
 
-func (h *fakeTrayHost) SetSystemTrayMenu(m *fyne.Menu)    { h.menus = append(h.menus, m) }
-func (h *fakeTrayHost) SetSystemTrayIcon(r fyne.Resource) { h.icons = append(h.icons, r) }
+func (h *fakeTrayHost) setMenu(m trayMenu)      { h.menus = append(h.menus, m) }
+func (h *fakeTrayHost) setIcon(r fyne.Resource) { h.icons = append(h.icons, r) }
 
-func (h *fakeTrayHost) last() *fyne.Menu { return h.menus[len(h.menus)-1] }
+func (h *fakeTrayHost) last() trayMenu { return h.menus[len(h.menus)-1] }
 
 // item finds the menu item whose label starts with prefix.
-func item(t *testing.T, m *fyne.Menu, prefix string) *fyne.MenuItem {
+func item(t *testing.T, m trayMenu, prefix string) *fyne.MenuItem {
 	t.Helper()
 	for _, it := range m.Items {
 		if strings.HasPrefix(it.Label, prefix) {
@@ -62,7 +62,7 @@ func TestTrayMenu(t *testing.T) {
 	want := `(2 running · 1 error · 1 off)
 ---
 [x] notes — ready
-gmail — disabled
+[ ] gmail — disabled
 [x] ssh — ready
 [x] calendar — crash-loop: exited with code 3: panic: boom …
 ---

@@ -8,10 +8,17 @@ import (
 	"github.com/godbus/dbus/v5"
 )
 
-// systemTray returns the app as a tray host, or nil and why the app can
-// have no tray: the driver has none, or no session D-Bus is reachable (Fyne's
-// tray, fyne.io/systray, panics on Quit without one).
-func systemTray(a fyne.App) (trayHost, string) {
+// systemTrayHost is the real tray: a trayHost that is closed when the app
+// ends.
+type systemTrayHost interface {
+	trayHost
+	close()
+}
+
+// systemTray returns the tray host, or nil and why the app can have no
+// tray: the driver has none, or no session D-Bus is reachable (the tray
+// library, fyne.io/systray, panics on Quit without one).
+func systemTray(a fyne.App) (systemTrayHost, string) {
 	desk, ok := a.(fynedesktop.App)
 	if !ok {
 		return nil, "No tray icon: this platform's Fyne driver has no system tray. Closing this window quits mcptray."
@@ -25,7 +32,7 @@ func systemTray(a fyne.App) (trayHost, string) {
 		return nil, "No tray icon: " + why + ". Closing this window quits mcptray."
 	}
 	conn.Close()
-	return desk, ""
+	return newSystemTrayHost(desk), ""
 }
 
 // trayHostRunning reports whether a tray host (a StatusNotifierWatcher, such

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"log"
+
+	"fyne.io/fyne/v2"
+	fynedesktop "fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/systray"
+)
+
+// systrayHost shows the tray with fyne.io/systray (StatusNotifierItem and
+// dbusmenu on the session bus) driven directly, not through Fyne's
+// desktop.App, whose tray has two gaps (PLATFORM.md):
+//
+//   - it makes a checkbox only of a checked item: a server that is off
+//     would show as a plain item, not as an unchecked box;
+//   - to learn that the session asks it to quit it creates a hidden
+//     window at start, with a GL context: the GL driver is loaded (under
+//     Mesa's llvmpipe ≈ 80 MB resident) while no window is ever shown.
+//
+// Here the GL driver is loaded only when a window first opens. Main
+// goroutine only, like the rest of the UI; a click runs the item's action
+// with fyne.Do.
+type systrayHost struct {
+	started bool
+	end     func()
+}
+
+func newSystemTrayHost(fynedesktop.App) systemTrayHost { return &systrayHost{} }
+
+// start registers the tray item on the session bus (its menu is set next).
+func (h *systrayHost) start() {
+	h.started = true
+	var start func()
+	start, h.end = systray.RunWithExternalLoop(nil, nil)
+	start()
+	systray.SetTitle("mcptray") // some XDG trays crash on an item without a title
+	systray.SetTooltip("mcptray")
+}
+
+func (h *systrayHost) setMenu(m trayMenu) {
+	if !h.started {
+		h.start()
+	}
+	systray.ResetMenu() // removing the old items ends their click goroutines
+	for _, it := range m.Items {
+		if it.IsSeparator {
+			systray.AddSeparator()
+			continue
+		}
+		var item *systray.MenuItem
+		if m.checkbox[it] {
+			item = systray.AddMenuItemCheckbox(it.Label, "", it.Checked)
+		} else {
+			item = systray.AddMenuItem(it.Label, "")
+		}
+		if it.Disabled {
+			item.Disable()
+		}
+		action := it.Action
+		go func() {
+			for range item.ClickedCh {
+				if action != nil {
+					fyne.Do(action)
+				}
+			}
+		}()
+	}
+}
+
+// setIcon sets the icon; before start it only records it, and the item
+// registers with it. (A change while a tray host reads the properties
+// races inside godbus's prop package, which writes the new value into the
+// old one in place; the first icon set just after registering, while the
+// host reads them all, is where that happens.)
+func (h *systrayHost) setIcon(r fyne.Resource) {
+	systray.SetIcon(r.Content()) // PNG: SVG does not show in SNI trays
+}
+
+// close takes the item off the bus.
+func (h *systrayHost) close() {
+	if !h.started {
+		return
+	}
+	h.started = false
+	defer func() {
+		if r := recover(); r != nil { // the library panics when the bus went away first
+			log.Printf("closing the tray: %v", r)
+		}
+	}()
+	h.end()
+}
