@@ -51,6 +51,9 @@ func TestSSHAliasCLI(t *testing.T) {
 		t.Fatalf("add db: %s", errs)
 	}
 	code, out, _ = cli(t, "ssh", "alias", "list")
+	if code != 0 {
+		t.Errorf("list: exit %d", code)
+	}
 	for _, want := range []string{"NAME", "db", "admin@10.0.0.5:2222", "password", "nopasswd", "accepted", "prod", "key ~/.ssh/id_prod"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
