@@ -151,7 +151,7 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	uiErr := ui.Run(core, notes) // blocks on the main goroutine until Quit
+	uiErr := ui.Run(ctx, core, notes) // blocks on the main goroutine until Quit or ctx ends
 	cancel()
 	return errors.Join(uiErr, <-done)
 }

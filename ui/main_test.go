@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 	"testing"
 
 	"github.com/mcptray/mcptray/app"
@@ -57,10 +59,11 @@ func runChild() int {
 		return 1
 	}
 	defer core.Close()
-	ctx, cancel := context.WithCancel(context.Background())
+	// As main does: SIGTERM and SIGINT end the core and, through ctx, the UI.
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	err = Run(core, notes)
+	err = Run(ctx, core, notes)
 	cancel()
 	coreErr := <-done
 	fmt.Printf("%s%v\n", childDone, err)

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"context"
 	"net/url"
 	"os"
 	"time"
 
+	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/storage"
 
@@ -26,8 +28,10 @@ const AppID = "io.github.mcptray"
 // c.Subscribe, one c.SubscribeInbox, one c.SubscribeEvents, one notes
 // (the core's event notifications; nil for none) and one a clock, each
 // applying inside fyne.Do; they are stopped before Run returns. Inbox
-// requests pop up in a small window of their own.
-func Run(c Core, notes *Notifier) error {
+// requests pop up in a small window of their own. When ctx ends (SIGTERM,
+// a logout) the app quits as from the tray's Quit — even before Fyne's own
+// signal handler is installed.
+func Run(ctx context.Context, c Core, notes *Notifier) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
 	exe, _ := os.Executable()
@@ -56,6 +60,8 @@ func Run(c Core, notes *Notifier) error {
 		stopAll()
 		a.Quit()
 	}
+	stopOnDone := context.AfterFunc(ctx, func() { fyne.Do(quit) })
+	defer stopOnDone()
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
 			clipboard: a.Clipboard(),
