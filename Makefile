@@ -11,6 +11,10 @@ export PATH := $(PATH):/usr/local/go/bin
 
 GO ?= go
 BIN := bin/mcptray
+# mcptray without the tray app (no Fyne, no cgo: a static binary) for
+# machines without a desktop.
+HEADLESS_BIN := bin/mcptray-headless
+HEADLESS := env CGO_ENABLED=0 $(GO)
 SESSION := scripts/desktop-session.sh
 # test and vet build with -race both, so they share one build of the cgo
 # packages; build, run and bench build without it.
@@ -21,7 +25,7 @@ export MCPTRAY_ARTIFACTS ?= $(CURDIR)/artifacts
 BENCHTIME ?= 500ms
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all deps build run test fmt-check vet lint bench clean conformance
+.PHONY: all deps build build-headless run test fmt-check vet lint bench clean conformance
 
 all: build
 
@@ -31,6 +35,9 @@ deps:
 
 build: deps
 	$(GO) build -o $(BIN) .
+
+build-headless:
+	$(HEADLESS) build -tags headless -o $(HEADLESS_BIN) .
 
 # Starts the tray app; the default config is created on first run.
 run: build
@@ -47,6 +54,7 @@ fmt-check:
 
 vet:
 	$(GO) vet $(RACE) ./...
+	$(HEADLESS) vet -tags headless .
 
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
@@ -62,6 +70,8 @@ bench: deps
 	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
 	echo "$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ."; \
 	$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x . | tee "$$out"; \
+	echo "$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ."; \
+	$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x . | tee -a "$$out"; \
 	echo; echo "mcptray gateway against direct calls:"; \
 	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"
 

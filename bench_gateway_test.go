@@ -298,11 +298,15 @@ func BenchmarkGatewayThroughput(b *testing.B) {
 // BenchmarkGatewayRSS: the daemon's resident memory (VmRSS) with 1 and 20
 // echo servers ready, after a few hundred calls through `mcptray connect`
 // (and HTTP, when there is a token) spread over the servers. The daemon
-// is this test binary running as mcptray (no GUI; idle, the built mcptray's
-// RSS is the same within 0.1 MB). Besides VmRSS it reports RssAnon, the
-// daemon's own memory: most of the rest is the binary's text and rodata,
-// clean file pages, which kernels with large page-cache folios (6.16+ on
-// ext4) map whole. The watchdog process is reported apart.
+// is this test binary running as mcptray (idle, the built mcptray's RSS is
+// the same within 0.1 MB). Built with -tags headless (CGO_ENABLED=0, as
+// `make build-headless`; `make bench` runs it that way too) it is the
+// headless mcptray the issue's target is about; built as usual it is the
+// tray binary running `mcptray daemon`, with Fyne linked in. Besides VmRSS
+// it reports RssAnon, the daemon's own memory: most of the rest is the
+// binary's text and rodata, clean file pages, which kernels with large
+// page-cache folios (6.16+ on ext4) map in large pieces. The watchdog
+// process is reported apart.
 func BenchmarkGatewayRSS(b *testing.B) {
 	for _, n := range []int{1, 20} {
 		b.Run(fmt.Sprintf("servers-%d", n), func(b *testing.B) {
@@ -339,11 +343,17 @@ func BenchmarkGatewayRSS(b *testing.B) {
 					wd = fmt.Sprintf("; watchdog %.1f MB", wmem.MB())
 				}
 			}
-			target := ""
-			if n == 20 {
-				target = fmt.Sprintf(" (target ≤ %.0f MB: %s)", targetRSSMB, verdict(mem.MB() <= targetRSSMB))
+			build, target := "headless build", ""
+			if hasDesktopUI {
+				build = "tray binary, Fyne linked"
 			}
-			b.Logf("gateway: RSS with %d server(s): daemon %s%s%s", n, mem, target, wd)
+			if n == 20 {
+				target = fmt.Sprintf(" (target ≤ %.0f MB for the headless build: %s)", targetRSSMB, verdict(mem.MB() <= targetRSSMB))
+				if hasDesktopUI {
+					target = fmt.Sprintf(" (the ≤ %.0f MB target is the headless build's)", targetRSSMB)
+				}
+			}
+			b.Logf("gateway: RSS with %d server(s), %s: daemon %s%s%s", n, build, mem, target, wd)
 		})
 	}
 }

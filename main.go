@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/mcp"
-	"github.com/mcptray/mcptray/ui"
 )
 
 // Exit codes (DESIGN.md §12).
@@ -129,20 +128,26 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 	if err != nil {
 		return err
 	}
-	noDisplay := gui && !hasDisplay()
+	why := ""
+	switch {
+	case gui && !hasDesktopUI:
+		why = "this mcptray is built without the desktop UI: running headless (as `mcptray daemon`)"
+	case gui && !hasDisplay():
+		why = "no display found: running headless (as `mcptray daemon`)"
+	}
 	opts := app.Options{ConfigPath: configPath, DataDir: data}
-	var notes *ui.Notifier // the tray app shows events as desktop notifications
-	if gui && !noDisplay {
-		notes = ui.NewNotifier()
-		opts.Notifier = notes
+	var desk desktopUI
+	if gui && why == "" {
+		desk = newDesktopUI() // the tray app shows events as desktop notifications
+		opts.Notifier = desk.notifier()
 	}
 	core, err := app.New(opts)
 	if err != nil {
 		return err
 	}
 	defer core.Close()
-	if noDisplay {
-		fmt.Fprintln(stderr, "mcptray: no display found: running headless (as `mcptray daemon`)")
+	if why != "" {
+		fmt.Fprintln(stderr, "mcptray: "+why)
 		gui = false
 	}
 	if !gui {
@@ -151,7 +156,7 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	uiErr := ui.Run(ctx, core, notes) // blocks on the main goroutine until Quit or ctx ends
+	uiErr := desk.run(ctx, core) // blocks on the main goroutine until Quit or ctx ends
 	cancel()
 	return errors.Join(uiErr, <-done)
 }

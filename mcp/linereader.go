@@ -27,8 +27,20 @@ type lineReader struct {
 	buf []byte // the line being assembled; reused between lines
 }
 
+// Read buffer sizes: a line longer than the buffer is assembled from
+// several reads, so these bound only how much a reader holds between
+// lines (twenty idle servers hold forty of them).
+const (
+	readBufBytes       = 16 << 10 // stdout of a server, a stream from an assistant
+	stderrReadBufBytes = 4 << 10
+)
+
 func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	size := readBufBytes
+	if max <= maxStderrLineBytes {
+		size = stderrReadBufBytes
+	}
+	return &lineReader{br: bufio.NewReaderSize(r, size), max: max}
 }
 
 // next returns the next line without its line ending. The line is valid
