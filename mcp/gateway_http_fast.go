@@ -81,7 +81,12 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 // a stream: see above.
 func (up *upstream) streamless(r *http.Request) bool {
 	ip := up.ss.InitializeParams()
-	if ip == nil || r.Header.Get("Mcp-Protocol-Version") != ip.ProtocolVersion {
+	if ip == nil {
+		return false
+	}
+	// No version header: the spec has the server assume one, and the SDK
+	// serves the call; another version than the session's: the SDK decides.
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && v != ip.ProtocolVersion {
 		return false
 	}
 	if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {

@@ -18,9 +18,10 @@ import (
 // rawHTTP is an assistant speaking streamable HTTP by hand, to see which
 // way (JSON or event stream) each answer comes.
 type rawHTTP struct {
-	t       *testing.T
-	url     string
-	session string
+	t         *testing.T
+	url       string
+	session   string
+	noVersion bool // leave Mcp-Protocol-Version out
 }
 
 // newRawHTTP initializes a session declaring capabilities (JSON).
@@ -48,7 +49,9 @@ func (r *rawHTTP) post(ctx context.Context, body string) *http.Response {
 	req.Header.Set("Authorization", "Bearer tok")
 	if r.session != "" {
 		req.Header.Set("Mcp-Session-Id", r.session)
-		req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
+		if !r.noVersion {
+			req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -96,6 +99,14 @@ func TestHTTPFastPath(t *testing.T) {
 	if ct != "application/json" || body != wantJSON {
 		t.Errorf("fast path: %s\n%s\nwant %s", ct, body, wantJSON)
 	}
+
+	// A client that leaves the version header out (the spec has the server
+	// assume one) is served the same way.
+	plain.noVersion = true
+	if ct, body := plain.do(call); ct != "application/json" || body != wantJSON {
+		t.Errorf("without Mcp-Protocol-Version: %s\n%s", ct, body)
+	}
+	plain.noVersion = false
 
 	asker := newRawHTTP(t, url, `{"elicitation":{}}`)
 	ct, body = asker.do(call)
