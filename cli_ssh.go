@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	sshsrv "github.com/mcptray/mcptray/mcp/servers/ssh"
@@ -145,24 +146,32 @@ func sshAliasTest(ctx context.Context, srv *sshsrv.Server, args []string, stdin 
 			return err
 		}
 	} else {
-		a := res.Alias
-		if res.Connected {
-			fmt.Fprintf(stdout, "alias %s: connected to %s (%s)\n", a.Name, a.Dest(), res.ServerVersion)
-			fmt.Fprintf(stdout, "  login:    %s\n", res.Auth)
-		} else {
-			fmt.Fprintf(stdout, "alias %s: could not connect to %s\n", a.Name, a.Dest())
-		}
-		if res.HostKey.Fingerprint != "" {
-			fmt.Fprintf(stdout, "  host key: %s, %s %s\n", res.HostKey.Status, res.HostKey.Type, res.HostKey.Fingerprint)
-		}
-		if res.Connected {
-			fmt.Fprintf(stdout, "  sudo:     %s: %s\n", res.Sudo.Mode, res.Sudo.Detail)
-		}
+		fmt.Fprint(stdout, sshTestReport(res))
 	}
 	if !res.Connected {
 		return errors.New(res.Error)
 	}
 	return nil
+}
+
+// sshTestReport is a test's result as `mcptray ssh alias test` and the
+// SSH tab show it.
+func sshTestReport(res sshsrv.TestResult) string {
+	var b strings.Builder
+	a := res.Alias
+	if res.Connected {
+		fmt.Fprintf(&b, "alias %s: connected to %s (%s)\n", a.Name, a.Dest(), res.ServerVersion)
+		fmt.Fprintf(&b, "  login:    %s\n", res.Auth)
+	} else {
+		fmt.Fprintf(&b, "alias %s: could not connect to %s\n", a.Name, a.Dest())
+	}
+	if res.HostKey.Fingerprint != "" {
+		fmt.Fprintf(&b, "  host key: %s, %s %s\n", res.HostKey.Status, res.HostKey.Type, res.HostKey.Fingerprint)
+	}
+	if res.Connected {
+		fmt.Fprintf(&b, "  sudo:     %s: %s\n", res.Sudo.Mode, res.Sudo.Detail)
+	}
+	return b.String()
 }
 
 // terminalAsk reads a secret from the terminal without echo; without a

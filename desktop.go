@@ -22,5 +22,5 @@ func (d desktopUI) notifier() app.Notifier { return d.notes }
 
 // run blocks on the main goroutine until the UI quits or ctx ends.
 func (d desktopUI) run(ctx context.Context, core *app.Core) error {
-	return ui.Run(ctx, core, d.notes)
+	return ui.Run(ctx, core, d.notes, sshAliases{})
 }

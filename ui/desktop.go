@@ -45,6 +45,7 @@ func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
 	d := &desktop{app: a, win: a.NewWindow("mcptray"), notify: o.env.notify, now: o.env.now}
 	o.env.core = c
 	o.env.onError = d.showError
+	o.env.window = func() fyne.Window { return d.win }
 	o.env.requestDone = d.answered
 	d.opts = o
 	d.popup = newPopup(a, o.env.now, c.Answer, d.answered)

@@ -16,12 +16,13 @@ const (
 	tabServers  = "Servers"
 	tabInbox    = "Inbox"
 	tabEvents   = "Events"
+	tabSSH      = "SSH"
 	tabConnect  = "Connect"
 	tabSettings = "Settings"
 )
 
 // tabOrder is the order of the tabs; Ctrl+1… select them in this order.
-var tabOrder = []string{tabServers, tabInbox, tabEvents, tabConnect, tabSettings}
+var tabOrder = []string{tabServers, tabInbox, tabEvents, tabSSH, tabConnect, tabSettings}
 
 // screenEnv is what the screens need besides the core: the parts of the
 // desktop that tests replace.
@@ -31,9 +32,11 @@ type screenEnv struct {
 	exe        string           // this executable, for the Connect snippets
 	now        func() time.Time // the clock
 	notify     notifier
-	autostart  autostart         // nil when the platform has none
-	openConfig func(path string) // opens the config file in the person's editor
-	onError    func(error)       // shows an error to the person
+	autostart  autostart          // nil when the platform has none
+	openConfig func(path string)  // opens the config file in the person's editor
+	onError    func(error)        // shows an error to the person
+	ssh        SSHAliases         // the SSH server's aliases; nil: not available
+	window     func() fyne.Window // the main window, for dialogs
 	// requestDone takes an inbox request the person answered off every
 	// screen.
 	requestDone func(id string)
@@ -49,6 +52,7 @@ type mainScreen struct {
 	servers  *serversScreen
 	inbox    *inboxScreen
 	events   *eventsScreen
+	ssh      *sshScreen
 	connect  *connectScreen
 	settings *settingsScreen
 	root     fyne.CanvasObject
@@ -62,6 +66,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		servers:  newServersScreen(env.core, env.now, env.onError),
 		inbox:    newInboxScreen(env.now, env.core.Answer, env.requestDone),
 		events:   newEventsScreen(env.core, env.now, env.onError),
+		ssh:      newSSHScreen(env.ssh, env.window, env.onError),
 		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
 		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
 	}
@@ -76,12 +81,18 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		tabServers:  container.NewTabItemWithIcon(tabServers, theme.ComputerIcon(), m.servers.root),
 		tabInbox:    container.NewTabItemWithIcon(tabInbox, theme.MailComposeIcon(), m.inbox.root),
 		tabEvents:   container.NewTabItemWithIcon(tabEvents, theme.InfoIcon(), m.events.root),
+		tabSSH:      container.NewTabItemWithIcon(tabSSH, theme.StorageIcon(), m.ssh.root),
 		tabConnect:  container.NewTabItemWithIcon(tabConnect, theme.LoginIcon(), m.connect.root),
 		tabSettings: container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
 	}
 	m.tabs = container.NewAppTabs()
 	for _, name := range tabOrder {
 		m.tabs.Append(tabs[name])
+	}
+	m.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Text == tabSSH {
+			m.ssh.refresh() // `mcptray ssh alias` or an assistant may have changed them
+		}
 	}
 	m.root = container.NewBorder(container.NewVBox(m.notice, m.banner.root), nil, nil, nil, m.tabs)
 	return m

@@ -31,7 +31,7 @@ const AppID = "io.github.mcptray"
 // requests pop up in a small window of their own. When ctx ends (SIGTERM,
 // a logout) the app quits as from the tray's Quit — even before Fyne's own
 // signal handler is installed.
-func Run(ctx context.Context, c Core, notes *Notifier) error {
+func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
 	exe, _ := os.Executable()
@@ -69,6 +69,7 @@ func Run(ctx context.Context, c Core, notes *Notifier) error {
 			now:       time.Now,
 			notify:    notifier{app: a},
 			autostart: auto,
+			ssh:       ssh,
 			openConfig: func(path string) {
 				if u, err := url.Parse(storage.NewFileURI(path).String()); err == nil {
 					a.OpenURL(u)

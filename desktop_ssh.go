@@ -1,0 +1,61 @@
+//go:build !headless
+
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	sshsrv "github.com/mcptray/mcptray/mcp/servers/ssh"
+	"github.com/mcptray/mcptray/ui"
+)
+
+// sshAliases backs the tray app's SSH tab with the SSH server's own alias
+// code, on the keyring, as `mcptray ssh alias` does (cli_ssh.go).
+type sshAliases struct{}
+
+func (sshAliases) with(f func(*sshsrv.Server) error) error {
+	srv := sshServer(slog.New(slog.DiscardHandler))
+	defer srv.Close()
+	return f(srv)
+}
+
+func (s sshAliases) List() ([]ui.SSHAlias, error) {
+	var out []ui.SSHAlias
+	err := s.with(func(srv *sshsrv.Server) error {
+		list, err := srv.ListAliases()
+		for _, a := range list {
+			out = append(out, ui.SSHAlias(a))
+		}
+		return err
+	})
+	return out, err
+}
+
+func (s sshAliases) Add(a ui.SSHAlias, replace bool) (note string, err error) {
+	err = s.with(func(srv *sshsrv.Server) error {
+		_, note, err = srv.AddAlias(sshsrv.Alias(a), replace)
+		return err
+	})
+	return note, err
+}
+
+func (s sshAliases) Remove(name string) error {
+	return s.with(func(srv *sshsrv.Server) error { return srv.RemoveAlias(name) })
+}
+
+func (s sshAliases) Test(ctx context.Context, name string, ask func(context.Context, string) (string, error)) (report string, err error) {
+	err = s.with(func(srv *sshsrv.Server) error {
+		res, err := srv.TestAlias(ctx, name, ask)
+		if err != nil {
+			return err
+		}
+		report = sshTestReport(res)
+		if !res.Connected {
+			return errors.New(res.Error)
+		}
+		return nil
+	})
+	return report, err
+}
