@@ -63,7 +63,7 @@ func runChild() int {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	err = Run(ctx, core, notes, nil)
+	err = Run(ctx, core, notes, &fakeSSH{list: []SSHAlias{prodAlias()}}) // the SSH tab shows one alias
 	cancel()
 	coreErr := <-done
 	fmt.Printf("%s%v\n", childDone, err)
