@@ -107,22 +107,30 @@ type readCloser struct {
 	io.Closer
 }
 
-// httpReply is where an HTTP fast-path call's answer goes: written once,
-// by whoever takes the call from the call table (the server's reply, the
-// deadline, the server's end), from that party's goroutine while the
-// request's handler waits.
+// httpReply is where an HTTP fast-path call's answer goes: given once, by
+// whoever takes the call from the call table (the server's reply, the
+// deadline, the server's end). A small answer is written by that party at
+// once, while the request's handler waits (no goroutine to wake first); a
+// large one is left to the handler, so that a client slow to read never
+// holds up the server's reader, which serves every other call too.
 type httpReply struct {
 	w http.ResponseWriter
 	c *call // set by fastCall before the call is sent
 
 	mu       sync.Mutex
 	done     bool          // guarded by mu: answered, or the handler left
+	large    []byte        // guarded by mu: an answer for the handler to write
 	answered chan struct{} // closed by deliver
 }
 
+// inlineReplyMax is the largest answer written by the party that takes the
+// call: it fits an idle loopback socket's send buffer, so the write does
+// not block.
+const inlineReplyMax = 16 << 10
+
 var jsonContentType = []string{"application/json"}
 
-// deliver writes line as the response, unless the handler has left.
+// deliver gives line as the response, unless the handler has left.
 func (h *httpReply) deliver(line []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -130,6 +138,15 @@ func (h *httpReply) deliver(line []byte) {
 		return
 	}
 	h.done = true
+	if len(line) > inlineReplyMax {
+		h.large = line
+	} else {
+		h.write(line)
+	}
+	close(h.answered)
+}
+
+func (h *httpReply) write(line []byte) {
 	hd := h.w.Header()
 	hd["Content-Type"] = jsonContentType
 	hd["Content-Length"] = []string{strconv.Itoa(len(line))}
@@ -138,21 +155,27 @@ func (h *httpReply) deliver(line []byte) {
 	if f, ok := h.w.(http.Flusher); ok {
 		f.Flush()
 	}
-	close(h.answered)
 }
 
-// wait returns once the call is answered, or, when the client goes away
-// first, after cancelling it downstream.
+// wait returns once the call is answered (writing a large answer itself),
+// or, when the client goes away first, after cancelling it downstream.
 func (h *httpReply) wait(r *http.Request) {
 	select {
 	case <-h.answered:
+		h.mu.Lock()
+		large := h.large
+		h.large = nil
+		h.mu.Unlock()
+		if large != nil {
+			h.write(large)
+		}
 		return
 	case <-r.Context().Done():
 	}
 	c := h.c
 	g := c.up.g
 	if g.calls.take(c.n) == nil {
-		<-h.answered // taken by someone who is answering it
+		<-h.answered // taken by someone who is answering it; the client is gone
 		return
 	}
 	c.dl.stop()
