@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -50,9 +51,33 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 			"Closing this window quits mcptray."
 	}
 
-	var stops []func() // the followers; every way to quit ends them first
-	stopAll := func() {
-		for _, stop := range stops {
+	// The followers; every way to quit ends them first: once Fyne's loop
+	// has ended, fyne.Do runs its function at once on the caller's
+	// goroutine, so an update arriving then would touch widgets off the
+	// main goroutine. (A SIGTERM reaches Fyne's own handler and ctx at
+	// once: ctx's side stops them before Fyne's loop can end.)
+	var (
+		stopMu   sync.Mutex
+		stops    []func() // guarded by stopMu
+		stopping bool     // guarded by stopMu
+	)
+	addStop := func(stop func()) {
+		stopMu.Lock()
+		if stopping {
+			stopMu.Unlock()
+			stop()
+			return
+		}
+		stops = append(stops, stop)
+		stopMu.Unlock()
+	}
+	stopAll := func() { // from any goroutine
+		stopMu.Lock()
+		stopping = true
+		list := stops
+		stops = nil
+		stopMu.Unlock()
+		for _, stop := range list {
 			stop()
 		}
 	}
@@ -60,8 +85,12 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 		stopAll()
 		a.Quit()
 	}
-	stopOnDone := context.AfterFunc(ctx, func() { fyne.Do(quit) })
+	stopOnDone := context.AfterFunc(ctx, func() {
+		stopAll()
+		fyne.Do(quit)
+	})
 	defer stopOnDone()
+	a.Lifecycle().SetOnStopped(stopAll) // however else Fyne's loop ends
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
 			clipboard: a.Clipboard(),
@@ -86,20 +115,20 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	updates, cancel := c.Subscribe()
 	defer cancel()
 	d.apply(c.Status())
-	stops = append(stops, follow(updates, d.apply))
+	addStop(follow(updates, d.apply))
 	inbox, cancelInbox := c.SubscribeInbox()
 	defer cancelInbox()
-	stops = append(stops, follow(inbox, d.applyInbox))
+	addStop(follow(inbox, d.applyInbox))
 	events, cancelEvents := c.SubscribeEvents()
 	defer cancelEvents()
 	d.applyEvents(loadEvents(c))
-	stops = append(stops, followLoad(events, func() eventsList { return loadEvents(c) }, d.applyEvents))
+	addStop(followLoad(events, func() eventsList { return loadEvents(c) }, d.applyEvents))
 	if notes != nil {
-		stops = append(stops, follow(notes.ch, func(n app.Notification) { d.notify.notify(n.Title, n.Body) }))
+		addStop(follow(notes.ch, func(n app.Notification) { d.notify.notify(n.Title, n.Body) }))
 	}
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()
-	stops = append(stops, follow(clock.C, func(time.Time) { d.tick() }))
+	addStop(follow(clock.C, func(time.Time) { d.tick() }))
 	defer stopAll()
 
 	d.win.SetCloseIntercept(func() {
