@@ -2,6 +2,7 @@ package ui
 
 import (
 	"log"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fynedesktop "fyne.io/fyne/v2/driver/desktop"
@@ -24,7 +25,19 @@ import (
 type systrayHost struct {
 	started bool
 	end     func()
+
+	icon    fyne.Resource // the icon wanted
+	iconSet time.Time     // when an icon was last given to the library
+	pending *time.Timer   // a change waiting for iconSettle; nil if none
 }
+
+// iconSettle is the least time between two icon changes. A tray host reads
+// the icon after each change; a change while it reads races inside
+// godbus's prop package, which writes the new value into the old one in
+// place (an attention icon set and cleared at once, when a request is
+// answered quickly, is where that happens). Waiting lets each read finish,
+// and spares the person a flicker.
+const iconSettle = 500 * time.Millisecond
 
 func newSystemTrayHost(fynedesktop.App) systemTrayHost { return &systrayHost{} }
 
@@ -69,16 +82,38 @@ func (h *systrayHost) setMenu(m trayMenu) {
 }
 
 // setIcon sets the icon; before start it only records it, and the item
-// registers with it. (A change while a tray host reads the properties
-// races inside godbus's prop package, which writes the new value into the
-// old one in place; the first icon set just after registering, while the
-// host reads them all, is where that happens.)
+// registers with it (a host reads every property then: see iconSettle).
+// A change within iconSettle of the last one waits for the rest of it.
 func (h *systrayHost) setIcon(r fyne.Resource) {
-	systray.SetIcon(r.Content()) // PNG: SVG does not show in SNI trays
+	h.icon = r
+	if h.pending != nil {
+		return // the waiting change will show the latest icon
+	}
+	if wait := iconSettle - time.Since(h.iconSet); h.started && wait > 0 {
+		h.pending = time.AfterFunc(wait, func() {
+			fyne.Do(func() {
+				if h.pending != nil {
+					h.pending = nil
+					h.showIcon()
+				}
+			})
+		})
+		return
+	}
+	h.showIcon()
+}
+
+func (h *systrayHost) showIcon() {
+	h.iconSet = time.Now()
+	systray.SetIcon(h.icon.Content()) // PNG: SVG does not show in SNI trays
 }
 
 // close takes the item off the bus.
 func (h *systrayHost) close() {
+	if h.pending != nil {
+		h.pending.Stop()
+		h.pending = nil
+	}
 	if !h.started {
 		return
 	}
