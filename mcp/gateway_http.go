@@ -94,12 +94,7 @@ func (g *Gateway) endHTTPSession(id string) {
 		return
 	}
 	g.mu.Lock()
-	var up *upstream
-	for ss, u := range g.upstreams {
-		if u.w == nil && ss.ID() == id {
-			up = u
-		}
-	}
+	up := g.httpUps[id]
 	g.mu.Unlock()
 	if up == nil {
 		return

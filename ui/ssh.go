@@ -154,7 +154,11 @@ func (s *sshScreen) test(name string) {
 // field; it is called off the main goroutine and waits for the answer.
 // Nothing typed is kept after it returns.
 func (s *sshScreen) askSecret(ctx context.Context, message string) (string, error) {
-	answer := make(chan string, 1)
+	type reply struct {
+		secret string
+		sent   bool // false: cancelled
+	}
+	answer := make(chan reply, 1)
 	fyne.Do(func() {
 		entry := widget.NewPasswordEntry()
 		msg := widget.NewLabel(message)
@@ -162,23 +166,23 @@ func (s *sshScreen) askSecret(ctx context.Context, message string) (string, erro
 		d := dialog.NewForm("SSH needs a secret", "Send", "Cancel",
 			[]*widget.FormItem{widget.NewFormItem("", msg), widget.NewFormItem("Secret", entry)},
 			func(ok bool) {
-				v := entry.Text
-				entry.SetText("")
-				if !ok {
-					v = "\x00cancel"
+				r := reply{sent: ok}
+				if ok {
+					r.secret = entry.Text
 				}
-				answer <- v
+				entry.SetText("")
+				answer <- r
 			}, s.win())
 		d.Resize(fyne.NewSize(420, 200))
 		d.Show()
 		s.win().Canvas().Focus(entry)
 	})
 	select {
-	case v := <-answer:
-		if v == "\x00cancel" {
+	case r := <-answer:
+		if !r.sent {
 			return "", errors.New("cancelled")
 		}
-		return v, nil
+		return r.secret, nil
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
