@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/storage"
 
@@ -28,11 +27,12 @@ const AppID = "io.github.mcptray"
 // opens at once and says why, and closing it quits. One goroutine follows
 // c.Subscribe, one c.SubscribeInbox, one c.SubscribeEvents, one notes
 // (the core's event notifications; nil for none) and one a clock, each
-// applying inside fyne.Do; they are stopped before Run returns. Inbox
+// applying through onMain; they are stopped before Run returns. Inbox
 // requests pop up in a small window of their own. When ctx ends (SIGTERM,
 // a logout) the app quits as from the tray's Quit — even before Fyne's own
 // signal handler is installed.
 func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
+	mainGoroutine.Store(goroutineID())
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
 	exe, _ := os.Executable()
@@ -51,11 +51,12 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 			"Closing this window quits mcptray."
 	}
 
-	// The followers; every way to quit ends them first: once Fyne's loop
-	// has ended, fyne.Do runs its function at once on the caller's
-	// goroutine, so an update arriving then would touch widgets off the
-	// main goroutine. (A SIGTERM reaches Fyne's own handler and ctx at
-	// once: ctx's side stops them before Fyne's loop can end.)
+	// The followers; every way to quit ends them as it begins, so nothing
+	// keeps being read once the app is going. What makes late updates safe
+	// is onMain, though: a SIGTERM reaches Fyne's own handler and ctx at
+	// once, and Fyne's loop may end before stopAll has stopped them all
+	// (the servers tab's log follower, stopped by d.close, runs until
+	// Run returns).
 	var (
 		stopMu   sync.Mutex
 		stops    []func() // guarded by stopMu
@@ -87,7 +88,7 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	}
 	stopOnDone := context.AfterFunc(ctx, func() {
 		stopAll()
-		fyne.Do(quit)
+		onMain(quit)
 	})
 	defer stopOnDone()
 	a.Lifecycle().SetOnStopped(stopAll) // however else Fyne's loop ends

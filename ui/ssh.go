@@ -59,7 +59,7 @@ func (a SSHAlias) describe() string {
 
 // sshScreen lists the aliases with Test and Remove, adds one with a form,
 // and shows the last test's report. Main goroutine only; a test runs on a
-// goroutine of its own and comes back through fyne.Do.
+// goroutine of its own and comes back through onMain.
 type sshScreen struct {
 	aliases SSHAliases
 	onError func(error)
@@ -139,7 +139,7 @@ func (s *sshScreen) test(name string) {
 	ask := func(ctx context.Context, message string) (string, error) { return s.askSecret(ctx, message) }
 	s.background(func() {
 		report, err := s.aliases.Test(context.Background(), name, ask)
-		fyne.Do(func() {
+		onMain(func() {
 			if err != nil && report == "" {
 				report = err.Error()
 			} else if err != nil {
@@ -159,7 +159,7 @@ func (s *sshScreen) askSecret(ctx context.Context, message string) (string, erro
 		sent   bool // false: cancelled
 	}
 	answer := make(chan reply, 1)
-	fyne.Do(func() {
+	onMain(func() {
 		entry := widget.NewPasswordEntry()
 		msg := widget.NewLabel(message)
 		msg.Wrapping = fyne.TextWrapWord

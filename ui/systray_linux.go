@@ -21,7 +21,7 @@ import (
 //
 // Here the GL driver is loaded only when a window first opens. Main
 // goroutine only, like the rest of the UI; a click runs the item's action
-// with fyne.Do.
+// with onMain.
 type systrayHost struct {
 	started bool
 	end     func()
@@ -74,7 +74,7 @@ func (h *systrayHost) setMenu(m trayMenu) {
 		go func() {
 			for range item.ClickedCh {
 				if action != nil {
-					fyne.Do(action)
+					onMain(action)
 				}
 			}
 		}()
@@ -91,7 +91,7 @@ func (h *systrayHost) setIcon(r fyne.Resource) {
 	}
 	if wait := iconSettle - time.Since(h.iconSet); h.started && wait > 0 {
 		h.pending = time.AfterFunc(wait, func() {
-			fyne.Do(func() {
+			onMain(func() {
 				if h.pending != nil {
 					h.pending = nil
 					h.showIcon()

@@ -3,15 +3,13 @@ package ui
 import (
 	"sync"
 	"sync/atomic"
-
-	"fyne.io/fyne/v2"
 )
 
 // follow is the one funnel from a core subscription (statuses, log lines, a
 // clock) into Fyne: it starts a goroutine that applies every value received
-// on updates with apply, inside fyne.Do (so apply runs on the Fyne main
-// goroutine). stop ends the goroutine and waits for it; after stop returns,
-// apply is never called again, even by an fyne.Do queued before. stop may be
+// on updates with apply, through onMain (so apply runs on the Fyne main
+// goroutine, and never once Fyne's loop has ended). stop ends the goroutine and waits for it; after stop returns,
+// apply is never called again, even by an onMain queued before. stop may be
 // called more than once, from any goroutine.
 func follow[T any](updates <-chan T, apply func(T)) (stop func()) {
 	var stopped atomic.Bool // set by stop; checked by every queued apply
@@ -27,7 +25,7 @@ func follow[T any](updates <-chan T, apply func(T)) (stop func()) {
 				if !ok {
 					return
 				}
-				fyne.Do(func() {
+				onMain(func() {
 					if !stopped.Load() {
 						apply(v)
 					}
@@ -48,7 +46,7 @@ func follow[T any](updates <-chan T, apply func(T)) (stop func()) {
 // followLoad is follow for subscriptions that only say "something
 // changed": on each change (and every change queued behind it, taken at
 // once) a goroutine calls load — off the main goroutine, so a slow read
-// never stalls the UI — and its result is applied inside fyne.Do. stop is
+// never stalls the UI — and its result is applied through onMain. stop is
 // as for follow (it waits for a load under way).
 func followLoad[T, U any](changes <-chan T, load func() U, apply func(U)) (stop func()) {
 	loaded := make(chan U)
