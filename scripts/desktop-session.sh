@@ -133,8 +133,10 @@ while IFS='=' read -r key value; do
 done <"$keyring_out"
 export GNOME_KEYRING_CONTROL=${GNOME_KEYRING_CONTROL:-$XDG_RUNTIME_DIR/keyring}
 
-# Notifications: dunst with its built-in defaults (no user config).
-: >"$session_dir/dunstrc"
+# Notifications: dunst with its built-in defaults (no user config), except
+# a long history: tests count what dunst has shown or holds, and the default
+# 20 would stop that count growing in a long run.
+printf '[global]\n    history_length = 10000\n' >"$session_dir/dunstrc"
 start dunst dunst -config "$session_dir/dunstrc"
 wait_for "the notification daemon (dunst)" has_owner org.freedesktop.Notifications
 
