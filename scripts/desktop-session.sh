@@ -134,9 +134,12 @@ done <"$keyring_out"
 export GNOME_KEYRING_CONTROL=${GNOME_KEYRING_CONTROL:-$XDG_RUNTIME_DIR/keyring}
 
 # Notifications: dunst with its built-in defaults (no user config), except
-# a long history: tests count what dunst has shown or holds, and the default
-# 20 would stop that count growing in a long run.
-printf '[global]\n    history_length = 10000\n' >"$session_dir/dunstrc"
+# what lets tests count what dunst has shown or holds: a long history (the
+# default 20 stops the count growing in a long run), duplicates not stacked
+# into the one shown, and no idle pause (with no input, Xvfb looks idle, and
+# dunst would keep every notification on screen).
+printf '[global]\n    history_length = 10000\n    stack_duplicates = false\n    idle_threshold = 0\n' \
+	>"$session_dir/dunstrc"
 start dunst dunst -config "$session_dir/dunstrc"
 wait_for "the notification daemon (dunst)" has_owner org.freedesktop.Notifications
 
