@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -140,14 +141,24 @@ func reportLatency(b *testing.B, what, via string, target float64, dl, gl []time
 // BenchmarkGatewayStdio: the echo fake over stdio, directly and through
 // `mcptray connect` (connect process → control socket → daemon → the same
 // fake over stdio). It also measures the control socket without the
-// connect process in between (socket-*), to show what that hop costs.
+// connect process in between (socket-*), to show what that hop costs, and
+// the floor: the same fake behind the smallest relay in Go (io.Copy both
+// ways: mcptest's relay mode) and in C (blocking reads: testdata/relay.c,
+// when cc is there). With the connect process handing its stdio over,
+// mcptray is one process in between, as a relay is; what a relay alone
+// adds is what any gateway process costs on this machine.
 func BenchmarkGatewayStdio(b *testing.B) {
 	in := startBenchDaemon(b, echoServers(1))
-	lat := latencies(b,
-		side{"direct", directEcho(b), newEchoCall("echo")},
-		side{"through connect", in.connect(b), newEchoCall("echo__echo")},
-		side{"through the control socket", in.socket(b), newEchoCall("echo__echo")},
-	)
+	sides := []side{
+		{"direct", directEcho(b), newEchoCall("echo")},
+		{"through connect", in.connect(b), newEchoCall("echo__echo")},
+		{"through the control socket", in.socket(b), newEchoCall("echo__echo")},
+		{"through a Go relay", relayedEcho(b, "", "relay"), newEchoCall("echo")},
+	}
+	if cRelay := buildCRelay(b); cRelay != "" {
+		sides = append(sides, side{"through a C relay", relayedEcho(b, cRelay, "echo"), newEchoCall("echo")})
+	}
+	lat := latencies(b, sides...)
 	reportLatency(b, "stdio", "through connect", targetStdioP50, lat[0], lat[1])
 	d50, s50, s99 := percentile(lat[0], 0.50), percentile(lat[2], 0.50), percentile(lat[2], 0.99)
 	b.ReportMetric(µs(s50), "socket-p50-µs")
@@ -155,6 +166,43 @@ func BenchmarkGatewayStdio(b *testing.B) {
 	b.ReportMetric(float64(s50)/float64(d50), "socket-p50-ratio")
 	b.Logf("gateway: stdio p50 without the connect process (control socket): %.0f µs: %.2f× direct",
 		µs(s50), float64(s50)/float64(d50))
+	floor := ""
+	for i, unit := range []string{"go-relay", "c-relay"} {
+		if 3+i >= len(lat) {
+			break
+		}
+		r50 := percentile(lat[3+i], 0.50)
+		b.ReportMetric(float64(r50)/float64(d50), unit+"-p50-ratio")
+		floor += fmt.Sprintf("; %s %.0f µs: %.2f×", sides[3+i].name, µs(r50), float64(r50)/float64(d50))
+	}
+	b.Logf("gateway: stdio p50 of one process in between, doing nothing else (the floor)%s", floor)
+}
+
+// relayedEcho starts the echo fake behind a relay: relay is a relay
+// program given the test binary to run (in mode echo), or "" for the test
+// binary itself in mode (mcptest's relay).
+func relayedEcho(b testing.TB, relay, mode string) *streamClient {
+	b.Helper()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe)
+	if relay != "" {
+		cmd = exec.Command(relay, exe)
+	}
+	cmd.Env = mcptest.Env(mode)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return startSession(b, cmd)
+}
+
+// buildCRelay compiles testdata/relay.c, or logs why not and returns "".
+func buildCRelay(b testing.TB) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "relay")
+	out, err := exec.Command("cc", "-O2", "-pthread", "-o", bin, "testdata/relay.c").CombinedOutput()
+	if err != nil {
+		b.Logf("no C relay: cc: %v %s", err, out)
+		return ""
+	}
+	return bin
 }
 
 // BenchmarkGatewayHTTP: the echo fake served over streamable HTTP,

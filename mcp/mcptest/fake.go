@@ -36,6 +36,8 @@
 //	             progress, cancellation, sampling, elicitation, a crash
 //	             mid-call, huge results, logging), resources, a resource
 //	             template, a prompt with completion: see addRich
+//	relay        not a server: the smallest stdio relay in Go (io.Copy both
+//	             ways) in front of an echo fake it starts (see relay.go)
 //
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
 //
@@ -113,6 +115,8 @@ func run(mode string) int {
 		return code
 	}
 	switch mode {
+	case "relay":
+		return runRelay()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
