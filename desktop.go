@@ -7,7 +7,11 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/ui"
+	"github.com/mcptray/mcptray/ui/fynelocale"
 )
+
+// Fyne has read the locale by now; see package fynelocale.
+func init() { fynelocale.Restore() }
 
 // hasDesktopUI: this build has the tray app (Fyne). `go build -tags
 // headless` leaves it out (desktop_headless.go).

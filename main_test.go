@@ -50,6 +50,7 @@ type instance struct {
 	stderr     *bytes.Buffer
 	exited     chan struct{}
 	flagsFirst []string
+	env        []string // KEY=VALUE over the test's environment
 }
 
 func fakeEntry(t *testing.T, mode string, env ...string) map[string]any {
@@ -89,7 +90,7 @@ func (in *instance) start() {
 	t := in.t
 	exe, _ := os.Executable()
 	in.cmd = exec.Command(exe, append([]string{"daemon"}, in.flagsFirst...)...)
-	in.cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	in.cmd.Env = append(append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1"), in.env...)
 	in.stderr = new(bytes.Buffer)
 	in.cmd.Stderr = in.stderr
 	if err := in.cmd.Start(); err != nil {
