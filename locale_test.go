@@ -4,9 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // TestNoLocaleErrorUnderCUTF8: with LANG=C.UTF-8 (Debian's and Docker's
@@ -31,12 +29,7 @@ func TestNoLocaleErrorUnderCUTF8(t *testing.T) {
 	if string(lang) != "C.UTF-8" {
 		t.Errorf("the server saw LANG=%q, want C.UTF-8", lang)
 	}
-	in.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-in.exited:
-	case <-time.After(30 * time.Second):
-		t.Fatal("daemon did not exit within 30s of SIGTERM")
-	}
+	stopInstance(t, in)
 	if strings.Contains(in.stderr.String(), "locale") {
 		t.Errorf("mcptray logged a locale error:\n%s", in.stderr)
 	}
