@@ -8,9 +8,10 @@ import (
 // follow is the one funnel from a core subscription (statuses, log lines, a
 // clock) into Fyne: it starts a goroutine that applies every value received
 // on updates with apply, through onMain (so apply runs on the Fyne main
-// goroutine, and never once Fyne's loop has ended). stop ends the goroutine and waits for it; after stop returns,
-// apply is never called again, even by an onMain queued before. stop may be
-// called more than once, from any goroutine.
+// goroutine, and never once Fyne's loop has ended). stop ends the goroutine
+// and waits for it; after stop returns, apply is never called again, even
+// by an onMain queued before. stop may be called more than once, from any
+// goroutine.
 func follow[T any](updates <-chan T, apply func(T)) (stop func()) {
 	var stopped atomic.Bool // set by stop; checked by every queued apply
 	done := make(chan struct{})
