@@ -84,22 +84,9 @@ const (
 // *SyntaxError, with line and column) only when the file as a whole cannot be
 // used; a problem in one server entry goes into that Server's Err.
 func Parse(data []byte, env Env) (*Config, error) {
-	text, badComment, ok := stripJSONC(data)
-	if !ok {
-		return nil, errorAt(data, badComment, "comment /* is not closed")
-	}
-	if lastMeaningful(text) == 0 {
-		return nil, &SyntaxError{Name: defaultName, Msg: "is empty"}
-	}
-	if err := syntaxCheck(data, text); err != nil {
-		return nil, err
-	}
-	root, err := parseTree(text)
+	text, root, err := parseRoot(data)
 	if err != nil {
-		return nil, errorAt(data, 0, "%v", err)
-	}
-	if root.kind != kindObject {
-		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
+		return nil, err
 	}
 
 	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, InboxTimeout: DefaultInboxTimeout, EventRetentionDays: DefaultEventRetentionDays}}

@@ -14,22 +14,9 @@ import (
 // file that does not parse returns its *SyntaxError; the value is not
 // validated here (Load does that when the watcher applies the file).
 func SetSetting(data []byte, key, value string) ([]byte, error) {
-	text, badComment, ok := stripJSONC(data)
-	if !ok {
-		return nil, errorAt(data, badComment, "comment /* is not closed")
-	}
-	if lastMeaningful(text) == 0 {
-		return nil, &SyntaxError{Name: defaultName, Msg: "is empty"}
-	}
-	if err := syntaxCheck(data, text); err != nil {
-		return nil, err
-	}
-	root, err := parseTree(text)
+	_, root, err := parseRoot(data)
 	if err != nil {
-		return nil, errorAt(data, 0, "%v", err)
-	}
-	if root.kind != kindObject {
-		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
+		return nil, err
 	}
 	k, _ := json.Marshal(key)
 	v, _ := json.Marshal(value)

@@ -22,22 +22,9 @@ import (
 // unknown name is an error: `no server named "x" in mcp.json`; a file that
 // does not parse returns its *SyntaxError.
 func SetDisabled(data []byte, name string, disabled bool) ([]byte, error) {
-	text, badComment, ok := stripJSONC(data)
-	if !ok {
-		return nil, errorAt(data, badComment, "comment /* is not closed")
-	}
-	if lastMeaningful(text) == 0 {
-		return nil, &SyntaxError{Name: defaultName, Msg: "is empty"}
-	}
-	if err := syntaxCheck(data, text); err != nil {
-		return nil, err
-	}
-	root, err := parseTree(text)
+	text, root, err := parseRoot(data)
 	if err != nil {
-		return nil, errorAt(data, 0, "%v", err)
-	}
-	if root.kind != kindObject {
-		return nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
+		return nil, err
 	}
 
 	var edits []edit

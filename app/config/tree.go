@@ -69,6 +69,31 @@ var errBadJSON = errors.New("malformed JSON")
 
 // parseTree builds the tree of text, which must already be valid JSON with
 // comments blanked. It returns errBadJSON rather than panicking if it is not.
+// parseRoot strips data (mcp.json, JSONC allowed) of comments and parses
+// it, returning the stripped text and its top-level object, or the
+// *SyntaxError a person sees: an unclosed comment, an empty file, a syntax
+// error, or a top level that is not an object.
+func parseRoot(data []byte) (text []byte, root *node, err error) {
+	text, badComment, ok := stripJSONC(data)
+	if !ok {
+		return nil, nil, errorAt(data, badComment, "comment /* is not closed")
+	}
+	if lastMeaningful(text) == 0 {
+		return nil, nil, &SyntaxError{Name: defaultName, Msg: "is empty"}
+	}
+	if err := syntaxCheck(data, text); err != nil {
+		return nil, nil, err
+	}
+	root, err = parseTree(text)
+	if err != nil {
+		return nil, nil, errorAt(data, 0, "%v", err)
+	}
+	if root.kind != kindObject {
+		return nil, nil, errorAt(data, root.start, "the top level must be an object { ... }, got %s", root.kind)
+	}
+	return text, root, nil
+}
+
 func parseTree(text []byte) (*node, error) {
 	p := &treeParser{text: text}
 	n, err := p.value()
