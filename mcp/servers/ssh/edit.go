@@ -147,15 +147,11 @@ func (s *Server) editFileTool(ctx context.Context, req *sdk.CallToolRequest, in 
 	if in.OldString == in.NewString {
 		return nil, editOut{}, errors.New("old_string and new_string are the same")
 	}
-	t, sc, err := s.sftpOpen(ctx, req, in.Alias)
+	t, sc, p, err := s.sftpOpen(ctx, req, in.Alias, in.Path)
 	if err != nil {
 		return nil, editOut{}, err
 	}
 	defer t.close()
-	p, err := remotePath(sc, in.Path)
-	if err != nil {
-		return nil, editOut{}, err
-	}
 	p, data, st, err := readWhole(sc, p)
 	if err != nil {
 		return nil, editOut{}, err
@@ -181,15 +177,11 @@ func (s *Server) replaceLinesTool(ctx context.Context, req *sdk.CallToolRequest,
 	if in.EndLine < in.StartLine-1 {
 		return nil, editOut{}, fmt.Errorf("end_line (%d) must be at least start_line - 1 (%d)", in.EndLine, in.StartLine-1)
 	}
-	t, sc, err := s.sftpOpen(ctx, req, in.Alias)
+	t, sc, p, err := s.sftpOpen(ctx, req, in.Alias, in.Path)
 	if err != nil {
 		return nil, editOut{}, err
 	}
 	defer t.close()
-	p, err := remotePath(sc, in.Path)
-	if err != nil {
-		return nil, editOut{}, err
-	}
 	p, data, st, err := readWhole(sc, p)
 	if err != nil {
 		return nil, editOut{}, err

@@ -66,18 +66,24 @@ func remoteErr(what, p string, err error) error {
 	return fmt.Errorf("%s %s: %w", what, p, err)
 }
 
-// sftpOpen opens the alias and its SFTP client.
-func (s *Server) sftpOpen(ctx context.Context, req *sdk.CallToolRequest, alias string) (*target, *sftp.Client, error) {
+// sftpOpen opens the alias and its SFTP client, and resolves path there
+// (remotePath); on an error nothing stays open.
+func (s *Server) sftpOpen(ctx context.Context, req *sdk.CallToolRequest, alias, path string) (*target, *sftp.Client, string, error) {
 	t, err := s.open(ctx, s.asker(req), alias)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	sc, err := t.sftp()
 	if err != nil {
 		t.close()
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return t, sc, nil
+	p, err := remotePath(sc, path)
+	if err != nil {
+		t.close()
+		return nil, nil, "", err
+	}
+	return t, sc, p, nil
 }
 
 type readFileIn struct {
@@ -108,15 +114,11 @@ func (s *Server) readFileTool(ctx context.Context, req *sdk.CallToolRequest, in 
 		limit = defaultReadLines
 	}
 	limit = min(limit, maxReadLines)
-	t, sc, err := s.sftpOpen(ctx, req, in.Alias)
+	t, sc, p, err := s.sftpOpen(ctx, req, in.Alias, in.Path)
 	if err != nil {
 		return nil, readFileOut{}, err
 	}
 	defer t.close()
-	p, err := remotePath(sc, in.Path)
-	if err != nil {
-		return nil, readFileOut{}, err
-	}
 	f, err := sc.Open(p)
 	if err != nil {
 		return nil, readFileOut{}, remoteErr("reading", p, err)
@@ -223,18 +225,14 @@ func (s *Server) listFilesTool(ctx context.Context, req *sdk.CallToolRequest, in
 		limit = defaultListEntries
 	}
 	limit = min(limit, maxListEntries)
-	t, sc, err := s.sftpOpen(ctx, req, in.Alias)
+	if in.Path == "" {
+		in.Path = "~"
+	}
+	t, sc, p, err := s.sftpOpen(ctx, req, in.Alias, in.Path)
 	if err != nil {
 		return nil, listFilesOut{}, err
 	}
 	defer t.close()
-	if in.Path == "" {
-		in.Path = "~"
-	}
-	p, err := remotePath(sc, in.Path)
-	if err != nil {
-		return nil, listFilesOut{}, err
-	}
 	st, err := sc.Stat(p)
 	if err != nil {
 		return nil, listFilesOut{}, remoteErr("listing", p, err)

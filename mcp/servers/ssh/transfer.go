@@ -88,15 +88,11 @@ func (s *Server) uploadTool(ctx context.Context, req *sdk.CallToolRequest, in up
 	if st.IsDir() && !in.Recursive {
 		return nil, transferOut{}, fmt.Errorf("%s is a directory: set recursive to copy it", src)
 	}
-	t, sc, err := s.sftpOpen(ctx, req, in.Alias)
+	t, sc, dst, err := s.sftpOpen(ctx, req, in.Alias, in.RemotePath)
 	if err != nil {
 		return nil, transferOut{}, err
 	}
 	defer t.close()
-	dst, err := remotePath(sc, in.RemotePath)
-	if err != nil {
-		return nil, transferOut{}, err
-	}
 	into := strings.HasSuffix(in.RemotePath, "/")
 	if dst != "/" {
 		if rst, err := sc.Stat(dst); err == nil && rst.IsDir() {
@@ -181,15 +177,11 @@ func (s *Server) downloadTool(ctx context.Context, req *sdk.CallToolRequest, in 
 	if _, err := s.localPath(in.LocalPath); err != nil {
 		return nil, transferOut{}, err
 	}
-	t, sc, err := s.sftpOpen(ctx, req, in.Alias)
+	t, sc, src, err := s.sftpOpen(ctx, req, in.Alias, in.RemotePath)
 	if err != nil {
 		return nil, transferOut{}, err
 	}
 	defer t.close()
-	src, err := remotePath(sc, in.RemotePath)
-	if err != nil {
-		return nil, transferOut{}, err
-	}
 	st, err := sc.Stat(src)
 	if err != nil {
 		return nil, transferOut{}, remoteErr("reading", src, err)
