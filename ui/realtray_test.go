@@ -20,7 +20,8 @@ import (
 // summary and one checked item per server, a click turns a server off
 // (mcp.json rewritten, process gone), the window opens from the tray on
 // each tab, closing it only hides it, a broken mcp.json is a desktop
-// notification and a banner, and Quit quits. Screenshots are saved.
+// notification and a banner, items keep their ids through those changes,
+// and Quit quits. Screenshots are saved.
 func TestRealTray(t *testing.T) {
 	needSession(t)
 	panel := startTrayHost(t)
@@ -38,6 +39,8 @@ func TestRealTray(t *testing.T) {
 	waitMenu(t, a, conn, "the tray menu with every server ready:\n"+want, func(items []menuItem) bool {
 		return menuString(items) == want
 	})
+	quit, _ := findItem(readTrayMenu(t, conn, a.cmd.Process.Pid), "Quit")
+
 	// Quiet: with a tray host there, the window does not open by itself.
 	if o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^mcptray$").Output(); len(o) > 0 {
 		t.Error("the window opened at start although a tray host is there")
@@ -109,6 +112,12 @@ func TestRealTray(t *testing.T) {
 	waitMenu(t, a, conn, "the config error gone from the tray summary", func(items []menuItem) bool {
 		return len(items) > 0 && items[0].label == "2 running · 1 off"
 	})
+
+	// Items keep their dbusmenu ids while only states change, so a click
+	// on a menu a tray host read before a change still lands.
+	if now, _ := findItem(readTrayMenu(t, conn, a.cmd.Process.Pid), "Quit"); now.id != quit.id {
+		t.Errorf("Quit's dbusmenu id went from %d to %d while only states changed", quit.id, now.id)
+	}
 
 	// Quit in the tray quits, and the servers stop with the app.
 	pids := []int{a.server("alpha").PID, a.server("gamma").PID}

@@ -29,6 +29,19 @@ type systrayHost struct {
 	icon    fyne.Resource // the icon wanted
 	iconSet time.Time     // when an icon was last given to the library
 	pending *time.Timer   // a change waiting for iconSettle; nil if none
+
+	shown []shownItem // the menu's items as the library has them
+}
+
+// shownItem is one item of the menu as given to the library: a change that
+// keeps every item's kind is made in place (see setMenu).
+type shownItem struct {
+	kind     byte              // '-' separator, 'c' checkbox, 'p' plain
+	item     *systray.MenuItem // nil for a separator
+	label    string
+	checked  bool
+	disabled bool
+	action   *func() // read at a click, on the main goroutine; replaced in place
 }
 
 // iconSettle is the least time between two icon changes. A tray host reads
@@ -51,33 +64,99 @@ func (h *systrayHost) start() {
 	systray.SetTooltip("mcptray")
 }
 
+// setMenu shows m. When every item keeps its kind (separator, checkbox,
+// plain) — a server's state, a count or a check changed — the items are
+// changed in place and keep their dbusmenu ids: a click on the menu a tray
+// host showed just before still reaches its item (a rebuilt menu's new ids
+// would make the host's click miss). Otherwise the menu is rebuilt.
 func (h *systrayHost) setMenu(m trayMenu) {
 	if !h.started {
 		h.start()
 	}
+	if h.sameKinds(m) {
+		for i, it := range m.Items {
+			h.shown[i].update(it, m.checkbox[it])
+		}
+		return
+	}
 	systray.ResetMenu() // removing the old items ends their click goroutines
+	h.shown = h.shown[:0]
 	for _, it := range m.Items {
 		if it.IsSeparator {
 			systray.AddSeparator()
+			h.shown = append(h.shown, shownItem{kind: '-'})
 			continue
 		}
-		var item *systray.MenuItem
+		sh := shownItem{kind: 'p', label: it.Label, checked: it.Checked, disabled: it.Disabled, action: new(func())}
 		if m.checkbox[it] {
-			item = systray.AddMenuItemCheckbox(it.Label, "", it.Checked)
+			sh.kind = 'c'
+			sh.item = systray.AddMenuItemCheckbox(it.Label, "", it.Checked)
 		} else {
-			item = systray.AddMenuItem(it.Label, "")
+			sh.item = systray.AddMenuItem(it.Label, "")
 		}
 		if it.Disabled {
-			item.Disable()
+			sh.item.Disable()
 		}
-		action := it.Action
-		go func() {
-			for range item.ClickedCh {
-				if action != nil {
-					onMain(action)
-				}
+		*sh.action = it.Action
+		h.shown = append(h.shown, sh)
+		go func(clicked <-chan struct{}, action *func()) {
+			for range clicked {
+				onMain(func() {
+					if f := *action; f != nil {
+						f()
+					}
+				})
 			}
-		}()
+		}(sh.item.ClickedCh, sh.action)
+	}
+}
+
+// sameKinds reports whether m's items are, one by one, of the kinds shown.
+func (h *systrayHost) sameKinds(m trayMenu) bool {
+	if len(m.Items) != len(h.shown) {
+		return false
+	}
+	for i, it := range m.Items {
+		kind := byte('p')
+		switch {
+		case it.IsSeparator:
+			kind = '-'
+		case m.checkbox[it]:
+			kind = 'c'
+		}
+		if h.shown[i].kind != kind {
+			return false
+		}
+	}
+	return true
+}
+
+// update changes a shown item, of the same kind, into it; only what
+// differs is given to the library (each change is a signal on the bus).
+func (sh *shownItem) update(it *fyne.MenuItem, checkbox bool) {
+	if sh.kind == '-' {
+		return
+	}
+	*sh.action = it.Action
+	if it.Label != sh.label {
+		sh.label = it.Label
+		sh.item.SetTitle(it.Label)
+	}
+	if checkbox && it.Checked != sh.checked {
+		sh.checked = it.Checked
+		if it.Checked {
+			sh.item.Check()
+		} else {
+			sh.item.Uncheck()
+		}
+	}
+	if it.Disabled != sh.disabled {
+		sh.disabled = it.Disabled
+		if it.Disabled {
+			sh.item.Disable()
+		} else {
+			sh.item.Enable()
+		}
 	}
 }
 
@@ -118,6 +197,7 @@ func (h *systrayHost) close() {
 		return
 	}
 	h.started = false
+	h.shown = nil
 	defer func() {
 		if r := recover(); r != nil { // the library panics when the bus went away first
 			log.Printf("closing the tray: %v", r)
