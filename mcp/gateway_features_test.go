@@ -370,11 +370,11 @@ func TestGatewayHTTPServer(t *testing.T) {
 func TestHTTPClientGoneCancels(t *testing.T) {
 	cancelFile := filepath.Join(t.TempDir(), "cancelled")
 	g, _ := newTestGateway(t, GatewayOptions{})
-	f := addServer(t, g, "r", "rich", withEnv(mcptest.CancelFileEnv+"="+cancelFile))
+	addServer(t, g, "r", "rich", withEnv(mcptest.CancelFileEnv+"="+cancelFile))
 	url := httpGateway(t, g, "tok").URL + "/mcp"
 	c := connectHTTP(t, url, "tok", nil)
 	go c.CallTool(context.Background(), &sdk.CallToolParams{Name: "r__slow", Arguments: map[string]any{"steps": 100, "ms": 100}})
-	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	// The client ends its session. (The SDK's client would wait for its
 	// call to finish before it sends this.)
 	req, _ := http.NewRequest(http.MethodDelete, url, nil)

@@ -132,7 +132,7 @@ func TestHTTPFastPath(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	hangUp()
 	<-done
 	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
@@ -145,7 +145,7 @@ func TestHTTPFastPath(t *testing.T) {
 		_, body := plain.do(slow)
 		answer <- body
 	}()
-	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	resp := plain.post(context.Background(), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10,"reason":"changed my mind"}}`)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {

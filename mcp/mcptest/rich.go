@@ -11,8 +11,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// CancelFileEnv names a file the rich fake appends "cancelled <tool>\n" to
-// when a call of its slow tool is cancelled.
+// CancelFileEnv names a file the rich fake appends to: "started slow\n"
+// when a call of its slow tool starts, "cancelled slow\n" when one is
+// cancelled. (A cancellation that arrives before the tool has started ends
+// the call without running it: wait for "started" to see one reach it.)
 const CancelFileEnv = "MCPTRAY_FAKE_CANCELFILE"
 
 // RichInputSchema is the rich tool's input schema: $schema, $defs,
@@ -82,6 +84,7 @@ func addRich(s *sdk.Server) {
 			if err := unmarshalArgs(req, &in); err != nil {
 				return nil, err
 			}
+			note("started slow")
 			tok := req.Params.GetProgressToken()
 			for i := range in.Steps {
 				if tok != nil {
@@ -226,7 +229,10 @@ func errorText(s string) *sdk.CallToolResult {
 	return r
 }
 
-func noteCancel(tool string) {
+func noteCancel(tool string) { note("cancelled " + tool) }
+
+// note appends a line to CancelFileEnv's file, if one is named.
+func note(line string) {
 	path := os.Getenv(CancelFileEnv)
 	if path == "" {
 		return
@@ -236,5 +242,5 @@ func noteCancel(tool string) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "cancelled %s\n", tool)
+	fmt.Fprintln(f, line)
 }
