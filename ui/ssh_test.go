@@ -82,24 +82,25 @@ func TestSSHScreen(t *testing.T) {
 	f.name.SetText("db")
 	f.host.SetText("10.0.0.5")
 	f.user.SetText("admin")
-	f.port.SetText("22x")
-	s.add(f)
-	if len(rec.errors) != 1 || rec.errors[0] != `adding alias: port "22x" is not a port number (1–65535)` || len(fake.list) != 1 {
-		t.Errorf("bad port: %q %v", rec.errors, fake.list)
+	// refused adds the form and wants exactly one more error, want, and
+	// nothing added.
+	refused := func(what, want string) {
+		t.Helper()
+		n := len(rec.errors)
+		s.add(f)
+		if len(rec.errors) != n+1 || rec.errors[n] != want || len(fake.list) != 1 {
+			t.Errorf("%s: %q %v", what, rec.errors, fake.list)
+		}
 	}
+	f.port.SetText("22x")
+	refused("bad port", `adding alias: port "22x" is not a port number (1–65535)`)
 	f.port.SetText("2222")
 	f.host.SetText(" ")
-	s.add(f)
-	if len(rec.errors) != 2 || rec.errors[1] != "adding alias: the alias needs a host" {
-		t.Errorf("no host: %q", rec.errors)
-	}
+	refused("no host", "adding alias: the alias needs a host")
 	f.host.SetText("10.0.0.5")
 	f.key.SetText("~/.ssh/id_db")
 	f.auth.SetSelected("password")
-	s.add(f)
-	if len(rec.errors) != 3 || rec.errors[2] != "adding alias: a key file goes with login by key" {
-		t.Errorf("key with password login: %q", rec.errors)
-	}
+	refused("key with password login", "adding alias: a key file goes with login by key")
 	f.key.SetText("")
 	f.sudo.SetSelected("nopasswd")
 	f.jump.SetText("prod")
