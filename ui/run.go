@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 	"os"
-	"sync"
 	"time"
 
 	fyneapp "fyne.io/fyne/v2/app"
@@ -51,47 +50,10 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 			"Closing this window quits mcptray."
 	}
 
-	// The followers; every way to quit ends them as it begins, so nothing
-	// keeps being read once the app is going. What makes late updates safe
-	// is onMain, though: a SIGTERM reaches Fyne's own handler and ctx at
-	// once, and Fyne's loop may end before stopAll has stopped them all
-	// (the servers tab's log follower, stopped by d.close, runs until
-	// Run returns).
-	var (
-		stopMu   sync.Mutex
-		stops    []func() // guarded by stopMu
-		stopping bool     // guarded by stopMu
-	)
-	addStop := func(stop func()) {
-		stopMu.Lock()
-		if stopping {
-			stopMu.Unlock()
-			stop()
-			return
-		}
-		stops = append(stops, stop)
-		stopMu.Unlock()
-	}
-	stopAll := func() { // from any goroutine
-		stopMu.Lock()
-		stopping = true
-		list := stops
-		stops = nil
-		stopMu.Unlock()
-		for _, stop := range list {
-			stop()
-		}
-	}
-	quit := func() {
-		stopAll()
-		a.Quit()
-	}
-	stopOnDone := context.AfterFunc(ctx, func() {
-		stopAll()
-		onMain(quit)
-	})
-	defer stopOnDone()
-	a.Lifecycle().SetOnStopped(stopAll) // however else Fyne's loop ends
+	// When ctx ends the app quits as from the tray's Quit, even before
+	// Fyne's loop runs (onMain then queues the quit for it).
+	quit := func() { a.Quit() }
+	defer context.AfterFunc(ctx, func() { onMain(quit) })()
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
 			clipboard: a.Clipboard(),
@@ -112,25 +74,34 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	})
 	defer d.close()
 
+	// The followers, stopped when Run returns. An update that arrives while
+	// the app quits is harmless: onMain drops it once Fyne's loop has ended
+	// (a SIGTERM reaches Fyne's own handler and ctx at once, so the loop
+	// may end either way).
+	var stops []func()
 	// Subscribe before reading the status, so no change falls in between.
 	updates, cancel := c.Subscribe()
 	defer cancel()
 	d.apply(c.Status())
-	addStop(follow(updates, d.apply))
+	stops = append(stops, follow(updates, d.apply))
 	inbox, cancelInbox := c.SubscribeInbox()
 	defer cancelInbox()
-	addStop(follow(inbox, d.applyInbox))
+	stops = append(stops, follow(inbox, d.applyInbox))
 	events, cancelEvents := c.SubscribeEvents()
 	defer cancelEvents()
 	d.applyEvents(loadEvents(c))
-	addStop(followLoad(events, func() eventsList { return loadEvents(c) }, d.applyEvents))
+	stops = append(stops, followLoad(events, func() eventsList { return loadEvents(c) }, d.applyEvents))
 	if notes != nil {
-		addStop(follow(notes.ch, func(n app.Notification) { d.notify.notify(n.Title, n.Body) }))
+		stops = append(stops, follow(notes.ch, func(n app.Notification) { d.notify.notify(n.Title, n.Body) }))
 	}
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()
-	addStop(follow(clock.C, func(time.Time) { d.tick() }))
-	defer stopAll()
+	stops = append(stops, follow(clock.C, func(time.Time) { d.tick() }))
+	defer func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}()
 
 	d.win.SetCloseIntercept(func() {
 		if host != nil && trayHostRunning() {
