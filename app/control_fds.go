@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -40,7 +39,7 @@ func (c *Core) serveHandedStdio(ctx context.Context, conn net.Conn, opts mcp.Ups
 		io.Copy(io.Discard, conn)
 		cancel()
 	}()
-	if err := c.gw.ServeStream(ctx, &stdioPair{in: in, out: out}, opts); err != nil {
+	if err := c.gw.ServeStream(ctx, mcp.StdioStream(in, out), opts); err != nil {
 		c.log.Debug("MCP stream ended", "err", err)
 	}
 }
@@ -84,14 +83,3 @@ func sendStdio(uc *net.UnixConn, in, out *os.File) error {
 	_, _, err := uc.WriteMsgUnix([]byte{0}, rights, nil)
 	return err
 }
-
-// stdioPair is a stream over two one-way files.
-type stdioPair struct{ in, out *os.File }
-
-func (p *stdioPair) Read(b []byte) (int, error)  { return p.in.Read(b) }
-func (p *stdioPair) Write(b []byte) (int, error) { return p.out.Write(b) }
-func (p *stdioPair) Close() error                { return errors.Join(p.in.Close(), p.out.Close()) }
-
-// SyscallConn is out's: the gateway's writer then writes replies inline,
-// without waking a goroutine (out is non-blocking, see receiveStdio).
-func (p *stdioPair) SyscallConn() (syscall.RawConn, error) { return p.out.SyscallConn() }

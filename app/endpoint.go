@@ -129,7 +129,7 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
 	})
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
+	go srv.Serve(mcp.RawListener(ln))
 	host := ln.Addr().(*net.TCPAddr).IP.String()
 	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
 		host = "[" + host + "]"

@@ -31,8 +31,8 @@ import (
 // stdioConn is an sdk.Connection over a child's stdin and stdout.
 type stdioConn struct {
 	hooks Hooks
-	in    *os.File // the child's stdin (our write end)
-	out   *os.File // the child's stdout (our read end); closed by closeOut
+	in    *pipeFile // the child's stdin (our write end)
+	out   *pipeFile // the child's stdout (our read end); closed by closeOut
 
 	writeMu sync.Mutex // guards writes to in, so messages never interleave
 
@@ -57,8 +57,8 @@ type stdioConn struct {
 func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
 	c := &stdioConn{
 		hooks:    hooks,
-		in:       in,
-		out:      out,
+		in:       newPipeFile(in),
+		out:      newPipeFile(out),
 		msgs:     make(chan jsonrpc.Message),
 		readDone: make(chan struct{}),
 		closed:   make(chan struct{}),

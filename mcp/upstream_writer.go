@@ -31,7 +31,7 @@ type streamWriter struct {
 func newStreamWriter(w io.Writer) *streamWriter {
 	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc, ok := w.(syscall.Conn); ok { // a socket, or a pollable pipe
-		if rc, err := sc.SyscallConn(); err == nil {
+		if rc, err := sc.SyscallConn(); err == nil && nonBlocking(rc) {
 			sw.rc = rc
 		}
 	}
@@ -71,16 +71,11 @@ func (sw *streamWriter) tryWrite(b []byte) int {
 	n := 0
 	sw.rc.Write(func(fd uintptr) bool {
 		for n < len(b) {
-			m, err := syscall.Write(int(fd), b[n:])
-			if m > 0 {
-				n += m
-			}
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || m <= 0 {
+			m, errno := rawWrite(fd, b[n:])
+			if errno != 0 || m <= 0 {
 				break // EAGAIN and real errors alike: the goroutine takes over
 			}
+			n += m
 		}
 		return true
 	})

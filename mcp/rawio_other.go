@@ -1,0 +1,34 @@
+//go:build unix && !linux
+
+package mcp
+
+import "syscall"
+
+// Elsewhere pipeFile and the HTTP endpoint use os.File's and net.Conn's
+// own reads and writes; streamWriter's inline writes are plain ones.
+const rawIO = false
+
+func rawWrite(fd uintptr, b []byte) (int, syscall.Errno) {
+	for {
+		n, err := syscall.Write(int(fd), b)
+		if err != syscall.EINTR {
+			errno, _ := err.(syscall.Errno)
+			return max(n, 0), errno
+		}
+	}
+}
+
+func rawRead(fd uintptr, b []byte) (int, syscall.Errno) {
+	for {
+		n, err := syscall.Read(int(fd), b)
+		if err != syscall.EINTR {
+			errno, _ := err.(syscall.Errno)
+			return max(n, 0), errno
+		}
+	}
+}
+
+func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
+	fl, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+	return int(fl), e
+}
