@@ -45,3 +45,23 @@ func TestToolCalls(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAddToolCalls stores the gateway's history in its batches (the
+// app writes up to 512 records per transaction).
+func BenchmarkAddToolCalls(b *testing.B) {
+	s, _ := openTemp(b)
+	ctx := context.Background()
+	const batchSize = 512
+	batch := make([]ToolCall, batchSize)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += batchSize {
+		for j := range batch {
+			batch[j] = ToolCall{Server: "echo", Tool: "echo", Started: time.Now(), Duration: 250 * time.Microsecond, Outcome: "ok"}
+		}
+		if err := s.AddToolCalls(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
