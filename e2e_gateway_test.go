@@ -176,6 +176,35 @@ func TestConnectLifecycle(t *testing.T) {
 	}
 }
 
+// TestConnectAnswersAfterStdinEnds: `mcptray connect < requests.jsonl`
+// answers every request in the file, although its stdin ends right away.
+func TestConnectAnswersAfterStdinEnds(t *testing.T) {
+	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
+	in.waitFor("ready", states("echo", "ready"))
+	reqs := filepath.Join(t.TempDir(), "requests.jsonl")
+	os.WriteFile(reqs, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo__echo","arguments":{"message":"from a file"}}}
+`), 0o600)
+	f, err := os.Open(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	cmd.Stdin = f
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("connect < requests.jsonl: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"serverInfo"`) || lines[1] != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"from a file"}]}}` {
+		t.Fatalf("connect < requests.jsonl wrote:\n%s", out)
+	}
+}
+
 // connect starts an instance when none runs (headless here: no DISPLAY).
 func TestConnectStartsAnInstance(t *testing.T) {
 	dir := t.TempDir()

@@ -2,13 +2,14 @@ package app
 
 import (
 	"bufio"
-	"fmt"
-	"net"
-
 	"encoding/json"
 	"errors"
-	"github.com/mcptray/mcptray/mcp"
+	"fmt"
+	"net"
 	"net/http"
+	"syscall"
+
+	"github.com/mcptray/mcptray/mcp"
 )
 
 // controlHandler is the JSON control API served on DATA/mcptray.sock. The
@@ -117,6 +118,16 @@ type bufferedConn struct {
 }
 
 func (b *bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }
+
+// SyscallConn is the connection's: the gateway writes replies to it inline
+// and, when the peer ends its input, checks whether it still reads.
+func (b *bufferedConn) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := b.Conn.(syscall.Conn)
+	if !ok {
+		return nil, errors.ErrUnsupported
+	}
+	return sc.SyscallConn()
+}
 
 type apiError struct {
 	Error string `json:"error"`

@@ -65,6 +65,14 @@ func (c *call) answer(line []byte) {
 	c.up.send(line)
 }
 
+// finish answers a fast-path call and then forgets it in its session: in
+// that order, so that a stream draining after its input ended
+// (upstream.drain) never finds the call gone before its answer is out.
+func (c *call) finish(line []byte) {
+	c.answer(line)
+	c.up.forgetRaw(c)
+}
+
 // callTable holds the calls in flight, by number.
 type callTable struct {
 	mu sync.Mutex
@@ -428,8 +436,7 @@ func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
 		c.reply <- bytes.Clone(line)
 		return
 	}
-	c.up.forgetRaw(c)
-	c.answer(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
+	c.finish(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
 	g.recordReply(c, line, p)
 }
 
@@ -504,8 +511,7 @@ func (c *call) notifyProgress(p *sdk.ProgressNotificationParams) {
 func (g *Gateway) failCalls(sess *Session) {
 	for _, c := range g.calls.takeWhere(func(c *call) bool { return c.sess == sess && c.upID != nil }) {
 		c.dl.stop()
-		c.up.forgetRaw(c)
-		c.answer(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
+		c.finish(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
 		g.recordCall(c, OutcomeError)
 	}
 }
@@ -515,9 +521,8 @@ func (g *Gateway) expire(c *call) {
 	if g.calls.take(c.n) == nil {
 		return
 	}
-	c.up.forgetRaw(c)
 	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
-	c.answer(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
+	c.finish(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
 	g.recordCall(c, OutcomeTimeout)
 }
 

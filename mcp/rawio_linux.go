@@ -36,3 +36,12 @@ func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 	fl, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
 	return int(fl), e
 }
+
+// hungUp polls fd, without waiting, for the end of its peer: POLLERR (a
+// pipe with no reader), POLLHUP (a socket shut down both ways), POLLNVAL.
+func hungUp(fd uintptr) bool {
+	pfd := pollFd{fd: int32(fd), events: pollOut}
+	var ts syscall.Timespec
+	n, _, e := syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	return e != 0 || (n == 1 && pfd.revents&(pollErr|pollHup|pollNval) != 0)
+}

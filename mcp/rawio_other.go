@@ -2,7 +2,10 @@
 
 package mcp
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
 // Elsewhere pipeFile and the HTTP endpoint use os.File's and net.Conn's
 // own reads and writes; streamWriter's inline writes are plain ones.
@@ -31,4 +34,12 @@ func rawRead(fd uintptr, b []byte) (int, syscall.Errno) {
 func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 	fl, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
 	return int(fl), e
+}
+
+// hungUp polls fd, without waiting, for the end of its peer: POLLERR (a
+// pipe with no reader), POLLHUP (a socket shut down both ways), POLLNVAL.
+func hungUp(fd uintptr) bool {
+	pfd := pollFd{fd: int32(fd), events: pollOut}
+	n, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&pfd)), 1, 0)
+	return e != 0 || (n == 1 && pfd.revents&(pollErr|pollHup|pollNval) != 0)
 }

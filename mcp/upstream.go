@@ -148,8 +148,9 @@ func (up *upstream) forgetRaw(c *call) {
 
 // ServeStream serves one upstream session of newline-delimited JSON-RPC on
 // rw (the unix socket behind `mcptray connect`, or any pipe). It blocks
-// until the peer hangs up or ctx ends, and closes rw. Calls still in
-// flight are cancelled downstream.
+// until the peer hangs up or ctx ends, and closes rw. When the peer only
+// ends its input, the requests it sent are answered first (drain); calls
+// still in flight when the session ends are cancelled downstream.
 func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts UpstreamOptions) error {
 	v, err := g.view(opts.Server, opts.Tools)
 	if err != nil {
@@ -157,7 +158,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		return err
 	}
 	w := newStreamWriter(rw)
-	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), closed: make(chan struct{})}
+	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
 	ss, err := v.srv.Connect(ctx, connTransport{conn}, nil)
 	if err != nil {
 		rw.Close()
@@ -189,6 +190,9 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 			continue
 		}
 		up.handleLine(line, conn)
+	}
+	if errors.Is(readErr, io.EOF) {
+		up.drain(ctx, conn, rw)
 	}
 	conn.Close()
 	rw.Close()
@@ -313,8 +317,7 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek, hw *httpReply) bool {
 	if err := r.sess.conn.writeLine(out); err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.stop()
-			up.forgetRaw(c)
-			c.answer(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			c.finish(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
 	}
@@ -397,11 +400,24 @@ type upConn struct {
 	w    *streamWriter
 	msgs chan jsonrpc.Message // read loop → Read; unbuffered
 
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]bool // guarded by mu: the assistant's requests the SDK has not answered
+
 	closeOnce sync.Once
 	closed    chan struct{}
 }
 
 func (c *upConn) deliver(m jsonrpc.Message) {
+	if req, ok := m.(*jsonrpc.Request); ok {
+		switch {
+		case req.IsCall():
+			c.mu.Lock()
+			c.pending[req.ID] = true
+			c.mu.Unlock()
+		case req.Method == "notifications/cancelled":
+			c.forgetCancelled(req.Params) // no answer is due any more
+		}
+	}
 	select {
 	case c.msgs <- m:
 	case <-c.closed:
@@ -430,6 +446,11 @@ func (c *upConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	default:
 	}
 	c.w.send(append(data, '\n'))
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+	}
 	return nil
 }
 
