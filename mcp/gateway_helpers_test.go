@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -157,7 +158,7 @@ func (cc *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 type testClient struct {
 	*sdk.ClientSession
 	cap  *capture
-	conn net.Conn // the client's end of a stream session; nil otherwise
+	conn io.Closer // the client's end of a stream session; nil otherwise
 	done chan error
 }
 
@@ -176,6 +177,34 @@ func clientOptions(opts *sdk.ClientOptions) *sdk.ClientOptions {
 func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
 	t.Helper()
 	ours, theirs := socketPair(t)
+	return connectOver(t, g, uo, co, ours, theirs)
+}
+
+// connectPipes is connectStream over two pipes, the way `mcptray connect`
+// hands its stdin and stdout to the gateway (StdioStream).
+func connectPipes(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, StdioStream(inR, outW))
+}
+
+// pipePair is the assistant's side of connectPipes.
+type pipePair struct{ r, w *os.File }
+
+func (p pipePair) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipePair) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipePair) Close() error                { return errors.Join(p.w.Close(), p.r.Close()) }
+
+// connectOver runs a stream session on theirs, with an SDK client on ours.
+func connectOver(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions, ours, theirs io.ReadWriteCloser) *testClient {
+	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- g.ServeStream(context.Background(), theirs, uo) }()
 	tc := &testClient{cap: &capture{}, conn: ours, done: done}

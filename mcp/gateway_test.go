@@ -261,13 +261,15 @@ func TestGatewayServerDiesMidCall(t *testing.T) {
 	}
 }
 
-// TestGatewayHugeResult: 8 MiB arrive whole both ways.
+// TestGatewayHugeResult: 8 MiB arrive whole on a socket, on the pipes of
+// `mcptray connect` and over HTTP.
 func TestGatewayHugeResult(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "r", "rich")
 	stream := connectStream(t, g, UpstreamOptions{}, nil)
+	pipes := connectPipes(t, g, UpstreamOptions{}, nil)
 	web := connectHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", "tok", nil)
-	for name, c := range map[string]*testClient{"stream": stream, "http": web} {
+	for name, c := range map[string]*testClient{"stream": stream, "pipes": pipes, "http": web} {
 		res, _, err := c.call(t, "r__huge", map[string]any{"mb": 8})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
