@@ -121,12 +121,13 @@ func TestRawListenerServesHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gone := make(chan struct{})
+	waiting, gone := make(chan struct{}), make(chan struct{})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(w, r.Body)
 	})
 	mux.HandleFunc("/wait", func(w http.ResponseWriter, r *http.Request) {
+		close(waiting)
 		select {
 		case <-r.Context().Done():
 			close(gone)
@@ -164,7 +165,7 @@ func TestRawListenerServesHTTP(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	time.Sleep(50 * time.Millisecond)
+	<-waiting
 	cancel() // the client closes its connection
 	select {
 	case <-gone:
