@@ -42,6 +42,10 @@ func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 func hungUp(fd uintptr) bool {
 	pfd := pollFd{fd: int32(fd), events: pollOut}
 	var ts syscall.Timespec
-	n, _, e := syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
-	return e != 0 || (n == 1 && pfd.revents&(pollErr|pollHup|pollNval) != 0)
+	for {
+		n, _, e := syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+		if e != syscall.EINTR {
+			return e != 0 || (n == 1 && pfd.revents&(pollErr|pollHup|pollNval) != 0)
+		}
+	}
 }

@@ -40,6 +40,10 @@ func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 // pipe with no reader), POLLHUP (a socket shut down both ways), POLLNVAL.
 func hungUp(fd uintptr) bool {
 	pfd := pollFd{fd: int32(fd), events: pollOut}
-	n, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&pfd)), 1, 0)
-	return e != 0 || (n == 1 && pfd.revents&(pollErr|pollHup|pollNval) != 0)
+	for {
+		n, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&pfd)), 1, 0)
+		if e != syscall.EINTR {
+			return e != 0 || (n == 1 && pfd.revents&(pollErr|pollHup|pollNval) != 0)
+		}
+	}
 }
