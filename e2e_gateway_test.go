@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
 // inspector runs @modelcontextprotocol/inspector-cli (a real MCP client from
@@ -203,6 +204,40 @@ func TestConnectAnswersAfterStdinEnds(t *testing.T) {
 	if len(lines) != 2 || !strings.Contains(lines[0], `"serverInfo"`) || lines[1] != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"from a file"}]}}` {
 		t.Fatalf("connect < requests.jsonl wrote:\n%s", out)
 	}
+}
+
+// TestConnectKilledWhileAnsweringCancels: an assistant that closes
+// connect's stdin and then kills it (the MCP SDKs' shutdown: stdin, a
+// grace period, SIGTERM) gets its call cancelled downstream when connect
+// goes, even though the gateway was still waiting to answer it.
+func TestConnectKilledWhileAnsweringCancels(t *testing.T) {
+	cancelFile := filepath.Join(t.TempDir(), "cancelled")
+	noted := func(s string) bool { b, _ := os.ReadFile(cancelFile); return strings.Contains(string(b), s) }
+	in := startDaemon(t, map[string]any{"r": fakeEntry(t, "rich", mcptest.CancelFileEnv, cancelFile)})
+	in.waitFor("ready", states("r", "ready"))
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"serverInfo"`) {
+		t.Fatalf("initialize through connect: %q, %v", line, err)
+	}
+	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"r__slow","arguments":{"steps":100,"ms":100}}}` + "\n"))
+	waitUntil(t, "the server to start the call", func() bool { return noted("started slow") })
+	stdin.Close()
+	time.Sleep(200 * time.Millisecond) // the gateway waits to answer the call
+	if noted("cancelled slow") {
+		t.Fatal("the call was cancelled when stdin closed, while stdout was still read")
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	waitUntil(t, "the server to see the cancellation", func() bool { return noted("cancelled slow") })
 }
 
 // connect starts an instance when none runs (headless here: no DISPLAY).
