@@ -84,17 +84,6 @@ func (g *gatewayConn) tool(name string, args any) json.RawMessage {
 	}
 }
 
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 type eventsJSON struct {
 	Events []struct {
 		ID       int64           `json:"id"`
@@ -136,7 +125,7 @@ func TestCLIEvents(t *testing.T) {
 	}
 	g.tool("mail__emit_raw", map[string]any{"line": `{"jsonrpc":"2.0","method":"event/new_email","params":{"subject":"Lunch?","from":"ada@example.com","id":"m1"}}`})
 	g.tool("mail__emit", map[string]any{"count": 2, "method": "event/new_calendar_event"})
-	waitUntil(t, "3 events", func() bool { return len(in.events().Events) == 3 })
+	waitFor(t, "3 events", func() bool { return len(in.events().Events) == 3 })
 
 	ev := in.events()
 	e := ev.Events[0]
@@ -244,7 +233,7 @@ func TestEventsSurviveKill9(t *testing.T) {
 	const total = 200000
 	g.tool("burst__emit_async", map[string]any{"count": total})
 	var committed int
-	waitUntil(t, "a part of the burst to be stored", func() bool {
+	waitFor(t, "a part of the burst to be stored", func() bool {
 		committed, err = st.UnackedEvents(context.Background())
 		if err != nil {
 			t.Fatal(err)

@@ -176,17 +176,6 @@ func echoOff(master *os.File) bool {
 	return err == nil && tio.Lflag&unix.ECHO == 0
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // noSecretIn fails if secret is in any file under dir.
 func noSecretIn(t *testing.T, dir, secret string) {
 	t.Helper()

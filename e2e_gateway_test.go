@@ -229,7 +229,7 @@ func TestConnectKilledWhileAnsweringCancels(t *testing.T) {
 	}
 	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"r__slow","arguments":{"steps":100,"ms":100}}}` + "\n"))
-	waitUntil(t, "the server to start the call", func() bool { return noted("started slow") })
+	waitFor(t, "the server to start the call", func() bool { return noted("started slow") })
 	stdin.Close()
 	time.Sleep(200 * time.Millisecond) // the gateway waits to answer the call
 	if noted("cancelled slow") {
@@ -237,7 +237,7 @@ func TestConnectKilledWhileAnsweringCancels(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
-	waitUntil(t, "the server to see the cancellation", func() bool { return noted("cancelled slow") })
+	waitFor(t, "the server to see the cancellation", func() bool { return noted("cancelled slow") })
 }
 
 // connect starts an instance when none runs (headless here: no DISPLAY).

@@ -21,7 +21,7 @@ func TestNoLocaleErrorUnderCUTF8(t *testing.T) {
 	in.start()
 
 	var lang []byte
-	waitUntil(t, "the server to write its LANG", func() bool {
+	waitFor(t, "the server to write its LANG", func() bool {
 		var err error
 		lang, err = os.ReadFile(seen)
 		return err == nil
