@@ -5,11 +5,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,15 +19,11 @@ import (
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
-// benchInstance is a `mcptray daemon` subprocess for a benchmark (the
-// tests' startDaemon takes a *testing.T).
+// benchInstance is a `mcptray daemon` subprocess (the tests' instance)
+// with every server ready.
 type benchInstance struct {
-	cmd    *exec.Cmd
-	config string
-	data   string
-	stderr *syncBuffer
-	exited chan struct{}
-	ready  app.Status // the status when every server was ready
+	*instance
+	ready app.Status // the status when every server was ready
 }
 
 // echoServers returns n config entries for the echo fake: "echo" when n is
@@ -53,38 +47,13 @@ func echoServers(n int) map[string]any {
 // until every one of them is ready.
 func startBenchDaemon(b testing.TB, servers map[string]any) *benchInstance {
 	b.Helper()
-	dir := b.TempDir()
-	in := &benchInstance{config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"), stderr: new(syncBuffer)}
-	cfg, _ := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
-	if err := os.WriteFile(in.config, cfg, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	exe, _ := os.Executable()
-	in.cmd = exec.Command(exe, "daemon", "--config", in.config, "--data", in.data)
-	in.cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
-	in.cmd.Stderr = in.stderr
-	in.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	if err := in.cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	in.exited = make(chan struct{})
-	go func() { in.cmd.Wait(); close(in.exited) }()
-	b.Cleanup(func() {
-		in.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-in.exited:
-		case <-time.After(30 * time.Second):
-			in.cmd.Process.Kill()
-			b.Error("daemon did not exit within 30s of SIGTERM")
-		}
-	})
-	in.ready = in.waitReady(b, len(servers))
-	return in
+	in := startDaemon(b, servers)
+	return &benchInstance{instance: in, ready: waitReady(b, in, len(servers))}
 }
 
 // waitReady polls the status until n servers are ready and the HTTP
 // endpoint is either up or off with a reason.
-func (in *benchInstance) waitReady(b testing.TB, n int) app.Status {
+func waitReady(b testing.TB, in *instance, n int) app.Status {
 	b.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	tick := time.NewTicker(25 * time.Millisecond)

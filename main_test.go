@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 // cli runs one command line in-process and returns exit code and output.
-func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func cli(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = Main(args, &out, &errb)
@@ -43,17 +43,17 @@ func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 // instance is a `mcptray daemon` subprocess on temp dirs.
 type instance struct {
-	t          *testing.T
+	t          testing.TB
 	cmd        *exec.Cmd
 	config     string
 	data       string
-	stderr     *bytes.Buffer
+	stderr     *syncBuffer
 	exited     chan struct{}
 	flagsFirst []string
 	env        []string // KEY=VALUE over the test's environment
 }
 
-func fakeEntry(t *testing.T, mode string, env ...string) map[string]any {
+func fakeEntry(t testing.TB, mode string, env ...string) map[string]any {
 	exe, _ := os.Executable()
 	e := map[string]string{"MCPTRAY_FAKE_SERVER": mode, "GORACE": "atexit_sleep_ms=0"}
 	for i := 0; i+1 < len(env); i += 2 {
@@ -62,7 +62,7 @@ func fakeEntry(t *testing.T, mode string, env ...string) map[string]any {
 	return map[string]any{"command": exe, "env": e}
 }
 
-func writeConfig(t *testing.T, path string, servers map[string]any) {
+func writeConfig(t testing.TB, path string, servers map[string]any) {
 	t.Helper()
 	b, _ := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
 	tmp := path + ".tmp"
@@ -74,7 +74,7 @@ func writeConfig(t *testing.T, path string, servers map[string]any) {
 	}
 }
 
-func startDaemon(t *testing.T, servers map[string]any) *instance {
+func startDaemon(t testing.TB, servers map[string]any) *instance {
 	t.Helper()
 	dir := t.TempDir()
 	in := &instance{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data")}
@@ -91,8 +91,9 @@ func (in *instance) start() {
 	exe, _ := os.Executable()
 	in.cmd = exec.Command(exe, append([]string{"daemon"}, in.flagsFirst...)...)
 	in.cmd.Env = append(append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1"), in.env...)
-	in.stderr = new(bytes.Buffer)
+	in.stderr = new(syncBuffer)
 	in.cmd.Stderr = in.stderr
+	in.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // gone with the test binary
 	if err := in.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
