@@ -143,6 +143,17 @@ printf '[global]\n    history_length = 10000\n    stack_duplicates = false\n    
 start dunst dunst -config "$session_dir/dunstrc"
 wait_for "the notification daemon (dunst)" has_owner org.freedesktop.Notifications
 
+# The pointer starts at the screen's centre, where new windows open. Fyne
+# 2.7.1 dereferences a nil window when a pointer motion over a text field
+# is handled while that window closes (window.go processMouseMoved after
+# Close); a test that quits the app right after its window appeared under
+# the pointer could crash it that way. Park the pointer in a corner — now,
+# while dunst holds a connection: Xvfb resets (pointer back in the centre)
+# whenever its last client leaves.
+if command -v xdotool >/dev/null; then
+	xdotool mousemove 1279 1023 || true
+fi
+
 # Locale: Fyne wants a real one; C.UTF-8 only if en_US.UTF-8 is not installed.
 unset LC_ALL LANGUAGE
 if locale -a 2>/dev/null | grep -qix 'en_US\.utf-\?8'; then
