@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,11 +139,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// connect hands its stdio to the instance and exits 0 when the assistant
-// closes its stdin; an unknown --server fails with a one-line reason.
-func TestConnectLifecycle(t *testing.T) {
-	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
-	in.waitFor("ready", states("echo", "ready"))
+// startConnect starts `mcptray connect` against in on pipes and runs the
+// initialize request through it; the rest of its stdout is not read.
+func startConnect(t *testing.T, in *instance) (*exec.Cmd, io.WriteCloser) {
+	t.Helper()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
@@ -152,10 +152,18 @@ func TestConnectLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.Contains(line, `"serverInfo"`) {
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"serverInfo"`) {
 		t.Fatalf("initialize through connect: %q, %v", line, err)
 	}
+	return cmd, stdin
+}
+
+// connect hands its stdio to the instance and exits 0 when the assistant
+// closes its stdin; an unknown --server fails with a one-line reason.
+func TestConnectLifecycle(t *testing.T) {
+	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
+	in.waitFor("ready", states("echo", "ready"))
+	cmd, stdin := startConnect(t, in)
 	stdin.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -169,6 +177,7 @@ func TestConnectLifecycle(t *testing.T) {
 		t.Fatal("connect did not exit after its stdin closed")
 	}
 
+	exe, _ := os.Executable()
 	bad := exec.Command(exe, "connect", "--server", "nobody", "--data", in.data, "--config", in.config)
 	bad.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	out, err := bad.CombinedOutput()
@@ -215,18 +224,7 @@ func TestConnectKilledWhileAnsweringCancels(t *testing.T) {
 	noted := func(s string) bool { b, _ := os.ReadFile(cancelFile); return strings.Contains(string(b), s) }
 	in := startDaemon(t, map[string]any{"r": fakeEntry(t, "rich", mcptest.CancelFileEnv, cancelFile)})
 	in.waitFor("ready", states("r", "ready"))
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
-	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"serverInfo"`) {
-		t.Fatalf("initialize through connect: %q, %v", line, err)
-	}
+	cmd, stdin := startConnect(t, in)
 	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"r__slow","arguments":{"steps":100,"ms":100}}}` + "\n"))
 	waitFor(t, "the server to start the call", func() bool { return noted("started slow") })

@@ -184,15 +184,23 @@ func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientO
 // hands its stdin and stdout to the gateway (StdioStream).
 func connectPipes(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
 	t.Helper()
+	inR, inW, outR, outW := twoPipes(t)
+	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, StdioStream(inR, outW))
+}
+
+// twoPipes makes the two pipes of a stdio session: in (read by the
+// serving side, written by the other) and out (the other way).
+func twoPipes(t testing.TB) (inR, inW, outR, outW *os.File) {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err = os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, StdioStream(inR, outW))
+	return inR, inW, outR, outW
 }
 
 // pipePair is the assistant's side of connectPipes.

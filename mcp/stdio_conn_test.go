@@ -17,14 +17,7 @@ import (
 // the server would print and reads what the client sends.
 func connOverPipes(t *testing.T, hooks Hooks) (c *stdioConn, serverOut *os.File, serverIn *os.File) {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW, outR, outW := twoPipes(t)
 	c = newStdioConn(inW, outR, hooks)
 	t.Cleanup(func() {
 		c.Close()

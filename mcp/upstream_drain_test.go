@@ -59,14 +59,7 @@ func TestStdioStreamDrainsUnlessHungUp(t *testing.T) {
 	addServer(t, g, "r", "rich", withEnv(mcptest.CancelFileEnv+"="+cancelFile))
 
 	session := func() (in *os.File, out *bufio.Reader, outR *os.File, done chan error) {
-		inR, inW, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		outR, outW, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
+		inR, inW, outR, outW := twoPipes(t)
 		t.Cleanup(func() { inW.Close(); outR.Close() })
 		done = make(chan error, 1)
 		go func() { done <- g.ServeStream(context.Background(), StdioStream(inR, outW), UpstreamOptions{}) }()
