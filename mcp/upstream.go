@@ -192,7 +192,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		up.handleLine(line, conn)
 	}
 	if errors.Is(readErr, io.EOF) {
-		up.drain(ctx, conn, rw)
+		up.drain(ctx, conn)
 	}
 	conn.Close()
 	rw.Close()

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"syscall"
 	"time"
 
@@ -25,8 +24,9 @@ const drainTick = 10 * time.Millisecond
 // drain returns when every request the assistant sent on this stream has
 // its answer, the assistant hangs up, ctx ends, or the call timeout (and
 // a second) has passed.
-func (up *upstream) drain(ctx context.Context, conn *upConn, rw io.ReadWriteCloser) {
-	if up.inFlight(conn) == 0 || outputGone(rw) {
+func (up *upstream) drain(ctx context.Context, conn *upConn) {
+	out := up.w.rc // the output's descriptor, as the writer has it
+	if up.inFlight(conn) == 0 || outputGone(out) {
 		return
 	}
 	give := time.Now().Add(up.g.timeout() + time.Second)
@@ -39,7 +39,7 @@ func (up *upstream) drain(ctx context.Context, conn *upConn, rw io.ReadWriteClos
 		case <-conn.closed:
 			return
 		case <-t.C:
-			if outputGone(rw) {
+			if outputGone(out) {
 				return
 			}
 		}
@@ -77,15 +77,10 @@ func (c *upConn) forgetCancelled(params json.RawMessage) {
 }
 
 // outputGone reports whether the stream's output has no reader left: a
-// pipe whose read end is closed, a socket shut down both ways. A stream
-// without a descriptor to look at counts as gone.
-func outputGone(rw io.ReadWriteCloser) bool {
-	sc, ok := rw.(syscall.Conn)
-	if !ok {
-		return true
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
+// pipe whose read end is closed, a socket shut down both ways. An output
+// without a descriptor to look at (rc nil) counts as gone.
+func outputGone(rc syscall.RawConn) bool {
+	if rc == nil {
 		return true
 	}
 	gone := true
