@@ -67,7 +67,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "run", "daemon", "connect", "serve": // the ones that stay
 		mcp.ReleaseHugeCodeMappings()
-		leanGC()
+		leanRuntime(cmd != "serve")
 		defer startProfile(cmd)()
 	}
 	var err error

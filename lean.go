@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+)
+
+// gcPercent is the garbage collector's target for the long-running
+// commands when GOGC is not set. The daemon's live heap is a few MB, so
+// collecting when it has grown by half instead of doubled costs little
+// CPU, and keeps about 1 MB less resident with 20 servers
+// (BenchmarkGatewayRSS: anon 11.2–11.3 MB → 9.7–10.1 MB).
+const gcPercent = 50
+
+// gatewayProcs is how many threads run Go code at once in the commands
+// that carry the gateway (run, daemon, connect) when GOMAXPROCS is not
+// set. The gateway moves messages between pipes and sockets, a few
+// microseconds of work each, so one is plenty; with more, every goroutine
+// it readies (an HTTP call's handler when the answer comes, the reader
+// net/http starts for every request) also wakes an idle thread on another
+// CPU — a futex call and two context switches per message, on the CPUs the
+// servers and assistants need. Blocking system calls and cgo (the tray's
+// UI) still get threads of their own. BenchmarkGatewayHTTP on a 2-vCPU VM:
+// p50 1.20–1.27× direct with two, 1.06–1.09× with one (docs/performance.md).
+const gatewayProcs = 1
+
+// leanRuntime applies gcPercent unless the person set GOGC, and, when
+// gateway is set, gatewayProcs unless they set GOMAXPROCS.
+func leanRuntime(gateway bool) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
+	if gateway && os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(gatewayProcs)
+	}
+}
