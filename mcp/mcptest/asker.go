@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcptray/mcptray/mcp/stdioserver"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,7 +52,7 @@ func runAsker(mode string) (code int, ok bool) {
 		a := &asker{out: bufio.NewWriter(os.Stdout), waits: map[string]chan json.RawMessage{}}
 		return a.serve(), true
 	case "asker-mrtr":
-		if err := newMRTRServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		if err := newMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
 			return 1, true
 		}

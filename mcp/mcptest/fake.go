@@ -59,6 +59,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/stdioserver"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -157,7 +158,7 @@ func run(mode string) int {
 	if addr := os.Getenv(HTTPEnv); addr != "" {
 		return serveHTTP(mode, addr)
 	}
-	err := NewServer(mode).Run(context.Background(), &sdk.StdioTransport{})
+	err := NewServer(mode).Run(context.Background(), stdioserver.Transport())
 	if mode == "ignore-term" {
 		sleepForever()
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcptray/mcptray/mcp/stdioserver"
 	"github.com/pkg/sftp"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -84,10 +84,11 @@ func New(opts Options) *Server {
 }
 
 // ServeStdio serves MCP on stdin and stdout until the client goes or ctx
-// ends, then closes every connection.
+// ends, then closes every connection. Stdin is read through the poller
+// (stdioserver: a blocking read can deadlock the garbage collector).
 func (s *Server) ServeStdio(ctx context.Context) error {
 	defer s.Close()
-	return s.mcpServer().Run(ctx, &sdk.StdioTransport{})
+	return s.mcpServer().Run(ctx, stdioserver.Transport())
 }
 
 // Close closes the pooled connections and forgets every secret.
