@@ -22,7 +22,7 @@ const gcPercent = 50
 // CPU — a futex call and two context switches per message, on the CPUs the
 // servers and assistants need. Blocking system calls and cgo (the tray's
 // UI) still get threads of their own. BenchmarkGatewayHTTP on a 2-vCPU VM:
-// p50 1.20–1.27× direct with two, 1.06–1.09× with one (docs/performance.md).
+// p50 1.15–1.27× direct with two, 1.06–1.17× with one (docs/performance.md).
 const gatewayProcs = 1
 
 // leanRuntime applies gcPercent unless the person set GOGC, and, when

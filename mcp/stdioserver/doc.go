@@ -10,8 +10,8 @@
 // stopping the world checks goroutines' states after announcing the stop;
 // when the two cross, the collector waits for a goroutine it believes
 // running, which sleeps in read(2) until the client's next message — and
-// the client waits for the answer the stopped process never sends. Our
-// benchmarks hit it about once in 100,000 calls (docs/performance.md).
+// the client waits for the answer the stopped process never sends. The
+// benchmarks hit it once in some 30,000 to 100,000 calls (docs/performance.md).
 //
 // Transport hands the SDK a stdin the runtime's poller waits on instead: a
 // goroutine waiting for input is parked, not in a system call, and a
