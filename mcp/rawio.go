@@ -49,6 +49,12 @@ func rawConnOf(c syscall.Conn) syscall.RawConn {
 	if !rawIO {
 		return nil
 	}
+	return nonBlockingConn(c)
+}
+
+// nonBlockingConn returns c's RawConn when its descriptor is non-blocking,
+// else nil.
+func nonBlockingConn(c syscall.Conn) syscall.RawConn {
 	rc, err := c.SyscallConn()
 	if err != nil || !nonBlocking(rc) {
 		return nil

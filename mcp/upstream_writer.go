@@ -31,9 +31,7 @@ type streamWriter struct {
 func newStreamWriter(w io.Writer) *streamWriter {
 	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc, ok := w.(syscall.Conn); ok { // a socket, or a pollable pipe
-		if rc, err := sc.SyscallConn(); err == nil && nonBlocking(rc) {
-			sw.rc = rc
-		}
+		sw.rc = nonBlockingConn(sc)
 	}
 	go sw.run()
 	return sw

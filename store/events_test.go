@@ -185,19 +185,7 @@ func TestEventsSurviveReopen(t *testing.T) {
 
 func BenchmarkAddEvents(b *testing.B) {
 	s, _ := openTemp(b)
-	ctx := context.Background()
-	const batchSize = 256
-	batch := make([]Event, batchSize)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i += batchSize {
-		n := min(batchSize, b.N-i) // b.N events in all: ns/op is per event
-		for j := range n {
-			batch[j] = ev("bench", "event/bench", `{"title":"a benchmark event","n":12345}`, time.Now())
-		}
-		if err := s.AddEvents(ctx, batch[:n]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	benchBatches(b, 256, "events/s", func() Event {
+		return ev("bench", "event/bench", `{"title":"a benchmark event","n":12345}`, time.Now())
+	}, s.AddEvents)
 }

@@ -262,3 +262,23 @@ func keys(m fstest.MapFS) []string {
 	}
 	return ks
 }
+
+// benchBatches stores b.N rows in all, made by row, in batches of size
+// through add, so that ns/op is per row at any -benchtime; it reports rows
+// a second as unit.
+func benchBatches[T any](b *testing.B, size int, unit string, row func() T, add func(context.Context, []T) error) {
+	ctx := context.Background()
+	batch := make([]T, size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += size {
+		n := min(size, b.N-i)
+		for j := range n {
+			batch[j] = row()
+		}
+		if err := add(ctx, batch[:n]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), unit)
+}

@@ -50,19 +50,7 @@ func TestToolCalls(t *testing.T) {
 // app writes up to 512 records per transaction).
 func BenchmarkAddToolCalls(b *testing.B) {
 	s, _ := openTemp(b)
-	ctx := context.Background()
-	const batchSize = 512
-	batch := make([]ToolCall, batchSize)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i += batchSize {
-		n := min(batchSize, b.N-i) // b.N calls in all: ns/op is per call
-		for j := range n {
-			batch[j] = ToolCall{Server: "echo", Tool: "echo", Started: time.Now(), Duration: 250 * time.Microsecond, Outcome: "ok"}
-		}
-		if err := s.AddToolCalls(ctx, batch[:n]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	benchBatches(b, 512, "calls/s", func() ToolCall {
+		return ToolCall{Server: "echo", Tool: "echo", Started: time.Now(), Duration: 250 * time.Microsecond, Outcome: "ok"}
+	}, s.AddToolCalls)
 }
