@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
 // startWait is how long `connect` waits for an instance it started.
@@ -98,7 +99,7 @@ func startInstance(ctx context.Context, f *flags, data string) (*app.Client, err
 		return nil, fmt.Errorf("starting mcptray: %w", err)
 	}
 	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
+	go func() { exitwait.Wait(cmd); close(exited) }()
 	deadline := time.NewTimer(startWait)
 	defer deadline.Stop()
 	tick := time.NewTicker(50 * time.Millisecond)

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+
+	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
 // openBrowser opens url in the person's browser: $BROWSER when set (a
@@ -53,6 +55,6 @@ func startDetached(name string, args ...string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	go cmd.Wait()
+	go exitwait.Wait(cmd)
 	return nil
 }

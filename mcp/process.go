@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
 // process is one server child, leader of its own process group.
@@ -63,7 +65,7 @@ func startError(spec StdioSpec, err error) error {
 // reap waits for the leader, then stops whatever is left of its group
 // (SIGTERM, up to grace, SIGKILL), so a server's children never outlive it.
 func (p *process) reap(grace time.Duration) {
-	p.cmd.Wait() // the exit status is in ProcessState; Wait's error adds nothing
+	exitwait.Wait(p.cmd) // the exit status is in ProcessState; Wait's error adds nothing
 	p.state = p.cmd.ProcessState
 	if !groupGone(p.pid) {
 		p.signalGroup(syscall.SIGTERM)

@@ -5,7 +5,9 @@ package mcp
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -70,5 +72,31 @@ func TestReapGroupRefusesBadInput(t *testing.T) {
 		if _, err := ReapGroup(tc.pgid, tc.instance); err == nil || err.Error() != tc.want {
 			t.Errorf("ReapGroup(%d, %q): %v, want %q", tc.pgid, tc.instance, err, tc.want)
 		}
+	}
+}
+
+// TestReaperWaitsInThePoller: a server's reaper waits for its exit parked
+// in the poller (package exitwait), not inside waitid(2) for the server's
+// whole life, where a garbage collection could stop the process with it.
+func TestReaperWaitsInThePoller(t *testing.T) {
+	exe, _ := os.Executable()
+	p, err := startProcess(StdioSpec{Command: exe, Env: mcptest.Env("sleeper")}, exe, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.kill)
+	state := ""
+	eventually(5*time.Second, func() bool {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if _, head, ok := strings.Cut(g, "["); ok && strings.Contains(g, "(*process).reap(") {
+				state, _, _ = strings.Cut(head, "]")
+			}
+		}
+		return state == "IO wait" || state == "syscall"
+	})
+	if state != "IO wait" {
+		t.Errorf("the reaper is in state %q, want \"IO wait\"", state)
 	}
 }

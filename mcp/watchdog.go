@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
 // WatchdogEnv set to "1" makes RunWatchdogIfRequested run the watchdog.
@@ -70,7 +72,7 @@ func StartWatchdog() (*Watchdog, error) {
 	}
 	wd := &Watchdog{cmd: cmd, w: w, exited: make(chan struct{})}
 	go func() {
-		cmd.Wait()
+		exitwait.Wait(cmd)
 		close(wd.exited)
 	}()
 
