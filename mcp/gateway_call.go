@@ -56,22 +56,27 @@ type call struct {
 
 func (c *call) hasToken() bool { return c.upToken != nil || c.token != nil }
 
-// answer sends a fast-path call's response line to its assistant.
-func (c *call) answer(line []byte) {
+// finish answers a fast-path call and forgets it in its session. A
+// stream's call is forgotten after its answer is out, so that a stream
+// draining after its input ended (upstream.drain) never finds it gone
+// first. An HTTP call is forgotten before: the client has the answer as
+// soon as it is delivered and may reuse the id at once, which fastCall
+// would take for an id still in use.
+func (c *call) finish(line []byte) {
 	if c.hw != nil {
+		c.up.forgetRaw(c)
 		c.hw.deliver(line)
+		afterAnswer()
 		return
 	}
 	c.up.send(line)
-}
-
-// finish answers a fast-path call and then forgets it in its session: in
-// that order, so that a stream draining after its input ended
-// (upstream.drain) never finds the call gone before its answer is out.
-func (c *call) finish(line []byte) {
-	c.answer(line)
+	afterAnswer()
 	c.up.forgetRaw(c)
 }
+
+// afterAnswer runs once finish has handed an answer over; tests make it
+// slow, to see what a client that is quicker than the rest of finish sees.
+var afterAnswer = func() {}
 
 // callTable holds the calls in flight, by number.
 type callTable struct {

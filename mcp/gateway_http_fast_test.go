@@ -166,3 +166,25 @@ func TestHTTPFastPath(t *testing.T) {
 		t.Errorf("after the cancellations: %s\n%s", ct, body)
 	}
 }
+
+// TestHTTPFastPathIDReusedAtOnce: a client may send its next call with the
+// id of the one just answered (JSON-RPC only asks ids to be unique among
+// requests in flight); it must take the fast path too, not find the id
+// still in use while the server's reader finishes the first call.
+func TestHTTPFastPathIDReusedAtOnce(t *testing.T) {
+	afterAnswer = func() { time.Sleep(5 * time.Millisecond) } // the client is quicker
+	t.Cleanup(func() { afterAnswer = func() {} })
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "e", "echo")
+	plain := newRawHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", `{}`)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e__echo","arguments":{"message":"x"}}}`
+	slow := 0
+	for range 20 {
+		if ct, _ := plain.do(call); ct != "application/json" {
+			slow++
+		}
+	}
+	if slow > 0 {
+		t.Errorf("%d of 20 calls reusing the last answered id took the slow path", slow)
+	}
+}
