@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -263,5 +265,127 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 	noSecretIn(t, in.data, sshd.password)
 	if b, _ := os.ReadFile(filepath.Join(in.data, "logs", "ssh.log")); !bytes.Contains(b, []byte("exec")) {
 		t.Errorf("the ssh server's log is empty:\n%s", b)
+	}
+}
+
+// editResult is ssh__edit_file's result as the assistant gets it.
+type editResult struct {
+	Result struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		Structured struct {
+			Path    string `json:"path"`
+			InPlace bool   `json:"in_place"`
+		} `json:"structuredContent"`
+	} `json:"result"`
+}
+
+// TestSSHEditKeepsTheOwnerAgainstRealSSHD: edit_file as an unprivileged
+// user on a real sshd keeps each file's owner, group and mode. A file the
+// user owns is replaced atomically (a new inode); a root-owned file the
+// user may write (group) is written in place, whether or not its folder
+// takes new files; a root-owned file the user may not write is refused,
+// saying why, and left as it was. No temporary file is left behind.
+func TestSSHEditKeepsTheOwnerAgainstRealSSHD(t *testing.T) {
+	sshd := startSSHD(t)
+	sshKeyring(t)
+	t.Setenv("HOME", t.TempDir())
+	u, err := user.Lookup("mcptray-nopw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+
+	base, err := os.MkdirTemp("/tmp", "mcptray-edit-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	mk := func(p string, mode os.FileMode, owner, group int, content string) {
+		t.Helper()
+		var err error
+		if content == "" {
+			err = os.Mkdir(p, mode)
+		} else {
+			err = os.WriteFile(p, []byte(content), mode)
+		}
+		if err == nil {
+			err = errors.Join(os.Chmod(p, mode), os.Chown(p, owner, group))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(base, 0o755)
+	ro, own := filepath.Join(base, "ro"), filepath.Join(base, "own")
+	mk(ro, 0o755, 0, 0, "")
+	mk(own, 0o755, uid, gid, "")
+	mk(filepath.Join(ro, "shared.conf"), 0o664, 0, gid, "a = 1\n")
+	mk(filepath.Join(own, "root.conf"), 0o664, 0, gid, "b = 1\n")
+	mk(filepath.Join(own, "mine.conf"), 0o640, uid, gid, "c = 1\n")
+	mk(filepath.Join(own, "locked.conf"), 0o644, 0, 0, "d = 1\n")
+
+	if code, _, errs := cli(t, "ssh", "alias", "add", "box", "--host", "127.0.0.1", "--port", strconv.Itoa(sshd.port),
+		"--user", "mcptray-nopw", "--key", sshd.key, "--accept-new-host-key"); code != 0 {
+		t.Fatalf("alias add: %s", errs)
+	}
+	exe, _ := os.Executable()
+	in := startDaemon(t, map[string]any{
+		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}},
+	})
+	in.waitFor("ssh ready", states("ssh", "ready"))
+	a := startAssistant(t, in, map[string]any{})
+	edit := func(p, old, new string) editResult {
+		t.Helper()
+		line := a.wait(a.call("ssh__edit_file", map[string]any{"alias": "box", "path": p, "old_string": old, "new_string": new}))
+		var r editResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("reply: %v\n%s", err, line)
+		}
+		return r
+	}
+	check := func(p string, mode os.FileMode, owner, group int, content string) *syscall.Stat_t {
+		t.Helper()
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := st.Sys().(*syscall.Stat_t)
+		if b, _ := os.ReadFile(p); string(b) != content || st.Mode().Perm() != mode || int(sys.Uid) != owner || int(sys.Gid) != group {
+			t.Errorf("%s: %q, mode %v, owner %d:%d; want %q, %v, %d:%d", p, b, st.Mode().Perm(), sys.Uid, sys.Gid, content, mode, owner, group)
+		}
+		return sys
+	}
+
+	mine := filepath.Join(own, "mine.conf")
+	before := check(mine, 0o640, uid, gid, "c = 1\n").Ino
+	if r := edit(mine, "c = 1", "c = 2"); r.Result.IsError || r.Result.Structured.InPlace {
+		t.Errorf("the user's own file: %+v", r.Result)
+	}
+	if after := check(mine, 0o640, uid, gid, "c = 2\n").Ino; after == before {
+		t.Error("the user's own file was written in place, not replaced atomically")
+	}
+	for p, want := range map[string]string{filepath.Join(ro, "shared.conf"): "a = 2\n", filepath.Join(own, "root.conf"): "b = 2\n"} {
+		if r := edit(p, "= 1", "= 2"); r.Result.IsError || !r.Result.Structured.InPlace {
+			t.Errorf("%s, root's and group-writable: %+v", p, r.Result)
+		}
+		check(p, 0o664, 0, gid, want)
+	}
+	locked := filepath.Join(own, "locked.conf")
+	r := edit(locked, "d = 1", "d = 2")
+	if !r.Result.IsError || !strings.Contains(r.Result.Content[0].Text, "writing "+locked+": permission denied; replacing it instead would change its owner") {
+		t.Errorf("root's file the user may not write: %+v", r.Result)
+	}
+	check(locked, 0o644, 0, 0, "d = 1\n")
+	for _, d := range []string{ro, own} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".mcptray-") {
+				t.Errorf("a temporary file is left: %s", filepath.Join(d, e.Name()))
+			}
+		}
 	}
 }

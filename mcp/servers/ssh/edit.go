@@ -18,6 +18,11 @@ import (
 	"github.com/pkg/sftp"
 )
 
+// keepsText tells, in edit_file's and replace_lines' descriptions, what
+// replaceFile keeps.
+const keepsText = "The file keeps its mode, owner and group: it is replaced atomically when that can keep them, " +
+	"else written in place (in_place in the result); a file the SSH user may neither write nor give a new copy its owner is refused."
+
 // maxEditFile bounds the files edit_file and replace_lines rewrite.
 const maxEditFile = 16 << 20
 
@@ -33,6 +38,7 @@ type editOut struct {
 	SHA256     string `json:"sha256" jsonschema:"of the file as written"`
 	Size       int64  `json:"size"`
 	TotalLines int    `json:"total_lines"`
+	InPlace    bool   `json:"in_place,omitempty" jsonschema:"written over the old file rather than replaced by a new one, to keep its owner (or the folder takes no new file)"`
 }
 
 type replaceLinesIn struct {
@@ -45,7 +51,7 @@ type replaceLinesIn struct {
 }
 
 // readWhole reads a remote file to edit it, following a symlink to its
-// target (so that the rename replaces the file, not the link).
+// target (so that replaceFile replaces the file, not the link).
 func readWhole(sc *sftp.Client, p string) (string, []byte, fs.FileInfo, error) {
 	p, err := resolveLink(sc, p)
 	if err != nil {
@@ -93,10 +99,43 @@ func resolveLink(sc *sftp.Client, p string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symlinks", p)
 }
 
-// writeAtomic replaces p with data: a temporary file in the same directory
-// with p's permissions, renamed over p (posix-rename@openssh.com when the
-// server has it). Owner and extended attributes are not kept.
-func writeAtomic(sc *sftp.Client, p string, data []byte, mode fs.FileMode) error {
+// replaceFile writes data as p's new content, keeping what a person
+// editing the file would expect kept: its mode, its owner and group.
+//
+// The new content goes to a temporary file in the same directory, with
+// p's mode and, when the two differ from what the file got, p's owner and
+// group (which only works when the SSH user may give them), and is
+// renamed over p (posix-rename@openssh.com when the server has it): a
+// reader sees the old file or the new one, never half of it. When that
+// cannot keep the owner, or the directory takes no new file (a file the
+// user may write in a folder they may not), p is written over in place
+// instead, as an editor does — which keeps owner, group, mode, hard links
+// and extended attributes, but is not atomic. inPlace says which.
+func replaceFile(sc *sftp.Client, p string, data []byte, st fs.FileInfo) (inPlace bool, err error) {
+	err = renameOver(sc, p, data, st)
+	if !errors.Is(err, errKeepOwner) && !errors.Is(err, fs.ErrPermission) {
+		return false, err
+	}
+	f, oerr := sc.OpenFile(p, os.O_WRONLY|os.O_TRUNC)
+	if oerr != nil {
+		oerr = remoteErr("writing", p, oerr)
+		if errors.Is(err, errKeepOwner) {
+			return false, fmt.Errorf("%w; replacing it instead would change its owner (%v)", oerr, err)
+		}
+		return false, oerr
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return true, fmt.Errorf("writing %s in place failed part way, so it may now hold only part of the new content (%d bytes, sha256 %s): %w", p, len(data), sum(data), err)
+	}
+	return true, nil
+}
+
+// errKeepOwner: the temporary file could not be given p's owner.
+var errKeepOwner = errors.New("the SSH user may not give it the same owner and group")
+
+// renameOver is replaceFile's atomic way.
+func renameOver(sc *sftp.Client, p string, data []byte, st fs.FileInfo) error {
 	dir, base := path.Split(p)
 	var rnd [6]byte
 	rand.Read(rnd[:])
@@ -111,9 +150,13 @@ func writeAtomic(sc *sftp.Client, p string, data []byte, mode fs.FileMode) error
 		sc.Remove(tmp)
 		return remoteErr("writing", tmp, err)
 	}
-	if err := sc.Chmod(tmp, mode.Perm()); err != nil {
+	if err := sc.Chmod(tmp, st.Mode().Perm()); err != nil {
 		sc.Remove(tmp)
 		return remoteErr("setting the mode of", tmp, err)
+	}
+	if err := keepOwner(sc, tmp, st); err != nil {
+		sc.Remove(tmp)
+		return err
 	}
 	if _, ok := sc.HasExtension("posix-rename@openssh.com"); ok {
 		err = sc.PosixRename(tmp, p)
@@ -123,6 +166,26 @@ func writeAtomic(sc *sftp.Client, p string, data []byte, mode fs.FileMode) error
 	if err != nil {
 		sc.Remove(tmp)
 		return remoteErr("replacing", p, err)
+	}
+	return nil
+}
+
+// keepOwner gives tmp the owner and group of the file st describes, when
+// it does not have them already; errKeepOwner when the server refuses.
+func keepOwner(sc *sftp.Client, tmp string, st fs.FileInfo) error {
+	want, ok := st.Sys().(*sftp.FileStat)
+	if !ok {
+		return nil // the server did not say: nothing to keep
+	}
+	got, err := sc.Stat(tmp)
+	if err != nil {
+		return remoteErr("reading", tmp, err)
+	}
+	if g, ok := got.Sys().(*sftp.FileStat); ok && g.UID == want.UID && g.GID == want.GID {
+		return nil
+	}
+	if err := sc.Chown(tmp, int(want.UID), int(want.GID)); err != nil {
+		return fmt.Errorf("%w: %w", errKeepOwner, remoteErr("chown", tmp, err))
 	}
 	return nil
 }
@@ -164,10 +227,11 @@ func (s *Server) editFileTool(ctx context.Context, req *sdk.CallToolRequest, in 
 		return nil, editOut{}, fmt.Errorf("old_string occurs %d times in %s; include more of the surrounding text so it occurs once", n, p)
 	}
 	next := []byte(strings.Replace(string(data), in.OldString, in.NewString, 1))
-	if err := writeAtomic(sc, p, next, st.Mode()); err != nil {
+	inPlace, err := replaceFile(sc, p, next, st)
+	if err != nil {
 		return nil, editOut{}, err
 	}
-	return nil, editOut{Path: p, SHA256: sum(next), Size: int64(len(next)), TotalLines: countLines(next)}, nil
+	return nil, editOut{Path: p, SHA256: sum(next), Size: int64(len(next)), TotalLines: countLines(next), InPlace: inPlace}, nil
 }
 
 func (s *Server) replaceLinesTool(ctx context.Context, req *sdk.CallToolRequest, in replaceLinesIn) (*sdk.CallToolResult, editOut, error) {
@@ -193,10 +257,11 @@ func (s *Server) replaceLinesTool(ctx context.Context, req *sdk.CallToolRequest,
 	if err != nil {
 		return nil, editOut{}, fmt.Errorf("%s: %w", p, err)
 	}
-	if err := writeAtomic(sc, p, next, st.Mode()); err != nil {
+	inPlace, err := replaceFile(sc, p, next, st)
+	if err != nil {
 		return nil, editOut{}, err
 	}
-	return nil, editOut{Path: p, SHA256: sum(next), Size: int64(len(next)), TotalLines: countLines(next)}, nil
+	return nil, editOut{Path: p, SHA256: sum(next), Size: int64(len(next)), TotalLines: countLines(next), InPlace: inPlace}, nil
 }
 
 // replaceLines replaces lines start..end (1-based, inclusive; end =

@@ -61,7 +61,7 @@ func remoteErr(what, p string, err error) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s %s: no such file or directory", what, p)
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s %s: permission denied", what, p)
+		return fmt.Errorf("%s %s: %w", what, p, fs.ErrPermission) // "permission denied"
 	}
 	return fmt.Errorf("%s %s: %w", what, p, err)
 }

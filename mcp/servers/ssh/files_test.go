@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -114,6 +115,35 @@ func TestGrepFiles(t *testing.T) {
 	}
 	if msg := e.fail("grep_files", map[string]any{"alias": "box", "pattern": "x", "path": "/no/such"}); !strings.Contains(msg, "No such file") {
 		t.Errorf("missing path: %s", msg)
+	}
+}
+
+// TestEditFileKeepsTheOwner: when the SFTP server may give the new copy
+// the old file's owner and group (here it runs as root), the edit is an
+// atomic replace that keeps them. (Who may not: the real-sshd end-to-end
+// test, TestSSHEditKeepsTheOwnerAgainstRealSSHD.)
+func TestEditFileKeepsTheOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give a file another owner (CI runs make test as root)")
+	}
+	ts := startServer(t)
+	e := newEnv(t)
+	e.keyAlias("box", ts)
+	p := filepath.Join(ts.home, "theirs.conf")
+	must(t, os.WriteFile(p, []byte("a = 1\n"), 0o600))
+	must(t, os.Chown(p, 4321, 4322))
+	before, _ := os.Stat(p)
+
+	var out editOut
+	e.ok("edit_file", map[string]any{"alias": "box", "path": p, "old_string": "a = 1", "new_string": "a = 2"}, &out)
+	after, _ := os.Stat(p)
+	b, _ := os.ReadFile(p)
+	sys := after.Sys().(*syscall.Stat_t)
+	if string(b) != "a = 2\n" || out.InPlace || sys.Uid != 4321 || sys.Gid != 4322 || after.Mode().Perm() != 0o600 {
+		t.Errorf("after edit: %q, in place %v, owner %d:%d, mode %v", b, out.InPlace, sys.Uid, sys.Gid, after.Mode().Perm())
+	}
+	if os.SameFile(before, after) {
+		t.Error("written in place, not replaced atomically")
 	}
 }
 

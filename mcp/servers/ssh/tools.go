@@ -78,13 +78,13 @@ func (s *Server) mcpServer() *sdk.Server {
 	sdk.AddTool(srv, &sdk.Tool{
 		Name: "edit_file",
 		Description: "Replace one exact occurrence of old_string with new_string in a file on the host. " +
-			"Fails when old_string is not found or occurs more than once. The file is replaced atomically, keeping its permissions.",
+			"Fails when old_string is not found or occurs more than once. " + keepsText,
 		Annotations: ann("Edit a remote file", false, true, false, true),
 	}, withInput(s.editFileTool))
 	sdk.AddTool(srv, &sdk.Tool{
 		Name: "replace_lines",
 		Description: "Replace lines start_line..end_line of a file on the host with new_text (end_line = start_line - 1 inserts; empty new_text deletes). " +
-			"Pass expected_sha256 from read_file to refuse the edit if the file changed meanwhile. Atomic, keeps permissions.",
+			"Pass expected_sha256 from read_file to refuse the edit if the file changed meanwhile. " + keepsText,
 		Annotations: ann("Replace lines of a remote file", false, true, false, true),
 	}, withInput(s.replaceLinesTool))
 	sdk.AddTool(srv, &sdk.Tool{
