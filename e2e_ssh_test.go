@@ -109,28 +109,39 @@ func startSSHD(t *testing.T) *realSSHD {
 	}
 }
 
-// execResult is ssh__exec's structured result as the assistant gets it.
-type execResult struct {
+// toolReply is a tools/call reply as the assistant gets it, with the
+// tool's structured result S.
+type toolReply[S any] struct {
 	Result struct {
 		IsError bool `json:"isError"`
 		Content []struct {
 			Text string `json:"text"`
 		} `json:"content"`
-		Structured struct {
-			ExitCode int    `json:"exit_code"`
-			Stdout   string `json:"stdout"`
-			Stderr   string `json:"stderr"`
-		} `json:"structuredContent"`
+		Structured S `json:"structuredContent"`
 	} `json:"result"`
 }
 
-func parseExec(t *testing.T, line string) execResult {
+func parseToolReply[S any](t *testing.T, line string) toolReply[S] {
 	t.Helper()
-	var r execResult
+	var r toolReply[S]
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
 		t.Fatalf("reply: %v\n%s", err, line)
 	}
 	return r
+}
+
+// execResult is ssh__exec's reply.
+type execResult = toolReply[execOut]
+
+type execOut struct {
+	ExitCode int    `json:"exit_code"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+}
+
+func parseExec(t *testing.T, line string) execResult {
+	t.Helper()
+	return parseToolReply[execOut](t, line)
 }
 
 // The issue's end-to-end run against a real sshd, through `mcptray daemon`
@@ -268,20 +279,6 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 	}
 }
 
-// editResult is ssh__edit_file's result as the assistant gets it.
-type editResult struct {
-	Result struct {
-		IsError bool `json:"isError"`
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-		Structured struct {
-			Path    string `json:"path"`
-			InPlace bool   `json:"in_place"`
-		} `json:"structuredContent"`
-	} `json:"result"`
-}
-
 // TestSSHEditKeepsTheOwnerAgainstRealSSHD: edit_file as an unprivileged
 // user on a real sshd keeps each file's owner, group and mode. A file the
 // user owns is replaced atomically (a new inode); a root-owned file the
@@ -338,14 +335,13 @@ func TestSSHEditKeepsTheOwnerAgainstRealSSHD(t *testing.T) {
 	})
 	in.waitFor("ssh ready", states("ssh", "ready"))
 	a := startAssistant(t, in, map[string]any{})
-	edit := func(p, old, new string) editResult {
+	type editOut struct {
+		Path    string `json:"path"`
+		InPlace bool   `json:"in_place"`
+	}
+	edit := func(p, old, new string) toolReply[editOut] {
 		t.Helper()
-		line := a.wait(a.call("ssh__edit_file", map[string]any{"alias": "box", "path": p, "old_string": old, "new_string": new}))
-		var r editResult
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("reply: %v\n%s", err, line)
-		}
-		return r
+		return parseToolReply[editOut](t, a.wait(a.call("ssh__edit_file", map[string]any{"alias": "box", "path": p, "old_string": old, "new_string": new})))
 	}
 	check := func(p string, mode os.FileMode, owner, group int, content string) *syscall.Stat_t {
 		t.Helper()
