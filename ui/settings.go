@@ -54,8 +54,14 @@ func newSettingsScreen(c Core, n notifier, auto autostart, openConfig func(strin
 	s.showMode(c.ToolsMode())
 	s.mode.OnChanged = s.setMode
 
-	s.notify = widget.NewCheck("Show desktop notifications (requests for input, events from servers)", n.setEnabled)
+	// Ticked before OnChanged is set, like the other controls: showing the
+	// preference must not write it (each write rewrites Fyne's preferences
+	// file, which Fyne's own file watcher can read half-written:
+	// "Preferences load error: EOF", fyne-io/fyne#2936; Fyne's save at
+	// quit still can).
+	s.notify = widget.NewCheck("Show desktop notifications (requests for input, events from servers)", nil)
 	s.notify.SetChecked(n.enabled())
+	s.notify.OnChanged = n.setEnabled
 
 	s.loginNote = widget.NewLabel("")
 	s.loginNote.Wrapping = fyne.TextWrapBreak

@@ -69,6 +69,9 @@ func TestSettingsNotificationsPreference(t *testing.T) {
 	if !m.settings.notify.Checked || !n.enabled() {
 		t.Fatal("notifications are off by default; want on")
 	}
+	if fyne.CurrentApp().Preferences().BoolWithFallback(prefNotifications, false) {
+		t.Error("showing the settings wrote the notifications preference")
+	}
 	test.AssertNotificationSent(t, fyne.NewNotification("ssh needs your input", "sudo password"), func() {
 		n.notify("ssh needs your input", "sudo password")
 	})
