@@ -3,7 +3,9 @@
 //
 // It starts downstream stdio servers in their own process groups, covers the
 // SDK's known gaps in one place (non-JSON stdout lines, non-standard
-// notification methods, process-group kill, protocol pinning), and runs the
+// notification methods, process-group kill, protocol pinning, a warning
+// per list change for HTTP clients without a GET stream: sdklog.go), and
+// runs the
 // per-instance watchdog that kills every server's process group when mcptray
 // itself dies.
 //

@@ -41,7 +41,7 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 		}
 		return v.srv
 	}
-	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: g.log})
+	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log)})
 	serve := func(w http.ResponseWriter, r *http.Request) {
 		v, err := g.view(r.PathValue("server"), toolsMode(r, opts))
 		if err != nil {

@@ -188,3 +188,26 @@ func TestHTTPFastPathIDReusedAtOnce(t *testing.T) {
 		t.Errorf("%d of 20 calls reusing the last answered id took the slow path", slow)
 	}
 }
+
+// TestHTTPNoStreamNoWarning: an HTTP client that opens no standalone GET
+// stream (the spec leaves it optional) cannot be sent list_changed; the
+// SDK's failed delivery is not worth a warning on every change, once per
+// such session — it is logged at debug level. The session keeps working.
+func TestHTTPNoStreamNoWarning(t *testing.T) {
+	g, log := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "e", "echo")
+	plain := newRawHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", `{}`)
+	addServer(t, g, "f", "echo") // tools/list_changed for every session
+	waitFor(t, "the tool list to change", func() bool {
+		_, body := plain.do(`{"jsonrpc":"2.0","id":"l","method":"tools/list"}`)
+		return strings.Contains(body, "f__echo")
+	})
+	g.SetServer("f", nil)
+	time.Sleep(100 * time.Millisecond) // the SDK notifies synchronously; leave it time anyway
+	if strings.Contains(log.String(), "stream not connected") {
+		t.Errorf("warned about an undelivered notification:\n%s", log)
+	}
+	if ct, body := plain.do(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"e__echo","arguments":{"message":"x"}}}`); ct != "application/json" || !strings.Contains(body, `"x"`) {
+		t.Errorf("the session after the changes: %s %s", ct, body)
+	}
+}

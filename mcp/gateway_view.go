@@ -88,7 +88,7 @@ func (g *Gateway) newView(key viewKey) *view {
 		impl.Name = "mcptray/" + key.server
 	}
 	v.srv = sdk.NewServer(impl, &sdk.ServerOptions{
-		Logger: g.log,
+		Logger: sdkLogger(g.log),
 		Capabilities: &sdk.ServerCapabilities{
 			Tools:       &sdk.ToolCapabilities{ListChanged: true},
 			Resources:   &sdk.ResourceCapabilities{ListChanged: true, Subscribe: true},

@@ -1,0 +1,30 @@
+package mcp
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func TestSDKLoggerDemotesOnlyUndeliveredNoStream(t *testing.T) {
+	noStream := "calling notifications/tools/list_changed: rejected by transport: undelivered message: stream not connected or already closed"
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var buf bytes.Buffer
+		l := sdkLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))).With("view", "all")
+		l.Warn(noStream)
+		l.Warn("calling notifications/tools/list_changed: context deadline exceeded")
+		l.Error("something else")
+		out := buf.String()
+		if level == slog.LevelInfo && strings.Contains(out, "stream not connected") {
+			t.Errorf("info level: the undelivered notification is logged:\n%s", out)
+		}
+		if level == slog.LevelDebug && !strings.Contains(out, `level=DEBUG msg="`+noStream+`" view=all`) {
+			t.Errorf("debug level: the undelivered notification is not logged at debug:\n%s", out)
+		}
+		if !strings.Contains(out, `level=WARN msg="calling notifications/tools/list_changed: context deadline exceeded" view=all`) ||
+			!strings.Contains(out, `level=ERROR msg="something else"`) {
+			t.Errorf("level %v: other messages changed:\n%s", level, out)
+		}
+	}
+}
