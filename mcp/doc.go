@@ -5,9 +5,8 @@
 // SDK's known gaps in one place (non-JSON stdout lines, non-standard
 // notification methods, process-group kill, protocol pinning, a warning
 // per list change for HTTP clients without a GET stream: sdklog.go), and
-// runs the
-// per-instance watchdog that kills every server's process group when mcptray
-// itself dies.
+// runs the per-instance watchdog that kills every server's process group
+// when mcptray itself dies.
 //
 // # Sessions
 //
