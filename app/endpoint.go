@@ -116,6 +116,12 @@ func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
 	}
 }
 
+// httpSessionIdle is how long an HTTP session may go without a request
+// (an open GET stream counts as one) before the next session to start
+// closes it: clients that never send DELETE would otherwise leave their
+// sessions behind for as long as mcptray runs.
+const httpSessionIdle = time.Hour
+
 func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -127,6 +133,7 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 		Token:        token,
 		DefaultTools: c.toolsMode(),
 		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
+		SessionIdle:  httpSessionIdle,
 	})
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(mcp.RawListener(ln))

@@ -130,6 +130,7 @@ type Gateway struct {
 	views      map[viewKey]*view                // guarded by mu
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
 	httpUps    map[string]*upstream             // guarded by mu: HTTP sessions by Mcp-Session-Id
+	httpIdle   time.Duration                    // guarded by mu: HTTPOptions.SessionIdle
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight

@@ -26,6 +26,10 @@ type HTTPOptions struct {
 	// present, must be http:// or https:// one of them. Empty accepts
 	// loopback hosts (any port) only.
 	AllowedHosts []string
+	// SessionIdle, when set, closes a session that has had no request in
+	// flight (an open GET stream counts) for longer, once another session
+	// starts (gateway_http_idle.go).
+	SessionIdle time.Duration
 }
 
 // HTTPHandler serves the gateway over streamable HTTP: /mcp for every
@@ -42,7 +46,13 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 		return v.srv
 	}
 	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log)})
+	g.mu.Lock()
+	g.httpIdle = opts.SessionIdle
+	g.mu.Unlock()
 	serve := func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+			defer g.httpRequest(id)()
+		}
 		v, err := g.view(r.PathValue("server"), toolsMode(r, opts))
 		if err != nil {
 			status := http.StatusBadRequest

@@ -32,6 +32,11 @@ type upstream struct {
 
 	ready atomic.Bool // the session is initialized: the fast path may run
 
+	// HTTP sessions (gateway_http_idle.go), guarded by g.mu: requests in
+	// flight, and when the last one ended.
+	httpBusy      int
+	httpIdleSince time.Time
+
 	mu       sync.Mutex
 	raw      map[string]*call // guarded by mu: fast-path calls by the assistant's request id
 	subs     map[subKey]bool  // guarded by mu: resource subscriptions
@@ -45,12 +50,15 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 	g.mu.Lock()
 	up := g.upstreams[ss]
 	if up == nil {
-		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}}
+		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}, httpIdleSince: time.Now()}
 		g.upstreams[ss] = up
+		var idle []*upstream
 		if id := ss.ID(); id != "" {
 			g.httpUps[id] = up
+			idle = g.idleHTTPSessions(up)
 		}
 		g.mu.Unlock()
+		g.closeIdle(idle)
 		go func() {
 			ss.Wait()
 			g.dropUpstream(up)
