@@ -58,7 +58,9 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 			idle = g.idleHTTPSessions(up)
 		}
 		g.mu.Unlock()
-		g.closeIdle(idle)
+		if len(idle) > 0 {
+			go g.closeIdle(idle) // not on the new session's initialize
+		}
 		go func() {
 			ss.Wait()
 			g.dropUpstream(up)
