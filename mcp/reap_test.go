@@ -5,9 +5,7 @@ package mcp
 import (
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -85,17 +83,7 @@ func TestReaperWaitsInThePoller(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.kill)
-	state := ""
-	eventually(5*time.Second, func() bool {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if _, head, ok := strings.Cut(g, "["); ok && strings.Contains(g, "(*process).reap(") {
-				state, _, _ = strings.Cut(head, "]")
-			}
-		}
-		return state == "IO wait" || state == "syscall"
-	})
+	state := mcptest.PollerWait("(*process).reap(", 5*time.Second)
 	if state != "IO wait" {
 		t.Errorf("the reaper is in state %q, want \"IO wait\"", state)
 	}

@@ -3,27 +3,12 @@ package exitwait
 import (
 	"errors"
 	"os/exec"
-	"regexp"
-	"runtime"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// waiterState is the scheduling state ("IO wait", "syscall", …) of the
-// goroutine inside Wait, or "" while there is none.
-func waiterState() string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	head := regexp.MustCompile(`^goroutine \d+ \[([^\],]+)`)
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if m := head.FindStringSubmatch(g); m != nil && strings.Contains(g, "exitwait.Wait(") {
-			return m[1]
-		}
-	}
-	return ""
-}
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
 
 // TestWaitsInThePoller: while the child runs, the goroutine in Wait is
 // parked in the poller ("IO wait"), not inside waitid(2) ("syscall"),
@@ -38,14 +23,9 @@ func TestWaitsInThePoller(t *testing.T) {
 	go func() { done <- Wait(cmd) }()
 	t.Cleanup(func() { cmd.Process.Kill() })
 
-	state := ""
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		// Until it parks, the waiter runs or sits in pidfd_open or the
-		// first waitid: look until it has settled.
-		if state = waiterState(); state == "IO wait" || state == "syscall" {
-			break
-		}
-	}
+	// Until it parks, the waiter runs or sits in pidfd_open or the first
+	// waitid: PollerWait looks until it is parked, for 5 s at most.
+	state := mcptest.PollerWait("exitwait.Wait(", 5*time.Second)
 	if state != "IO wait" {
 		t.Errorf("the goroutine in Wait is in state %q, want \"IO wait\"", state)
 	}
