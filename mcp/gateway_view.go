@@ -100,6 +100,7 @@ func (g *Gateway) newView(key viewKey) *view {
 		CompletionHandler:         v.complete,
 		SubscribeHandler:          v.subscribe,
 		UnsubscribeHandler:        v.unsubscribe,
+		InitializedHandler:        v.initialized,
 	})
 	v.srv.AddReceivingMiddleware(v.middleware)
 	return v

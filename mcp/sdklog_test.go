@@ -28,3 +28,19 @@ func TestSDKLoggerDemotesOnlyUndeliveredNoStream(t *testing.T) {
 		}
 	}
 }
+
+func TestSDKLoggerDemotesInfo(t *testing.T) {
+	var buf bytes.Buffer
+	l := sdkLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	l.Info("server session connected", "session_id", "abc")
+	l.Warn("keepalive ping failed; tolerating below threshold")
+	if out := buf.String(); strings.Contains(out, "server session connected") || !strings.Contains(out, "keepalive ping failed") {
+		t.Errorf("at info level, want the warning and not the SDK's info message:\n%s", out)
+	}
+	buf.Reset()
+	l = sdkLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	l.Info("server session connected", "session_id", "abc")
+	if out := buf.String(); !strings.Contains(out, `level=DEBUG msg="server session connected"`) {
+		t.Errorf("at debug level, the SDK's info message is not logged at debug:\n%s", out)
+	}
+}

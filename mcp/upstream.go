@@ -31,6 +31,7 @@ type upstream struct {
 	w  *streamWriter // nil for HTTP sessions
 
 	ready atomic.Bool // the session is initialized: the fast path may run
+	since time.Time   // when the session began, for its log line at the end
 
 	// HTTP sessions (gateway_http_idle.go), guarded by g.mu: requests in
 	// flight, and when the last one ended.
@@ -50,7 +51,8 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 	g.mu.Lock()
 	up := g.upstreams[ss]
 	if up == nil {
-		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}, httpIdleSince: time.Now()}
+		now := time.Now()
+		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}, since: now, httpIdleSince: now}
 		g.upstreams[ss] = up
 		var idle []*upstream
 		if id := ss.ID(); id != "" {
@@ -75,13 +77,17 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 // cancelled downstream and its subscriptions dropped.
 func (g *Gateway) dropUpstream(up *upstream) {
 	g.mu.Lock()
-	if g.upstreams[up.ss] == up {
+	known := g.upstreams[up.ss] == up
+	if known {
 		delete(g.upstreams, up.ss)
 	}
 	if id := up.ss.ID(); id != "" && g.httpUps[id] == up {
 		delete(g.httpUps, id)
 	}
 	g.mu.Unlock()
+	if known {
+		up.logEnded()
+	}
 	up.mu.Lock()
 	up.closed = true
 	calls := make([]*call, 0, len(up.raw))
@@ -175,7 +181,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		w.close()
 		return fmt.Errorf("starting session: %w", err)
 	}
-	up := &upstream{g: g, v: v, ss: ss, w: w, raw: map[string]*call{}, subs: map[subKey]bool{}}
+	up := &upstream{g: g, v: v, ss: ss, w: w, raw: map[string]*call{}, subs: map[subKey]bool{}, since: time.Now()}
 	g.mu.Lock()
 	g.upstreams[ss] = up
 	g.mu.Unlock()
