@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,13 +31,21 @@ func TestMain(m *testing.M) {
 }
 
 // serveChild serves one tool, "state", which reports whether stdin is
-// non-blocking and every goroutine's stack.
+// non-blocking and every goroutine's stack, taken once the SDK's stdin
+// reader has gone back to waiting (or after 5 s): right after it handed
+// over the call, the reader may still be running or runnable.
 func serveChild() int {
 	s := sdk.NewServer(&sdk.Implementation{Name: "child", Version: "1"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "state"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		text := fmt.Sprintf("nonblocking=%v\n%s", nonBlocking(), buf)
+		var stacks string
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			buf := make([]byte, 1<<20)
+			stacks = string(buf[:runtime.Stack(buf, true)])
+			if s := readerState(stacks); (s != "running" && s != "runnable") || time.Now().After(deadline) {
+				break
+			}
+		}
+		text := fmt.Sprintf("nonblocking=%v\n%s", nonBlocking(), stacks)
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
 	})
 	if err := s.Run(context.Background(), Transport()); err != nil {
@@ -44,6 +53,19 @@ func serveChild() int {
 		return 1
 	}
 	return 0
+}
+
+// readerState is the state ("IO wait", "syscall", "runnable", …) of the
+// goroutine reading the SDK's stdin in a stack dump, or "".
+func readerState(stacks string) string {
+	for _, g := range strings.Split(stacks, "\n\n") {
+		if strings.Contains(g, "newIOConnLimited") && strings.HasPrefix(g, "goroutine ") {
+			state, _, _ := strings.Cut(g[strings.IndexByte(g, '[')+1:], "]")
+			state, _, _ = strings.Cut(state, ",")
+			return state
+		}
+	}
+	return ""
 }
 
 func nonBlocking() bool {
