@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,4 +108,91 @@ func rssMB(b *testing.B, pid int) float64 {
 	}
 	b.Fatal("no VmRSS in /proc/PID/status")
 	return 0
+}
+
+// BenchmarkTrayIdle reports what the tray app costs while nobody uses it:
+// CPU (% of one CPU) and thread wake-ups (context switches of all its
+// threads) per second over idleWindow, first with no window shown (how it
+// mostly runs: Fyne's loop dozes, doze.go), then with the main window
+// open (Fyne's loop polls and redraws 60 times a second). One server.
+// Needs the desktop session (make bench).
+func BenchmarkTrayIdle(b *testing.B) {
+	needSession(b)
+	startWatcher(b)
+	conn := sessionBus(b)
+	a := startApp(b, map[string]any{"echo": fakeServer("echo")}, childDozeEnv+"=as-shipped")
+	waitRegistered(b, a, conn)
+	waitMenu(b, a, conn, "the server ready", func(items []menuItem) bool {
+		return len(items) > 0 && items[0].label == "1 running"
+	})
+	pid := a.cmd.Process.Pid
+	time.Sleep(2 * time.Second) // let start-up work settle; measuring a level
+	hiddenCPU, hiddenWakes := idleCost(b, pid)
+	clickTrayItem(b, a, conn, "Open mcptray…")
+	findWindow(b, a, "mcptray")
+	time.Sleep(2 * time.Second)
+	shownCPU, shownWakes := idleCost(b, pid)
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(hiddenCPU, "cpu%-hidden")
+	b.ReportMetric(hiddenWakes, "wakeups/s-hidden")
+	b.ReportMetric(shownCPU, "cpu%-window")
+	b.ReportMetric(shownWakes, "wakeups/s-window")
+	b.Logf("tray app idle: %.1f %% CPU and %.0f wake-ups/s with no window shown; %.1f %% and %.0f/s with the window open",
+		hiddenCPU, hiddenWakes, shownCPU, shownWakes)
+}
+
+// idleWindow is how long idleCost watches.
+const idleWindow = 10 * time.Second
+
+// idleCost watches process pid for idleWindow and returns the CPU it used
+// (% of one CPU) and its threads' context switches per second.
+func idleCost(b *testing.B, pid int) (cpu, wakeups float64) {
+	b.Helper()
+	t0, s0 := cpuTicks(b, pid), switches(b, pid)
+	time.Sleep(idleWindow) // measuring a rate over a fixed time
+	t1, s1 := cpuTicks(b, pid), switches(b, pid)
+	const ticksPerSecond = 100 // USER_HZ
+	secs := idleWindow.Seconds()
+	return float64(t1-t0) / ticksPerSecond / secs * 100, float64(s1-s0) / secs
+}
+
+// cpuTicks is process pid's user plus system time, in clock ticks.
+func cpuTicks(b *testing.B, pid int) int {
+	b.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The fields after the command's closing parenthesis: utime and stime
+	// are the 12th and 13th of them.
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	u, _ := strconv.Atoi(f[11])
+	s, _ := strconv.Atoi(f[12])
+	return u + s
+}
+
+// switches sums the context switches of every thread of process pid.
+func switches(b *testing.B, pid int) int {
+	b.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	if err != nil || len(tasks) == 0 {
+		b.Fatalf("no threads of %d: %v", pid, err)
+	}
+	n := 0
+	for _, task := range tasks {
+		data, err := os.ReadFile(task)
+		if err != nil {
+			continue // a thread that ended meanwhile
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+				k, _ := strconv.Atoi(strings.TrimSpace(v))
+				n += k
+			} else if v, ok := strings.CutPrefix(line, "nonvoluntary_ctxt_switches:"); ok {
+				k, _ := strconv.Atoi(strings.TrimSpace(v))
+				n += k
+			}
+		}
+	}
+	return n
 }

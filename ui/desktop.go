@@ -187,13 +187,13 @@ func (d *desktop) open(tab string) {
 func (d *desktop) show() {
 	d.screen()
 	d.visible = true
-	d.win.Show()
+	showWindow(d.win)
 	d.win.RequestFocus()
 }
 
 func (d *desktop) hide() {
 	d.visible = false
-	d.win.Hide()
+	hideWindow(d.win)
 }
 
 // showError shows err in the main window, opening it if hidden.

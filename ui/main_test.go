@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/mcp"
@@ -18,6 +19,7 @@ import (
 // tray over D-Bus), like `mcptray run --config F --data D`.
 const (
 	childEnv       = "MCPTRAY_UI_TEST_CHILD" // "1": be the app
+	childDozeEnv   = "MCPTRAY_UI_TEST_DOZE"  // "as-shipped": the app's doze keeps its real limit
 	childConfigEnv = "MCPTRAY_UI_TEST_CONFIG"
 	childDataEnv   = "MCPTRAY_UI_TEST_DATA"
 )
@@ -52,6 +54,12 @@ func TestMain(m *testing.M) {
 // main.cmdRun does.
 func runChild() int {
 	mcp.ReleaseHugeCodeMappings() // as main does for the tray app
+	// A doze that nothing of ours ends lasts the whole test: a path that
+	// needs the main goroutine and forgets to wake Fyne's loop hangs.
+	if os.Getenv(childDozeEnv) != "as-shipped" {
+		dozeMax = time.Hour
+	}
+	reportDozing()
 	notes := NewNotifier()
 	core, err := app.New(app.Options{ConfigPath: os.Getenv(childConfigEnv), DataDir: os.Getenv(childDataEnv), Notifier: notes})
 	if err != nil {

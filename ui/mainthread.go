@@ -20,7 +20,8 @@ var mainGoroutine atomic.Uint64
 // and SIGTERM handler, which can end the loop before any of ours runs —
 // fyne.Do runs its function at once on the caller's goroutine; onMain then
 // drops f, since the window is gone and touching its widgets from that
-// goroutine would race with the main one tearing them down.
+// goroutine would race with the main one tearing them down. It also wakes
+// Fyne's loop if it dozes (doze.go).
 func onMain(f func()) {
 	fyne.Do(func() {
 		if id := mainGoroutine.Load(); id != 0 && goroutineID() != id {
@@ -28,6 +29,7 @@ func onMain(f func()) {
 		}
 		f()
 	})
+	wakeLoop() // after queueing f, so that f runs before the next doze
 }
 
 // goroutineID is the calling goroutine's id, read from the first line of

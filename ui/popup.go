@@ -47,7 +47,7 @@ func (p *popup) add(req app.InboxRequest) {
 		return
 	}
 	p.setMore()
-	p.win.Show() // closed by hand before: a new request opens it again
+	showWindow(p.win) // closed by hand before: a new request opens it again
 	p.win.RequestFocus()
 }
 
@@ -76,13 +76,13 @@ func (p *popup) showFirst() {
 		p.view = nil
 		if p.win != nil {
 			p.win.SetContent(widget.NewLabel(""))
-			p.win.Hide()
+			hideWindow(p.win)
 		}
 		return
 	}
 	if p.win == nil {
 		p.win = p.app.NewWindow("")
-		p.win.SetCloseIntercept(func() { p.win.Hide() })
+		p.win.SetCloseIntercept(func() { hideWindow(p.win) })
 		p.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 			if p.view == nil {
 				return
@@ -103,7 +103,7 @@ func (p *popup) showFirst() {
 	p.win.SetTitle(req.Server)
 	p.win.SetContent(container.NewBorder(nil, p.more, nil, nil, container.NewVScroll(p.view.root)))
 	p.win.Resize(fyne.NewSize(480, min(p.view.root.MinSize().Height+80, 640)))
-	p.win.Show()
+	showWindow(p.win)
 	p.win.RequestFocus()
 	p.win.Canvas().Focus(p.view.first())
 }

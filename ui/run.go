@@ -32,6 +32,7 @@ const AppID = "io.github.mcptray"
 // signal handler is installed.
 func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	mainGoroutine.Store(goroutineID())
+	defer startDozing()()
 	a := fyneapp.NewWithID(AppID)
 	a.SetIcon(assets.Icon)
 	exe, _ := os.Executable()
@@ -52,7 +53,10 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 
 	// When ctx ends the app quits as from the tray's Quit, even before
 	// Fyne's loop runs (onMain then queues the quit for it).
-	quit := func() { a.Quit() }
+	quit := func() {
+		endDozing() // Fyne's loop must be awake to see the quit
+		a.Quit()
+	}
 	defer context.AfterFunc(ctx, func() { onMain(quit) })()
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
@@ -96,6 +100,7 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	}
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()
+	tickWhileShown(clock, time.Second)
 	stops = append(stops, follow(clock.C, func(time.Time) { d.tick() }))
 	defer func() {
 		for _, stop := range stops {

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// reportDozing makes the app (the test child) print "dozing=true" or
+// "dozing=false" on SIGUSR1: whether Fyne's loop is asleep in a doze.
+func reportDozing() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGUSR1)
+	go func() {
+		for range ch {
+			sleeping := false
+			if z := loopDozer.Load(); z != nil {
+				z.mu.Lock()
+				sleeping = z.sleeping
+				z.mu.Unlock()
+			}
+			fmt.Printf("dozing=%v\n", sleeping)
+		}
+	}()
+}
+
+// dozing asks the app whether Fyne's loop dozes now.
+func (a *realApp) dozing() bool {
+	a.t.Helper()
+	before := strings.Count(a.out.String(), "dozing=")
+	if err := a.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		a.t.Fatal(err)
+	}
+	var out string
+	waitFor(a.t, 10*time.Second, "the app to say whether it dozes", func() bool {
+		out = a.out.String()
+		return strings.Count(out, "dozing=") > before
+	})
+	last := out[strings.LastIndex(out, "dozing="):]
+	return strings.HasPrefix(last, "dozing=true")
+}
+
+// TestDozesWhileHidden: with its window hidden, the app keeps Fyne's loop
+// asleep (doze.go) instead of letting it poll and redraw 60 times a
+// second; whatever needs the loop wakes it at once. The app's doze lasts an
+// hour here (runChild), so every step below would hang on a wake-up that
+// does not happen: the tray's Open, closing the window, an inbox request,
+// its popup's answer, the tray's Quit.
+func TestDozesWhileHidden(t *testing.T) {
+	needSession(t)
+	startTrayHost(t)
+	conn := sessionBus(t)
+	a := startApp(t, map[string]any{"ssh": fakeServer("asker")})
+	waitRegistered(t, a, conn)
+	waitMenu(t, a, conn, "ssh ready", func(items []menuItem) bool { return hasItem(items, "ssh — ready") })
+	waitFor(t, 30*time.Second, "the loop to doze with no window shown", a.dozing)
+
+	clickTrayItem(t, a, conn, "Open mcptray…")
+	win := findWindow(t, a, "mcptray")
+	for range 3 {
+		if a.dozing() {
+			t.Fatal("the loop dozes while the window is shown")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	closeWindow(t, win)
+	windowGone(t, a, "mcptray")
+	waitFor(t, 30*time.Second, "the loop to doze again once the window is hidden", a.dozing)
+
+	// A request for the person while the loop dozes: its popup opens, and
+	// the loop stays awake until it is answered.
+	call := callTool(t, a, "ssh__login", map[string]any{"user": "root"})
+	popup := findWindow(t, a, "ssh")
+	if a.dozing() {
+		t.Fatal("the loop dozes while the popup is shown")
+	}
+	xdo(t, "windowfocus", "--sync", popup)
+	xdo(t, "key", "--window", popup, "Escape") // cancels the request
+	windowGone(t, a, "ssh")
+	call.wait(t)
+	waitFor(t, 30*time.Second, "the loop to doze again once the popup is gone", a.dozing)
+
+	clickTrayItem(t, a, conn, "Quit")
+	a.waitExit(30 * time.Second)
+}
