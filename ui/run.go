@@ -25,9 +25,10 @@ const AppID = "io.github.mcptray"
 // Without a tray, or with no tray host on the bus to show it, the window
 // opens at once and says why, and closing it quits. One goroutine follows
 // c.Subscribe, one c.SubscribeInbox, one c.SubscribeEvents, one notes
-// (the core's event notifications; nil for none) and one a clock, each
-// applying through onMain; they are stopped before Run returns. Inbox
-// requests pop up in a small window of their own. When ctx ends (SIGTERM,
+// (the core's event notifications; nil for none) and one a clock (stopped
+// while no window is shown), each applying through onMain; they are
+// stopped before Run returns. While no window is shown, Fyne's loop dozes
+// (doze.go). Inbox requests pop up in a small window of their own. When ctx ends (SIGTERM,
 // a logout) the app quits as from the tray's Quit — even before Fyne's own
 // signal handler is installed.
 func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
