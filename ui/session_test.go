@@ -105,8 +105,14 @@ func startApp(t testing.TB, servers map[string]any, env ...string) *realApp {
 			select {
 			case <-a.exited:
 			case <-time.After(20 * time.Second):
-				a.cmd.Process.Kill()
-				<-a.exited
+				t.Errorf("the app did not exit within 20s of SIGTERM (its goroutines at that moment are in its output)")
+				a.cmd.Process.Signal(syscall.SIGQUIT) // the Go runtime prints every goroutine's stack
+				select {
+				case <-a.exited:
+				case <-time.After(5 * time.Second):
+					a.cmd.Process.Kill()
+					<-a.exited
+				}
 			}
 		}
 		out := a.out.String()
@@ -140,7 +146,15 @@ func (a *realApp) waitExit(within time.Duration) {
 			a.t.Errorf("the app exited with %v", err)
 		}
 	case <-time.After(within):
-		a.t.Fatalf("the app did not exit within %v", within)
+		// SIGQUIT: the Go runtime prints every goroutine's stack, which
+		// the app's output (logged at cleanup) then shows.
+		a.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-a.exited:
+			a.reaped = true
+		case <-time.After(5 * time.Second):
+		}
+		a.t.Fatalf("the app did not exit within %v (its goroutines at that moment are in its output)", within)
 	}
 	if o := a.out.String(); !strings.Contains(o, childDone+"<nil>") {
 		a.t.Errorf("the app's output lacks %q", childDone+"<nil>")
