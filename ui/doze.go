@@ -71,11 +71,24 @@ func startDozing() (stop func()) {
 }
 
 // run hands Fyne's loop one doze after another while no window is shown,
-// and waits for the last one to be hidden while some are.
+// and waits for the last one to be hidden while some are. Each doze is
+// queued with fyne.Do and reports back on a channel of its own, not with
+// fyne.DoAndWait: when Fyne's loop ends it hands each function still queued
+// with DoAndWait back to its waiter, and while it waits for that handover
+// its lifecycle goroutine may queue the app's last event (the stopped hook)
+// just after the loop stopped reading the queue — lost, and Fyne's Run then
+// waits for it forever (Fyne 2.7.1: app.Run never returns, the process hangs
+// at quit).
 func (z *dozer) run() {
 	for !z.ending.Load() {
-		slept := false
-		fyne.DoAndWait(func() { slept = z.doze() })
+		done := make(chan bool, 1)
+		fyne.Do(func() { done <- z.doze() })
+		var slept bool
+		select {
+		case slept = <-done:
+		case <-z.stop:
+			return
+		}
 		if slept {
 			select {
 			case <-z.idle: // stale: a window shown and hidden before this doze

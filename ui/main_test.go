@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -54,6 +55,9 @@ func TestMain(m *testing.M) {
 // main.cmdRun does.
 func runChild() int {
 	mcp.ReleaseHugeCodeMappings() // as main does for the tray app
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1) // as main does for run (lean.go)
+	}
 	// A doze that nothing of ours ends lasts the whole test: a path that
 	// needs the main goroutine and forgets to wake Fyne's loop hangs.
 	if os.Getenv(childDozeEnv) != "as-shipped" {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -44,6 +45,27 @@ func (a *realApp) dozing() bool {
 	return strings.HasPrefix(last, "dozing=true")
 }
 
+// waitDozing waits up to 30 s for the app's loop to doze; if it does not,
+// the test fails naming the windows shown and with the app's goroutines in
+// its output.
+func (a *realApp) waitDozing(when string) {
+	a.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !a.dozing() {
+		if time.Now().After(deadline) {
+			shown, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", ".").Output()
+			var names []string
+			for _, id := range strings.Fields(string(shown)) {
+				name, _ := exec.Command("xdotool", "getwindowname", id).Output()
+				names = append(names, strings.TrimSpace(string(name)))
+			}
+			a.cmd.Process.Signal(syscall.SIGQUIT) // its goroutines' stacks go to its output
+			a.t.Fatalf("the loop did not doze %s within 30s (visible windows: %q)", when, names)
+		}
+		time.Sleep(100 * time.Millisecond) // polling the app's answer
+	}
+}
+
 // TestDozesWhileHidden: with its window hidden, the app keeps Fyne's loop
 // asleep (doze.go) instead of letting it poll and redraw 60 times a
 // second; whatever needs the loop wakes it at once. The app's doze lasts an
@@ -57,7 +79,7 @@ func TestDozesWhileHidden(t *testing.T) {
 	a := startApp(t, map[string]any{"ssh": fakeServer("asker")})
 	waitRegistered(t, a, conn)
 	waitMenu(t, a, conn, "ssh ready", func(items []menuItem) bool { return hasItem(items, "ssh — ready") })
-	waitFor(t, 30*time.Second, "the loop to doze with no window shown", a.dozing)
+	a.waitDozing("with no window shown")
 
 	clickTrayItem(t, a, conn, "Open mcptray…")
 	win := findWindow(t, a, "mcptray")
@@ -69,7 +91,7 @@ func TestDozesWhileHidden(t *testing.T) {
 	}
 	closeWindow(t, win)
 	windowGone(t, a, "mcptray")
-	waitFor(t, 30*time.Second, "the loop to doze again once the window is hidden", a.dozing)
+	a.waitDozing("again once the window is hidden")
 
 	// A request for the person while the loop dozes: its popup opens, and
 	// the loop stays awake until it is answered.
@@ -82,7 +104,7 @@ func TestDozesWhileHidden(t *testing.T) {
 	xdo(t, "key", "--window", popup, "Escape") // cancels the request
 	windowGone(t, a, "ssh")
 	call.wait(t)
-	waitFor(t, 30*time.Second, "the loop to doze again once the popup is gone", a.dozing)
+	a.waitDozing("again once the popup is gone")
 
 	clickTrayItem(t, a, conn, "Quit")
 	a.waitExit(30 * time.Second)

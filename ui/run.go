@@ -33,8 +33,8 @@ const AppID = "io.github.mcptray"
 // signal handler is installed.
 func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	mainGoroutine.Store(goroutineID())
-	defer startDozing()()
 	a := fyneapp.NewWithID(AppID)
+	defer startDozing()() // once the app is there: its goroutine queues work for Fyne
 	a.SetIcon(assets.Icon)
 	exe, _ := os.Executable()
 	auto, err := defaultAutostart(exe)
