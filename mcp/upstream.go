@@ -141,10 +141,17 @@ func (up *upstream) setLevel(l string) {
 
 // clientName is the assistant's clientInfo name.
 func (up *upstream) clientName() string {
-	if p := up.ss.InitializeParams(); p != nil && p.ClientInfo != nil {
-		return p.ClientInfo.Name
+	name, _ := clientInfo(up.ss)
+	return name
+}
+
+// clientInfo is the name and version a session's client gave in
+// initialize ("" before it did).
+func clientInfo(ss *sdk.ServerSession) (name, version string) {
+	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return p.ClientInfo.Name, p.ClientInfo.Version
 	}
-	return ""
+	return "", ""
 }
 
 // send writes a line to a stream session.

@@ -32,10 +32,7 @@ func (up *upstream) logEnded() {
 
 // sessionAttrs are the log attributes naming an assistant session.
 func sessionAttrs(ss *sdk.ServerSession, key viewKey) []any {
-	client, version := "", ""
-	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
-		client, version = p.ClientInfo.Name, p.ClientInfo.Version
-	}
+	client, version := clientInfo(ss)
 	via := "stdio"
 	if ss.ID() != "" {
 		via = "http"
