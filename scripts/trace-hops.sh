@@ -2,10 +2,11 @@
 # trace-hops.sh splits a stdio tool call's time into its hops, for mcptray
 # and for the C relay of the same benchmark run (docs/performance.md).
 #
-# It runs BenchmarkGatewayStdio in the desktop session, records the
-# read/write/epoll_pwait system calls of every process for two seconds with
-# perf (syscall tracepoints: run as root), and follows each request from the
-# bench client through the process in between to the echo server and back:
+# It runs one round of BenchmarkGatewayStdio in the desktop session,
+# records the read/write/epoll_pwait system calls of every process for two
+# seconds with perf (syscall tracepoints: run as root), and follows each
+# request from the bench client through the process in between to the
+# echo server and back:
 #
 #   A  client write → relay's read returns       (the relay wakes)
 #   B  relay's read → its write to the server    (the relay's own work)
@@ -23,7 +24,7 @@ command -v perf >/dev/null || { echo "trace-hops: perf is not installed (linux-t
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/mcptray.test" .
-scripts/desktop-session.sh "$tmp/mcptray.test" -test.run '^$' -test.bench '^BenchmarkGatewayStdio$' -test.benchtime 1x >"$tmp/bench.out" 2>&1 &
+scripts/desktop-session.sh "$tmp/mcptray.test" -test.run '^$' -test.bench '^BenchmarkGatewayStdio$/^round-1$' -test.benchtime 1x >"$tmp/bench.out" 2>&1 &
 daemon=""
 for _ in $(seq 200); do
 	daemon=$(pgrep -f "$tmp/mcptray.test daemon" | head -1 || true)
@@ -36,7 +37,7 @@ sleep 1 # past the warm-up
 perf record -q -o "$tmp/perf.data" -e syscalls:sys_enter_write,syscalls:sys_exit_read,syscalls:sys_exit_epoll_pwait -a -- sleep 2 2>/dev/null
 relay=$(pgrep -f "/relay $tmp/mcptray.test" | head -1 || true)
 wait
-grep -E 'gateway: stdio p50' "$tmp/bench.out" | sed 's/^ *bench_gateway_test.go:[0-9]*: //' || true
+grep -E 'gateway: stdio p50' "$tmp/bench.out" | sed 's/^BenchmarkGatewayStdio: gateway: //' || true
 perf script -i "$tmp/perf.data" -F comm,pid,tid,time,event,trace 2>/dev/null >"$tmp/trace.txt"
 for who in "mcptray:$daemon" ${relay:+"C relay:$relay"}; do
 	python3 - "$tmp/trace.txt" "$bench" "${who#*:}" "${who%%:*}" <<'PY'
