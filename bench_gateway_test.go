@@ -129,7 +129,7 @@ func latencies(b *testing.B, sides ...side) [][]time.Duration {
 // median of -count runs. One round is not enough on the 2-vCPU VM: its
 // stdio ratio moves by ±0.05× with which vCPU each process happens to wake
 // on, in patches that last seconds — 12,000 calls a side spread as widely
-// as 2000 — and a relay in C that only copies bytes measured 1.05× to
+// as 2000 — and a relay in C that only copies bytes measured 0.96× to
 // 1.31× in single rounds (docs/performance.md).
 const benchRounds = 5
 
@@ -203,17 +203,21 @@ func roundList(r []float64) string {
 	return strings.Join(out, " ")
 }
 
-// reportLatency logs side 1's p50 and p99 against the direct side's, the
-// medians over the rounds, with the p50 ratio against target.
+// reportLatency prints side 1's p50 and p99 against the direct side's,
+// each the median over the rounds, with the p50 ratio against target.
 func reportLatency(b *testing.B, what, via string, target float64, rounds [][]sideStats) {
 	b.Helper()
-	d50, g50 := median(across(rounds, func(st []sideStats) time.Duration { return st[0].p50 })), median(across(rounds, func(st []sideStats) time.Duration { return st[1].p50 }))
-	d99, g99 := median(across(rounds, func(st []sideStats) time.Duration { return st[0].p99 })), median(across(rounds, func(st []sideStats) time.Duration { return st[1].p99 }))
+	p50 := func(side int) float64 {
+		return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p50 })))
+	}
+	p99 := func(side int) float64 {
+		return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p99 })))
+	}
 	r50s := p50Ratios(rounds, 1)
 	r50 := median(r50s)
 	r99 := median(across(rounds, func(st []sideStats) float64 { return ratio(st[1].p99, st[0].p99) }))
 	summary(b, "%s p50: direct %.0f µs, %s %.0f µs: %.2f× (target ≤ %.1f×: %s); p99 %.0f vs %.0f µs (%.2f×); medians of %d rounds, whose p50 ratios were %s",
-		what, µs(d50), via, µs(g50), r50, target, verdict(r50 <= target), µs(d99), µs(g99), r99, len(rounds), roundList(r50s))
+		what, p50(0), via, p50(1), r50, target, verdict(r50 <= target), p99(0), p99(1), r99, len(rounds), roundList(r50s))
 }
 
 // BenchmarkGatewayStdio: the echo fake over stdio, directly and through
