@@ -62,8 +62,9 @@ lint: fmt-check vet
 # Benchmarks only (no tests), in the same kind of session as the tests (the
 # gateway's HTTP benchmarks need its keyring). The end-to-end gateway
 # benchmarks (bench_gateway_test.go: direct calls against mcptray) do a
-# fixed amount of work, so they run once, last, and their lines against
-# the issue's targets are repeated at the end.
+# fixed amount of work (the latency ones in five rounds of their own), so
+# they run once, last, and their lines against the issue's targets are
+# repeated at the end.
 GATEWAY_BENCH := ^BenchmarkGateway(Stdio|HTTP|Throughput|RSS)$$
 bench: deps
 	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./...
