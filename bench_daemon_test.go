@@ -125,7 +125,7 @@ func (in *benchInstance) socket(b testing.TB) *streamClient {
 // a skipped benchmark's reason only with -v.
 func skipBench(b testing.TB, why string) {
 	b.Helper()
-	fmt.Printf("%s: gateway: %s\n", b.Name(), why)
+	summary(b, "%s", why)
 	b.Skip(why)
 }
 

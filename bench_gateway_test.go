@@ -163,9 +163,10 @@ func inRounds(b *testing.B, start func(b *testing.B) []side) [][]sideStats {
 	return rounds
 }
 
-// summary prints a line of a benchmark that has rounds: go test prints
-// the log of a benchmark with sub-benchmarks only when it fails.
-func summary(b *testing.B, format string, args ...any) {
+// summary prints a gateway line on stdout, which make bench repeats at
+// its end: go test prints the log of a benchmark with sub-benchmarks (or
+// a skipped one) only with -v or when it fails.
+func summary(b testing.TB, format string, args ...any) {
 	fmt.Printf("%s: gateway: %s\n", b.Name(), fmt.Sprintf(format, args...))
 }
 

@@ -13,16 +13,17 @@ import (
 // Fyne 2.7's loop wakes 60 times a second to poll window events and redraw,
 // whether or not a window is shown (fyne-io/fyne#2506): a tray app that
 // sits hidden all day cost ≈ 1.7 % of a CPU and ≈ 480 thread wake-ups a
-// second (BenchmarkTrayIdle), keeping a laptop's CPU out of its deep sleep states. While no
-// window of ours is shown, the dozer keeps Fyne's loop asleep in a function
-// of its own on the main goroutine (Fyne runs queued functions there, and
-// its loop does nothing else meanwhile): GLFW's WaitEventsTimeout, which
-// sleeps until an X event comes — and handles it, as Fyne's own polling
-// would — or until GLFW's PostEmptyEvent, for at most dozeMax. Anything of
-// ours that needs the main goroutine wakes it at once: onMain does, so
-// every update, tray click, inbox request and quit gets the loop back
-// without delay. Only what Fyne itself queues meanwhile (its own SIGTERM
-// handler's quit, which ours makes at once anyway) waits up to dozeMax.
+// second (BenchmarkTrayIdle), keeping a laptop's CPU out of its deep sleep
+// states. While no window of ours is shown, the dozer keeps Fyne's loop
+// asleep in a function of its own on the main goroutine (Fyne runs queued
+// functions there, and its loop does nothing else meanwhile): GLFW's
+// WaitEventsTimeout, which sleeps until an X event comes — and handles
+// it, as Fyne's own polling would — or until GLFW's PostEmptyEvent, for at
+// most dozeMax. Anything of ours that needs the main goroutine wakes it at
+// once: onMain does, so every update, tray click, inbox request and quit
+// gets the loop back without delay. Only what Fyne itself queues meanwhile
+// (its own SIGTERM handler's quit, which ours makes at once anyway) waits
+// up to dozeMax.
 // Hidden, the app now costs ≈ 0.1 % of a CPU and ≈ 20 wake-ups a second.
 // Showing a window (showWindow) ends dozing until the last one is hidden
 // again (hideWindow).

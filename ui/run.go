@@ -28,9 +28,9 @@ const AppID = "io.github.mcptray"
 // (the core's event notifications; nil for none) and one a clock (stopped
 // while no window is shown), each applying through onMain; they are
 // stopped before Run returns. While no window is shown, Fyne's loop dozes
-// (doze.go). Inbox requests pop up in a small window of their own. When ctx ends (SIGTERM,
-// a logout) the app quits as from the tray's Quit — even before Fyne's own
-// signal handler is installed.
+// (doze.go). Inbox requests pop up in a small window of their own. When
+// ctx ends (SIGTERM, a logout) the app quits as from the tray's Quit —
+// even before Fyne's own signal handler is installed.
 func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	mainGoroutine.Store(goroutineID())
 	a := fyneapp.NewWithID(AppID)
