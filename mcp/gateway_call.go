@@ -72,6 +72,9 @@ func (c *call) finish(line []byte) {
 	c.up.send(line)
 	afterAnswer()
 	c.up.forgetRaw(c)
+	if c.up.g.calls.inFlight() == 0 {
+		handOff()
+	}
 }
 
 // afterAnswer runs once finish has handed an answer over; tests make it
@@ -82,13 +85,18 @@ var afterAnswer = func() {}
 type callTable struct {
 	mu sync.Mutex
 	m  map[uint64]*call // guarded by mu
+	n  atomic.Int32     // len(m)
 }
 
 func (t *callTable) add(c *call) {
 	t.mu.Lock()
 	t.m[c.n] = c
+	t.n.Store(int32(len(t.m)))
 	t.mu.Unlock()
 }
+
+// inFlight is the number of calls in the table.
+func (t *callTable) inFlight() int { return int(t.n.Load()) }
 
 func (t *callTable) get(n uint64) *call {
 	t.mu.Lock()
@@ -102,6 +110,7 @@ func (t *callTable) take(n uint64) *call {
 	defer t.mu.Unlock()
 	c := t.m[n]
 	delete(t.m, n)
+	t.n.Store(int32(len(t.m)))
 	return c
 }
 
@@ -142,6 +151,7 @@ func (t *callTable) takeWhere(match func(*call) bool) []*call {
 			delete(t.m, n)
 		}
 	}
+	t.n.Store(int32(len(t.m)))
 	return out
 }
 

@@ -343,6 +343,8 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek, hw *httpReply) bool {
 			c.finish(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
+	} else if g.calls.inFlight() == 1 {
+		handOff()
 	}
 	return true
 }
