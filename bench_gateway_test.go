@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -259,6 +260,41 @@ func BenchmarkGatewayStdio(b *testing.B) {
 		}
 	}
 	summary(b, "stdio p50 of one process in between, doing nothing else (the floor)%s", floor)
+}
+
+// BenchmarkGatewayStdioBusyCPU: direct against `mcptray connect` as in
+// BenchmarkGatewayStdio, with one CPU-bound process per CPU running
+// beside them (a laptop building something). It watches the hand-off's
+// guard (mcp/handoff.go): the gateway yields its CPU after each write,
+// and beside a task that keeps the CPU a yield costs that task's whole
+// slice, so unguarded this was ≈ 10× direct. No target of the issue's
+// applies; the ratio should stay near the quiet machine's.
+func BenchmarkGatewayStdioBusyCPU(b *testing.B) {
+	for range runtime.NumCPU() {
+		busy := exec.Command("yes") // its output goes to /dev/null
+		busy.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := busy.Start(); err != nil {
+			skipBench(b, "no CPU-bound process: "+err.Error())
+			return
+		}
+		b.Cleanup(func() { busy.Process.Kill(); busy.Wait() })
+	}
+	rounds := inRounds(b, func(b *testing.B) []side {
+		in := startBenchDaemon(b, echoServers(1))
+		return []side{
+			{"direct", directEcho(b), newEchoCall("echo")},
+			{"through connect", in.connect(b), newEchoCall("echo__echo")},
+		}
+	})
+	if len(rounds) == 0 {
+		return
+	}
+	r := p50Ratios(rounds, 1)
+	p50 := func(side int) float64 {
+		return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p50 })))
+	}
+	summary(b, "stdio p50 beside %d CPU-bound processes: direct %.0f µs, through connect %.0f µs: %.2f× (rounds %s; the hand-off unguarded: ≈ 10×)",
+		runtime.NumCPU(), p50(0), p50(1), median(r), roundList(r))
 }
 
 // relayedEcho starts the echo fake behind a relay: relay is a relay
