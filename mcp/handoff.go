@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +31,10 @@ import (
 // CPU free. With every CPU busy that leaves one slow yield every five
 // seconds; the odd slow yield of a quiet machine pauses nothing.
 //
-// MCPTRAY_HANDOFF=off turns the hand-off off, to measure without it.
+// With one CPU there is no idle CPU to spare a wake-up of, and a
+// scheduler slice (0.75 ms) is shorter than slowYield, so the gateway
+// does not hand off there. MCPTRAY_HANDOFF=off turns the hand-off off,
+// to measure without it.
 
 const (
 	slowYield      = time.Millisecond
@@ -61,7 +65,7 @@ type handOffGuard struct {
 
 func newHandOffGuard(sched func(), on bool) *handOffGuard {
 	epoch := time.Now()
-	return &handOffGuard{on: on && canYield, sched: sched, now: func() time.Duration { return time.Since(epoch) }}
+	return &handOffGuard{on: on && canYield && runtime.NumCPU() > 1, sched: sched, now: func() time.Duration { return time.Since(epoch) }}
 }
 
 // yield hands off, unless paused, and judges how long that took.
