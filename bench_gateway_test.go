@@ -32,10 +32,11 @@ import (
 // whatever b.N is, so run them with -benchtime 1x; ns/op is left out, the
 // numbers are the reported metrics:
 //
-//	BenchmarkGatewayStdio       direct stdio vs through `mcptray connect`
-//	BenchmarkGatewayHTTP        direct streamable HTTP vs through /mcp
-//	BenchmarkGatewayThroughput  calls/s with 8 concurrent callers, both
-//	BenchmarkGatewayRSS         the daemon's VmRSS with 1 and 20 servers
+//	BenchmarkGatewayStdio         direct stdio vs through `mcptray connect`
+//	BenchmarkGatewayStdioBusyCPU  the same beside a CPU-bound process per CPU
+//	BenchmarkGatewayHTTP          direct streamable HTTP vs through /mcp
+//	BenchmarkGatewayThroughput    calls/s with 8 concurrent callers, both
+//	BenchmarkGatewayRSS           the daemon's VmRSS with 1 and 20 servers
 //
 // Direct and gateway calls take turns, in blocks of calls (latency) or in
 // rounds (throughput), so both see the same machine; the latency
