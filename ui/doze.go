@@ -83,7 +83,9 @@ func startDozing() (stop func()) {
 func (z *dozer) run() {
 	for !z.ending.Load() {
 		done := make(chan bool, 1)
-		fyne.Do(func() { done <- z.doze() })
+		if !queueOnMain(func() { done <- z.doze() }) {
+			return // the app quits
+		}
 		var slept bool
 		select {
 		case slept = <-done:

@@ -23,6 +23,7 @@ const (
 	childDozeEnv   = "MCPTRAY_UI_TEST_DOZE"  // "as-shipped": the app's doze keeps its real limit
 	childConfigEnv = "MCPTRAY_UI_TEST_CONFIG"
 	childDataEnv   = "MCPTRAY_UI_TEST_DATA"
+	childBusyEnv   = "MCPTRAY_UI_TEST_BUSY_MAIN" // "1": a goroutine queues for the main goroutine without pause
 )
 
 // childDone is what the child prints once Run has returned.
@@ -75,7 +76,25 @@ func runChild() int {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
+	ran := make(chan struct{})
+	if os.Getenv(childBusyEnv) == "1" {
+		// As a flood of updates would: queueing for the main goroutine
+		// while the app quits must not race Fyne's loop ending.
+		for range 4 {
+			go func() {
+				for {
+					select {
+					case <-ran:
+						return
+					default:
+					}
+					onMain(func() {})
+				}
+			}()
+		}
+	}
 	err = Run(ctx, core, notes, &fakeSSH{list: []SSHAlias{prodAlias()}}) // the SSH tab shows one alias
+	close(ran)
 	cancel()
 	coreErr := <-done
 	fmt.Printf("%s%v\n", childDone, err)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 )
@@ -44,5 +45,58 @@ func TestGoroutineID(t *testing.T) {
 	}
 	if again := goroutineID(); again != here {
 		t.Errorf("id changed from %d to %d", here, again)
+	}
+}
+
+// TestLoopGate: once the app has begun to quit, onMain and the dozer
+// queue nothing for Fyne; onMainLast queues the quit itself, once.
+func TestLoopGate(t *testing.T) {
+	test.NewTempApp(t)
+	t.Cleanup(openLoopGate)
+
+	ran := 0
+	onMain(func() { ran++ })
+	if ran != 1 {
+		t.Fatalf("gate open: ran %d times, want 1", ran)
+	}
+	closeLoopGate()
+	onMain(func() { ran++ })
+	if queueOnMain(func() { ran++ }) || ran != 1 {
+		t.Fatalf("gate closed: something was queued (ran %d times)", ran)
+	}
+	onMainLast(func() { ran++ })
+	if ran != 1 {
+		t.Fatal("onMainLast queued after the gate closed")
+	}
+
+	openLoopGate()
+	quits := 0
+	onMainLast(func() { quits++ })
+	onMainLast(func() { quits++ })
+	onMain(func() { ran++ })
+	if quits != 1 || ran != 1 {
+		t.Errorf("onMainLast: quit ran %d times (want 1), then onMain ran %d more (want 0)", quits, ran-1)
+	}
+}
+
+// TestOnMainLastRunsTheQuitOnce: the quit, which closes the gate itself,
+// runs at once when Fyne runs it at once (its loop has ended): no
+// deadlock on the gate.
+func TestOnMainLastRunsTheQuitOnce(t *testing.T) {
+	test.NewTempApp(t)
+	t.Cleanup(openLoopGate)
+	quits := 0
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		onMainLast(func() { closeLoopGate(); quits++ })
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("onMainLast with a quit that closes the gate did not return")
+	}
+	if quits != 1 {
+		t.Errorf("quit ran %d times, want 1", quits)
 	}
 }

@@ -33,6 +33,7 @@ const AppID = "io.github.mcptray"
 // even before Fyne's own signal handler is installed.
 func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	mainGoroutine.Store(goroutineID())
+	openLoopGate()
 	a := fyneapp.NewWithID(AppID)
 	defer startDozing()() // once the app is there: its goroutine queues work for Fyne
 	a.SetIcon(assets.Icon)
@@ -53,12 +54,15 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	}
 
 	// When ctx ends the app quits as from the tray's Quit, even before
-	// Fyne's loop runs (onMain then queues the quit for it).
+	// Fyne's loop runs (onMainLast then queues the quit for it). Quitting
+	// closes the loop gate first (mainthread.go): nothing of ours is
+	// queued for the main goroutine after it.
 	quit := func() {
+		closeLoopGate()
 		endDozing() // Fyne's loop must be awake to see the quit
 		a.Quit()
 	}
-	defer context.AfterFunc(ctx, func() { onMain(quit) })()
+	defer context.AfterFunc(ctx, func() { onMainLast(quit) })()
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
 			clipboard: a.Clipboard(),
@@ -80,9 +84,10 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	defer d.close()
 
 	// The followers, stopped when Run returns. An update that arrives while
-	// the app quits is harmless: onMain drops it once Fyne's loop has ended
-	// (a SIGTERM reaches Fyne's own handler and ctx at once, so the loop
-	// may end either way).
+	// the app quits is dropped: onMain queues nothing once the app has
+	// begun to quit, and drops what runs once Fyne's loop has ended (a
+	// SIGTERM reaches Fyne's own handler and ctx at once, so the loop may
+	// end either way).
 	var stops []func()
 	// Subscribe before reading the status, so no change falls in between.
 	updates, cancel := c.Subscribe()
