@@ -97,12 +97,16 @@ func TestSecretServiceRoundTrip(t *testing.T) {
 	}
 }
 
-// listed reports whether `secret-tool search --all service mcptray` shows
-// the entry name. Its output holds the secrets, so it is never printed.
+// listed reports whether `secret-tool search --all service mcptray
+// username NAME` shows the entry name. Its output holds the secrets, so it
+// is never printed. The search names the entry: a search of the whole
+// service lists every entry the other packages' tests keep in the same
+// session keyring, and one of them deleted while secret-tool reads it
+// ends the listing early (seen once, in CI-like `make test`).
 func listed(t *testing.T, name string) bool {
 	t.Helper()
 	tool := needTool(t, "secret-tool")
-	out, err := exec.Command(tool, "search", "--all", "service", Service).CombinedOutput()
+	out, err := exec.Command(tool, "search", "--all", "service", Service, "username", name).CombinedOutput()
 	if err != nil && len(out) > 0 {
 		// secret-tool exits 1 when nothing matches; say only how it failed.
 		var ee *exec.ExitError
