@@ -10,9 +10,10 @@ import (
 
 // TestHandOffBesideBusyCPUs: with a real CPU-bound process on every CPU,
 // real yields are slow (each waits out another task's slice), and the
-// guard lets only a few of them through. Without the guard a third to a
-// half of the tries were slow on a 2-vCPU VM; where the scheduler does not
-// make a yielder wait, none is, and there is nothing to guard against.
+// guard lets only a few of them through (8 of 1000 tries on a 2-vCPU VM;
+// without the guard a third to a half of the tries were slow). Where the
+// scheduler does not make a yielder wait, none is slow, and there is
+// nothing to guard against.
 func TestHandOffBesideBusyCPUs(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("one CPU: the gateway does not hand off (handoff.go)")
@@ -27,7 +28,7 @@ func TestHandOffBesideBusyCPUs(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond)
 
-	tries, yields, slow := 2000, 0, 0
+	tries, yields, slow := 1000, 0, 0
 	h := newHandOffGuard(func() {
 		t0 := time.Now()
 		schedYield()
@@ -40,7 +41,7 @@ func TestHandOffBesideBusyCPUs(t *testing.T) {
 		h.yield()
 	}
 	t.Logf("%d tries: %d yields, %d slow", tries, yields, slow)
-	if slow > 40 {
+	if slow > 30 {
 		t.Errorf("%d of %d yields were slow (waited out a busy task's slice); the guard should have paused after a few", slow, yields)
 	}
 }
