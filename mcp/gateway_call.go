@@ -69,11 +69,11 @@ func (c *call) finish(line []byte) {
 		afterAnswer()
 		return
 	}
-	c.up.send(line)
+	written := c.up.send(line)
 	afterAnswer()
 	c.up.forgetRaw(c)
-	if c.up.g.calls.inFlight() == 0 {
-		handOff()
+	if written && c.up.g.calls.inFlight() == 0 {
+		handOff() // the assistant has the answer and nothing else waits
 	}
 }
 

@@ -116,7 +116,8 @@ func countHandOffs(t *testing.T) *atomic.Int64 {
 
 // TestHandOffAfterEachWrite: the gateway hands off after writing a call
 // to a server when it is the only call in flight, and after writing an
-// answer when none is left — and not while other calls are in flight.
+// answer when none is left — and not while other calls are in flight, nor
+// after an answer its writer goroutine has to finish.
 func TestHandOffAfterEachWrite(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "r", "rich")
@@ -147,5 +148,20 @@ func TestHandOffAfterEachWrite(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if got := n.Load(); got != 2 {
 		t.Errorf("two overlapping calls: %d hand-offs, want 2", got)
+	}
+
+	// An answer the socket does not take at once (2 MB, read only later)
+	// goes out from the writer's goroutine: no hand-off after it, only
+	// after the request.
+	n.Store(0)
+	r.send(t, `{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"r__huge","arguments":{"mb":2}}}`)
+	waitFor(t, "the request's hand-off", func() bool { return n.Load() == 1 })
+	waitFor(t, "the call answered", func() bool { return g.calls.inFlight() == 0 })
+	time.Sleep(50 * time.Millisecond)
+	if got := n.Load(); got != 1 {
+		t.Errorf("a queued answer: %d hand-offs, want 1 (the request's)", got)
+	}
+	if got := r.recv(t); !strings.Contains(got, `"id":"h"`) || len(got) < 2<<20 {
+		t.Errorf("huge answer: %d bytes", len(got))
 	}
 }

@@ -155,10 +155,10 @@ func clientInfo(ss *sdk.ServerSession) (name, version string) {
 }
 
 // send writes a line to a stream session.
-func (up *upstream) send(line []byte) {
-	if up.w != nil {
-		up.w.send(line)
-	}
+// send writes line to the assistant; it reports whether it went out at
+// once (not queued for the writer's goroutine).
+func (up *upstream) send(line []byte) bool {
+	return up.w != nil && up.w.send(line)
 }
 
 func (up *upstream) forgetRaw(c *call) {

@@ -37,17 +37,19 @@ func newStreamWriter(w io.Writer) *streamWriter {
 	return sw
 }
 
-func (sw *streamWriter) send(line []byte) {
+// send writes line, or queues what the stream does not take now; it
+// reports whether all of line went out at once.
+func (sw *streamWriter) send(line []byte) (written bool) {
 	sw.mu.Lock()
 	if sw.closed {
 		sw.mu.Unlock()
-		return
+		return false
 	}
 	if sw.rc == nil || sw.writing || len(sw.queue) > 0 {
 		sw.queue = append(sw.queue, line)
 		sw.mu.Unlock()
 		sw.signal()
-		return
+		return false
 	}
 	sw.writing = true
 	sw.mu.Unlock()
@@ -62,6 +64,7 @@ func (sw *streamWriter) send(line []byte) {
 	if pending {
 		sw.signal()
 	}
+	return n == len(line)
 }
 
 // tryWrite writes what the socket takes now and returns how much that was.
