@@ -195,6 +195,11 @@ func p50Ratios(rounds [][]sideStats, side int) []float64 {
 	return across(rounds, func(st []sideStats) float64 { return ratio(st[side].p50, st[0].p50) })
 }
 
+// medianP50 is side's median p50 over the rounds, in µs.
+func medianP50(rounds [][]sideStats, side int) float64 {
+	return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p50 })))
+}
+
 // roundList formats the rounds' ratios, lowest first.
 func roundList(r []float64) string {
 	s := slices.Clone(r)
@@ -210,9 +215,7 @@ func roundList(r []float64) string {
 // each the median over the rounds, with the p50 ratio against target.
 func reportLatency(b *testing.B, what, via string, target float64, rounds [][]sideStats) {
 	b.Helper()
-	p50 := func(side int) float64 {
-		return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p50 })))
-	}
+	p50 := func(side int) float64 { return medianP50(rounds, side) }
 	p99 := func(side int) float64 {
 		return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p99 })))
 	}
@@ -291,11 +294,8 @@ func BenchmarkGatewayStdioBusyCPU(b *testing.B) {
 		return
 	}
 	r := p50Ratios(rounds, 1)
-	p50 := func(side int) float64 {
-		return µs(median(across(rounds, func(st []sideStats) time.Duration { return st[side].p50 })))
-	}
 	summary(b, "stdio p50 beside %d CPU-bound processes: direct %.0f µs, through connect %.0f µs: %.2f× (rounds %s; the hand-off unguarded: ≈ 10×)",
-		runtime.NumCPU(), p50(0), p50(1), median(r), roundList(r))
+		runtime.NumCPU(), medianP50(rounds, 0), medianP50(rounds, 1), median(r), roundList(r))
 }
 
 // relayedEcho starts the echo fake behind a relay: relay is a relay

@@ -85,18 +85,20 @@ var afterAnswer = func() {}
 type callTable struct {
 	mu sync.Mutex
 	m  map[uint64]*call // guarded by mu
-	n  atomic.Int32     // len(m)
 }
 
 func (t *callTable) add(c *call) {
 	t.mu.Lock()
 	t.m[c.n] = c
-	t.n.Store(int32(len(t.m)))
 	t.mu.Unlock()
 }
 
 // inFlight is the number of calls in the table.
-func (t *callTable) inFlight() int { return int(t.n.Load()) }
+func (t *callTable) inFlight() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.m)
+}
 
 func (t *callTable) get(n uint64) *call {
 	t.mu.Lock()
@@ -110,7 +112,6 @@ func (t *callTable) take(n uint64) *call {
 	defer t.mu.Unlock()
 	c := t.m[n]
 	delete(t.m, n)
-	t.n.Store(int32(len(t.m)))
 	return c
 }
 
@@ -151,7 +152,6 @@ func (t *callTable) takeWhere(match func(*call) bool) []*call {
 			delete(t.m, n)
 		}
 	}
-	t.n.Store(int32(len(t.m)))
 	return out
 }
 

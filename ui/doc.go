@@ -16,8 +16,9 @@
 // onMain (follow and followLoad in updates.go; onMain, in mainthread.go, is
 // fyne.Do that queues nothing once the app has begun to quit — Fyne 2.7
 // races a send against its queue's close — drops its function once Fyne's
-// loop has ended, and wakes the loop from its doze: doze.go); callbacks from widgets and
-// the tray already run on the main goroutine and call the core directly.
+// loop has ended, and wakes the loop from its doze: doze.go); callbacks
+// from widgets and the tray already run on the main goroutine and call
+// the core directly.
 // Fyne's thread checks stay on, and the tests fail on "Error in Fyne call
 // thread".
 //

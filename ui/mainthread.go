@@ -79,11 +79,7 @@ func queueOnMain(f func()) bool {
 // once Fyne's loop has ended, fyne.Do runs it at once, and the quit closes
 // the gate itself.
 func onMainLast(f func()) {
-	loopGate.Lock()
-	first := !loopGate.closed
-	loopGate.closed = true
-	loopGate.Unlock()
-	if first {
+	if closeLoopGate() {
 		fyne.Do(onlyOnMain(f))
 	}
 	wakeLoop()
@@ -91,10 +87,13 @@ func onMainLast(f func()) {
 
 // closeLoopGate closes the gate: the app quits. Anything queued before
 // still runs (or is dropped with Fyne's queue); nothing is queued after.
-func closeLoopGate() {
+// It reports whether the gate was open.
+func closeLoopGate() (wasOpen bool) {
 	loopGate.Lock()
+	defer loopGate.Unlock()
+	wasOpen = !loopGate.closed
 	loopGate.closed = true
-	loopGate.Unlock()
+	return wasOpen
 }
 
 // openLoopGate opens the gate for a new Run.
