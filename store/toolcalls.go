@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -38,13 +40,27 @@ func (s *Store) AddToolCalls(ctx context.Context, calls []ToolCall) error {
 		return fmt.Errorf("storing tool calls: %w", err)
 	}
 	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO tool_calls (server, tool, started, duration_us, outcome) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("storing tool calls: %w", err)
-	}
-	defer stmt.Close()
-	for _, c := range calls {
-		if _, err := stmt.ExecContext(ctx, c.Server, c.Tool, formatTime(c.Started), c.Duration.Microseconds(), c.Outcome); err != nil {
+	var full *sql.Stmt // the INSERT of toolCallsPerInsert rows, prepared once
+	args := make([]any, 0, 5*toolCallsPerInsert)
+	for len(calls) > 0 {
+		n := min(len(calls), toolCallsPerInsert)
+		args = args[:0]
+		for _, c := range calls[:n] {
+			args = append(args, c.Server, c.Tool, formatTime(c.Started), c.Duration.Microseconds(), c.Outcome)
+		}
+		calls = calls[n:]
+		if n < toolCallsPerInsert { // the last few
+			_, err = tx.ExecContext(ctx, insertToolCalls(n), args...)
+		} else {
+			if full == nil {
+				if full, err = tx.PrepareContext(ctx, insertToolCalls(n)); err != nil {
+					return fmt.Errorf("storing tool calls: %w", err)
+				}
+				defer full.Close()
+			}
+			_, err = full.ExecContext(ctx, args...)
+		}
+		if err != nil {
 			return fmt.Errorf("storing tool calls: %w", err)
 		}
 	}
@@ -52,6 +68,18 @@ func (s *Store) AddToolCalls(ctx context.Context, calls []ToolCall) error {
 		return fmt.Errorf("storing tool calls: %w", err)
 	}
 	return nil
+}
+
+// toolCallsPerInsert is how many rows one INSERT statement stores. With a
+// row per statement, each row costs SQLite a whole statement run (and
+// database/sql its per-call work); 16 rows a statement take about 40 %
+// less CPU a row (BenchmarkAddToolCalls), and more rows gain little.
+const toolCallsPerInsert = 16
+
+// insertToolCalls returns the INSERT statement for n rows.
+func insertToolCalls(n int) string {
+	return `INSERT INTO tool_calls (server, tool, started, duration_us, outcome) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?),`, n), ",")
 }
 
 // ToolCalls returns the last limit calls (by start), newest first; limit

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -53,4 +54,35 @@ func BenchmarkAddToolCalls(b *testing.B) {
 	benchBatches(b, 512, "calls/s", func() ToolCall {
 		return ToolCall{Server: "echo", Tool: "echo", Started: time.Now(), Duration: 250 * time.Microsecond, Outcome: "ok"}
 	}, s.AddToolCalls)
+}
+
+// TestAddToolCallsAcrossStatements: a batch is stored in INSERTs of
+// toolCallsPerInsert rows and one of the rest; every row arrives whole,
+// whatever the batch's size.
+func TestAddToolCallsAcrossStatements(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 7, 3, 12, 0, 0, 0, time.UTC)
+	for _, n := range []int{1, toolCallsPerInsert - 1, toolCallsPerInsert, toolCallsPerInsert + 1, 2 * toolCallsPerInsert, 2*toolCallsPerInsert + 3, 517} {
+		s, _ := openTemp(t)
+		calls := make([]ToolCall, n)
+		for i := range calls {
+			calls[i] = ToolCall{Server: "s" + strconv.Itoa(i%3), Tool: "t" + strconv.Itoa(i), Started: t0.Add(time.Duration(i) * time.Millisecond), Duration: time.Duration(i) * time.Microsecond, Outcome: []string{"ok", "error", "cancelled", "timeout"}[i%4]}
+		}
+		if err := s.AddToolCalls(ctx, calls); err != nil {
+			t.Fatalf("%d calls: %v", n, err)
+		}
+		got, err := s.ToolCalls(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n {
+			t.Fatalf("%d calls stored as %d rows", n, len(got))
+		}
+		for i, g := range got { // newest first
+			w := calls[n-1-i]
+			if g.Server != w.Server || g.Tool != w.Tool || !g.Started.Equal(w.Started) || g.Duration != w.Duration || g.Outcome != w.Outcome {
+				t.Fatalf("%d calls: row %d = %+v, want %+v", n, i, g, w)
+			}
+		}
+	}
 }
