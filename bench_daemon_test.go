@@ -243,3 +243,31 @@ func watchdogPID(parent int) int {
 	}
 	return 0
 }
+
+// processCPU is the CPU time pid has used so far (user and system, every
+// thread), or 0 for pid 0 or a process that is gone.
+func processCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: utime and stime are the 12th and 13th of them.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ticks := 0
+	for _, v := range f[11:13] {
+		n, _ := strconv.Atoi(v)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat's times:
+// 100 on every Linux architecture Go supports.
+const clockTicks = 100

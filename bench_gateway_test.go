@@ -303,6 +303,13 @@ func BenchmarkGatewayStdioBusyCPU(b *testing.B) {
 // binary itself in mode (mcptest's relay).
 func relayedEcho(b testing.TB, relay, mode string) *streamClient {
 	b.Helper()
+	c, _ := relayedEchoPid(b, relay, mode)
+	return c
+}
+
+// relayedEchoPid is relayedEcho, also returning the relay's process id.
+func relayedEchoPid(b testing.TB, relay, mode string) (*streamClient, int) {
+	b.Helper()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)
 	if relay != "" {
@@ -310,7 +317,8 @@ func relayedEcho(b testing.TB, relay, mode string) *streamClient {
 	}
 	cmd.Env = mcptest.Env(mode)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	return startSession(b, cmd)
+	c := startSession(b, cmd)
+	return c, cmd.Process.Pid
 }
 
 // buildCRelay compiles testdata/relay.c, or logs why not and returns "".
@@ -431,44 +439,77 @@ func throughput(b *testing.B, c rpcClient, e echoCall, total int) time.Duration 
 // over eight runs; see docs/performance.md).
 const throughputRounds = 6
 
+// A throughputSide is one way of calling the echo fake in
+// compareThroughput; pid, when not 0, is the process in between (the
+// daemon, a relay), whose CPU time per call is reported.
+type throughputSide struct {
+	c    rpcClient
+	e    echoCall
+	pid  int
+	took time.Duration
+	cpu  time.Duration
+}
+
 // compareThroughput runs rounds of concurrent calls, direct and gateway
-// taking turns, and reports both rates and their ratio.
-func compareThroughput(b *testing.B, what string, direct, gateway rpcClient, de, ge echoCall) {
+// taking turns, and reports both rates and their ratio. A floor side (a
+// relay that only copies bytes), when given, takes its turn too and is
+// reported after the verdict, as what any process in between costs; so
+// is the CPU time the process in between spent per call.
+func compareThroughput(b *testing.B, what string, sides ...*throughputSide) {
 	b.Helper()
-	throughput(b, direct, de, benchWarmup)
-	throughput(b, gateway, ge, benchWarmup)
-	const perRound = benchCalls / 2
-	var dt, gt time.Duration
-	for range throughputRounds {
-		dt += throughput(b, direct, de, perRound)
-		gt += throughput(b, gateway, ge, perRound)
+	for _, sd := range sides {
+		throughput(b, sd.c, sd.e, benchWarmup)
 	}
-	calls := float64(throughputRounds * perRound)
-	dr, gr := calls/dt.Seconds(), calls/gt.Seconds()
+	const perRound = benchCalls / 2
+	for range throughputRounds {
+		for _, sd := range sides {
+			cpu0 := processCPU(sd.pid)
+			sd.took += throughput(b, sd.c, sd.e, perRound)
+			sd.cpu += processCPU(sd.pid) - cpu0
+		}
+	}
+	n := float64(throughputRounds * perRound)
+	rate := func(sd *throughputSide) float64 { return n / sd.took.Seconds() }
+	perCall := func(sd *throughputSide) float64 { return float64(sd.cpu.Microseconds()) / n }
+	dr, gr := rate(sides[0]), rate(sides[1])
 	ratio := gr / dr
 	b.ReportMetric(0, "ns/op")
 	b.ReportMetric(dr, "direct-calls/s")
 	b.ReportMetric(gr, "gateway-calls/s")
 	b.ReportMetric(ratio, "ratio")
-	b.Logf("gateway: %s throughput, %d callers: direct %.0f calls/s, gateway %.0f calls/s: %.2f× (target ≥ %.1f×: %s)",
-		what, benchCallers, dr, gr, ratio, targetThroughput, verdict(ratio >= targetThroughput))
+	b.Logf("gateway: %s throughput, %d callers: direct %.0f calls/s, gateway %.0f calls/s: %.2f× (target ≥ %.1f×: %s); the daemon's CPU %.0f µs a call",
+		what, benchCallers, dr, gr, ratio, targetThroughput, verdict(ratio >= targetThroughput), perCall(sides[1]))
+	if len(sides) > 2 {
+		fr := rate(sides[2])
+		b.ReportMetric(fr/dr, "c-relay-ratio")
+		b.Logf("gateway: %s throughput through a C relay, doing nothing else (the floor): %.0f calls/s: %.2f× direct; the relay's CPU %.0f µs a call",
+			what, fr, fr/dr, perCall(sides[2]))
+	}
 }
 
 // BenchmarkGatewayThroughput: calls per second with 8 concurrent callers
 // on one session, directly and through the gateway, over stdio
-// (`mcptray connect`) and over HTTP (/mcp).
+// (`mcptray connect`, and the C relay of BenchmarkGatewayStdio as the
+// floor) and over HTTP (/mcp).
 func BenchmarkGatewayThroughput(b *testing.B) {
 	in := startBenchDaemon(b, echoServers(1))
+	daemon := in.cmd.Process.Pid
 	b.Run("stdio", func(b *testing.B) {
 		direct, gateway := directEcho(b), in.connect(b)
 		direct.pipeline()
 		gateway.pipeline()
-		compareThroughput(b, "stdio", direct, gateway, newEchoCall("echo"), newEchoCall("echo__echo"))
+		sides := []*throughputSide{{c: direct, e: newEchoCall("echo")}, {c: gateway, e: newEchoCall("echo__echo"), pid: daemon}}
+		if cRelay := buildCRelay(b); cRelay != "" {
+			relayed, pid := relayedEchoPid(b, cRelay, "echo")
+			relayed.pipeline()
+			sides = append(sides, &throughputSide{c: relayed, e: newEchoCall("echo"), pid: pid})
+		}
+		compareThroughput(b, "stdio", sides...)
 	})
 	b.Run("http", func(b *testing.B) {
 		url, token := in.httpEndpoint(b)
 		direct, gateway := httpSession(b, "direct HTTP", startHTTPEcho(b), ""), httpSession(b, "through /mcp", url, token)
-		compareThroughput(b, "HTTP", direct, gateway, newEchoCall("echo"), newEchoCall("echo__echo"))
+		compareThroughput(b, "HTTP", &throughputSide{c: direct, e: newEchoCall("echo")}, &throughputSide{c: gateway, e: newEchoCall("echo__echo"), pid: daemon})
 	})
 }
 
