@@ -225,13 +225,7 @@ func watchdogPID(parent int) int {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
+		if f := procStatFields(pid); len(f) < 2 || f[1] != strconv.Itoa(parent) {
 			continue
 		}
 		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
@@ -250,13 +244,7 @@ func processCPU(pid int) time.Duration {
 	if pid == 0 {
 		return 0
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// The fields after the command name, which is in parentheses and may
-	// hold spaces: utime and stime are the 12th and 13th of them.
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	f := procStatFields(pid)
 	if len(f) < 13 {
 		return 0
 	}

@@ -195,13 +195,20 @@ func alive(pid int) bool {
 	if pid <= 0 || syscall.Kill(pid, 0) != nil {
 		return false
 	}
+	f := procStatFields(pid)
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// procStatFields returns the fields of /proc/PID/stat after the command
+// name (which is in parentheses and may hold spaces): state, ppid, … — so
+// utime and stime are f[11] and f[12]. It returns nil for a process that
+// is gone.
+func procStatFields(pid int) []string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return false
+		return nil
 	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] != "Z"
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 }
 
 func waitGone(t *testing.T, pid int, what string) {
