@@ -331,13 +331,21 @@ func TestDaemonCLI(t *testing.T) {
 	}
 }
 
+// TestKill9LeavesNoOrphans: after a kill -9 of the daemon, the watchdog
+// kills every server and their descendants: in the group, and out of it
+// (setsid), still linked to the server or already an orphan.
 func TestKill9LeavesNoOrphans(t *testing.T) {
-	pidfile := filepath.Join(t.TempDir(), "gc.pid")
+	dir := t.TempDir()
+	pidfile := filepath.Join(dir, "gc.pid")
+	treeFile, orphanFile := filepath.Join(dir, "tree.pid"), filepath.Join(dir, "orphan.pid")
 	in := startDaemon(t, map[string]any{
 		"gc":       fakeEntry(t, "grandchild", "MCPTRAY_FAKE_PIDFILE", pidfile),
 		"stubborn": fakeEntry(t, "ignore-term"),
+		"tree":     fakeEntry(t, "escaper", "MCPTRAY_FAKE_PIDFILE", treeFile),
+		"orphan":   fakeEntry(t, "escaper", "MCPTRAY_FAKE_PIDFILE", orphanFile, "MCPTRAY_FAKE_ORPHAN", "1"),
 	})
-	st := in.waitFor("ready", states("gc", "ready", "stubborn", "ready"))
+	st := in.waitFor("ready", states("gc", "ready", "stubborn", "ready", "tree", "ready", "orphan", "ready"))
+	tree, orphan := readEscapee(t, "setsid'd grandchild", treeFile), readEscapee(t, "setsid'd orphan", orphanFile)
 	_, gcPID := state(st, "gc")
 	_, stubbornPID := state(st, "stubborn")
 	b, err := os.ReadFile(pidfile)
@@ -351,6 +359,8 @@ func TestKill9LeavesNoOrphans(t *testing.T) {
 	waitGone(t, gcPID, "server")
 	waitGone(t, stubbornPID, "server ignoring SIGTERM")
 	waitGone(t, grandchild, "grandchild")
+	tree.waitReaped(t, 0)
+	orphan.waitReaped(t, 0)
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.

@@ -181,10 +181,18 @@ func (c *Core) Close() error {
 	return err
 }
 
-// Run starts the watchdog, the control API, the watcher and one supervisor
-// per configured server, and blocks until ctx ends. Then it stops every
-// server (in parallel) and returns.
+// Run makes this process a child subreaper, starts the watchdog, the
+// control API, the watcher and one supervisor per configured server, and
+// blocks until ctx ends. Then it stops every server (in parallel) and
+// returns.
 func (c *Core) Run(ctx context.Context) error {
+	// Orphans of a server's descendants (a double fork after setsid) are
+	// reparented here, so stopping the server still finds and kills them.
+	if stop, err := mcp.Subreap(); err != nil {
+		c.log.Warn("descendants that leave their server's process group may outlive it", "err", err)
+	} else {
+		defer stop() // last: after every server and the watchdog are gone
+	}
 	wd, err := mcp.StartWatchdog()
 	if err != nil {
 		return fmt.Errorf("starting watchdog: %w", err)

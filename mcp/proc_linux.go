@@ -90,8 +90,13 @@ func hasEnvEntry(environ, entry []byte) bool {
 // procStat is the part of /proc/PID/stat that we read.
 type procStat struct {
 	state byte
+	ppid  int
 	pgrp  int
+	start uint64 // starttime: with the pid, tells a process from a later one with the same pid
 }
+
+// dead reports a zombie or a process being reaped.
+func (st procStat) dead() bool { return st.state == 'Z' || st.state == 'X' }
 
 // eachProc calls f for every process in /proc until f returns false.
 func eachProc(f func(pid int, st procStat) bool) error {
@@ -120,8 +125,8 @@ func eachProc(f func(pid int, st procStat) bool) error {
 	return nil
 }
 
-// readProcStat parses "pid (comm) state ppid pgrp …"; comm may hold spaces
-// and parentheses, so fields are counted after the last ')'.
+// readProcStat parses "pid (comm) state ppid pgrp … starttime …"; comm may
+// hold spaces and parentheses, so fields are counted after the last ')'.
 func readProcStat(pid int) (procStat, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -132,12 +137,14 @@ func readProcStat(pid int) (procStat, error) {
 		return procStat{}, errors.New("malformed stat")
 	}
 	fields := bytes.Fields(b[i+1:])
-	if len(fields) < 3 || len(fields[0]) != 1 {
+	if len(fields) < 20 || len(fields[0]) != 1 {
 		return procStat{}, errors.New("malformed stat")
 	}
-	pgrp, err := strconv.Atoi(string(fields[2]))
-	if err != nil {
+	ppid, err1 := strconv.Atoi(string(fields[1]))
+	pgrp, err2 := strconv.Atoi(string(fields[2]))
+	start, err3 := strconv.ParseUint(string(fields[19]), 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
 		return procStat{}, err
 	}
-	return procStat{state: fields[0][0], pgrp: pgrp}, nil
+	return procStat{state: fields[0][0], ppid: ppid, pgrp: pgrp, start: start}, nil
 }

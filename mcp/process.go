@@ -3,13 +3,17 @@
 package mcp
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -19,35 +23,86 @@ import (
 // process is one server child, leader of its own process group.
 type process struct {
 	cmd      *exec.Cmd
-	pid      int // also the process group id
+	pid      int    // also the process group id
+	start    uint64 // the leader's start time (0: unknown), see scanStrays
+	marker   []byte // ServerEnv=… in its environment: this start's alone
 	watchdog *Watchdog
 
-	exited chan struct{}    // closed once the leader is reaped and its group is gone
+	mu     sync.Mutex
+	strays []stray // guarded by mu: descendants found outside the group
+
+	exited chan struct{}    // closed once the leader is reaped and its family is gone
 	state  *os.ProcessState // the leader's exit; set before exited closes
 }
 
 // startProcess starts path in a new process group with the given pipe ends
 // as its stdio, and reaps it in the background.
 func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (*process, error) {
+	env, marker := markServer(spec.Env)
 	cmd := &exec.Cmd{
 		Path:        path,
 		Args:        append([]string{spec.Command}, spec.Args...),
-		Env:         spec.Env,
+		Env:         env,
 		Dir:         spec.Dir,
 		Stdin:       stdin,
 		Stdout:      stdout,
 		Stderr:      stderr,
 		SysProcAttr: serverProcAttr(),
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startOwned(cmd); err != nil {
 		return nil, startError(spec, err)
 	}
-	p := &process{cmd: cmd, pid: cmd.Process.Pid, watchdog: spec.Watchdog, exited: make(chan struct{})}
+	p := &process{cmd: cmd, pid: cmd.Process.Pid, marker: []byte(marker), watchdog: spec.Watchdog, exited: make(chan struct{})}
+	p.start = procStart(p.pid)
 	if p.watchdog != nil {
-		p.watchdog.Track(p.pid)
+		p.watchdog.Track(p.pid, marker)
 	}
 	go p.reap(termGraceOf(spec))
 	return p, nil
+}
+
+// markServer returns env (nil: ours) with ServerEnv set to a value of its
+// own, and that KEY=VALUE entry. A marker inherited from elsewhere is
+// dropped, so each process carries one server's marker at most.
+func markServer(env []string) ([]string, string) {
+	if env == nil {
+		env = os.Environ()
+	}
+	var id [16]byte
+	rand.Read(id[:])
+	marker := ServerEnv + "=" + hex.EncodeToString(id[:])
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, ServerEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, marker), marker
+}
+
+// owned are the children this package started and waits for itself (the
+// servers and the watchdog): the subreaper's reaper leaves them alone.
+var owned = struct {
+	mu   sync.Mutex   // held across Start, so no owned child is seen unregistered
+	pids map[int]bool // guarded by mu
+}{pids: map[int]bool{}}
+
+// startOwned starts cmd and registers it as owned until disown.
+func startOwned(cmd *exec.Cmd) error {
+	owned.mu.Lock()
+	defer owned.mu.Unlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	owned.pids[cmd.Process.Pid] = true
+	return nil
+}
+
+// disown forgets pid once it has been reaped.
+func disown(pid int) {
+	owned.mu.Lock()
+	defer owned.mu.Unlock()
+	delete(owned.pids, pid)
 }
 
 // startError makes exec's error readable: which directory or which file.
@@ -62,16 +117,17 @@ func startError(spec StdioSpec, err error) error {
 	return fmt.Errorf("running %q: %v", spec.Command, err)
 }
 
-// reap waits for the leader, then stops whatever is left of its group
-// (SIGTERM, up to grace, SIGKILL), so a server's children never outlive it.
+// reap waits for the leader, then stops whatever is left of its family
+// (SIGTERM, up to grace, SIGKILL), so a server's descendants never outlive
+// it: its group, and the strays that left the group.
 func (p *process) reap(grace time.Duration) {
 	exitwait.Wait(p.cmd) // the exit status is in ProcessState; Wait's error adds nothing
 	p.state = p.cmd.ProcessState
-	if !groupGone(p.pid) {
-		p.signalGroup(syscall.SIGTERM)
-		if !waitGroupGone(p.pid, grace) {
-			p.signalGroup(syscall.SIGKILL)
-			waitGroupGone(p.pid, time.Second)
+	disown(p.pid)
+	if !p.familyGone() {
+		p.signalFamily(syscall.SIGTERM)
+		if !p.waitFamilyGone(grace) {
+			p.killFamily(time.Second)
 		}
 	}
 	if p.watchdog != nil {
@@ -80,14 +136,85 @@ func (p *process) reap(grace time.Duration) {
 	close(p.exited)
 }
 
-// signalGroup sends sig to every process in the group.
-func (p *process) signalGroup(sig syscall.Signal) {
+// collect looks for the family's strays again, adds them to those known
+// and reports how many are alive.
+func (p *process) collect() int {
+	p.mu.Lock()
+	known := slices.Clone(p.strays)
+	p.mu.Unlock()
+	found := scanStrays(p.pid, p.start, p.pid, p.marker, known)
+	p.mu.Lock()
+	for _, s := range found {
+		if !slices.Contains(p.strays, s) {
+			p.strays = append(p.strays, s)
+		}
+	}
+	p.mu.Unlock()
+	return len(found)
+}
+
+// signalFamily sends sig to every process in the group and to every
+// known stray.
+func (p *process) signalFamily(sig syscall.Signal) {
 	if p.pid > 1 { // never kill(-1, …): that is every process we may signal
 		syscall.Kill(-p.pid, sig)
 	}
+	p.mu.Lock()
+	strays := slices.Clone(p.strays)
+	p.mu.Unlock()
+	for _, s := range strays {
+		signalStray(s, sig)
+	}
 }
 
-// waitExit reports whether the group is gone within d.
+// familyGone reports whether no process of the group, no known stray and
+// no newly found one is alive.
+func (p *process) familyGone() bool {
+	if !groupGone(p.pid) {
+		return false
+	}
+	p.mu.Lock()
+	strays := slices.Clone(p.strays)
+	p.mu.Unlock()
+	for _, s := range strays {
+		if strayAlive(s) {
+			return false
+		}
+	}
+	return p.collect() == 0
+}
+
+// waitFamilyGone polls until the family is gone, for up to d.
+func (p *process) waitFamilyGone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if p.familyGone() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// killFamily sends SIGKILL to the family until it is gone (a stray found
+// late, or forked meanwhile, gets its own), for up to d.
+func (p *process) killFamily(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		p.signalFamily(syscall.SIGKILL)
+		if p.familyGone() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitExit reports whether the family is gone within d.
 func (p *process) waitExit(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -99,15 +226,17 @@ func (p *process) waitExit(d time.Duration) bool {
 	}
 }
 
-// stop escalates: closeStdin, wait up to stopGrace, SIGTERM to the group,
-// wait up to termGrace, SIGKILL to the group, wait for the exit. It reports
-// whether a signal was needed.
+// stop escalates: closeStdin, wait up to stopGrace, SIGTERM to the family,
+// wait up to termGrace, SIGKILL to the family, wait for the exit. It
+// reports whether a signal was needed. The strays are looked for first,
+// while the leader runs and its descendants are still linked to it.
 func (p *process) stop(closeStdin func(), stopGrace, termGrace time.Duration) (signaled bool) {
+	p.collect()
 	closeStdin()
 	if p.waitExit(stopGrace) {
 		return false
 	}
-	p.signalGroup(syscall.SIGTERM)
+	p.signalFamily(syscall.SIGTERM)
 	if p.waitExit(termGrace) {
 		return true
 	}
@@ -115,9 +244,9 @@ func (p *process) stop(closeStdin func(), stopGrace, termGrace time.Duration) (s
 	return true
 }
 
-// kill sends SIGKILL to the group and waits until it is gone.
+// kill sends SIGKILL to the family and waits until it is gone.
 func (p *process) kill() {
-	p.signalGroup(syscall.SIGKILL)
+	p.signalFamily(syscall.SIGKILL)
 	<-p.exited
 }
 
@@ -130,20 +259,6 @@ func describeExit(st *os.ProcessState) (string, int) {
 		return fmt.Sprintf("killed by signal %d", int(ws.Signal())), -1
 	}
 	return fmt.Sprintf("exited with code %d", st.ExitCode()), st.ExitCode()
-}
-
-// waitGroupGone polls until the group has no live process, for up to d.
-func waitGroupGone(pgid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if groupGone(pgid) {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // lookCommand resolves a configured command like a shell would, but with

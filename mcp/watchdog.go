@@ -27,9 +27,12 @@ const WatchdogEnv = "MCPTRAY_WATCHDOG"
 // death by EOF on its stdin (a pipe only mcptray holds) and, on Linux, by
 // SIGTERM as its parent-death signal.
 //
-// Protocol on its stdin, one per line: "+PGID" tracks a group, "-PGID"
-// forgets it. At EOF or SIGTERM it sends SIGKILL to every tracked group and
-// exits.
+// Protocol on its stdin, one per line: "+PGID MARKER" tracks a group and
+// the ServerEnv=… entry of its server, "-PGID" forgets them. At EOF or
+// SIGTERM it sends SIGKILL to every tracked group, then (Linux) to every
+// process whose environment holds a tracked marker — the descendants
+// that left their group with setsid(), whose parent links to the server
+// died with mcptray — and exits.
 type Watchdog struct {
 	cmd    *exec.Cmd
 	exited chan struct{} // closed when the watchdog process has been reaped
@@ -64,7 +67,7 @@ func StartWatchdog() (*Watchdog, error) {
 		Stderr:      os.Stderr,
 		SysProcAttr: watchdogProcAttr(),
 	}
-	err = cmd.Start()
+	err = startOwned(cmd)
 	closeFiles(r, readyW)
 	if err != nil {
 		closeFiles(w, readyR)
@@ -73,6 +76,7 @@ func StartWatchdog() (*Watchdog, error) {
 	wd := &Watchdog{cmd: cmd, w: w, exited: make(chan struct{})}
 	go func() {
 		exitwait.Wait(cmd)
+		disown(cmd.Process.Pid)
 		close(wd.exited)
 	}()
 
@@ -103,14 +107,16 @@ const watchdogReady = "mcptray-watchdog ready"
 // PID is the watchdog process's id.
 func (w *Watchdog) PID() int { return w.cmd.Process.Pid }
 
-// Track asks the watchdog to kill process group pgid if mcptray dies.
-func (w *Watchdog) Track(pgid int) { w.send('+', pgid) }
+// Track asks the watchdog to kill process group pgid, and every process
+// carrying marker (a KEY=VALUE environment entry, no spaces; "" for none),
+// if mcptray dies.
+func (w *Watchdog) Track(pgid int, marker string) { w.send('+', pgid, marker) }
 
-// Untrack forgets pgid (its processes are gone).
-func (w *Watchdog) Untrack(pgid int) { w.send('-', pgid) }
+// Untrack forgets pgid and its marker (their processes are gone).
+func (w *Watchdog) Untrack(pgid int) { w.send('-', pgid, "") }
 
-func (w *Watchdog) send(op byte, pgid int) {
-	if w == nil || pgid <= 1 {
+func (w *Watchdog) send(op byte, pgid int, marker string) {
+	if w == nil || pgid <= 1 || strings.ContainsAny(marker, " \n") {
 		return
 	}
 	w.mu.Lock()
@@ -118,7 +124,11 @@ func (w *Watchdog) send(op byte, pgid int) {
 	if w.closed || w.werr != nil {
 		return
 	}
-	if _, err := fmt.Fprintf(w.w, "%c%d\n", op, pgid); err != nil {
+	line := fmt.Sprintf("%c%d", op, pgid)
+	if marker != "" {
+		line += " " + marker
+	}
+	if _, err := fmt.Fprintln(w.w, line); err != nil {
 		w.werr = err
 	}
 }
@@ -193,26 +203,32 @@ func runWatchdog(in io.Reader) int {
 		close(lines)
 	}()
 
-	groups := map[int]bool{}
+	groups := map[int]string{} // pgid → its server's marker
 	apply := func(line string) {
 		if len(line) < 2 {
 			return
 		}
-		pgid, err := strconv.Atoi(strings.TrimSpace(line[1:]))
+		num, marker, _ := strings.Cut(strings.TrimSpace(line[1:]), " ")
+		pgid, err := strconv.Atoi(num)
 		if err != nil || pgid <= 1 {
 			return
 		}
 		switch line[0] {
 		case '+':
-			groups[pgid] = true
+			groups[pgid] = marker
 		case '-':
 			delete(groups, pgid)
 		}
 	}
 	killAll := func() {
-		for pgid := range groups {
+		var markers [][]byte
+		for pgid, marker := range groups {
 			syscall.Kill(-pgid, syscall.SIGKILL)
+			if marker != "" {
+				markers = append(markers, []byte(marker))
+			}
 		}
+		killMarked(markers, 2*time.Second)
 	}
 
 	for {

@@ -68,8 +68,8 @@ func TestWatchdogCloseKillsOnlyTracked(t *testing.T) {
 		t.Fatal(err)
 	}
 	tracked, untracked, forgotten := startSleeperGroup(t), startSleeperGroup(t), startSleeperGroup(t)
-	wd.Track(tracked.Process.Pid)
-	wd.Track(forgotten.Process.Pid)
+	wd.Track(tracked.Process.Pid, "")
+	wd.Track(forgotten.Process.Pid, "")
 	wd.Untrack(forgotten.Process.Pid)
 	if err := wd.Err(); err != nil {
 		t.Fatal(err)

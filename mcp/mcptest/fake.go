@@ -18,6 +18,14 @@
 //	             stdio), writes that child's pid to MCPTRAY_FAKE_PIDFILE,
 //	             then serves echo
 //	sleeper      sleeps forever
+//	escaper      starts a sleeper in a session of its own (setsid, so it
+//	             leaves the group; no stdio), writes its pid to
+//	             MCPTRAY_FAKE_PIDFILE, then serves echo. With
+//	             MCPTRAY_FAKE_ORPHAN=1 a child in mode daemonizer starts
+//	             the sleeper and exits (a double fork), so the sleeper is
+//	             an orphan before the server is ready
+//	daemonizer   not a server: starts the setsid'd sleeper, writes its pid,
+//	             exits
 //	hugeline     prints a 17 MiB line on stdout, then serves echo
 //	events       echo plus tool emit {count,method} that writes count raw
 //	             notifications with that method (default "event/test") on
@@ -71,6 +79,7 @@ const (
 	PidFileEnv   = "MCPTRAY_FAKE_PIDFILE"
 	ExitAfterEnv = "MCPTRAY_FAKE_EXIT_AFTER"
 	MarkEnv      = "MCPTRAY_FAKE_MARK"
+	OrphanEnv    = "MCPTRAY_FAKE_ORPHAN"
 )
 
 // PageSize is how many tools the fakes list per page.
@@ -143,6 +152,17 @@ func run(mode string) int {
 			fmt.Fprintln(os.Stderr, "grandchild:", err)
 			return 1
 		}
+	case "escaper":
+		if err := startEscapee(); err != nil {
+			fmt.Fprintln(os.Stderr, "escaper:", err)
+			return 1
+		}
+	case "daemonizer":
+		if err := startSetsidSleeper(); err != nil {
+			fmt.Fprintln(os.Stderr, "daemonizer:", err)
+			return 1
+		}
+		return 0
 	case "exit-after":
 		d, err := time.ParseDuration(os.Getenv(ExitAfterEnv))
 		if err != nil {
@@ -188,16 +208,56 @@ func startGrandchild() error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	if path := os.Getenv(PidFileEnv); path != "" {
-		tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-		if err := os.WriteFile(tmp, []byte(strconv.Itoa(cmd.Process.Pid)), 0o600); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			return err
-		}
+	return writePidFile(cmd.Process.Pid)
+}
+
+// startEscapee starts a sleeper that leaves our process group, as a
+// daemonizing helper does: directly, or (MCPTRAY_FAKE_ORPHAN=1) through a
+// child that exits once the sleeper runs.
+func startEscapee() error {
+	if os.Getenv(OrphanEnv) != "1" {
+		return startSetsidSleeper()
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = Env("daemonizer", PidFileEnv+"="+os.Getenv(PidFileEnv))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("daemonizer: %w", err)
 	}
 	return nil
+}
+
+// startSetsidSleeper starts a sleeper in a new session, holding none of
+// our stdio, records its pid and leaves it running.
+func startSetsidSleeper() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = Env("sleeper")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return writePidFile(cmd.Process.Pid)
+}
+
+// writePidFile writes pid to MCPTRAY_FAKE_PIDFILE, if set, atomically.
+func writePidFile(pid int) error {
+	path := os.Getenv(PidFileEnv)
+	if path == "" {
+		return nil
+	}
+	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
+	if err := os.WriteFile(tmp, []byte(strconv.Itoa(pid)), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 type echoArgs struct {
