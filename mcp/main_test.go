@@ -37,9 +37,10 @@ const (
 	testPidFileEnv = "MCPTRAY_TEST_PIDFILE"
 )
 
-// runTestParent plays mcptray: a watchdog and one server whose child is a
-// grandchild sleeper. It prints "SERVER GRANDCHILD WATCHDOG" pids and waits
-// to be killed.
+// runTestParent plays mcptray: a watchdog, one server whose child is a
+// grandchild sleeper and one whose sleeper left the group as an orphan
+// (mode escaper). It prints "SERVER GRANDCHILD WATCHDOG ESCAPEE" pids and
+// waits to be killed.
 func runTestParent() int {
 	wd, err := StartWatchdog()
 	if err != nil {
@@ -58,12 +59,26 @@ func runTestParent() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	escapeeFile := pidfile + ".escapee"
+	if _, err := Start(ctx, StdioSpec{
+		Command:  os.Args[0],
+		Env:      mcptest.Env("escaper", mcptest.PidFileEnv+"="+escapeeFile, mcptest.OrphanEnv+"=1"),
+		Watchdog: wd,
+	}, Hooks{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	b, err := os.ReadFile(pidfile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Printf("%d %s %d\n", s.PID(), b, wd.PID())
+	e, err := os.ReadFile(escapeeFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("%d %s %d %s\n", s.PID(), b, wd.PID(), e)
 	time.Sleep(30 * time.Second) // the test kills us long before
 	return 1
 }

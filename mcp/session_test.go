@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -185,6 +186,31 @@ func TestCloseKillsGrandchildren(t *testing.T) {
 	}
 	f.Close()
 	waitGone(t, "grandchild", gc)
+}
+
+// TestCloseKillsSetsidDescendants: Close also kills a descendant that
+// left the group with setsid(), whether still the server's child or an
+// orphan of a double fork (this test binary is no subreaper, so the
+// orphan belongs to init and only its ServerEnv marker ties it to the
+// server). Close returns only once it is gone.
+func TestCloseKillsSetsidDescendants(t *testing.T) {
+	for _, orphan := range []string{"0", "1"} {
+		pidfile := filepath.Join(t.TempDir(), "escapee.pid")
+		f := startFake(t, "escaper", Hooks{}, withEnv(mcptest.PidFileEnv+"="+pidfile, mcptest.OrphanEnv+"="+orphan))
+		pid := readPidFile(t, pidfile)
+		t.Cleanup(func() {
+			if !processGone(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
+		if st, err := readProcStat(pid); err != nil || processGone(pid) || st.pgrp == f.PGID() {
+			t.Fatalf("orphan=%s: escapee %d: %+v, %v; want it alive outside group %d", orphan, pid, st, err, f.PGID())
+		}
+		f.Close()
+		if !processGone(pid) {
+			t.Errorf("orphan=%s: the setsid'd escapee %d still runs after Close", orphan, pid)
+		}
+	}
 }
 
 func TestServerExitEndsSession(t *testing.T) {

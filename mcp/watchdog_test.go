@@ -16,8 +16,9 @@ import (
 )
 
 // TestWatchdogKillsGroupsWhenMcptrayDies plays mcptray in a child process
-// (runTestParent): it starts a watchdog and a server with a grandchild,
-// then gets SIGKILL. The server, the grandchild and the watchdog must go.
+// (runTestParent): it starts a watchdog, a server with a grandchild and a
+// server whose descendant left the group (setsid) as an orphan, then gets
+// SIGKILL. The server, the grandchild, the escapee and the watchdog must go.
 func TestWatchdogKillsGroupsWhenMcptrayDies(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "grandchild.pid")
 	parent := exec.Command(os.Args[0])
@@ -37,18 +38,18 @@ func TestWatchdogKillsGroupsWhenMcptrayDies(t *testing.T) {
 		parent.Wait()
 		t.Fatalf("reading pids from the parent: %v", err)
 	}
-	var server, grandchild, watchdog int
+	var server, grandchild, watchdog, escapee int
 	fields := strings.Fields(line)
-	if len(fields) != 3 {
+	if len(fields) != 4 {
 		t.Fatalf("parent printed %q", line)
 	}
-	server, grandchild, watchdog = atoi(t, fields[0]), atoi(t, fields[1]), atoi(t, fields[2])
+	server, grandchild, watchdog, escapee = atoi(t, fields[0]), atoi(t, fields[1]), atoi(t, fields[2]), atoi(t, fields[3])
 	t.Cleanup(func() { // if the test fails, leave nothing behind
-		for _, pid := range []int{server, grandchild, watchdog} {
+		for _, pid := range []int{server, grandchild, watchdog, escapee} {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	for _, pid := range []int{server, grandchild, watchdog} {
+	for _, pid := range []int{server, grandchild, watchdog, escapee} {
 		if processGone(pid) {
 			t.Fatalf("pid %d not running before the kill", pid)
 		}
@@ -58,6 +59,7 @@ func TestWatchdogKillsGroupsWhenMcptrayDies(t *testing.T) {
 	parent.Wait()
 
 	waitGone(t, "grandchild", grandchild)
+	waitGone(t, "escapee", escapee)
 	waitGone(t, "server", server)
 	waitGone(t, "watchdog", watchdog)
 }
