@@ -18,17 +18,62 @@
 // reader, a stderr reader, a reaper that waits for the process and then
 // stops whatever is left of its group, and a monitor that ends the session.
 // All of them end once the process group is gone. Close escalates (close
-// stdin, StopGrace, SIGTERM to the group, TermGrace, SIGKILL to the group)
-// and returns only when the process and its whole group are gone. Done is
+// stdin, StopGrace, SIGTERM to the group, TermGrace, SIGKILL to the group;
+// each signal also goes to the server's strays, below) and returns only
+// when the process, its whole group and its strays are gone. Done is
 // closed at the same point, whoever ended the session.
+//
+// # Strays and the subreaper (Linux)
+//
+// A server's descendant that calls setsid() (or setpgid()) leaves the
+// group, and a signal to the group misses it: a stray. descendants_linux.go
+// finds strays by one walk of /proc: every process that descends, by its
+// parent links as they are now, from the leader (while its start time still
+// matches: no reused pid), from a process of the group or from a stray
+// known already, or whose /proc/PID/environ holds the server's marker —
+// ServerEnv=<random>, new for every start and inherited by descendants —
+// for an orphan whose chain to the server is broken. Strays are kept by pid
+// and start time, so a later process with the same pid is never signalled.
+// The stop path looks for them first, while the leader still runs, and
+// again whenever it checks whether the family is gone; the reaper does the
+// same once the leader has exited by itself. A process that clears or
+// overwrites its environment block and loses its parent before the stop
+// is not found: that is the limit.
+//
+// Subreap (called by app.Core.Run, so by the daemon and the tray only)
+// makes the process a child subreaper (PR_SET_CHILD_SUBREAPER). An orphan
+// of a server's tree — the grandchild of a double fork — is then
+// reparented to mcptray instead of init: it stays within reach, and when it
+// dies it is mcptray's zombie, so mcptray must reap it. One goroutine does,
+// after each SIGCHLD (the kernel sends one when a child exits and when a
+// dead orphan is reparented to us), at most 20 times a second. It must not
+// take an exit status that someone else waits for — exitwait and os/exec
+// wait for servers, the watchdog and the browser opener, and would get
+// ECHILD and lose the exit code. waitid(P_ALL, WNOWAIT) only ever shows the
+// first zombie, so the reaper scans /proc instead, and reaps, by pid
+// (P_PID, WNOHANG), only a zombie child that
+//   - is not one of the children this package started and waits for
+//     (startOwned registers them under the lock the scan holds, so a
+//     server that exits at once is registered before it can be seen), and
+//   - is not in mcptray's own process group, where every child that other
+//     code starts with exec stays (orphans come from servers' groups or
+//     sessions of their own).
+//
+// Code in a subreaper process that starts children in a group or session
+// of their own and waits for them must use startOwned too. An orphan
+// that joins mcptray's own group stays a zombie until mcptray exits.
 //
 // # Watchdog
 //
 // StartWatchdog re-executes the running binary with MCPTRAY_WATCHDOG=1;
 // RunWatchdogIfRequested, first in main, turns that process into the
-// watchdog. Sessions tell it the groups they start and forget; when mcptray
-// dies (EOF on the watchdog's stdin, or SIGTERM as its parent-death signal)
-// it SIGKILLs every group still tracked. ReapGroup is the backstop for the
+// watchdog. Sessions tell it the groups they start and forget, with each
+// server's marker; when mcptray dies (EOF on the watchdog's stdin, or
+// SIGTERM as its parent-death signal) it SIGKILLs every group still
+// tracked, then every process carrying a tracked marker (strays: their
+// parent links died with mcptray, and they were reparented to init or
+// another subreaper), scanning again until none is left, for up to 2 s.
+// ReapGroup is the backstop for the
 // next start (and for macOS, which has no parent-death signal): it kills a
 // stale group's processes that carry this instance's InstanceEnv marker.
 //
