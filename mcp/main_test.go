@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(testParentEnv) == "1" {
 		os.Exit(runTestParent())
 	}
+	if os.Getenv(testSubreaperEnv) == "1" {
+		os.Exit(runSubreaperParent())
+	}
 	os.Exit(m.Run())
 }
 
