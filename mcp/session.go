@@ -385,8 +385,10 @@ func (s *Session) ExitCode() int {
 }
 
 // Close stops the server. For stdio: close stdin, wait up to StopGrace,
-// SIGTERM to the process group, wait up to TermGrace, SIGKILL to the group.
-// It returns once the process and its whole group are gone. Idempotent and
+// SIGTERM to the process group, wait up to TermGrace, SIGKILL to the group;
+// each signal also reaches the descendants that left the group (strays,
+// see doc.go). It returns once the process, its whole group and its
+// strays are gone. Idempotent and
 // safe to call concurrently, also after Done.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() { close(s.closeReq) })

@@ -116,8 +116,11 @@ func (w *Watchdog) Track(pgid int, marker string) { w.send('+', pgid, marker) }
 func (w *Watchdog) Untrack(pgid int) { w.send('-', pgid, "") }
 
 func (w *Watchdog) send(op byte, pgid int, marker string) {
-	if w == nil || pgid <= 1 || strings.ContainsAny(marker, " \n") {
+	if w == nil || pgid <= 1 {
 		return
+	}
+	if strings.ContainsAny(marker, " \n") {
+		marker = "" // not one of ours; the group is still tracked
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
