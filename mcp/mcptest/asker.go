@@ -38,6 +38,13 @@ import (
 //	asker-mrtr  an SDK server whose tool secret_op returns InputRequests
 //	            (2026-07-28 input_required); for a 2025-11-25 client the SDK
 //	            turns them into elicitation/create and retries the handler
+//	unlock      the asker, locked at start (a vault that needs its
+//	            passphrase): right after notifications/initialized it asks
+//	            for one (format "password") and answers tools/list only once
+//	            it has the answer; its tool status says "unlocked" or
+//	            "locked: WHY". Once unlocked, a careless server, it echoes
+//	            the passphrase on stderr (mcptray must redact it)
+//	unlock-list the same, but it asks while it handles tools/list
 //
 // With MCPTRAY_FAKE_RECORD set, every elicitation result the server gets
 // is appended to that file as one JSON line {"tool": T, "result": R}.
@@ -50,6 +57,11 @@ func runAsker(mode string) (code int, ok bool) {
 	switch mode {
 	case "asker":
 		a := &asker{out: bufio.NewWriter(os.Stdout), waits: map[string]chan json.RawMessage{}}
+		return a.serve(), true
+	case "unlock", "unlock-list":
+		a := &asker{out: bufio.NewWriter(os.Stdout), waits: map[string]chan json.RawMessage{},
+			unlockOn: map[string]string{"unlock": "notifications/initialized", "unlock-list": "tools/list"}[mode],
+			unlocked: make(chan struct{})}
 		return a.serve(), true
 	case "asker-mrtr":
 		if err := newMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
@@ -87,6 +99,7 @@ var askerForms = map[string]string{
 	"legacy":   `{"type":"object","properties":{"plan":{"type":"string","enum":["f","p"],"enumNames":["Free","Pro"]}},"required":["plan"]}`,
 	"confirm":  `{"type":"object","properties":{}}`,
 	"password": `{"type":"object","properties":{"password":{"type":"string","format":"password","title":"Password"}},"required":["password"]}`,
+	"unlock":   `{"type":"object","properties":{"passphrase":{"type":"string","format":"password","title":"Vault passphrase"}},"required":["passphrase"]}`,
 }
 
 // asker is the raw JSON-RPC server of mode "asker".
@@ -98,6 +111,14 @@ type asker struct {
 	waits map[string]chan json.RawMessage // our requests to the client, by id
 
 	next atomic.Int64
+
+	// The unlock modes: unlockOn is the message on which the asker asks
+	// for its passphrase ("" for mode asker); unlocked is closed once it
+	// has the answer, and lockState says what it was.
+	unlockOn   string
+	unlockOnce sync.Once
+	unlocked   chan struct{}
+	lockState  string // written before unlocked closes
 }
 
 type rpcMsg struct {
@@ -131,6 +152,9 @@ func (a *asker) serve() int {
 				}
 			}
 		case m.ID == nil: // a notification
+			if m.Method == a.unlockOn {
+				go a.unlockOnce.Do(a.unlock)
+			}
 		default:
 			go a.handle(m)
 		}
@@ -175,7 +199,16 @@ func (a *asker) handle(m rpcMsg) {
 			"serverInfo":      map[string]any{"name": "fake-asker", "version": "1.0.0"},
 		})
 	case "tools/list":
-		a.reply(m.ID, map[string]any{"tools": askerTools})
+		if a.unlockOn == "" {
+			a.reply(m.ID, map[string]any{"tools": askerTools})
+			return
+		}
+		if a.unlockOn == m.Method {
+			a.unlockOnce.Do(a.unlock)
+		}
+		<-a.unlocked
+		a.reply(m.ID, map[string]any{"tools": []map[string]any{{"name": "status", "description": "Says whether the vault is unlocked.",
+			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{}}}}})
 	case "tools/call":
 		var p struct {
 			Name string            `json:"name"`
@@ -198,9 +231,42 @@ var askerTools = []map[string]any{
 	{"name": "complete", "description": "Says a URL elicitation is complete.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}},
 }
 
+// unlock asks for the vault's passphrase and waits for the answer.
+func (a *asker) unlock() {
+	defer close(a.unlocked)
+	res := a.ask(map[string]any{"message": "Passphrase to unlock the vault", "requestedSchema": json.RawMessage(askerForms["unlock"])})
+	record("unlock", res)
+	var r struct {
+		Action  string          `json:"action"`
+		Error   json.RawMessage `json:"error"`
+		Content struct {
+			Passphrase string `json:"passphrase"`
+		} `json:"content"`
+	}
+	json.Unmarshal(res, &r)
+	switch {
+	case r.Error != nil:
+		a.lockState = "locked: the client answered with an error: " + string(r.Error)
+	case r.Action != "accept":
+		a.lockState = "locked: " + r.Action
+	case r.Content.Passphrase == "":
+		a.lockState = "locked: no passphrase"
+	default:
+		a.lockState = "unlocked"
+		fmt.Fprintln(os.Stderr, "unlocked the vault with", r.Content.Passphrase)
+	}
+}
+
 func (a *asker) call(id json.RawMessage, tool string, args map[string]string) {
 	var res json.RawMessage
 	switch tool {
+	case "status":
+		if a.unlockOn == "" {
+			a.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32602, "message": "unknown tool " + tool}})
+			return
+		}
+		<-a.unlocked
+		a.reply(id, toolText(a.lockState, a.lockState != "unlocked"))
 	case "form":
 		schema, ok := askerForms[args["form"]]
 		if !ok {

@@ -30,7 +30,7 @@
 //	             (a Go duration)
 //	changing     echo plus tool add_tool {name}, which adds a tool (the server
 //	             then sends notifications/tools/list_changed)
-//	asker, asker-mrtr
+//	asker, asker-mrtr, unlock, unlock-list
 //	             put questions to the client (elicitation): see asker.go
 //	rich         echo plus tools for every gateway feature (rich results,
 //	             progress, cancellation, sampling, elicitation, a crash
