@@ -53,7 +53,9 @@
 // for stdio servers. Sampling and elicitation from a server go to the
 // assistant whose call is in flight to it (the most recent one), or, for
 // secrets and assistants that cannot take them, to GatewayOptions.Elicit
-// (gateway_elicit.go).
+// (gateway_elicit.go); while a server starts, the spec's Gateway sends its
+// elicitations there, and the startup deadline stops while they wait
+// (session_startup.go).
 //
 // Goroutines: ServeStream runs its read loop on the caller's goroutine and
 // one writer per stream; the SDK runs its own per session. SetServer

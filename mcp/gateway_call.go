@@ -421,18 +421,8 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 		s.hooks.log(string(lp.Level), logMessageLine(&lp))
 		a.g.downstreamLog(a.name, s, &lp)
 		return true
-	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
-			return true
-		}
-	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
-		var params []byte
-		if p.params.ok() {
-			params = bytes.Clone(p.params.of(line))
-		}
-		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
-		return true
+	default:
+		return s.tapElicit(a, line, p)
 	}
 	return false
 }

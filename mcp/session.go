@@ -59,6 +59,16 @@ type StdioSpec struct {
 	// LogLevel is sent as logging/setLevel after initialize when the server
 	// declares the logging capability: "" means "info", "off" sends nothing.
 	LogLevel string
+
+	// StartTimeout, when non-zero, bounds initialize and tools/list like a
+	// deadline on ctx, except that it stops while the server's
+	// elicitation waits in the inbox (see session_startup.go).
+	StartTimeout time.Duration
+
+	// Gateway, when set, takes the server's elicitations while it starts,
+	// before Gateway.SetServer attaches it (under Name): they go to the
+	// inbox, as any elicitation outside a tool call does.
+	Gateway *Gateway
 }
 
 // HTTPSpec says how to reach a remote streamable-HTTP server. Redirects are
@@ -68,6 +78,9 @@ type HTTPSpec struct {
 	URL      string
 	Headers  map[string]string
 	LogLevel string // as in StdioSpec
+
+	StartTimeout time.Duration // as in StdioSpec
+	Gateway      *Gateway      // as in StdioSpec
 }
 
 // Hooks receive what a server says outside of replies. Every field is
@@ -120,6 +133,12 @@ type Session struct {
 	// until Gateway.SetServer. Read by the SDK's handlers and the stdout
 	// read loop.
 	gw atomic.Pointer[gwAttachment]
+	// early is the spec's gateway, which takes elicitations until gw is
+	// set (nil: none); written before the session reads from the server.
+	early *gwAttachment
+	// startClock is the startup deadline of StartTimeout, paused while an
+	// elicitation waits in the inbox (session_startup.go).
+	startClock deadline
 	// secrets are the values to redact from what the server says (see
 	// redact.go); nil: none.
 	secrets atomic.Pointer[redactor]
@@ -161,9 +180,9 @@ var errNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not availabl
 
 // newClient makes the SDK client with our handlers. The client declares
 // sampling and elicitation (form and URL) so servers offer the tools that
-// need them; both are routed by the gateway (gateway_elicit.go). Without a
-// gateway, sampling fails and elicitation is cancelled. mcptray serves no
-// roots.
+// need them; both are routed by the gateway (gateway_elicit.go), elicitation
+// also while the server starts (session_startup.go). Without a gateway,
+// sampling fails and elicitation is cancelled. mcptray serves no roots.
 func (s *Session) newClient() *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "mcptray", Version: version()}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{
@@ -213,7 +232,7 @@ func (s *Session) newClient() *sdk.Client {
 			return nil, errNoAssistant
 		},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			if a := s.gw.Load(); a != nil {
+			if a := s.elicitRoute(); a != nil {
 				return a.g.elicit(ctx, a.name, s, req.Params, nil)
 			}
 			return &sdk.ElicitResult{Action: "cancel"}, nil
@@ -413,7 +432,11 @@ func budgetOf(ctx context.Context, begun time.Time) time.Duration {
 	if !ok {
 		return 0
 	}
-	d := dl.Sub(begun)
+	return roundBudget(dl.Sub(begun))
+}
+
+// roundBudget rounds a startup budget for a person to read.
+func roundBudget(d time.Duration) time.Duration {
 	if d >= time.Second {
 		return d.Round(time.Second)
 	}
@@ -423,10 +446,11 @@ func budgetOf(ctx context.Context, begun time.Time) time.Duration {
 // timeoutError is the error for a startup that ctx cut short.
 func timeoutError(ctx context.Context, phase string, budget time.Duration, detail string) error {
 	var msg string
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) && budget > 0 {
+	cause := context.Cause(ctx) // DeadlineExceeded also for StartTimeout
+	if errors.Is(cause, context.DeadlineExceeded) && budget > 0 {
 		msg = fmt.Sprintf("no answer to %s within %s", phase, budget)
 	} else {
 		msg = fmt.Sprintf("startup cancelled during %s: %v", phase, ctx.Err())
 	}
-	return &startupError{msg: msg + detail, cause: ctx.Err()}
+	return &startupError{msg: msg + detail, cause: cause}
 }
