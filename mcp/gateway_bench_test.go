@@ -231,7 +231,8 @@ func BenchmarkThroughputViaGateway(b *testing.B) {
 // one invalid byte.
 func BenchmarkValidUTF8Reply(b *testing.B) {
 	typical := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"hello, this is what an echo tool answers"}]}}` + "\n")
-	large := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"` + strings.Repeat("Grüße, 世界! ", 256) + `"}]}}` + "\n")
+	ascii := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"` + strings.Repeat("Hello, world! ", 300) + `"}]}}` + "\n")
+	mixed := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"` + strings.Repeat("Grüße, 世界! ", 256) + `"}]}}` + "\n")
 	bad := bytes.Replace(typical, []byte("hello"), []byte("hel\xffo"), 1)
 	c := &stdioConn{}
 	tap := lineTap(func([]byte, *rpcPeek) bool { return true })
@@ -245,7 +246,7 @@ func BenchmarkValidUTF8Reply(b *testing.B) {
 	for _, r := range []struct {
 		name string
 		line []byte
-	}{{"typical", typical}, {"4KiB", large}} {
+	}{{"typical", typical}, {"4KiB-ASCII", ascii}, {"4KiB-non-ASCII", mixed}} {
 		b.Run(r.name+"/without", func(b *testing.B) {
 			b.SetBytes(int64(len(r.line)))
 			for b.Loop() {
