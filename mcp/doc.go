@@ -12,7 +12,8 @@
 //
 // Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
 // connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
-// line by line, events are handed to Hooks.Event) pinned to protocol
+// line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
+// UTF-8, tools with a key twice, stray replies) pinned to protocol
 // 2025-11-25, and lists every page of tools. StartHTTP does the same for a
 // remote streamable-HTTP server. Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
@@ -38,7 +39,8 @@
 // assistants: ServeStream serves one session of newline-delimited JSON-RPC
 // (the unix socket behind `mcptray connect`), HTTPHandler serves
 // streamable HTTP. Tools are named by ToolName ("<server>__<tool>"), or
-// unprefixed on a single-server route; names.go resolves collisions.
+// unprefixed on a single-server route; names.go resolves collisions, and
+// a prefixed name by the longest configured server name it begins with.
 //
 // Each view (route × tool-list mode: live, stable, dynamic) is one
 // sdk.Server that the SDK runs for every upstream session of that view:

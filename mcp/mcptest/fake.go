@@ -36,6 +36,9 @@
 //	             progress, cancellation, sampling, elicitation, a crash
 //	             mid-call, huge results, logging), resources, a resource
 //	             template, a prompt with completion: see addRich
+//	hostile      a hand-written server that sends what the SDK never
+//	             would: duplicate keys in tools/list, invalid UTF-8 in a
+//	             result, replies under a wrong id (see hostile.go)
 //	relay        not a server: the smallest stdio relay in Go (io.Copy both
 //	             ways) in front of an echo fake it starts (see relay.go)
 //
@@ -118,6 +121,8 @@ func run(mode string) int {
 	switch mode {
 	case "relay":
 		return runRelay()
+	case "hostile":
+		return runHostile()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
