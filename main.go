@@ -40,7 +40,7 @@ const usage = `usage:
   mcptray toggle NAME on|off                enable or disable a server in mcp.json
   mcptray restart NAME                      restart one server
   mcptray logs NAME [-f]                    a server's log
-  mcptray events [--json] [--all] [--server NAME] [--since ID]
+  mcptray events [--json] [--all] [--server NAME] [--since ID] [--limit N]
                                             events the servers pushed
   mcptray events ack ID...|--all [--server NAME]
                                             acknowledge events
@@ -111,10 +111,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "mcptray: %s\n%s", err, usage)
+		fmt.Fprintf(stderr, "mcptray: %s\n%s", escapeText(err.Error()), usage)
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "mcptray: %s\n", err)
+		fmt.Fprintf(stderr, "mcptray: %s\n", escapeText(err.Error()))
 		return exitFailure
 	}
 }
