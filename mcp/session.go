@@ -144,6 +144,11 @@ func newSession(hooks Hooks) *Session {
 	if log := hooks.Log; log != nil {
 		hooks.Log = func(kind, line string) { log(kind, s.redactText(line)) }
 	}
+	if event := hooks.Event; event != nil {
+		// Redacted before the hook: an event is stored, listed to
+		// assistants and shown in notifications as it is given.
+		hooks.Event = func(method string, params json.RawMessage) { event(s.redactText(method), s.redactJSON(params)) }
+	}
 	s.hooks = hooks
 	s.life, s.endLife = context.WithCancel(context.Background())
 	return s
@@ -174,7 +179,7 @@ func (s *Session) newClient() *sdk.Client {
 			},
 		},
 		LoggingMessageHandler: func(ctx context.Context, req *sdk.LoggingMessageRequest) {
-			if p := req.Params; p != nil {
+			if p, err := redactValue(s, req.Params); err == nil && p != nil {
 				s.hooks.log(string(p.Level), logMessageLine(p))
 				if a := s.gw.Load(); a != nil {
 					a.g.downstreamLog(a.name, s, p)
@@ -296,7 +301,11 @@ func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 		if err != nil {
 			return nil, s.callError(ctx, err)
 		}
-		tools = append(tools, res.Tools...)
+		page, err := redactValue(s, &res.Tools)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, *page...)
 		if res.NextCursor == "" {
 			break
 		}
