@@ -35,6 +35,8 @@ import (
 //	                              answers with a URLElicitationRequired error
 //	                              (-32042) listing one URL elicitation
 //	              complete {id}   sends notifications/elicitation/complete
+//	leaker      a careless server that echoes a password everywhere, for
+//	            the redaction tests: see leaker.go
 //	asker-mrtr  an SDK server whose tool secret_op returns InputRequests
 //	            (2026-07-28 input_required); for a 2025-11-25 client the SDK
 //	            turns them into elicitation/create and retries the handler
@@ -51,6 +53,8 @@ func runAsker(mode string) (code int, ok bool) {
 	case "asker":
 		a := &asker{out: bufio.NewWriter(os.Stdout), waits: map[string]chan json.RawMessage{}}
 		return a.serve(), true
+	case "leaker":
+		return runLeaker(), true
 	case "asker-mrtr":
 		if err := newMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
@@ -98,6 +102,8 @@ type asker struct {
 	waits map[string]chan json.RawMessage // our requests to the client, by id
 
 	next atomic.Int64
+
+	handler func(rpcMsg) // handles requests; nil: handle
 }
 
 type rpcMsg struct {
@@ -131,6 +137,8 @@ func (a *asker) serve() int {
 				}
 			}
 		case m.ID == nil: // a notification
+		case a.handler != nil:
+			go a.handler(m)
 		default:
 			go a.handle(m)
 		}
