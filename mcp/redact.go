@@ -181,12 +181,17 @@ func (r *redactor) redactJSON(b []byte) ([]byte, bool) {
 	return z.apply(), true
 }
 
+// maxScrubDepth is the deepest nesting the scrubber follows (as deep as
+// encoding/json goes); deeper text is searched string by string.
+const maxScrubDepth = 10000
+
 // scrubber finds the string literals of one JSON text that hold a secret.
 type scrubber struct {
 	r     *redactor
 	b     []byte
 	edits []edit // literals to replace; in any order
 	buf   []byte // scratch for decoding
+	depth int    // objects and arrays open
 }
 
 // piece is a text block's string: its literal's span and decoded content.
@@ -233,6 +238,10 @@ func (z *scrubber) str(i int) int {
 // "text", else the piece of an object member "content" — is returned
 // unchecked, for the caller to check alone or joined with its neighbours.
 func (z *scrubber) object(i int) (int, *piece) {
+	if z.depth++; z.depth > maxScrubDepth {
+		return -1, nil
+	}
+	defer func() { z.depth-- }()
 	var p *piece
 	keep := func(q *piece) {
 		if p != nil {
@@ -299,6 +308,10 @@ func (z *scrubber) object(i int) (int, *piece) {
 // array scans the array at b[i]; the text pieces of adjacent objects are
 // checked joined.
 func (z *scrubber) array(i int) int {
+	if z.depth++; z.depth > maxScrubDepth {
+		return -1
+	}
+	defer func() { z.depth-- }()
 	var run []piece
 	i = skipWS(z.b, i+1)
 	if i < len(z.b) && z.b[i] == ']' {

@@ -55,6 +55,11 @@ func TestRedactJSONForms(t *testing.T) {
 			t.Errorf("a part of the secret was redacted: %s → %s", line, got)
 		}
 	}
+	// Nesting deeper than encoding/json goes is searched string by string.
+	deep := strings.Repeat("[", 20000) + `"said p&ss\/<é😀>\"x"` + strings.Repeat("]", 20000)
+	if got := string(s.redactJSON([]byte(deep))); got != strings.Repeat("[", 20000)+`"said [redacted]"`+strings.Repeat("]", 20000) {
+		t.Errorf("deep nesting: …%s…", got[19990:20030])
+	}
 	// Lone surrogates and unknown escapes decode leniently; nothing breaks.
 	if line := `{"a":"\ud83d x \ude00 \q \u12"}`; string(s.redactJSON([]byte(line))) != line {
 		t.Errorf("odd escapes changed: %s", s.redactJSON([]byte(line)))
