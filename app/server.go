@@ -213,7 +213,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 	}
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
-		return mcp.StartHTTP(startCtx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers}, hooks)
+		return mcp.StartHTTP(startCtx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers, Secrets: s.core.passwordInputs()}, hooks)
 	}
 	s.log.Write(logLifecycle, "starting "+spec.Command)
 	return mcp.Start(startCtx, mcp.StdioSpec{
@@ -225,6 +225,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 		Watchdog:  s.core.watchdog,
 		StopGrace: s.core.opts.StopGrace,
 		TermGrace: s.core.opts.TermGrace,
+		Secrets:   s.core.passwordInputs(),
 	}, hooks)
 }
 

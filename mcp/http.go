@@ -24,6 +24,9 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 		return nil, errors.New("url must be an absolute http:// or https:// address")
 	}
 	s := newSession(hooks)
+	for _, v := range spec.Secrets {
+		s.addSecret(v)
+	}
 	client := &http.Client{
 		Transport: &headerTransport{base: &progressTap{base: http.DefaultTransport, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {

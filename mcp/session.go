@@ -59,6 +59,10 @@ type StdioSpec struct {
 	// LogLevel is sent as logging/setLevel after initialize when the server
 	// declares the logging capability: "" means "info", "off" sends nothing.
 	LogLevel string
+
+	// Secrets are redacted from everything the server says, from its
+	// first line on (the password inputs its environment may hold).
+	Secrets []string
 }
 
 // HTTPSpec says how to reach a remote streamable-HTTP server. Redirects are
@@ -67,7 +71,8 @@ type HTTPSpec struct {
 	Name     string
 	URL      string
 	Headers  map[string]string
-	LogLevel string // as in StdioSpec
+	LogLevel string   // as in StdioSpec
+	Secrets  []string // as in StdioSpec
 }
 
 // Hooks receive what a server says outside of replies. Every field is
