@@ -108,8 +108,8 @@ func redactValue[T any](s *Session, v *T) (*T, error) {
 	return out, nil
 }
 
-// redacted is a server's answer (res, err) with the session's secrets
-// replaced, for the SDK's handlers.
+// redactedAnswer is a server's answer (res, err) with the session's
+// secrets replaced, for the SDK's handlers.
 func redactedAnswer[T any](s *Session, res *T, err error) (*T, error) {
 	if err != nil {
 		return nil, s.redactErr(err)
