@@ -59,6 +59,11 @@
 // elicitations there, and the startup deadline stops while they wait
 // (session_startup.go).
 //
+// Secrets typed into the inbox for a server (and password inputs) are
+// replaced by "[redacted]" in everything its session passes on: results,
+// notifications, events (before Hooks.Event), lists, requests and errors
+// (redact.go). With no secret, that costs a nil check per message.
+//
 // Goroutines: ServeStream runs its read loop on the caller's goroutine and
 // one writer per stream; the SDK runs its own per session. SetServer
 // starts one watcher per session (ends with it) and short-lived listers.

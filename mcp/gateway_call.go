@@ -285,7 +285,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 			return nil, diedError(server, sess)
 		}
 		g.urlRequiredErr(c, err)
-		return nil, err
+		return nil, sess.redactErr(err)
 	}
 
 	params := struct {
@@ -430,7 +430,7 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 		// logged during a call is passed on before the call's reply: on
 		// HTTP it then still goes out on the call's stream.
 		var lp sdk.LoggingMessageParams
-		if json.Unmarshal(p.params.of(line), &lp) != nil {
+		if json.Unmarshal(s.redactJSON(p.params.of(line)), &lp) != nil {
 			return false
 		}
 		s.hooks.log(string(lp.Level), logMessageLine(&lp))
@@ -454,7 +454,7 @@ func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *rpcPeek) (stray
 	}
 	c.dl.stop()
 	if p.err.ok() {
-		g.urlRequired(c, p.err.of(line))
+		g.urlRequired(c, c.sess.redactJSON(p.err.of(line)))
 	}
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
@@ -506,6 +506,7 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	}
 	c.progress.Store(math.Float64bits(p.Progress))
 	cp := *p
+	cp.Message = c.sess.redactText(cp.Message)
 	c.notifyProgress(&cp)
 	if c.progressed != nil {
 		c.progressPassed()

@@ -150,6 +150,15 @@ func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
 // it when that is allowed, else to the inbox (GatewayOptions.Elicit).
 // rawSchema is the requested schema as sent (stdio servers), or nil.
 func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
+	// A message (or schema, or URL) that echoes an earlier secret goes
+	// neither to the assistant nor to the inbox's audit row.
+	params, err := redactValue(s, params)
+	if err != nil {
+		return nil, err
+	}
+	if rawSchema != nil {
+		rawSchema = s.redactJSON(rawSchema)
+	}
 	p := *params
 	if p.Mode == "" {
 		p.Mode = "form"
@@ -276,6 +285,10 @@ func (g *Gateway) createMessage(ctx context.Context, server string, s *Session, 
 	}
 	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}
+	}
+	params, err := redactValue(s, params)
+	if err != nil {
+		return nil, err
 	}
 	c.dl.pause()
 	defer c.dl.resume()

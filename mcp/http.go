@@ -25,6 +25,9 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 		return nil, errors.New("url must be an absolute http:// or https:// address")
 	}
 	s := newSession(hooks)
+	for _, v := range spec.Secrets {
+		s.addSecret(v)
+	}
 	s.attachEarly(spec.Gateway, spec.Name)
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()

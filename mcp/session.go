@@ -69,6 +69,10 @@ type StdioSpec struct {
 	// before Gateway.SetServer attaches it (under Name): they go to the
 	// inbox, as any elicitation outside a tool call does.
 	Gateway *Gateway
+
+	// Secrets are redacted from everything the server says, from its
+	// first line on (the password inputs its environment may hold).
+	Secrets []string
 }
 
 // HTTPSpec says how to reach a remote streamable-HTTP server. Redirects are
@@ -77,7 +81,8 @@ type HTTPSpec struct {
 	Name     string
 	URL      string
 	Headers  map[string]string
-	LogLevel string // as in StdioSpec
+	LogLevel string   // as in StdioSpec
+	Secrets  []string // as in StdioSpec
 
 	StartTimeout time.Duration // as in StdioSpec
 	Gateway      *Gateway      // as in StdioSpec
@@ -163,6 +168,11 @@ func newSession(hooks Hooks) *Session {
 	if log := hooks.Log; log != nil {
 		hooks.Log = func(kind, line string) { log(kind, s.redactText(line)) }
 	}
+	if event := hooks.Event; event != nil {
+		// Redacted before the hook: an event is stored, listed to
+		// assistants and shown in notifications as it is given.
+		hooks.Event = func(method string, params json.RawMessage) { event(s.redactText(method), s.redactJSON(params)) }
+	}
 	s.hooks = hooks
 	s.life, s.endLife = context.WithCancel(context.Background())
 	return s
@@ -193,7 +203,7 @@ func (s *Session) newClient() *sdk.Client {
 			},
 		},
 		LoggingMessageHandler: func(ctx context.Context, req *sdk.LoggingMessageRequest) {
-			if p := req.Params; p != nil {
+			if p, err := redactValue(s, req.Params); err == nil && p != nil {
 				s.hooks.log(string(p.Level), logMessageLine(p))
 				if a := s.gw.Load(); a != nil {
 					a.g.downstreamLog(a.name, s, p)
@@ -315,7 +325,11 @@ func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 		if err != nil {
 			return nil, s.callError(ctx, err)
 		}
-		tools = append(tools, res.Tools...)
+		page, err := redactValue(s, &res.Tools)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, *page...)
 		if res.NextCursor == "" {
 			break
 		}

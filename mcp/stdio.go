@@ -52,6 +52,9 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	}
 
 	s := newSession(hooks)
+	for _, v := range spec.Secrets {
+		s.addSecret(v)
+	}
 	s.proc = proc
 	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
 	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)

@@ -39,6 +39,8 @@ import (
 //	                              log), then asks a form whose message,
 //	                              field title, description and choice
 //	                              titles carry it: terminal escapes
+//	leaker      a careless server that echoes a password everywhere, for
+//	            the redaction tests: see leaker.go
 //	asker-mrtr  an SDK server whose tool secret_op returns InputRequests
 //	            (2026-07-28 input_required); for a 2025-11-25 client the SDK
 //	            turns them into elicitation/create and retries the handler
@@ -73,6 +75,8 @@ func runAsker(mode string) (code int, ok bool) {
 			unlockOn: map[string]string{"unlock": "notifications/initialized", "unlock-list": "tools/list"}[mode],
 			unlocked: make(chan struct{})}
 		return a.serve(), true
+	case "leaker":
+		return runLeaker(), true
 	case "asker-mrtr":
 		if err := newMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
@@ -129,6 +133,8 @@ type asker struct {
 	unlockOnce sync.Once
 	unlocked   chan struct{}
 	lockState  string // written before unlocked closes
+
+	handler func(rpcMsg) // handles requests; nil: handle
 }
 
 type rpcMsg struct {
@@ -165,6 +171,8 @@ func (a *asker) serve() int {
 			if m.Method == a.unlockOn {
 				go a.unlockOnce.Do(a.unlock)
 			}
+		case a.handler != nil:
+			go a.handler(m)
 		default:
 			go a.handle(m)
 		}

@@ -32,6 +32,8 @@
 //	             then sends notifications/tools/list_changed)
 //	asker, asker-mrtr, unlock, unlock-list
 //	             put questions to the client (elicitation): see asker.go
+//	leaker       echoes a password it asked for on every channel, in every
+//	             JSON spelling: see leaker.go
 //	rich         echo plus tools for every gateway feature (rich results,
 //	             progress, cancellation, sampling, elicitation, a crash
 //	             mid-call, huge results, logging), resources, a resource
