@@ -12,6 +12,7 @@ import (
 // Log kinds besides stderr/stdout and the MCP logging levels.
 const (
 	logLifecycle = "lifecycle"
+	logInbox     = "inbox" // requests refused by the inbox's limits
 )
 
 // maxLogSize is where a server's log rotates to <name>.log.1.
