@@ -102,7 +102,15 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", oneLine(s.Name), s.State, pid, s.Tools, s.Restarts, oneLine(s.Error))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range st.Servers {
+		if s.InboxRefused > 0 {
+			fmt.Fprintf(stdout, "%s: %d inbox requests refused (answered cancel: too many were waiting); see mcptray logs %s\n", s.Name, s.InboxRefused, s.Name)
+		}
+	}
+	return nil
 }
 
 func cmdToggle(ctx context.Context, args []string, stdout io.Writer) error {

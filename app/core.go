@@ -71,6 +71,7 @@ type Core struct {
 	events   *eventHub     // events from the servers (events.go)
 	history  *callHistory  // the gateway's tool-call records (history.go)
 	inbox    *inbox        // the secret inbox (inbox.go)
+	audit    *auditLog     // the inbox's audit rows (audit.go)
 	inputs   inputState    // ${input:ID} values and questions (inbox_inputs.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
@@ -171,7 +172,9 @@ func New(opts Options) (*Core, error) {
 		statusDirty:   make(chan struct{}, 1),
 		inputs:        inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
 	}
-	c.inbox = newInbox(c.log, st, opts.OpenURL)
+	c.audit = newAuditLog(c.log, st)
+	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)
+	c.inbox.refused, c.inbox.relieved = c.inboxRefused, c.inboxRelieved
 	c.events, c.history = newEventHub(c), newCallHistory(c)
 	c.gw = c.newGateway()
 	return c, nil

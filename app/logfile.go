@@ -13,6 +13,7 @@ import (
 // Log kinds besides stderr/stdout and the MCP logging levels.
 const (
 	logLifecycle = "lifecycle"
+	logInbox     = "inbox" // requests refused by the inbox's limits
 )
 
 // MaxLogSize is where a log rotates to <name>.log.1: the servers' logs

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -41,6 +42,13 @@ import (
 //	                              titles carry it: terminal escapes
 //	leaker      a careless server that echoes a password everywhere, for
 //	            the redaction tests: see leaker.go
+//	              storm {count}   sends count elicitation/create requests
+//	                              (a password form each, at most 50 000)
+//	                              without waiting for their answers,
+//	                              answers "sent N", then exits 0
+//	              big {what}      an elicitation over mcptray's limits:
+//	                              what "message" (a 17 KiB message) or
+//	                              "fields" (65 fields)
 //	asker-mrtr  an SDK server whose tool secret_op returns InputRequests
 //	            (2026-07-28 input_required); for a 2025-11-25 client the SDK
 //	            turns them into elicitation/create and retries the handler
@@ -248,6 +256,8 @@ var askerTools = []map[string]any{
 	{"name": "needs_url", "description": "Fails with URLElicitationRequired.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}, "id": map[string]any{"type": "string"}}}},
 	{"name": "complete", "description": "Says a URL elicitation is complete.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}},
 	{"name": "hostile", "description": "Logs and asks with terminal escapes.", "inputSchema": map[string]any{"type": "object"}},
+	{"name": "storm", "description": "Sends many elicitations at once, then exits.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "string"}}}},
+	{"name": "big", "description": "Asks an elicitation over mcptray's limits.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"what": map[string]any{"type": "string"}}}},
 }
 
 // unlock asks for the vault's passphrase and waits for the answer.
@@ -275,6 +285,9 @@ func (a *asker) unlock() {
 		fmt.Fprintln(os.Stderr, "unlocked the vault with", r.Content.Passphrase)
 	}
 }
+
+// maxStorm bounds the storm tool's count.
+const maxStorm = 50000
 
 func (a *asker) call(id json.RawMessage, tool string, args map[string]string) {
 	var res json.RawMessage
@@ -337,6 +350,36 @@ func (a *asker) call(id json.RawMessage, tool string, args map[string]string) {
 				},
 			}},
 		}})
+		record(tool, res)
+		a.reply(id, toolText("got "+string(res), false))
+	case "storm":
+		n, err := strconv.Atoi(args["count"])
+		if err != nil || n < 1 || n > maxStorm {
+			a.reply(id, toolText(fmt.Sprintf("count must be 1 to %d", maxStorm), true))
+			return
+		}
+		for i := range n {
+			a.send(map[string]any{"jsonrpc": "2.0", "id": fmt.Sprintf("storm-%d", i), "method": "elicitation/create", "params": map[string]any{
+				"message": fmt.Sprintf("Storm request %d", i), "requestedSchema": json.RawMessage(askerForms["password"])}})
+		}
+		a.reply(id, toolText(fmt.Sprintf("sent %d", n), false))
+		os.Exit(0)
+	case "big":
+		params := map[string]any{"message": "A big request", "requestedSchema": json.RawMessage(askerForms["confirm"])}
+		switch args["what"] {
+		case "message":
+			params["message"] = strings.Repeat("Please read all of this. ", 17<<10/25+1)
+		case "fields":
+			props := map[string]any{}
+			for i := range 65 {
+				props[fmt.Sprintf("f%02d", i)] = map[string]any{"type": "string"}
+			}
+			params["requestedSchema"] = map[string]any{"type": "object", "properties": props}
+		default:
+			a.reply(id, toolText("what must be message or fields", true))
+			return
+		}
+		res = a.ask(params)
 		record(tool, res)
 		a.reply(id, toolText("got "+string(res), false))
 	default:
