@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/mcptray/mcptray/app"
@@ -92,7 +91,7 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 		return printJSON(stdout, st)
 	}
 	if st.ConfigError != "" {
-		fmt.Fprintf(stdout, "config error (the last good config keeps running): %s\n\n", st.ConfigError)
+		fmt.Fprintf(stdout, "config error (the last good config keeps running): %s\n\n", escapeText(st.ConfigError))
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATE\tPID\tTOOLS\tRESTARTS\tERROR")
@@ -101,12 +100,18 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 		if s.PID > 0 {
 			pid = fmt.Sprint(s.PID)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", s.Name, s.State, pid, s.Tools, s.Restarts, oneLine(s.Error))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", oneLine(s.Name), s.State, pid, s.Tools, s.Restarts, oneLine(s.Error))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range st.Servers {
+		if s.InboxRefused > 0 {
+			fmt.Fprintf(stdout, "%s: %d inbox requests refused (answered cancel: too many were waiting); see mcptray logs %s\n", s.Name, s.InboxRefused, s.Name)
+		}
+	}
+	return nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func cmdToggle(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("toggle")
@@ -173,7 +178,9 @@ func cmdLogs(ctx context.Context, args []string, stdout io.Writer) error {
 	if _, err := os.Stat(data); err != nil {
 		return fmt.Errorf("no data dir at %s", data)
 	}
-	return app.TailLog(ctx, data, f.Arg(0), stdout, *follow)
+	w := &escapeWriter{w: stdout}
+	err = app.TailLog(ctx, data, f.Arg(0), w, *follow)
+	return errors.Join(err, w.Flush())
 }
 
 // printJSON writes v as indented JSON, the shape of every --json output.

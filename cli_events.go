@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,8 +12,17 @@ import (
 	"github.com/mcptray/mcptray/app"
 )
 
+// defaultEvents is how many events `mcptray events` prints without
+// --limit.
+const defaultEvents = 100
+
 // cmdEvents is `mcptray events [--json] [--all] [--server NAME] [--since
-// ID]` and `mcptray events ack ID...|--all [--server NAME]`.
+// ID] [--limit N]` and `mcptray events ack ID...|--all [--server NAME]`.
+//
+// It prints one page: without --since the newest N events, with --since
+// the oldest N after that id (so --since pages forward), oldest first
+// either way, and a line saying how many it left out and how to see them.
+// --json prints the same page and that count as notShown.
 func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "ack" {
 		return cmdEventsAck(ctx, args[1:], stdout)
@@ -21,28 +31,33 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	asJSON := f.Bool("json", false, "print JSON")
 	all := f.Bool("all", false, "acknowledged events too")
 	server := f.String("server", "", "only this server's events")
-	since := f.Int64("since", 0, "only events with a greater id")
+	since := f.Int64("since", 0, "only events with a greater id, oldest first")
+	limit := f.Int("limit", defaultEvents, "how many events")
 	if err := parse(f, args, 0); err != nil {
 		return err
 	}
 	if *since < 0 {
 		return usageError{fmt.Sprintf("--since takes an event id (0 or more), got %d", *since)}
 	}
+	if *limit < 1 || *limit > app.MaxEventsPage {
+		return usageError{fmt.Sprintf("--limit takes a number of events (1 to %d), got %d", app.MaxEventsPage, *limit)}
+	}
+	forward := false // --since given: page forward from it
+	f.Visit(func(fl *flag.Flag) { forward = forward || fl.Name == "since" })
 	cl, err := f.dial()
 	if err != nil {
 		return err
 	}
-	evs, err := cl.Events(ctx, app.EventFilter{All: *all, Server: *server, SinceID: *since})
+	page, err := cl.EventPage(ctx, app.EventFilter{All: *all, Server: *server, SinceID: *since, Limit: *limit, Newest: !forward})
 	if err != nil {
 		return err
 	}
+	evs := page.Events
 	if *asJSON {
-		if evs == nil {
-			evs = []app.Event{}
+		if page.Events == nil {
+			page.Events = []app.Event{}
 		}
-		return printJSON(stdout, struct {
-			Events []app.Event `json:"events"`
-		}{evs})
+		return printJSON(stdout, page)
 	}
 	if len(evs) == 0 {
 		if *all {
@@ -60,7 +75,7 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintln(tw, header)
 	for _, e := range evs {
 		title, _ := e.Summary()
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s", e.ID, e.Received.Local().Format(time.DateTime), e.Server, e.Method, title)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s", e.ID, e.Received.Local().Format(time.DateTime), oneLine(e.Server), oneLine(e.Method), oneLine(title))
 		if *all {
 			acked := "-"
 			if e.Acked != nil {
@@ -70,7 +85,17 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case page.NotShown == 0:
+	case forward:
+		fmt.Fprintf(stdout, "%d more events after these: --since %d lists the next ones\n", page.NotShown, evs[len(evs)-1].ID)
+	default:
+		fmt.Fprintf(stdout, "%d older events not shown: --limit N shows more (up to %d), --since 0 lists from the oldest\n", page.NotShown, app.MaxEventsPage)
+	}
+	return nil
 }
 
 // cmdEventsAck is `mcptray events ack ID...|--all [--server NAME]`.
@@ -151,7 +176,7 @@ func cmdHistory(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintln(tw, "STARTED\tSERVER\tTOOL\tDURATION\tOUTCOME")
 	for _, c := range calls {
 		d := time.Duration(c.DurationMS * float64(time.Millisecond))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Started.Local().Format("2006-01-02 15:04:05.000"), c.Server, c.Tool, roundDuration(d), c.Outcome)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Started.Local().Format("2006-01-02 15:04:05.000"), oneLine(c.Server), oneLine(c.Tool), roundDuration(d), oneLine(c.Outcome))
 	}
 	return tw.Flush()
 }

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -106,6 +108,24 @@ func (in *instance) events(args ...string) eventsJSON {
 		in.t.Fatalf("events --json is not JSON: %v\n%s", err, out)
 	}
 	return ev
+}
+
+// allEvents reads every event, acknowledged too, a page of 10000 at a
+// time with --since.
+func (in *instance) allEvents() eventsJSON {
+	in.t.Helper()
+	var all eventsJSON
+	for {
+		var since int64
+		if n := len(all.Events); n > 0 {
+			since = all.Events[n-1].ID
+		}
+		page := in.events("--all", "--limit", "10000", "--since", strconv.FormatInt(since, 10))
+		all.Events = append(all.Events, page.Events...)
+		if len(page.Events) < 10000 {
+			return all
+		}
+	}
 }
 
 // TestCLIEvents: a server's event/new_email shows up in `mcptray events`
@@ -247,7 +267,7 @@ func TestEventsSurviveKill9(t *testing.T) {
 	}
 
 	in.start()
-	ev := in.events("--all")
+	ev := in.allEvents()
 	if len(ev.Events) < committed {
 		t.Fatalf("%d events after the restart, %d were committed before the kill", len(ev.Events), committed)
 	}
@@ -260,4 +280,94 @@ func TestEventsSurviveKill9(t *testing.T) {
 	}
 	t.Logf("killed with %d of %d events committed; %d stored after the restart", committed, total, len(ev.Events))
 
+}
+
+// TestCLIEventsLimit: with 5000 events, `mcptray events` prints the newest
+// 100 and a line saying how many more there are and how to see them;
+// --limit and --since page; --json follows the same limit and says how
+// many it left out; bad --limit values are usage errors.
+func TestCLIEventsLimit(t *testing.T) {
+	in := startDaemon(t, map[string]any{"many": fakeEntry(t, "events")})
+	in.waitFor("ready", states("many", "ready"))
+	st, err := store.Open(filepath.Join(in.data, "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const total = 5000
+	openGateway(t, in.data).tool("many__emit", map[string]any{"count": total})
+	waitFor(t, "5000 events stored", func() bool {
+		n, err := st.UnackedEvents(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == total
+	})
+
+	// rows runs events and returns the ids it lists and its last line.
+	rows := func(args ...string) (ids []int64, last string, size int) {
+		t.Helper()
+		code, out, errs := in.run(append([]string{"events"}, args...)...)
+		if code != 0 {
+			t.Fatalf("events %v: exit %d: %s", args, code, errs)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		for _, l := range lines[1:] {
+			var id int64
+			if _, err := fmt.Sscan(l, &id); err == nil && strings.Contains(l, " many ") {
+				ids = append(ids, id)
+			}
+		}
+		return ids, lines[len(lines)-1], len(out)
+	}
+	span := func(ids []int64) string {
+		if len(ids) == 0 {
+			return "none"
+		}
+		return fmt.Sprintf("%d×[%d…%d]", len(ids), ids[0], ids[len(ids)-1])
+	}
+
+	ids, last, size := rows()
+	if span(ids) != "100×[4901…5000]" || last != "4900 older events not shown: --limit N shows more (up to 10000), --since 0 lists from the oldest" || size > 20000 {
+		t.Errorf("events: %s, %d bytes, last line %q", span(ids), size, last)
+	}
+	if ids, last, _ := rows("--limit", "10", "--all"); span(ids) != "10×[4991…5000]" || !strings.HasPrefix(last, "4990 older events not shown") {
+		t.Errorf("events --limit 10 --all: %s, last line %q", span(ids), last)
+	}
+	if ids, last, _ := rows("--since", "0", "--limit", "10"); span(ids) != "10×[1…10]" || last != "4990 more events after these: --since 10 lists the next ones" {
+		t.Errorf("events --since 0 --limit 10: %s, last line %q", span(ids), last)
+	}
+	if ids, last, _ := rows("--since", "4990", "--server", "many"); span(ids) != "10×[4991…5000]" || !strings.HasPrefix(last, "5000 ") {
+		t.Errorf("events --since 4990: %s, last line %q", span(ids), last)
+	}
+	if ids, _, _ := rows("--limit", "10000"); span(ids) != "5000×[1…5000]" {
+		t.Errorf("events --limit 10000: %s", span(ids))
+	}
+
+	code, out, errs := in.run("events", "--json")
+	var page struct {
+		Events   []struct{ ID int64 } `json:"events"`
+		NotShown *int                 `json:"notShown"`
+	}
+	if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil || len(page.Events) != 100 || page.Events[0].ID != 4901 || page.NotShown == nil || *page.NotShown != 4900 {
+		t.Errorf("events --json: exit %d %v %s, %d events, notShown %v", code, err, errs, len(page.Events), page.NotShown)
+	}
+	if ev := in.events("--since", "4990"); len(ev.Events) != 10 || ev.Events[0].ID != 4991 {
+		t.Errorf("events --json --since 4990: %d events", len(ev.Events))
+	}
+
+	for _, c := range []struct{ limit, err string }{
+		{"0", "mcptray: --limit takes a number of events (1 to 10000), got 0\n"},
+		{"-1", "mcptray: --limit takes a number of events (1 to 10000), got -1\n"},
+		{"10001", "mcptray: --limit takes a number of events (1 to 10000), got 10001\n"},
+		{"abc", "mcptray: invalid value \"abc\" for flag -limit: parse error\n"},
+	} {
+		code, _, errs := in.run("events", "--limit", c.limit)
+		if i := strings.Index(errs, "usage:"); i >= 0 {
+			errs = errs[:i]
+		}
+		if code != 2 || errs != c.err {
+			t.Errorf("events --limit %s: exit %d, stderr %q; want 2, %q", c.limit, code, errs, c.err)
+		}
+	}
 }

@@ -82,7 +82,7 @@ func cmdInbox(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSERVER\tTOOL\tKIND\tEXPIRES\tMESSAGE")
 	for _, r := range reqs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Server, dash(r.Tool), kind(r), until(r.Deadline), oneLine(r.Message))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, oneLine(r.Server), oneLine(dash(r.Tool)), kind(r), until(r.Deadline), oneLine(r.Message))
 	}
 	return tw.Flush()
 }
@@ -98,9 +98,9 @@ func dash(s string) string {
 func kind(r app.InboxRequest) string {
 	switch {
 	case r.Source == app.SourceConfig:
-		return "input " + r.Input
+		return "input " + oneLine(r.Input)
 	case r.Mode == "url":
-		return "url " + r.Host
+		return "url " + oneLine(r.Host)
 	case r.Confirm:
 		return "yes/no"
 	}
@@ -217,9 +217,9 @@ func findRequest(ctx context.Context, cl *app.Client, id string) (app.InboxReque
 func reportAnswer(w io.Writer, req app.InboxRequest, action string) {
 	switch {
 	case req.Mode == "url" && action == app.ActionAccept:
-		fmt.Fprintf(w, "%s: accepted; opening %s in your browser (open it yourself if it does not appear)\n", req.ID, req.URL)
+		fmt.Fprintf(w, "%s: accepted; opening %s in your browser (open it yourself if it does not appear)\n", req.ID, oneLine(req.URL))
 	default:
-		fmt.Fprintf(w, "%s: %s sent to %s\n", req.ID, action, req.Server)
+		fmt.Fprintf(w, "%s: %s sent to %s\n", req.ID, action, oneLine(req.Server))
 	}
 }
 
@@ -260,7 +260,7 @@ func cmdInboxWatch(ctx context.Context, args []string, stdin *os.File, stdout, s
 			case ctx.Err() != nil:
 				return nil
 			case errors.Is(err, app.ErrRequestClosed):
-				fmt.Fprintf(stderr, "%s was closed meanwhile: %v\n", ev.Request.ID, err)
+				fmt.Fprintf(stderr, "%s was closed meanwhile: %s\n", ev.Request.ID, escapeText(err.Error()))
 			case err != nil:
 				return err
 			default:
@@ -281,11 +281,11 @@ func describeEvent(w io.Writer, ev app.InboxEvent) {
 	r := ev.Request
 	switch ev.Kind {
 	case app.InboxAdded:
-		fmt.Fprintf(w, "+ %s from %s (%s, expires %s): %s\n", r.ID, r.Server, kind(r), until(r.Deadline), oneLine(r.Message))
+		fmt.Fprintf(w, "+ %s from %s (%s, expires %s): %s\n", r.ID, oneLine(r.Server), kind(r), until(r.Deadline), oneLine(r.Message))
 	case app.InboxClosed:
-		fmt.Fprintf(w, "- %s from %s closed: %s by %s\n", r.ID, r.Server, ev.Outcome, ev.By)
+		fmt.Fprintf(w, "- %s from %s closed: %s by %s\n", r.ID, oneLine(r.Server), oneLine(ev.Outcome), oneLine(ev.By))
 	case app.InboxCompleted:
-		fmt.Fprintf(w, "✓ %s from %s: the server says it is complete\n", r.ID, r.Server)
+		fmt.Fprintf(w, "✓ %s from %s: the server says it is complete\n", r.ID, oneLine(r.Server))
 	}
 }
 
@@ -421,20 +421,20 @@ func (p *prompter) secret(prompt string) (string, error) {
 // answer shows req, asks for an answer and sends it with send; an answer
 // the instance refuses for a field asks that field again.
 func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (app.Answer, error) {
-	fmt.Fprintf(p.out, "\nRequest %s from %s", req.ID, req.Server)
+	fmt.Fprintf(p.out, "\nRequest %s from %s", req.ID, oneLine(req.Server))
 	if req.Tool != "" {
-		fmt.Fprintf(p.out, " (tool %s", req.Tool)
+		fmt.Fprintf(p.out, " (tool %s", oneLine(req.Tool))
 		if req.Client != "" {
-			fmt.Fprintf(p.out, ", called by %s", req.Client)
+			fmt.Fprintf(p.out, ", called by %s", oneLine(req.Client))
 		}
 		fmt.Fprint(p.out, ")")
 	}
-	fmt.Fprintf(p.out, ", expires %s\n  %s\n", until(req.Deadline), req.Message)
+	fmt.Fprintf(p.out, ", expires %s\n%s\n", until(req.Deadline), indent(req.Message))
 	a := app.Answer{By: "cli"}
 	var err error
 	switch {
 	case req.Mode == "url":
-		fmt.Fprintf(p.out, "  URL:  %s\n  Host: %s\n", req.URL, req.Host)
+		fmt.Fprintf(p.out, "  URL:  %s\n  Host: %s\n", oneLine(req.URL), oneLine(req.Host))
 		a.Action, err = p.choose("Open it in your browser? [y]es, [n]o (decline), [c]ancel: ")
 	case req.Confirm:
 		a.Action, err = p.choose("[y]es, [n]o (decline), [c]ancel: ")
@@ -459,7 +459,7 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 		if !errors.As(err, &inv) {
 			return a, err
 		}
-		fmt.Fprintf(p.out, "  mcptray refused it: %s\n", err)
+		fmt.Fprintf(p.out, "  mcptray refused it: %s\n", oneLine(err.Error()))
 		i := slices.IndexFunc(req.Fields, func(f app.Field) bool { return f.Name == inv.Field })
 		if i < 0 {
 			return a, err
@@ -520,7 +520,7 @@ func (p *prompter) field(f app.Field, content map[string]any) error {
 		}
 		pv, err := f.Parse(v)
 		if err != nil {
-			fmt.Fprintf(p.out, "  %s\n", err)
+			fmt.Fprintf(p.out, "  %s\n", oneLine(err.Error()))
 			continue
 		}
 		content[f.Name] = pv
@@ -582,12 +582,12 @@ func fieldPrompt(f app.Field, out io.Writer) string {
 		hints = append(hints, h)
 	}
 	if f.Options != nil {
-		fmt.Fprintf(out, "  %s:\n", f.Label())
+		fmt.Fprintf(out, "  %s:\n", oneLine(f.Label()))
 		for i, o := range f.Options {
 			if o.Title != "" && o.Title != o.Value {
-				fmt.Fprintf(out, "    %d) %s (%s)\n", i+1, o.Title, o.Value)
+				fmt.Fprintf(out, "    %d) %s (%s)\n", i+1, oneLine(o.Title), oneLine(o.Value))
 			} else {
-				fmt.Fprintf(out, "    %d) %s\n", i+1, o.Value)
+				fmt.Fprintf(out, "    %d) %s\n", i+1, oneLine(o.Value))
 			}
 		}
 		if f.Type != "array" {
@@ -600,9 +600,9 @@ func fieldPrompt(f app.Field, out io.Writer) string {
 	if f.Required {
 		hints = append(hints, "required")
 	}
-	prompt := "  " + f.Label()
+	prompt := "  " + oneLine(f.Label())
 	if f.Description != "" {
-		prompt = "  " + f.Description + "\n" + prompt
+		prompt = indent(f.Description) + "\n" + prompt
 	}
 	if len(hints) > 0 {
 		prompt += " (" + strings.Join(hints, "; ") + ")"
@@ -611,11 +611,17 @@ func fieldPrompt(f app.Field, out io.Writer) string {
 	case f.HasDefault && f.Secret:
 		prompt += " [Enter keeps the default]"
 	case f.HasDefault:
-		prompt += " [" + showDefault(f.Default) + "]"
+		prompt += " [" + oneLine(showDefault(f.Default)) + "]"
 	case !f.Required:
 		prompt += " [Enter skips]"
 	}
 	return prompt + ": "
+}
+
+// indent is a server's text (escapeText) with every line indented by two
+// spaces, so that none of it passes for a line of mcptray's own.
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(escapeText(strings.TrimRight(s, "\n")), "\n", "\n  ")
 }
 
 func showDefault(v any) string {

@@ -160,16 +160,16 @@ func sshTestReport(res sshsrv.TestResult) string {
 	var b strings.Builder
 	a := res.Alias
 	if res.Connected {
-		fmt.Fprintf(&b, "alias %s: connected to %s (%s)\n", a.Name, a.Dest(), res.ServerVersion)
-		fmt.Fprintf(&b, "  login:    %s\n", res.Auth)
+		fmt.Fprintf(&b, "alias %s: connected to %s (%s)\n", oneLine(a.Name), oneLine(a.Dest()), oneLine(res.ServerVersion))
+		fmt.Fprintf(&b, "  login:    %s\n", oneLine(res.Auth))
 	} else {
-		fmt.Fprintf(&b, "alias %s: could not connect to %s\n", a.Name, a.Dest())
+		fmt.Fprintf(&b, "alias %s: could not connect to %s\n", oneLine(a.Name), oneLine(a.Dest()))
 	}
 	if res.HostKey.Fingerprint != "" {
-		fmt.Fprintf(&b, "  host key: %s, %s %s\n", res.HostKey.Status, res.HostKey.Type, res.HostKey.Fingerprint)
+		fmt.Fprintf(&b, "  host key: %s, %s %s\n", oneLine(res.HostKey.Status), oneLine(res.HostKey.Type), oneLine(res.HostKey.Fingerprint))
 	}
 	if res.Connected {
-		fmt.Fprintf(&b, "  sudo:     %s: %s\n", res.Sudo.Mode, res.Sudo.Detail)
+		fmt.Fprintf(&b, "  sudo:     %s: %s\n", oneLine(res.Sudo.Mode), oneLine(res.Sudo.Detail))
 	}
 	return b.String()
 }
@@ -181,7 +181,7 @@ func terminalAsk(stdin *os.File, stderr io.Writer) sshsrv.Ask {
 		if !term.IsTerminal(int(stdin.Fd())) {
 			return "", fmt.Errorf("%s\nno terminal to ask on: run this in a terminal, or use test_alias from an assistant (mcptray asks)", message)
 		}
-		fmt.Fprintf(stderr, "%s\n> ", message)
+		fmt.Fprintf(stderr, "%s\n> ", escapeText(message))
 		b, err := term.ReadPassword(int(stdin.Fd()))
 		fmt.Fprintln(stderr)
 		if err != nil {

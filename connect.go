@@ -79,14 +79,17 @@ func startInstance(ctx context.Context, f *flags, data string) (*app.Client, err
 	if !hasDisplay() {
 		mode = "daemon"
 	}
-	args := []string{mode, "--data", data}
+	logPath := filepath.Join(data, "mcptray.log")
+	args := []string{mode, "--data", data, "--log", logPath}
 	if f.config != "" {
 		args = append(args, "--config", f.config)
 	}
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return nil, err
 	}
-	logPath := filepath.Join(data, "mcptray.log")
+	// The instance logs to mcptray.log itself, rotating it (--log); its
+	// stdout and stderr go there too from the start, for what it prints
+	// before it reads its flags.
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -34,13 +35,15 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 const usage = `usage:
-  mcptray [run] [--config F] [--data D]     tray app
-  mcptray daemon [--config F] [--data D]    headless core
+  mcptray [run] [--config F] [--data D] [--log FILE]
+                                            tray app
+  mcptray daemon [--config F] [--data D] [--log FILE]
+                                            headless core
   mcptray status [--json]                   servers and their states
   mcptray toggle NAME on|off                enable or disable a server in mcp.json
   mcptray restart NAME                      restart one server
   mcptray logs NAME [-f]                    a server's log
-  mcptray events [--json] [--all] [--server NAME] [--since ID]
+  mcptray events [--json] [--all] [--server NAME] [--since ID] [--limit N]
                                             events the servers pushed
   mcptray events ack ID...|--all [--server NAME]
                                             acknowledge events
@@ -111,10 +114,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "mcptray: %s\n%s", err, usage)
+		fmt.Fprintf(stderr, "mcptray: %s\n%s", escapeText(err.Error()), usage)
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "mcptray: %s\n", err)
+		fmt.Fprintf(stderr, "mcptray: %s\n", escapeText(err.Error()))
 		return exitFailure
 	}
 }
@@ -123,6 +126,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // there; without a display the tray app runs headless, like `daemon`.
 func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) error {
 	fs := newFlags("run")
+	logPath := fs.String("log", "", "log to FILE (stdout and stderr too), rotated at 5 MB to FILE.1")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -138,6 +142,14 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 		why = "no display found: running headless (as `mcptray daemon`)"
 	}
 	opts := app.Options{ConfigPath: configPath, DataDir: data}
+	if *logPath != "" {
+		w, err := app.OpenDaemonLog(*logPath, daemonLogMax)
+		if err != nil {
+			return fmt.Errorf("opening the log: %w", err)
+		}
+		opts.Logger = slog.New(slog.NewTextHandler(w, nil))
+		stderr = w
+	}
 	var desk desktopUI
 	if gui && why == "" {
 		desk = newDesktopUI() // the tray app shows events as desktop notifications
@@ -162,6 +174,9 @@ func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool) erro
 	cancel()
 	return errors.Join(uiErr, <-done)
 }
+
+// daemonLogMax is where --log's file rotates (tests make it small).
+var daemonLogMax int64 = app.MaxLogSize
 
 func hasDisplay() bool {
 	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""

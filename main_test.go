@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,6 +29,9 @@ func TestMain(m *testing.M) {
 	mcp.RunWatchdogIfRequested()
 	mcptest.Main()
 	if os.Getenv("MCPTRAY_TEST_AS_MCPTRAY") == "1" {
+		if n, err := strconv.ParseInt(os.Getenv(logMaxEnv), 10, 64); err == nil {
+			daemonLogMax = n
+		}
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

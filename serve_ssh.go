@@ -114,7 +114,7 @@ func (c *configSettings) get() (sshsrv.Settings, error) {
 		return c.cur, c.err
 	}
 	c.stamp = stamp
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err == nil {
 		var cfg *config.Config
 		if cfg, err = config.Parse(data, config.Env{}); err == nil {

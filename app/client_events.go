@@ -11,9 +11,16 @@ import (
 	"strconv"
 )
 
-// Events lists the instance's events (see EventFilter; Newest is not
-// passed on).
+// Events lists the instance's events: one page of at most MaxEventsPage
+// (see EventPage).
 func (cl *Client) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	page, err := cl.EventPage(ctx, f)
+	return page.Events, err
+}
+
+// EventPage reads one page of the instance's events (see EventFilter): at
+// most f.Limit, at most MaxEventsPage.
+func (cl *Client) EventPage(ctx context.Context, f EventFilter) (EventPage, error) {
 	q := url.Values{}
 	if f.All {
 		q.Set("all", "1")
@@ -27,11 +34,14 @@ func (cl *Client) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 	if f.Limit > 0 {
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
-	var reply eventsReply
-	if err := cl.do(ctx, http.MethodGet, "/v1/events?"+q.Encode(), &reply); err != nil {
-		return nil, err
+	if f.Newest {
+		q.Set("newest", "1")
 	}
-	return reply.Events, nil
+	var page EventPage
+	if err := cl.do(ctx, http.MethodGet, "/v1/events?"+q.Encode(), &page); err != nil {
+		return EventPage{}, err
+	}
+	return page, nil
 }
 
 // AckEvents acknowledges events on the instance and returns how many were

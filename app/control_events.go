@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,8 @@ import (
 
 // eventRoutes adds the events and history endpoints to the control API:
 //
-//	GET  /v1/events?all=1&server=&since=&limit=  {"events": [...]}, oldest first
+//	GET  /v1/events?all=1&server=&since=&limit=&newest=1
+//	                                             {"events": [...], "notShown": N}, oldest first
 //	POST /v1/events/ack {"ids": [...]} | {"all": true, "server": ""}   {"acked": N}
 //	GET  /v1/history?limit=                      {"calls": [...]}, newest first
 func (c *Core) eventRoutes(mux *http.ServeMux) {
@@ -22,20 +24,22 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 		if f.All, err = boolParam(q.Get("all"), "all"); err == nil {
 			if f.SinceID, err = intParam(q.Get("since"), "since", "an event id"); err == nil {
 				var limit int64
-				limit, err = intParam(q.Get("limit"), "limit", "a number of events")
-				f.Limit = int(limit)
+				if limit, err = intParam(q.Get("limit"), "limit", "a number of events"); err == nil {
+					f.Limit = int(min(limit, MaxEventsPage))
+					f.Newest, err = boolParam(q.Get("newest"), "newest")
+				}
 			}
 		}
 		if err != nil {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 			return
 		}
-		evs, err := c.Events(f)
+		page, err := c.EventPage(f)
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, eventsReply{Events: evs})
+		writeJSON(w, http.StatusOK, page)
 	})
 	mux.HandleFunc("POST /v1/events/ack", func(w http.ResponseWriter, r *http.Request) {
 		var req AckRequest
@@ -76,9 +80,47 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 	})
 }
 
-// eventsReply is `mcptray events --json` (DESIGN.md §12).
-type eventsReply struct {
+// MaxEventsPage is the most events one request for events gets: the
+// control API never reads more at once, whatever limit it is asked for.
+const MaxEventsPage = 10000
+
+// EventPage is one page of events, oldest first, and how many more the
+// filter selects (`mcptray events --json`, DESIGN.md §12).
+type EventPage struct {
 	Events []Event `json:"events"`
+	// NotShown is how many events the filter selects besides these: older
+	// ones when the page has the newest, later ones when it has the
+	// oldest. Counted when the page is read; events keep arriving.
+	NotShown int `json:"notShown"`
+}
+
+// EventPage returns a page of the events f selects: the oldest f.Limit,
+// or with f.Newest the newest f.Limit, and at most MaxEventsPage (also
+// when f.Limit <= 0).
+func (c *Core) EventPage(f EventFilter) (EventPage, error) {
+	if f.Limit <= 0 || f.Limit > MaxEventsPage {
+		f.Limit = MaxEventsPage
+	}
+	ctx := context.Background()
+	want := f.Limit
+	f.Limit++ // one more says whether there are more
+	evs, err := c.store.Events(ctx, f)
+	if err != nil {
+		return EventPage{}, err
+	}
+	if len(evs) <= want {
+		return EventPage{Events: toEvents(evs)}, nil
+	}
+	if f.Newest {
+		evs = evs[1:] // the extra one is the oldest
+	} else {
+		evs = evs[:want]
+	}
+	n, err := c.store.CountEvents(ctx, f)
+	if err != nil {
+		return EventPage{}, err
+	}
+	return EventPage{Events: toEvents(evs), NotShown: max(n-want, 1)}, nil
 }
 
 type ackReply struct {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
@@ -70,14 +71,16 @@ type Core struct {
 	events   *eventHub     // events from the servers (events.go)
 	history  *callHistory  // the gateway's tool-call records (history.go)
 	inbox    *inbox        // the secret inbox (inbox.go)
+	audit    *auditLog     // the inbox's audit rows (audit.go)
 	inputs   inputState    // ${input:ID} values and questions (inbox_inputs.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
 	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
 
-	broadcastMu    sync.Mutex             // serialises broadcast; taken before mu
-	lastConfigured []mcp.ConfiguredServer // guarded by broadcastMu: what the gateway was last given
+	statusDirty    chan struct{}          // cap 1: the status changed since the last snapshot (read by broadcaster)
+	lastConfigured []mcp.ConfiguredServer // owned by broadcaster: what the gateway was last given
+	snapshots      atomic.Int64           // status snapshots sent so far (tests bound it)
 
 	mu          sync.Mutex // guards the fields below
 	servers     map[string]*server
@@ -166,9 +169,12 @@ func New(opts Options) (*Core, error) {
 		cachedTools:   make(map[string][]*mcp.Tool),
 		listenChanged: make(chan struct{}, 1),
 		reloadReq:     make(chan struct{}, 1),
+		statusDirty:   make(chan struct{}, 1),
 		inputs:        inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
 	}
-	c.inbox = newInbox(c.log, st, opts.OpenURL)
+	c.audit = newAuditLog(c.log, st)
+	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)
+	c.inbox.refused, c.inbox.relieved = c.inboxRefused, c.inboxRelieved
 	c.events, c.history = newEventHub(c), newCallHistory(c)
 	c.gw = c.newGateway()
 	return c, nil
@@ -193,6 +199,17 @@ func (c *Core) Run(ctx context.Context) error {
 	} else {
 		defer stop() // last: after every server and the watchdog are gone
 	}
+	// The broadcaster outlives everything below that changes the status:
+	// its deferred stop runs last and sends the final snapshot.
+	stopBroadcast, broadcastDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(broadcastDone)
+		c.broadcaster(stopBroadcast)
+	}()
+	defer func() {
+		close(stopBroadcast)
+		<-broadcastDone
+	}()
 	wd, err := mcp.StartWatchdog()
 	if err != nil {
 		return fmt.Errorf("starting watchdog: %w", err)
@@ -384,14 +401,62 @@ func (c *Core) Subscribe() (<-chan Status, func()) {
 	}
 }
 
+// broadcast marks the status changed; the broadcaster sends it. It never
+// waits, so a change costs O(1) however many servers there are: the
+// changes of a mass apply or of stopping every server share a snapshot.
 func (c *Core) broadcast() {
-	// broadcastMu keeps snapshots in order: a slower, older broadcast never
-	// overwrites a newer one, for subscribers or the gateway.
-	c.broadcastMu.Lock()
-	defer c.broadcastMu.Unlock()
+	select {
+	case c.statusDirty <- struct{}{}:
+	default:
+	}
+}
+
+// statusEvery is the shortest time between two status snapshots; the
+// changes in between share the next one.
+const statusEvery = 20 * time.Millisecond
+
+// broadcaster sends a snapshot after each change (or run of changes) until
+// stop is closed, then one more if anything changed since the last.
+func (c *Core) broadcaster(stop <-chan struct{}) {
+	pause := time.NewTimer(0)
+	defer pause.Stop()
+	for {
+		select {
+		case <-c.statusDirty:
+		case <-stop:
+			select {
+			case <-c.statusDirty:
+				c.sendStatus()
+			default:
+			}
+			return
+		}
+		c.sendStatus()
+		pause.Reset(statusEvery)
+		select {
+		case <-pause.C:
+		case <-stop:
+		}
+	}
+}
+
+// sendStatus gives the newest status to the gateway, then to every
+// subscriber (dropping one it has not read yet: the newest wins). Called
+// by the broadcaster only, so snapshots go out in order.
+func (c *Core) sendStatus() {
+	c.snapshots.Add(1)
 	c.mu.Lock()
 	st := c.statusLocked()
 	conf := c.configured()
+	c.mu.Unlock()
+	// The gateway re-syncs its views on SetConfigured: only when what it
+	// sees (names, enabled, states, cached tools) changed, and outside c.mu.
+	if !slices.EqualFunc(conf, c.lastConfigured, sameConfigured) {
+		c.lastConfigured = conf
+		c.gw.SetConfigured(conf)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for ch := range c.subs {
 		select {
 		case <-ch: // drop the stale one; the newest wins
@@ -401,13 +466,6 @@ func (c *Core) broadcast() {
 		case ch <- st:
 		default:
 		}
-	}
-	c.mu.Unlock()
-	// The gateway re-syncs its views on SetConfigured: only when what it
-	// sees (names, enabled, states, cached tools) changed, and outside c.mu.
-	if !slices.EqualFunc(conf, c.lastConfigured, sameConfigured) {
-		c.lastConfigured = conf
-		c.gw.SetConfigured(conf)
 	}
 }
 
@@ -428,9 +486,9 @@ func (c *Core) SetEnabled(name string, enabled bool) error {
 // setEnabledInFile is the file rewrite behind SetEnabled, also used by the
 // CLI when no instance runs.
 func setEnabledInFile(path, name string, enabled bool) error {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("reading config: %w", err)
+		return err
 	}
 	out, err := config.SetDisabled(data, name, !enabled)
 	if err != nil {

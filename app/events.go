@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -140,13 +141,14 @@ func newEventHub(c *Core) *eventHub {
 }
 
 // startEvents starts the event writer, the resource updater, the pruner,
-// the notifier and the tool-call history writer. The function it returns
-// stops them, once no server can send events any more: it stores what is
-// still queued and waits.
+// the notifier, the tool-call history writer and the inbox's audit writer.
+// The function it returns stops them, once no server can send events any
+// more: it closes the inbox's requests still open (their servers are
+// gone), stores what is still queued and waits.
 func (c *Core) startEvents() (stop func()) {
 	h := c.events
 	var wg sync.WaitGroup
-	for _, f := range []func(){h.write, h.updateResource, h.prune, c.history.write} {
+	for _, f := range []func(){h.write, h.updateResource, h.prune, c.history.write, c.audit.write} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -157,8 +159,10 @@ func (c *Core) startEvents() (stop func()) {
 		go h.notes.deliver(c.opts.Notifier) // not waited for: Notify may hang
 	}
 	return func() {
+		c.inbox.closeAll(inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByServer})
 		close(h.stopping)
 		c.history.stop()
+		c.audit.stop()
 		wg.Wait()
 		if h.notes != nil {
 			h.notes.stop()

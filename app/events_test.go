@@ -377,6 +377,14 @@ func TestEventsAPI(t *testing.T) {
 	if len(all) != 3 || all[0].Acked == nil || all[2].Acked != nil {
 		t.Errorf("client Events all = %+v", all)
 	}
+	if page, err := cl.EventPage(ctx, EventFilter{All: true, Server: "ev", Limit: 2, Newest: true}); err != nil || len(page.Events) != 2 ||
+		page.Events[1].ID != all[2].ID || page.NotShown != 1 {
+		t.Errorf("client EventPage newest 2 = %+v, %v", page, err)
+	}
+	if page, err := cl.EventPage(ctx, EventFilter{All: true, Server: "ev", Limit: 2}); err != nil || len(page.Events) != 2 ||
+		page.Events[0].ID != all[0].ID || page.NotShown != 1 {
+		t.Errorf("client EventPage oldest 2 = %+v, %v", page, err)
+	}
 	if n, err := cl.AckEvents(ctx, AckRequest{All: true, Server: "ev2"}); n != 2 || err != nil {
 		t.Errorf("ack all of ev2 = %d, %v", n, err)
 	}
@@ -396,8 +404,9 @@ func TestEventsAPI(t *testing.T) {
 		"since=x":  `since must be an event id (a whole number, 0 or more), got "x"`,
 		"limit=-3": `limit must be a number of events (a whole number, 0 or more), got "-3"`,
 		"all=yes":  `all must be true or false, got "yes"`,
+		"newest=2": `newest must be true or false, got "2"`,
 	} {
-		var out eventsReply
+		var out EventPage
 		if err := cl.do(ctx, "GET", "/v1/events?"+query, &out); err == nil || err.Error() != want {
 			t.Errorf("GET /v1/events?%s: %v; want %q", query, err, want)
 		}

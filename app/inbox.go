@@ -44,6 +44,23 @@ const (
 	ClosedByDeadline = "deadline" // the inbox timeout passed
 	ClosedByServer   = "server"   // the server withdrew the request or went away
 	ClosedByComplete = "complete" // the server said the URL elicitation is complete
+	// ClosedByInboxFull: refused at once, its server had
+	// maxPendingPerServer requests waiting already.
+	ClosedByInboxFull = "inbox-full"
+)
+
+// Inbox limits (README "Secret inbox").
+const (
+	// maxPendingPerServer is how many requests of one server may wait at
+	// once; more are answered cancel at once (and audited, and counted in
+	// status as inboxRefused).
+	maxPendingPerServer = 32
+	// A server's request with a longer message, a bigger requested schema
+	// or more fields is answered cancel without reaching the inbox, and
+	// the server's log says why.
+	maxInboxMessage = 16 << 10 // bytes
+	maxInboxSchema  = 64 << 10 // bytes of the requested schema's JSON
+	maxInboxFields  = 64
 )
 
 // InboxRequest is one pending request. It never holds a typed value.
@@ -102,15 +119,26 @@ var ErrRequestClosed = errors.New("the request is not open")
 // inbox is the core's set of pending requests.
 type inbox struct {
 	log     *slog.Logger
-	store   *store.Store
+	audit   *auditLog // nil: no audit rows
 	openURL func(string) error
 
-	mu      sync.Mutex
-	pending map[string]*pending      // guarded by mu: open requests by id
-	closed  map[string]closedNote    // guarded by mu: recently closed ones, for "already answered"
-	order   []string                 // guarded by mu: ids in closed, oldest first (bounded)
-	subs    map[*inboxSub]struct{}   // guarded by mu
-	urls    map[urlKey]*InboxRequest // guarded by mu: accepted URL requests awaiting completion
+	// refused, when set, is called outside mu for every request refused
+	// because its server has maxPendingPerServer waiting; first is set for
+	// the first one since they reached it.
+	refused func(server string, first bool)
+	// relieved, when set, is called outside mu when such a server's
+	// requests drop below maxPendingPerServer, with how many were refused
+	// meanwhile.
+	relieved func(server string, refused int)
+
+	mu        sync.Mutex
+	pending   map[string]*pending      // guarded by mu: open requests by id
+	perServer map[string]int           // guarded by mu: how many of pending each server has
+	full      map[string]int           // guarded by mu: servers at maxPendingPerServer, with the requests refused since
+	closed    map[string]closedNote    // guarded by mu: recently closed ones, for "already answered"
+	order     []string                 // guarded by mu: ids in closed, oldest first (bounded)
+	subs      map[*inboxSub]struct{}   // guarded by mu
+	urls      map[urlKey]*InboxRequest // guarded by mu: accepted URL requests awaiting completion
 }
 
 // pending is one open request.
@@ -134,13 +162,15 @@ type urlKey struct{ server, id string }
 // maxClosedNotes bounds the memory of closed requests.
 const maxClosedNotes = 200
 
-func newInbox(log *slog.Logger, st *store.Store, openURL func(string) error) *inbox {
+func newInbox(log *slog.Logger, audit *auditLog, openURL func(string) error) *inbox {
 	return &inbox{
-		log: log, store: st, openURL: openURL,
-		pending: map[string]*pending{},
-		closed:  map[string]closedNote{},
-		subs:    map[*inboxSub]struct{}{},
-		urls:    map[urlKey]*InboxRequest{},
+		log: log, audit: audit, openURL: openURL,
+		pending:   map[string]*pending{},
+		perServer: map[string]int{},
+		full:      map[string]int{},
+		closed:    map[string]closedNote{},
+		subs:      map[*inboxSub]struct{}{},
+		urls:      map[urlKey]*InboxRequest{},
 	}
 }
 
@@ -176,9 +206,18 @@ func compareStrings(a, b string) int {
 }
 
 // ask puts req in the inbox and waits for its result: an answer, the
-// timeout, or ctx ending (the server withdrew it or went away).
+// timeout, or ctx ending (the server withdrew it or went away). When its
+// server has maxPendingPerServer requests waiting already, it is answered
+// cancel at once.
 func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string, timeout time.Duration) inboxResult {
 	p := ib.add(req, elicitationID, timeout)
+	if p == nil {
+		now := time.Now().UTC()
+		req.Created = now
+		r := inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByInboxFull}
+		ib.record(req, r, now)
+		return r
+	}
 	select {
 	case r := <-p.done:
 		return r
@@ -188,7 +227,8 @@ func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string
 	}
 }
 
-// add registers a request and publishes it.
+// add registers a request and publishes it. It returns nil, publishing
+// nothing, when the request's server has maxPendingPerServer waiting.
 func (ib *inbox) add(req InboxRequest, elicitationID string, timeout time.Duration) *pending {
 	now := time.Now().UTC()
 	req.Created, req.Deadline = now, now.Add(timeout)
@@ -197,6 +237,16 @@ func (ib *inbox) add(req InboxRequest, elicitationID string, timeout time.Durati
 	}
 	p := &pending{elicitationID: elicitationID, done: make(chan inboxResult, 1)}
 	ib.mu.Lock()
+	if ib.perServer[req.Server] >= maxPendingPerServer {
+		n, burst := ib.full[req.Server]
+		ib.full[req.Server] = n + 1
+		ib.mu.Unlock()
+		if ib.refused != nil {
+			ib.refused(req.Server, !burst)
+		}
+		return nil
+	}
+	ib.perServer[req.Server]++
 	for {
 		req.ID = newRequestID()
 		if _, dup := ib.pending[req.ID]; !dup {
@@ -233,6 +283,15 @@ func (ib *inbox) close(id string, r inboxResult) bool {
 		return false
 	}
 	delete(ib.pending, id)
+	server := p.req.Server
+	ib.perServer[server]--
+	if ib.perServer[server] <= 0 {
+		delete(ib.perServer, server)
+	}
+	refused, relieved := ib.full[server]
+	if relieved {
+		delete(ib.full, server) // below the limit again
+	}
 	p.timer.Stop()
 	ib.closed[id] = closedNote{r.outcome, r.by}
 	ib.order = append(ib.order, id)
@@ -255,24 +314,43 @@ func (ib *inbox) close(id string, r inboxResult) bool {
 	ib.mu.Unlock()
 
 	ib.log.Info("inbox: request closed", "id", id, "server", p.req.Server, "outcome", r.outcome, "by", r.by)
-	if ib.store != nil {
-		names := make([]string, len(p.req.Fields))
-		for i, f := range p.req.Fields {
-			names[i] = f.Name
-		}
-		mode := p.req.Mode
-		if p.req.Source == SourceConfig {
-			mode = "input"
-		}
-		_, err := ib.store.AddElicitation(context.Background(), store.Elicitation{
-			Server: p.req.Server, Tool: p.req.Tool, Mode: mode, Message: p.req.Message, Fields: names,
-			Outcome: r.outcome, ClosedBy: r.by, Created: p.req.Created, Closed: time.Now(),
-		})
-		if err != nil {
-			ib.log.Warn("inbox: writing the audit row", "err", err)
-		}
+	if relieved && ib.relieved != nil {
+		ib.relieved(server, refused)
 	}
+	ib.record(p.req, r, time.Now())
 	return true
+}
+
+// record queues the audit row of a request that closed with r.
+func (ib *inbox) record(req InboxRequest, r inboxResult, closed time.Time) {
+	if ib.audit == nil {
+		return
+	}
+	names := make([]string, len(req.Fields))
+	for i, f := range req.Fields {
+		names[i] = f.Name
+	}
+	mode := req.Mode
+	if req.Source == SourceConfig {
+		mode = "input"
+	}
+	ib.audit.add(store.Elicitation{
+		Server: req.Server, Tool: req.Tool, Mode: mode, Message: req.Message, Fields: names,
+		Outcome: r.outcome, ClosedBy: r.by, Created: req.Created, Closed: closed,
+	})
+}
+
+// closeAll closes every open request with r.
+func (ib *inbox) closeAll(r inboxResult) {
+	ib.mu.Lock()
+	ids := make([]string, 0, len(ib.pending))
+	for id := range ib.pending {
+		ids = append(ids, id)
+	}
+	ib.mu.Unlock()
+	for _, id := range ids {
+		ib.close(id, r)
+	}
 }
 
 // answer checks a and closes the request with it.

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -39,25 +41,89 @@ func (c *Core) inboxTimeout() time.Duration {
 }
 
 // elicit is the gateway's Elicit: the request waits in the inbox until the
-// person answers, the deadline passes, or the server gives up (ctx).
+// person answers, the deadline passes, or the server gives up (ctx). A
+// request over the inbox's limits is answered cancel at once; the
+// server's log says why.
 func (c *Core) elicit(ctx context.Context, info mcp.ElicitInfo) (*mcp.ElicitResult, error) {
 	p := info.Request
 	req := InboxRequest{Server: info.Server, Tool: info.Tool, Client: info.Client, Source: SourceServer, Message: p.Message, Mode: p.Mode}
 	if info.Notice {
 		req.Source = SourceToolError
 	}
+	if len(p.Message) > maxInboxMessage {
+		return c.refuseRequest(info.Server, fmt.Sprintf("its message is %d bytes, over the %d-byte limit", len(p.Message), maxInboxMessage))
+	}
 	if p.Mode == "url" {
 		req.URL, req.Host = p.URL, urlHost(p.URL)
 	} else {
-		fields, err := formFields(info.Schema, p.RequestedSchema, info.SecretFields)
+		schema := info.Schema
+		if len(schema) == 0 && p.RequestedSchema != nil {
+			schema, _ = json.Marshal(p.RequestedSchema)
+		}
+		if len(schema) > maxInboxSchema {
+			return c.refuseRequest(info.Server, fmt.Sprintf("its form is %d bytes of JSON, over the %d-byte limit", len(schema), maxInboxSchema))
+		}
+		fields, err := formFields(schema, p.RequestedSchema, info.SecretFields)
 		if err != nil {
 			c.log.Warn("inbox: the server's form cannot be shown; cancelled", "server", info.Server, "err", err)
 			return &mcp.ElicitResult{Action: ActionCancel}, nil
+		}
+		if len(fields) > maxInboxFields {
+			return c.refuseRequest(info.Server, fmt.Sprintf("its form has %d fields, over the limit of %d", len(fields), maxInboxFields))
 		}
 		req.Fields, req.Confirm = fields, len(fields) == 0
 	}
 	r := c.inbox.ask(ctx, req, p.ElicitationID, c.inboxTimeout())
 	return r.res, nil
+}
+
+// refuseRequest answers cancel to a server's request over the inbox's
+// limits, saying why in mcptray's log and the server's.
+func (c *Core) refuseRequest(server, why string) (*mcp.ElicitResult, error) {
+	msg := "request refused (answered cancel): " + why
+	c.log.Warn("inbox: "+msg, "server", server)
+	c.serverLog(server, logInbox, msg)
+	return &mcp.ElicitResult{Action: ActionCancel}, nil
+}
+
+// serverLog writes a line to the log of the server name, if it is
+// configured.
+func (c *Core) serverLog(name, kind, text string) {
+	c.mu.Lock()
+	s := c.servers[name]
+	c.mu.Unlock()
+	if s != nil {
+		s.log.Write(kind, text)
+	}
+}
+
+// inboxRefused is the inbox's refused: it counts the request in the
+// server's status (inboxRefused) and logs the first of a burst.
+func (c *Core) inboxRefused(server string, first bool) {
+	c.mu.Lock()
+	s := c.servers[server]
+	if s != nil {
+		s.status.InboxRefused++
+	}
+	c.mu.Unlock()
+	if !first {
+		return
+	}
+	msg := fmt.Sprintf("inbox full: %d requests of this server wait; new ones are answered cancel until one closes", maxPendingPerServer)
+	c.log.Warn(msg, "server", server)
+	if s != nil {
+		s.log.Write(logInbox, msg)
+	}
+	c.broadcast()
+}
+
+// inboxRelieved is the inbox's relieved: it logs how many requests a
+// burst refused.
+func (c *Core) inboxRelieved(server string, refused int) {
+	msg := fmt.Sprintf("inbox no longer full: refused %d requests while it was", refused)
+	c.log.Warn(msg, "server", server)
+	c.serverLog(server, logInbox, msg)
+	c.broadcast()
 }
 
 // elicitComplete is the gateway's ElicitComplete.

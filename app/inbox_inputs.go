@@ -102,13 +102,23 @@ func (c *Core) inputValue(in config.Input) (string, error) {
 // redactInputs makes a server's session redact every password input's
 // value from what the server says.
 func (c *Core) redactInputs(sess *mcp.Session) {
+	for _, v := range c.passwordInputs() {
+		sess.Redact(v)
+	}
+}
+
+// passwordInputs are the values of the password inputs given so far, for
+// a server's session to redact from its first line on.
+func (c *Core) passwordInputs() []string {
 	c.inputs.mu.Lock()
 	defer c.inputs.mu.Unlock()
+	var out []string
 	for id, v := range c.inputs.values {
 		if c.inputs.secret[id] {
-			sess.Redact(v)
+			out = append(out, v)
 		}
 	}
+	return out
 }
 
 // askInput asks the person for an input through the inbox (once, however

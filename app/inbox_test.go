@@ -492,7 +492,7 @@ func TestInputVariables(t *testing.T) {
 	os.Symlink(testBin(t), script+".bin")
 	cfg := fmt.Sprintf(`{
   "servers": {"notes": {"command": %q, "env": {"API_KEY": "${input:notes-key}", "REGION": "${input:region}",
-                        "MCPTRAY_FAKE_SERVER": "echo", "GORACE": "atexit_sleep_ms=0"}}},
+                        "MCPTRAY_FAKE_SERVER": "echo", "MCPTRAY_FAKE_MARK": "${input:notes-key}", "GORACE": "atexit_sleep_ms=0"}}},
   "inputs": [
     {"id": "notes-key", "type": "promptString", "description": "Notes API key", "password": true},
     {"id": "region", "type": "pickString", "description": "Region", "options": ["us-east", "eu-west"], "default": "eu-west"}
@@ -518,8 +518,11 @@ func TestInputVariables(t *testing.T) {
 	}
 	h.core.Answer(req.ID, Answer{Action: ActionAccept}) // the default
 	h.wait("ready", stateIs("notes", StateReady))
-	// The server echoing the password input: redacted; the other input is
-	// not a secret.
+	// The server echoing the password input: redacted from its first line
+	// on (the mark on stderr at start); the other input is not a secret.
+	if log := h.waitLog("notes", "mark: "); !strings.Contains(log, "mark: [redacted]") {
+		t.Errorf("notes' log:\n%s", strings.ReplaceAll(log, "key-typed-in", "‹secret›"))
+	}
 	c := openRPC(t, h, "", "")
 	if res := c.call("tools/call", map[string]any{"name": "notes__echo", "arguments": map[string]any{"message": "key-typed-in in eu-west"}}); !strings.Contains(string(res), "[redacted] in eu-west") {
 		t.Errorf("echo of the input: %s", res)

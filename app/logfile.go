@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,24 +13,22 @@ import (
 // Log kinds besides stderr/stdout and the MCP logging levels.
 const (
 	logLifecycle = "lifecycle"
+	logInbox     = "inbox" // requests refused by the inbox's limits
 )
 
-// maxLogSize is where a server's log rotates to <name>.log.1.
-const maxLogSize = 5 << 20
+// MaxLogSize is where a log rotates to <name>.log.1: the servers' logs
+// and mcptray.log.
+const MaxLogSize = 5 << 20
 
 // serverLog appends lines to DATA/logs/<name>.log in the format
-// `2026-07-03T12:34:56.789Z [kind] text`, rotating at maxLogSize. It never
+// `2026-07-03T12:34:56.789Z [kind] text`, rotating at MaxLogSize. It never
 // sees env values: callers pass only server output and lifecycle text.
 type serverLog struct {
-	path string
-
-	mu   sync.Mutex // guards f and size
-	f    *os.File
-	size int64
+	file rotatingFile
 }
 
 func openServerLog(dir, name string) *serverLog {
-	return &serverLog{path: filepath.Join(dir, LogFileName(name))}
+	return &serverLog{file: rotatingFile{path: filepath.Join(dir, LogFileName(name)), max: MaxLogSize}}
 }
 
 // LogFileName is the file a server's log is written to, the name sanitised to
@@ -55,43 +54,87 @@ func LogFileName(name string) string {
 // kind. Errors are dropped: a full disk must not stop a server.
 func (l *serverLog) Write(kind, text string) {
 	stamp := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, line := range strings.Split(strings.TrimRight(text, "\r\n"), "\n") {
 		fmt.Fprintf(&b, "%s [%s] %s\n", stamp, kind, strings.TrimRight(line, "\r"))
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
-		if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
-			return
-		}
-		f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return
-		}
-		st, _ := f.Stat()
-		l.f, l.size = f, st.Size()
-	}
-	if l.size > 0 && l.size+int64(b.Len()) > maxLogSize {
-		l.f.Close()
-		os.Rename(l.path, l.path+".1")
-		f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-		if err != nil {
-			l.f = nil
-			return
-		}
-		l.f, l.size = f, 0
-	}
-	n, _ := l.f.WriteString(b.String())
-	l.size += int64(n)
+	l.file.Write(b.Bytes())
 }
 
 // Close closes the file; a later Write reopens it.
-func (l *serverLog) Close() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f != nil {
-		l.f.Close()
-		l.f = nil
+func (l *serverLog) Close() { l.file.Close() }
+
+// rotatingFile appends to path and, when a write would take the file past
+// max, renames it to path.1 (replacing the one before) and starts a new
+// one. Its folder is created (0700) and the file (0600) on first write.
+type rotatingFile struct {
+	path string
+	max  int64
+	// shared: others append to the file too (mcptray's stderr): its size
+	// is read from the file before each write, not counted.
+	shared bool
+	// opened, when set, is called with each file opened (under mu).
+	opened func(*os.File)
+
+	mu   sync.Mutex // guards f and size
+	f    *os.File
+	size int64
+}
+
+// Write appends p, a whole line or several, rotating first if p would
+// take the file past max (an empty file takes p whatever its size).
+func (r *rotatingFile) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f == nil {
+		if err := r.open(os.O_APPEND); err != nil {
+			return 0, err
+		}
+	}
+	if r.shared {
+		if st, err := r.f.Stat(); err == nil {
+			r.size = st.Size()
+		}
+	}
+	if r.size > 0 && r.size+int64(len(p)) > r.max {
+		r.f.Close()
+		r.f = nil
+		os.Rename(r.path, r.path+".1")
+		if err := r.open(os.O_TRUNC); err != nil {
+			return 0, err
+		}
+	}
+	n, err := r.f.Write(p)
+	r.size += int64(n)
+	return n, err
+}
+
+// open opens path for appending (flag: O_APPEND to keep what is there,
+// O_TRUNC after a rotation). Called with mu held.
+func (r *rotatingFile) open(flag int) error {
+	if err := os.MkdirAll(filepath.Dir(r.path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|flag, 0o600)
+	if err != nil {
+		return err
+	}
+	r.f, r.size = f, 0
+	if st, err := f.Stat(); err == nil {
+		r.size = st.Size()
+	}
+	if r.opened != nil {
+		r.opened(f)
+	}
+	return nil
+}
+
+// Close closes the file; a later Write reopens it.
+func (r *rotatingFile) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
 	}
 }

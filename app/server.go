@@ -197,10 +197,10 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	}
 }
 
-// start launches the process and waits for initialize and tools/list.
+// start launches the process and waits for initialize and tools/list,
+// for StartTimeout; an elicitation the server sends meanwhile goes to the
+// inbox, and the deadline stops while it waits there.
 func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, error) {
-	startCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
-	defer cancel()
 	hooks := mcp.Hooks{
 		Log:   s.log.Write,
 		Event: s.core.eventHook(s.name, spec, s.log),
@@ -213,18 +213,22 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 	}
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
-		return mcp.StartHTTP(startCtx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers}, hooks)
+		return mcp.StartHTTP(ctx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
+			StartTimeout: s.core.opts.StartTimeout, Gateway: s.core.gw, Secrets: s.core.passwordInputs()}, hooks)
 	}
 	s.log.Write(logLifecycle, "starting "+spec.Command)
-	return mcp.Start(startCtx, mcp.StdioSpec{
-		Name:      spec.Name,
-		Command:   spec.Command,
-		Args:      spec.Args,
-		Env:       s.core.serverEnv(spec),
-		Dir:       spec.Cwd,
-		Watchdog:  s.core.watchdog,
-		StopGrace: s.core.opts.StopGrace,
-		TermGrace: s.core.opts.TermGrace,
+	return mcp.Start(ctx, mcp.StdioSpec{
+		Name:         spec.Name,
+		Command:      spec.Command,
+		Args:         spec.Args,
+		Env:          s.core.serverEnv(spec),
+		Dir:          spec.Cwd,
+		Watchdog:     s.core.watchdog,
+		StopGrace:    s.core.opts.StopGrace,
+		TermGrace:    s.core.opts.TermGrace,
+		StartTimeout: s.core.opts.StartTimeout,
+		Gateway:      s.core.gw,
+		Secrets:      s.core.passwordInputs(),
 	}, hooks)
 }
 

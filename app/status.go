@@ -28,6 +28,10 @@ type ServerStatus struct {
 	Restarts int       `json:"restarts"`
 	Error    string    `json:"error"`
 	Since    time.Time `json:"since"`
+	// InboxRefused counts the server's inbox requests answered cancel at
+	// once, since mcptray started, because maxPendingPerServer (32) of
+	// them were waiting already.
+	InboxRefused int `json:"inboxRefused"`
 }
 
 // Status is the whole core's state: what `mcptray status --json` prints.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/mcptray/mcptray/app/config"
 )
@@ -35,9 +34,9 @@ func (c *Core) SetToolsMode(mode string) error {
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	data, err := os.ReadFile(c.opts.ConfigPath)
+	data, err := config.ReadFile(c.opts.ConfigPath)
 	if err != nil {
-		return fmt.Errorf("reading config: %w", err)
+		return err
 	}
 	out, err := config.SetSetting(data, "tools", mode)
 	if err != nil {

@@ -60,8 +60,8 @@ func TestServerLogRotates(t *testing.T) {
 	if err != nil {
 		t.Fatal("no rotated file:", err)
 	}
-	if cur.Size() > maxLogSize || old.Size() > maxLogSize {
-		t.Errorf("sizes %d and %d exceed %d", cur.Size(), old.Size(), maxLogSize)
+	if cur.Size() > MaxLogSize || old.Size() > MaxLogSize {
+		t.Errorf("sizes %d and %d exceed %d", cur.Size(), old.Size(), MaxLogSize)
 	}
 	if cur.Mode().Perm() != 0o600 {
 		t.Errorf("log mode %v, want 0600", cur.Mode().Perm())

@@ -3,20 +3,25 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/mcptray/mcptray/app/config"
 )
 
-// watch reloads mcp.json whenever it changes, until ctx ends. It watches the
-// file's folder, not the file, because editors save by writing a temp file
-// and renaming it over the original. Changes are debounced. If the folder
-// itself disappears, it polls until it is back.
+// watch reloads mcp.json whenever it changes, until ctx ends. It watches
+// folders, not the file, because editors save by writing a temp file and
+// renaming it over the original: the file's folder and, when mcp.json is a
+// symlink (stow, chezmoi, home-manager), the folder of every link on the
+// way and of the file at the end. A change to any of those names reloads and
+// re-resolves the links, so a re-pointed link is followed; so does the
+// once-a-second poll, which also catches what no watched folder sees (a
+// symlinked folder re-pointed) and folders that disappear and come back.
+// Changes are debounced.
 func (c *Core) watch(ctx context.Context) error {
-	dir := filepath.Dir(c.opts.ConfigPath)
-	base := filepath.Base(c.opts.ConfigPath)
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watching config: %w", err)
@@ -24,19 +29,15 @@ func (c *Core) watch(ctx context.Context) error {
 	defer w.Close()
 
 	var debounce <-chan time.Time
-	watching := false
+	lw := linkWatch{w: w, path: c.opts.ConfigPath, watched: map[string]bool{}}
 	poll := time.NewTicker(time.Second)
 	defer poll.Stop()
-	ensure := func() {
-		if watching {
-			return
-		}
-		if err := w.Add(dir); err == nil {
-			watching = true
+	resync := func() {
+		if lw.sync() {
 			debounce = time.After(c.opts.Debounce) // it may have changed while unwatched
 		}
 	}
-	ensure()
+	resync()
 	for {
 		select {
 		case <-ctx.Done():
@@ -45,12 +46,16 @@ func (c *Core) watch(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			if ev.Name == dir && ev.Has(fsnotify.Remove|fsnotify.Rename) {
-				watching = false
+			if lw.watched[ev.Name] && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+				// A watched folder itself went away.
+				w.Remove(ev.Name)
+				delete(lw.watched, ev.Name)
+				lw.sync()
 				debounce = time.After(c.opts.Debounce)
 				continue
 			}
-			if filepath.Base(ev.Name) == base {
+			if slices.Contains(lw.names, filepath.Base(ev.Name)) {
+				lw.sync()
 				debounce = time.After(c.opts.Debounce)
 			}
 		case err, ok := <-w.Errors:
@@ -59,18 +64,7 @@ func (c *Core) watch(ctx context.Context) error {
 			}
 			c.log.Warn("config watcher", "err", err)
 		case <-poll.C:
-			if !watching {
-				if _, err := os.Stat(dir); err == nil {
-					ensure()
-				}
-			} else if _, err := os.Stat(dir); err != nil {
-				// The folder went away without an event for it (inotify
-				// reports IN_DELETE_SELF as Remove on the dir on Linux,
-				// but not every platform does).
-				w.Remove(dir)
-				watching = false
-				debounce = time.After(c.opts.Debounce)
-			}
+			resync()
 		case <-c.reloadReq:
 			debounce = time.After(0)
 		case <-debounce:
@@ -78,4 +72,56 @@ func (c *Core) watch(ctx context.Context) error {
 			c.reload(ctx)
 		}
 	}
+}
+
+// linkWatch keeps an fsnotify watch on the folders mcp.json's name leads
+// through. Owned by the watch goroutine.
+type linkWatch struct {
+	w       *fsnotify.Watcher
+	path    string          // mcp.json as configured, a symlink maybe
+	watched map[string]bool // folders watched, as physical paths (one watch per folder)
+	names   []string        // base names of the links and the file: the events that matter
+	chain   []string        // the names path led through at the last sync
+}
+
+// sync follows path's links again and watches the folders they are in now,
+// dropping those no longer on the way (or gone). It reports whether the
+// chain of names changed or a folder came into or went out of view: then
+// the file may have changed unseen.
+func (l *linkWatch) sync() (changed bool) {
+	chain := config.Links(l.path)
+	// The file as the kernel opens it, symlinked folders resolved too.
+	if real, err := filepath.EvalSymlinks(l.path); err == nil && real != chain[len(chain)-1] {
+		chain = append(chain, real)
+	}
+	want := map[string]bool{}
+	l.names = l.names[:0]
+	for _, name := range chain {
+		if base := filepath.Base(name); !slices.Contains(l.names, base) {
+			l.names = append(l.names, base)
+		}
+		// Watch the physical folder: two names for one folder would share
+		// one inotify watch, and removing one would drop both.
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(name)); err == nil {
+			want[dir] = true
+		}
+	}
+	for dir := range l.watched {
+		if !want[dir] {
+			l.w.Remove(dir)
+			delete(l.watched, dir)
+			changed = true
+		}
+	}
+	for dir := range want {
+		if !l.watched[dir] && l.w.Add(dir) == nil {
+			l.watched[dir] = true
+			changed = true
+		}
+	}
+	if !slices.Equal(chain, l.chain) {
+		l.chain = chain
+		changed = true
+	}
+	return changed
 }

@@ -12,7 +12,8 @@
 //
 // Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
 // connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
-// line by line, events are handed to Hooks.Event) pinned to protocol
+// line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
+// UTF-8, tools with a key twice, stray replies) pinned to protocol
 // 2025-11-25, and lists every page of tools. StartHTTP does the same for a
 // remote streamable-HTTP server. Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
@@ -83,7 +84,8 @@
 // assistants: ServeStream serves one session of newline-delimited JSON-RPC
 // (the unix socket behind `mcptray connect`), HTTPHandler serves
 // streamable HTTP. Tools are named by ToolName ("<server>__<tool>"), or
-// unprefixed on a single-server route; names.go resolves collisions.
+// unprefixed on a single-server route; names.go resolves collisions, and
+// a prefixed name by the longest configured server name it begins with.
 //
 // Each view (route × tool-list mode: live, stable, dynamic) is one
 // sdk.Server that the SDK runs for every upstream session of that view:
@@ -98,7 +100,14 @@
 // for stdio servers. Sampling and elicitation from a server go to the
 // assistant whose call is in flight to it (the most recent one), or, for
 // secrets and assistants that cannot take them, to GatewayOptions.Elicit
-// (gateway_elicit.go).
+// (gateway_elicit.go); while a server starts, the spec's Gateway sends its
+// elicitations there, and the startup deadline stops while they wait
+// (session_startup.go).
+//
+// Secrets typed into the inbox for a server (and password inputs) are
+// replaced by "[redacted]" in everything its session passes on: results,
+// notifications, events (before Hooks.Event), lists, requests and errors
+// (redact.go). With no secret, that costs a nil check per message.
 //
 // Goroutines: ServeStream runs its read loop on the caller's goroutine and
 // one writer per stream; the SDK runs its own per session. SetServer

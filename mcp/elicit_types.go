@@ -82,7 +82,7 @@ func (g *Gateway) urlRequiredErr(c *call, err error) {
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code == CodeURLElicitationRequired {
 		if b, merr := json.Marshal(we); merr == nil {
-			g.urlRequired(c, b)
+			g.urlRequired(c, c.sess.redactJSON(b))
 		}
 	}
 }

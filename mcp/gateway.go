@@ -324,6 +324,16 @@ func (g *Gateway) featuresChanged(name string, sess *Session) {
 			prompts = append(prompts, p)
 		}
 	}
+	// Names, titles, descriptions and URIs go to assistants as listed.
+	if r, err := redactValue(sess, &resources); err == nil {
+		resources = *r
+	}
+	if t, err := redactValue(sess, &templates); err == nil {
+		templates = *t
+	}
+	if p, err := redactValue(sess, &prompts); err == nil {
+		prompts = *p
+	}
 	g.mu.Lock()
 	d := g.down[name]
 	current := d != nil && d.sess == sess

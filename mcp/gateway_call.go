@@ -115,6 +115,19 @@ func (t *callTable) take(n uint64) *call {
 	return c
 }
 
+// takeFrom is take for a reply from sess: a call in flight to another
+// session stays in the table (other reports that there was one).
+func (t *callTable) takeFrom(n uint64, sess *Session) (c *call, other bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c = t.m[n]
+	if c != nil && c.sess != sess {
+		return nil, true
+	}
+	delete(t.m, n)
+	return c, false
+}
+
 // latestFor is the most recent call in flight to sess.
 func (t *callTable) latestFor(sess *Session) *call {
 	t.mu.Lock()
@@ -272,7 +285,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 			return nil, diedError(server, sess)
 		}
 		g.urlRequiredErr(c, err)
-		return nil, err
+		return nil, sess.redactErr(err)
 	}
 
 	params := struct {
@@ -397,7 +410,9 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 	}
 	if !p.method.ok() {
 		if n, ok := parseGWID(p.id.of(line)); ok {
-			a.g.rawReply(n, line, p)
+			if why := a.g.rawReply(s, n, line, p); why != "" {
+				s.conn.logStray(p.id.of(line), why)
+			}
 			return true
 		}
 		return false
@@ -407,7 +422,7 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 		pb := p.params.of(line)
 		tok := field(pb, "progressToken")
 		if n, ok := parseGWID(tok.of(pb)); ok {
-			a.g.rawProgress(n, line, tok.within(p.params), p.params)
+			a.g.rawProgress(s, n, line, tok.within(p.params), p.params)
 			return true
 		}
 	case p.method.is(line, `"notifications/message"`) && !p.id.ok() && p.params.ok():
@@ -415,51 +430,46 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 		// logged during a call is passed on before the call's reply: on
 		// HTTP it then still goes out on the call's stream.
 		var lp sdk.LoggingMessageParams
-		if json.Unmarshal(p.params.of(line), &lp) != nil {
+		if json.Unmarshal(s.redactJSON(p.params.of(line)), &lp) != nil {
 			return false
 		}
 		s.hooks.log(string(lp.Level), logMessageLine(&lp))
 		a.g.downstreamLog(a.name, s, &lp)
 		return true
-	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
-			return true
-		}
-	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
-		var params []byte
-		if p.params.ok() {
-			params = bytes.Clone(p.params.of(line))
-		}
-		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
-		return true
+	default:
+		return s.tapElicit(a, line, p)
 	}
 	return false
 }
 
-// rawReply takes a stdio server's reply to a gateway request.
-func (g *Gateway) rawReply(n uint64, line []byte, p *rpcPeek) {
-	c := g.calls.take(n)
+// rawReply takes a stdio server's reply to a gateway request. It returns
+// why the reply answers no call ("" when it answered one).
+func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *rpcPeek) (stray string) {
+	c, other := g.calls.takeFrom(n, s)
 	if c == nil {
-		return // cancelled, timed out, or its client left
+		if other {
+			return strayOtherServer
+		}
+		return strayNotInFlight // cancelled, timed out, or its client left
 	}
 	c.dl.stop()
 	if p.err.ok() {
-		g.urlRequired(c, p.err.of(line))
+		g.urlRequired(c, c.sess.redactJSON(p.err.of(line)))
 	}
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
-		return
+		return ""
 	}
 	c.finish(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
 	g.recordReply(c, line, p)
+	return ""
 }
 
 // rawProgress passes a stdio server's progress notification with a
 // gateway token to the assistant that made the call, with its own token.
-func (g *Gateway) rawProgress(n uint64, line []byte, tok, params span) {
+func (g *Gateway) rawProgress(s *Session, n uint64, line []byte, tok, params span) {
 	c := g.calls.get(n)
-	if c == nil {
+	if c == nil || c.sess != s {
 		return
 	}
 	pb := params.of(line)
@@ -496,6 +506,7 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	}
 	c.progress.Store(math.Float64bits(p.Progress))
 	cp := *p
+	cp.Message = c.sess.redactText(cp.Message)
 	c.notifyProgress(&cp)
 	if c.progressed != nil {
 		c.progressPassed()

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,6 +55,27 @@ func hasSecretWord(s string) bool {
 		if strings.Contains(s, w) {
 			return true
 		}
+	}
+	return false
+}
+
+// tapElicit takes a stdio server's elicitation/create, or its withdrawal
+// of one (notifications/cancelled), for a's gateway; from the stdout tap
+// (tapLine, or startupTap while the server starts). Other lines go on.
+func (s *Session) tapElicit(a *gwAttachment, line []byte, p *rpcPeek) bool {
+	switch {
+	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
+		pb := p.params.of(line)
+		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
+			return true
+		}
+	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
+		var params []byte
+		if p.params.ok() {
+			params = bytes.Clone(p.params.of(line))
+		}
+		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
+		return true
 	}
 	return false
 }
@@ -128,6 +150,15 @@ func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
 // it when that is allowed, else to the inbox (GatewayOptions.Elicit).
 // rawSchema is the requested schema as sent (stdio servers), or nil.
 func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
+	// A message (or schema, or URL) that echoes an earlier secret goes
+	// neither to the assistant nor to the inbox's audit row.
+	params, err := redactValue(s, params)
+	if err != nil {
+		return nil, err
+	}
+	if rawSchema != nil {
+		rawSchema = s.redactJSON(rawSchema)
+	}
 	p := *params
 	if p.Mode == "" {
 		p.Mode = "form"
@@ -169,6 +200,8 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	if g.opts.Elicit == nil {
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
+	s.startClock.pause() // while the server starts: it waits on the person
+	defer s.startClock.resume()
 	res, err := g.opts.Elicit(ctx, info)
 	if err == nil && res != nil && res.Action == "accept" {
 		for _, f := range fields {
@@ -252,6 +285,10 @@ func (g *Gateway) createMessage(ctx context.Context, server string, s *Session, 
 	}
 	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}
+	}
+	params, err := redactValue(s, params)
+	if err != nil {
+		return nil, err
 	}
 	c.dl.pause()
 	defer c.dl.resume()

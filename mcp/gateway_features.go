@@ -75,7 +75,8 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 		p.Name = name
 		ctx, stop := sess.callContext(ctx)
 		defer stop()
-		return sess.cs.GetPrompt(ctx, &p)
+		res, err := sess.cs.GetPrompt(ctx, &p)
+		return redactedAnswer(sess, res, err)
 	}
 }
 
@@ -103,7 +104,8 @@ func (g *Gateway) readResource(ctx context.Context, server string, params *sdk.R
 	}
 	ctx, stop := sess.callContext(ctx)
 	defer stop()
-	return sess.cs.ReadResource(ctx, params)
+	res, err := sess.cs.ReadResource(ctx, params)
+	return redactedAnswer(sess, res, err)
 }
 
 // complete forwards completion/complete to the server behind the prompt or
@@ -132,7 +134,8 @@ func (v *view) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.Com
 	p.Ref = &ref
 	ctx, stop := sess.callContext(ctx)
 	defer stop()
-	return sess.cs.Complete(ctx, &p)
+	res, err := sess.cs.Complete(ctx, &p)
+	return redactedAnswer(sess, res, err)
 }
 
 func (v *view) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
@@ -214,7 +217,11 @@ func (g *Gateway) unsubscribe(ctx context.Context, up *upstream, server, uri str
 
 // resourceUpdated passes notifications/resources/updated to the views that
 // show the server; the SDK sends it to the sessions that subscribed.
-func (g *Gateway) resourceUpdated(server string, _ *Session, params *sdk.ResourceUpdatedNotificationParams) {
+func (g *Gateway) resourceUpdated(server string, sess *Session, params *sdk.ResourceUpdatedNotificationParams) {
+	params, err := redactValue(sess, params)
+	if err != nil {
+		return
+	}
 	g.mu.Lock()
 	var views []*view
 	for _, v := range g.views {

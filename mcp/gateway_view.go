@@ -59,6 +59,7 @@ const (
 	routeListMeta                  // dynamic: list servers and tools
 	routeDescribe                  // dynamic: describe one tool
 	routeCallMeta                  // dynamic: call one tool
+	routeRefused                   // a name that could be two servers' (names.go: shadowing): refused
 )
 
 // route is where an exposed tool leads.
@@ -69,6 +70,7 @@ type route struct {
 	toolJSON []byte   // tool as a JSON string, ready to splice
 	sess     *Session // the server's session when it was ready at sync time; nil: not ready
 	builtin  *BuiltinTool
+	refused  string // routeRefused: why, for the isError text
 }
 
 type promptRoute struct{ server, name string }
@@ -204,6 +206,11 @@ func (v *view) sync(snap *snapshot) []string {
 		rt.servers = []string{v.key.server}
 	}
 
+	var nested []prefixed // servers another's prefixed names could shadow
+	var refused []*route
+	if v.key.aggregate() {
+		nested = nestedServers(rt.servers)
+	}
 	if v.key.mode == ToolsDynamic {
 		tools = v.metaTools()
 	} else {
@@ -221,6 +228,11 @@ func (v *view) sync(snap *snapshot) []string {
 				want := singleName(t.Name)
 				if v.key.aggregate() {
 					want = ToolName(server, t.Name)
+					if owner, ok := shadowedBy(nested, server, want); ok {
+						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
+						refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
+						continue
+					}
 				}
 				name := nm.assign(want, server, t.Name)
 				et, ok := exposeTool(t, name)
@@ -240,7 +252,12 @@ func (v *view) sync(snap *snapshot) []string {
 		fp, _ := json.Marshal(e.tool)
 		want[e.tool.Name] = string(fp)
 	}
-	v.syncFeatures(snap, rt, nm)
+	for _, r := range refused { // routed (to a refusal) but not listed
+		if rt.tools[r.tool] == nil {
+			rt.tools[r.tool] = r
+		}
+	}
+	v.syncFeatures(snap, rt, nm, nested)
 	// Publish the routes before the SDK lists the tools (and sends
 	// list_changed), so a tool is never listed before it can be called.
 	v.routes.Store(rt)
@@ -282,7 +299,7 @@ func (v *view) toolsOf(snap *snapshot, server string) ([]*Tool, *Session) {
 
 // syncFeatures registers the ready servers' prompts, resources and
 // resource templates on the view.
-func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer) {
+func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, nested []prefixed) {
 	nm := newNamer()
 	prompts := map[string]*sdk.Prompt{}
 	resources := map[string]*sdk.Resource{}
@@ -299,7 +316,12 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer) {
 		for _, p := range d.prompts {
 			name := p.Name
 			if v.key.aggregate() {
-				name = nm.assign(ToolName(server, p.Name), server, p.Name)
+				want := ToolName(server, p.Name)
+				if owner, ok := shadowedBy(nested, server, want); ok {
+					tn.collisions = append(tn.collisions, "prompt "+shadowNote(server, p.Name, want, owner))
+					continue
+				}
+				name = nm.assign(want, server, p.Name)
 			} else if _, dup := prompts[name]; dup {
 				continue
 			}
@@ -478,6 +500,8 @@ func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequ
 		return v.describeMeta(args)
 	case routeCallMeta:
 		return v.callMeta(ctx, up, args, req.Params.Meta)
+	case routeRefused:
+		return errorResult(r.refused), nil
 	}
 	return v.g.forward(ctx, up, r.server, r.tool, args, req.Params.Meta)
 }

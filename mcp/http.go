@@ -13,17 +13,24 @@ import (
 )
 
 // StartHTTP connects to a remote streamable-HTTP server, runs initialize
-// and a full tools/list, all within ctx. Redirects are refused. Hooks.Event
+// and a full tools/list, all within ctx and spec.StartTimeout (as in
+// Start). Redirects are refused. Hooks.Event
 // is not called for HTTP servers: their connection is the SDK's own (a
 // wrapper would stop its background event stream).
 func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error) {
 	begun := time.Now()
-	budget := budgetOf(ctx, begun)
+	budget := startBudget(ctx, begun, spec.StartTimeout)
 	u, err := url.Parse(spec.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, errors.New("url must be an absolute http:// or https:// address")
 	}
 	s := newSession(hooks)
+	for _, v := range spec.Secrets {
+		s.addSecret(v)
+	}
+	s.attachEarly(spec.Gateway, spec.Name)
+	ctx, done := s.boundStart(ctx, spec.StartTimeout)
+	defer done()
 	client := &http.Client{
 		Transport: &headerTransport{base: &progressTap{base: http.DefaultTransport, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {

@@ -116,3 +116,61 @@ func (n *namer) assign(want, server, item string) string {
 	n.collisions = append(n.collisions, fmt.Sprintf("%s and %s both map to %s; the second is exposed as %s", n.first[want], owner, want, name))
 	return name
 }
+
+// Shadowing: on an aggregate route "a__b__pid" could be server a's tool
+// b__pid or server a__b's tool pid. A prefixed name is resolved by the
+// longest configured server name it starts with (a__b here), whether that
+// server runs or not; a shorter one's tool that would get the name is not
+// exposed, and a call to the name while the longer server does not serve
+// it is refused with both readings. The shorter server's tool stays
+// callable on its own route, unprefixed.
+
+// prefixed is a server whose sanitised name holds nameSep: the only kind
+// whose prefix can also begin another server's prefixed names.
+type prefixed struct {
+	server string
+	prefix string // sanitizeName(server) + nameSep
+}
+
+// nestedServers picks, from servers, the ones whose prefix could begin
+// another server's prefixed names. It is empty unless a server's name
+// holds "__", so the usual sync does no more work.
+func nestedServers(servers []string) []prefixed {
+	var out []prefixed
+	for _, s := range servers {
+		if n := sanitizeName(s); strings.Contains(n, nameSep) {
+			out = append(out, prefixed{s, n + nameSep})
+		}
+	}
+	return out
+}
+
+// shadowedBy returns the server, other than server, that the exposed
+// name of server's tool resolves to: the one with the longest prefix
+// that name starts with, when that prefix is longer than server's own.
+func shadowedBy(nested []prefixed, server, name string) (prefixed, bool) {
+	own := len(sanitizeName(server)) + len(nameSep)
+	var best prefixed
+	for _, n := range nested {
+		if n.server != server && len(n.prefix) > own && len(n.prefix) > len(best.prefix) && strings.HasPrefix(name, n.prefix) {
+			best = n
+		}
+	}
+	return best, best.prefix != ""
+}
+
+// shadowNote is the log line for a tool (or prompt) left out because its
+// name belongs to owner.
+func shadowNote(server, item, name string, owner prefixed) string {
+	return fmt.Sprintf("%s/%s is not exposed as %s: that name resolves to server %s (the longest configured server name it begins with); call it as %s on the route of %s alone",
+		server, item, name, owner.server, item, server)
+}
+
+// shadowText is the isError text for a call to such a name.
+func shadowText(server, item, name string, owner prefixed) string {
+	return fmt.Sprintf("The tool name %q is ambiguous: it could be server %q's tool %q or server %q's tool %q. "+
+		"mcptray resolves a prefixed name by the longest configured server name, %q, which offers no tool %q now (it is turned off, not ready, or has no such tool). "+
+		"To call server %q's tool, use %q on that server's own route (mcptray connect --server %s, or the HTTP path /mcp/%s); or rename one of the servers.",
+		name, server, item, owner.server, strings.TrimPrefix(name, owner.prefix), owner.server, strings.TrimPrefix(name, owner.prefix),
+		server, item, server, server)
+}

@@ -3,16 +3,28 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Values a person typed into the inbox for a secret field are taken out of
-// that server's tool results, progress messages and log lines for the
-// rest of its session (DESIGN §7): a server that echoes a password does
-// not leak it to the assistant or to disk.
+// everything that server says for the rest of its session (DESIGN §7): tool
+// results, _meta, progress, log lines, events, resources, prompts,
+// completions, sampling and elicitation requests, lists and errors. A
+// server that echoes a password leaks it neither to the assistant nor to
+// disk.
+//
+// JSON is matched by value, not by spelling: each string is compared
+// decoded, so every escape a JSON encoder may write (\/, \u00f6 or
+// \u00F6, every character as \uXXXX, any mix) is caught. A secret split
+// across adjacent text blocks of one array (content blocks, resource
+// contents, prompt and sampling messages) is caught on the joined text,
+// and each block's part of it is replaced.
 
 // minSecretLen is the shortest value redacted; shorter ones would blot out
 // ordinary text.
@@ -24,8 +36,8 @@ const redacted = "[redacted]"
 // redactor holds one session's secrets. It is never changed once
 // published (Session.secrets is swapped whole).
 type redactor struct {
-	plain []string // as typed, for log lines
-	json  [][]byte // as they appear inside a JSON string
+	plain []string // as typed
+	bytes [][]byte // the same, for matching decoded JSON strings
 }
 
 // addSecret adds a value to the session's redactions.
@@ -37,98 +49,498 @@ func (s *Session) addSecret(v string) {
 		old := s.secrets.Load()
 		r := &redactor{}
 		if old != nil {
-			if containsString(old.plain, v) {
+			if slices.Contains(old.plain, v) {
 				return
 			}
-			r.plain, r.json = append(r.plain, old.plain...), append(r.json, old.json...)
+			r.plain, r.bytes = slices.Clone(old.plain), slices.Clone(old.bytes)
 		}
 		r.plain = append(r.plain, v)
-		for _, q := range jsonForms(v) {
-			if !containsBytes(r.json, q) {
-				r.json = append(r.json, q)
-			}
-		}
+		r.bytes = append(r.bytes, []byte(v))
 		if s.secrets.CompareAndSwap(old, r) {
 			return
 		}
 	}
 }
 
-// jsonForms are the ways a JSON encoder may write v inside a string, without
-// the quotes: Go's (<, > and & as \u003c…), most others' (those as they
-// are), and ASCII-only (Python's json.dumps: every other rune as \uXXXX).
-func jsonForms(v string) [][]byte {
-	var out [][]byte
-	add := func(b []byte) {
-		if !containsBytes(out, b) {
-			out = append(out, b)
-		}
-	}
-	q := quoteJSON(v)
-	add(q[1 : len(q)-1])
-	var plain bytes.Buffer
-	enc := json.NewEncoder(&plain)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	p := bytes.TrimSuffix(plain.Bytes(), []byte("\n"))
-	add(p[1 : len(p)-1])
-	var ascii []byte
-	for _, r := range string(p[1 : len(p)-1]) {
-		switch {
-		case r < utf8.RuneSelf:
-			ascii = append(ascii, byte(r))
-		case r > 0xffff:
-			r1, r2 := utf16.EncodeRune(r)
-			ascii = fmt.Appendf(ascii, "\\u%04x\\u%04x", r1, r2)
-		default:
-			ascii = fmt.Appendf(ascii, "\\u%04x", r)
-		}
-	}
-	add(ascii)
-	return out
-}
-
-func containsBytes(list [][]byte, v []byte) bool {
-	for _, b := range list {
-		if bytes.Equal(b, v) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsString(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
-// redactJSON returns b with the session's secrets replaced; b itself when
-// there are none (the common case costs one atomic load).
+// redactJSON returns the JSON text b with the session's secrets replaced;
+// b itself when there are none (the common case costs one atomic load) or
+// none occurs.
 func (s *Session) redactJSON(b []byte) []byte {
 	r := s.secrets.Load()
 	if r == nil {
 		return b
 	}
-	for _, sec := range r.json {
-		if bytes.Contains(b, sec) {
-			b = bytes.ReplaceAll(b, sec, []byte(redacted))
-		}
-	}
-	return b
+	out, _ := r.redactJSON(b)
+	return out
 }
 
-// redactText is redactJSON for a log line.
+// redactText is redactJSON for a log line or another decoded string: the
+// secret as typed, and in any JSON string the line holds.
 func (s *Session) redactText(line string) string {
 	r := s.secrets.Load()
 	if r == nil {
 		return line
 	}
-	for _, sec := range r.plain {
-		line = strings.ReplaceAll(line, sec, redacted)
+	return r.redactText(line)
+}
+
+// redactValue returns v with the session's secrets replaced in every
+// string, through its JSON form; v itself when there are none or none
+// occurs. v must survive a JSON round trip (the SDK's types do: that is
+// how they travel).
+func redactValue[T any](s *Session, v *T) (*T, error) {
+	r := s.secrets.Load()
+	if r == nil || v == nil {
+		return v, nil
 	}
-	return line
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: codeInternal, Message: "redacting the server's answer: " + err.Error()}
+	}
+	rb, changed := r.redactJSON(b)
+	if !changed {
+		return v, nil
+	}
+	out := new(T)
+	if err := json.Unmarshal(rb, out); err != nil {
+		return nil, &jsonrpc.Error{Code: codeInternal, Message: "redacting the server's answer: " + err.Error()}
+	}
+	return out, nil
+}
+
+// redactedAnswer is a server's answer (res, err) with the session's
+// secrets replaced, for the SDK's handlers.
+func redactedAnswer[T any](s *Session, res *T, err error) (*T, error) {
+	if err != nil {
+		return nil, s.redactErr(err)
+	}
+	return redactValue(s, res)
+}
+
+// redactErr returns err with the session's secrets replaced in its
+// message and data; err itself when nothing changes. A JSON-RPC error
+// keeps its code.
+func (s *Session) redactErr(err error) error {
+	r := s.secrets.Load()
+	if r == nil || err == nil {
+		return err
+	}
+	msg := err.Error()
+	rmsg := r.redactText(msg)
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) {
+		if rmsg == msg {
+			return err
+		}
+		return errors.New(rmsg)
+	}
+	var data json.RawMessage
+	changed := rmsg != msg
+	if we == err && len(we.Data) > 0 { // the SDK sends the data of an unwrapped error only
+		var dc bool
+		data, dc = r.redactJSON(we.Data)
+		changed = changed || dc
+	}
+	if !changed {
+		return err
+	}
+	return &jsonrpc.Error{Code: we.Code, Message: rmsg, Data: data}
+}
+
+// redactText replaces the secrets as typed, then in the JSON strings of
+// the line if it has escapes.
+func (r *redactor) redactText(line string) string {
+	for _, sec := range r.plain {
+		if strings.Contains(line, sec) {
+			line = strings.ReplaceAll(line, sec, redacted)
+		}
+	}
+	if strings.IndexByte(line, '\\') < 0 {
+		return line
+	}
+	z := scrubber{r: r, b: []byte(line)}
+	z.flat()
+	if len(z.edits) == 0 {
+		return line
+	}
+	return string(z.apply())
+}
+
+// redactJSON redacts the JSON text b, reporting whether anything changed.
+// Text that does not parse as JSON is searched string by string.
+func (r *redactor) redactJSON(b []byte) ([]byte, bool) {
+	z := scrubber{r: r, b: b}
+	i := skipWS(b, 0)
+	if e := z.value(i); e < 0 || skipWS(b, e) != len(b) {
+		z.edits = z.edits[:0]
+		z.flat()
+	}
+	if len(z.edits) == 0 {
+		return b, false
+	}
+	return z.apply(), true
+}
+
+// maxScrubDepth is the deepest nesting the scrubber follows (as deep as
+// encoding/json goes); deeper text is searched string by string.
+const maxScrubDepth = 10000
+
+// scrubber finds the string literals of one JSON text that hold a secret.
+type scrubber struct {
+	r     *redactor
+	b     []byte
+	edits []edit // literals to replace; in any order
+	buf   []byte // scratch for decoding
+	depth int    // objects and arrays open
+}
+
+// piece is a text block's string: its literal's span and decoded content.
+type piece struct {
+	lit  span
+	text []byte
+}
+
+// value scans the value at b[i] and returns the index past it, or -1 when
+// b is not JSON there.
+func (z *scrubber) value(i int) int {
+	if i >= len(z.b) {
+		return -1
+	}
+	switch z.b[i] {
+	case '"':
+		return z.str(i)
+	case '{':
+		e, p := z.object(i)
+		if p != nil {
+			z.flush([]piece{*p})
+		}
+		return e
+	case '[':
+		return z.array(i)
+	}
+	return skipValue(z.b, i)
+}
+
+// str checks the string literal at b[i] and returns the index past it.
+func (z *scrubber) str(i int) int {
+	e := skipString(z.b, i)
+	if e < 0 {
+		return -1
+	}
+	text, _ := z.decode(i, e, true)
+	if ranges := z.r.find(text); ranges != nil {
+		z.edits = append(z.edits, edit{i, e, quoteJSON(string(replaceRanges(text, ranges)))})
+	}
+	return e
+}
+
+// object scans the object at b[i]. Its text piece — a string member
+// "text", else the piece of an object member "content" — is returned
+// unchecked, for the caller to check alone or joined with its neighbours.
+func (z *scrubber) object(i int) (int, *piece) {
+	if z.depth++; z.depth > maxScrubDepth {
+		return -1, nil
+	}
+	defer func() { z.depth-- }()
+	var p *piece
+	keep := func(q *piece) {
+		if p != nil {
+			z.flush([]piece{*p}) // a duplicate key: check the earlier one alone
+		}
+		p = q
+	}
+	i = skipWS(z.b, i+1)
+	if i < len(z.b) && z.b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(z.b) || z.b[i] != '"' {
+			return -1, nil
+		}
+		ks := i
+		if i = z.str(i); i < 0 {
+			return -1, nil
+		}
+		key := z.b[ks+1 : i-1]
+		i = skipWS(z.b, i)
+		if i >= len(z.b) || z.b[i] != ':' {
+			return -1, nil
+		}
+		vs := skipWS(z.b, i+1)
+		switch {
+		case vs < len(z.b) && z.b[vs] == '"' && keyIs(key, "text"):
+			if i = skipString(z.b, vs); i < 0 {
+				return -1, nil
+			}
+			text, scratch := z.decode(vs, i, true)
+			if scratch {
+				text = bytes.Clone(text)
+			}
+			keep(&piece{span{vs, i}, text})
+		case vs < len(z.b) && z.b[vs] == '{' && keyIs(key, "content"):
+			var q *piece
+			if i, q = z.object(vs); i < 0 {
+				return -1, nil
+			}
+			if q != nil {
+				keep(q)
+			}
+		default:
+			if i = z.value(vs); i < 0 {
+				return -1, nil
+			}
+		}
+		i = skipWS(z.b, i)
+		if i >= len(z.b) {
+			return -1, nil
+		}
+		switch z.b[i] {
+		case ',':
+			i = skipWS(z.b, i+1)
+		case '}':
+			return i + 1, p
+		default:
+			return -1, nil
+		}
+	}
+}
+
+// array scans the array at b[i]; the text pieces of adjacent objects are
+// checked joined.
+func (z *scrubber) array(i int) int {
+	if z.depth++; z.depth > maxScrubDepth {
+		return -1
+	}
+	defer func() { z.depth-- }()
+	var run []piece
+	i = skipWS(z.b, i+1)
+	if i < len(z.b) && z.b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i < len(z.b) && z.b[i] == '{' {
+			var p *piece
+			if i, p = z.object(i); i < 0 {
+				return -1
+			}
+			if p != nil {
+				run = append(run, *p)
+			} else {
+				z.flush(run)
+				run = run[:0]
+			}
+		} else {
+			z.flush(run)
+			run = run[:0]
+			if i = z.value(i); i < 0 {
+				return -1
+			}
+		}
+		i = skipWS(z.b, i)
+		if i >= len(z.b) {
+			return -1
+		}
+		switch z.b[i] {
+		case ',':
+			i = skipWS(z.b, i+1)
+		case ']':
+			z.flush(run)
+			return i + 1
+		default:
+			return -1
+		}
+	}
+}
+
+// flush checks adjacent text pieces joined, and replaces in each its part
+// of every secret found.
+func (z *scrubber) flush(run []piece) {
+	if len(run) == 0 {
+		return
+	}
+	joined := run[0].text
+	if len(run) > 1 {
+		joined = nil
+		for _, p := range run {
+			joined = append(joined, p.text...)
+		}
+	}
+	ranges := z.r.find(joined)
+	off := 0
+	for _, p := range run {
+		var mine []span
+		for _, rg := range ranges {
+			s, e := max(rg.s, off)-off, min(rg.e, off+len(p.text))-off
+			if s < e {
+				mine = append(mine, span{s, e})
+			}
+		}
+		if mine != nil {
+			z.edits = append(z.edits, edit{p.lit.s, p.lit.e, quoteJSON(string(replaceRanges(p.text, mine)))})
+		}
+		off += len(p.text)
+	}
+}
+
+// flat checks every string literal in b, whatever surrounds it: for text
+// that is not JSON (or not valid JSON). An unterminated string runs to the
+// end.
+func (z *scrubber) flat() {
+	for i := 0; i < len(z.b); {
+		j := bytes.IndexByte(z.b[i:], '"')
+		if j < 0 {
+			return
+		}
+		s := i + j
+		e := skipString(z.b, s)
+		closed := e >= 0
+		if !closed {
+			e = len(z.b)
+		}
+		text, _ := z.decode(s, e, closed)
+		if ranges := z.r.find(text); ranges != nil {
+			z.edits = append(z.edits, edit{s, e, quoteJSON(string(replaceRanges(text, ranges)))})
+		}
+		i = e
+	}
+}
+
+// apply returns b with the edits made.
+func (z *scrubber) apply() []byte {
+	slices.SortFunc(z.edits, func(a, b edit) int { return a.s - b.s })
+	n := len(z.b)
+	for _, ed := range z.edits {
+		n += len(ed.repl) - (ed.e - ed.s)
+	}
+	out := make([]byte, 0, n)
+	at := 0
+	for _, ed := range z.edits {
+		out = append(out, z.b[at:ed.s]...)
+		out = append(out, ed.repl...)
+		at = ed.e
+	}
+	return append(out, z.b[at:]...)
+}
+
+// decode returns the content of the string literal b[s:e] (quotes
+// included; without the closing one when closed is false), unescaped
+// leniently: an unknown escape stands for the character after the
+// backslash, a lone surrogate for U+FFFD. scratch reports that the result
+// is in z.buf, valid until the next decode; else it is a part of b.
+func (z *scrubber) decode(s, e int, closed bool) (text []byte, scratch bool) {
+	lit := z.b[s+1 : e]
+	if closed {
+		lit = lit[:len(lit)-1]
+	}
+	if bytes.IndexByte(lit, '\\') < 0 {
+		return lit, false
+	}
+	out := z.buf[:0]
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if c != '\\' || i+1 == len(lit) {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch c = lit[i]; c {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r1, ok := hex4(lit[i+1:])
+			if !ok {
+				out = append(out, 'u')
+				continue
+			}
+			i += 4
+			if utf16.IsSurrogate(r1) {
+				if i+6 < len(lit) && lit[i+1] == '\\' && lit[i+2] == 'u' {
+					if r2, ok := hex4(lit[i+3:]); ok {
+						if r := utf16.DecodeRune(r1, r2); r != utf8.RuneError {
+							out = utf8.AppendRune(out, r)
+							i += 6
+							continue
+						}
+					}
+				}
+				r1 = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r1)
+		default: // \" \\ \/ and anything unknown
+			out = append(out, c)
+		}
+	}
+	z.buf = out
+	return out, true
+}
+
+// hex4 reads four hex digits, either case.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// find returns where the secrets occur in text, sorted and merged; nil
+// when nowhere.
+func (r *redactor) find(text []byte) []span {
+	var out []span
+	for _, sec := range r.bytes {
+		for at := 0; ; {
+			j := bytes.Index(text[at:], sec)
+			if j < 0 {
+				break
+			}
+			out = append(out, span{at + j, at + j + len(sec)})
+			at += j + 1
+		}
+	}
+	if len(out) < 2 {
+		return out
+	}
+	slices.SortFunc(out, func(a, b span) int { return a.s - b.s })
+	merged := out[:1]
+	for _, sp := range out[1:] {
+		if last := &merged[len(merged)-1]; sp.s <= last.e {
+			last.e = max(last.e, sp.e)
+		} else {
+			merged = append(merged, sp)
+		}
+	}
+	return merged
+}
+
+// replaceRanges returns text with each range (sorted, disjoint) replaced
+// by "[redacted]".
+func replaceRanges(text []byte, ranges []span) []byte {
+	out := make([]byte, 0, len(text))
+	at := 0
+	for _, rg := range ranges {
+		out = append(out, text[at:rg.s]...)
+		out = append(out, redacted...)
+		at = rg.e
+	}
+	return append(out, text[at:]...)
 }

@@ -66,6 +66,20 @@ type StdioSpec struct {
 	// LogLevel is sent as logging/setLevel after initialize when the server
 	// declares the logging capability: "" means "info", "off" sends nothing.
 	LogLevel string
+
+	// StartTimeout, when non-zero, bounds initialize and tools/list like a
+	// deadline on ctx, except that it stops while the server's
+	// elicitation waits in the inbox (see session_startup.go).
+	StartTimeout time.Duration
+
+	// Gateway, when set, takes the server's elicitations while it starts,
+	// before Gateway.SetServer attaches it (under Name): they go to the
+	// inbox, as any elicitation outside a tool call does.
+	Gateway *Gateway
+
+	// Secrets are redacted from everything the server says, from its
+	// first line on (the password inputs its environment may hold).
+	Secrets []string
 }
 
 // HTTPSpec says how to reach a remote streamable-HTTP server. Redirects are
@@ -74,7 +88,11 @@ type HTTPSpec struct {
 	Name     string
 	URL      string
 	Headers  map[string]string
-	LogLevel string // as in StdioSpec
+	LogLevel string   // as in StdioSpec
+	Secrets  []string // as in StdioSpec
+
+	StartTimeout time.Duration // as in StdioSpec
+	Gateway      *Gateway      // as in StdioSpec
 }
 
 // Hooks receive what a server says outside of replies. Every field is
@@ -127,6 +145,12 @@ type Session struct {
 	// until Gateway.SetServer. Read by the SDK's handlers and the stdout
 	// read loop.
 	gw atomic.Pointer[gwAttachment]
+	// early is the spec's gateway, which takes elicitations until gw is
+	// set (nil: none); written before the session reads from the server.
+	early *gwAttachment
+	// startClock is the startup deadline of StartTimeout, paused while an
+	// elicitation waits in the inbox (session_startup.go).
+	startClock deadline
 	// secrets are the values to redact from what the server says (see
 	// redact.go); nil: none.
 	secrets atomic.Pointer[redactor]
@@ -151,6 +175,11 @@ func newSession(hooks Hooks) *Session {
 	if log := hooks.Log; log != nil {
 		hooks.Log = func(kind, line string) { log(kind, s.redactText(line)) }
 	}
+	if event := hooks.Event; event != nil {
+		// Redacted before the hook: an event is stored, listed to
+		// assistants and shown in notifications as it is given.
+		hooks.Event = func(method string, params json.RawMessage) { event(s.redactText(method), s.redactJSON(params)) }
+	}
 	s.hooks = hooks
 	s.life, s.endLife = context.WithCancel(context.Background())
 	return s
@@ -168,9 +197,9 @@ var errNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not availabl
 
 // newClient makes the SDK client with our handlers. The client declares
 // sampling and elicitation (form and URL) so servers offer the tools that
-// need them; both are routed by the gateway (gateway_elicit.go). Without a
-// gateway, sampling fails and elicitation is cancelled. mcptray serves no
-// roots.
+// need them; both are routed by the gateway (gateway_elicit.go), elicitation
+// also while the server starts (session_startup.go). Without a gateway,
+// sampling fails and elicitation is cancelled. mcptray serves no roots.
 func (s *Session) newClient() *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "mcptray", Version: version()}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{
@@ -181,7 +210,7 @@ func (s *Session) newClient() *sdk.Client {
 			},
 		},
 		LoggingMessageHandler: func(ctx context.Context, req *sdk.LoggingMessageRequest) {
-			if p := req.Params; p != nil {
+			if p, err := redactValue(s, req.Params); err == nil && p != nil {
 				s.hooks.log(string(p.Level), logMessageLine(p))
 				if a := s.gw.Load(); a != nil {
 					a.g.downstreamLog(a.name, s, p)
@@ -220,7 +249,7 @@ func (s *Session) newClient() *sdk.Client {
 			return nil, errNoAssistant
 		},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			if a := s.gw.Load(); a != nil {
+			if a := s.elicitRoute(); a != nil {
 				return a.g.elicit(ctx, a.name, s, req.Params, nil)
 			}
 			return &sdk.ElicitResult{Action: "cancel"}, nil
@@ -303,7 +332,11 @@ func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 		if err != nil {
 			return nil, s.callError(ctx, err)
 		}
-		tools = append(tools, res.Tools...)
+		page, err := redactValue(s, &res.Tools)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, *page...)
 		if res.NextCursor == "" {
 			break
 		}
@@ -422,7 +455,11 @@ func budgetOf(ctx context.Context, begun time.Time) time.Duration {
 	if !ok {
 		return 0
 	}
-	d := dl.Sub(begun)
+	return roundBudget(dl.Sub(begun))
+}
+
+// roundBudget rounds a startup budget for a person to read.
+func roundBudget(d time.Duration) time.Duration {
 	if d >= time.Second {
 		return d.Round(time.Second)
 	}
@@ -432,10 +469,11 @@ func budgetOf(ctx context.Context, begun time.Time) time.Duration {
 // timeoutError is the error for a startup that ctx cut short.
 func timeoutError(ctx context.Context, phase string, budget time.Duration, detail string) error {
 	var msg string
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) && budget > 0 {
+	cause := context.Cause(ctx) // DeadlineExceeded also for StartTimeout
+	if errors.Is(cause, context.DeadlineExceeded) && budget > 0 {
 		msg = fmt.Sprintf("no answer to %s within %s", phase, budget)
 	} else {
 		msg = fmt.Sprintf("startup cancelled during %s: %v", phase, ctx.Err())
 	}
-	return &startupError{msg: msg + detail, cause: ctx.Err()}
+	return &startupError{msg: msg + detail, cause: cause}
 }

@@ -21,13 +21,15 @@ const drainWait = time.Second
 
 // Start launches a stdio server in its own process group, connects the SDK
 // client pinned to ProtocolVersion, and runs initialize and a full
-// tools/list. ctx bounds the whole startup. On any failure the process group
+// tools/list. ctx bounds the whole startup, and so does spec.StartTimeout
+// (paused while the server's elicitation waits in the inbox: see
+// session_startup.go). On any failure the process group
 // is killed before Start returns, and the error is one readable line such
 // as "exited with code 3 before initialize: panic: boom" or
 // "no answer to initialize within 2m0s".
 func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	begun := time.Now()
-	budget := budgetOf(ctx, begun)
+	budget := startBudget(ctx, begun, spec.StartTimeout)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("not started: %w", err)
 	}
@@ -50,11 +52,17 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	}
 
 	s := newSession(hooks)
+	for _, v := range spec.Secrets {
+		s.addSecret(v)
+	}
 	s.proc = proc
 	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
 	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)
+	s.attachEarly(spec.Gateway, spec.Name)
 	s.stderr = readStderr(pipes.errOut, s.hooks)
 	go s.monitor()
+	ctx, done := s.boundStart(ctx, spec.StartTimeout)
+	defer done()
 
 	cs, err := s.newClient().Connect(ctx, connTransport{s.conn}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,7 +24,10 @@ import (
 //   - a line over 16 MiB is discarded and reported, the session goes on;
 //   - notifications with a method outside the protocol ("event/new_email")
 //     are taken out and handed to Hooks.Event: the SDK would drop them;
-//   - JSON-RPC batches (arrays) are split into single messages.
+//   - JSON-RPC batches (arrays) are split into single messages;
+//   - invalid UTF-8 is replaced, tools/list entries with a key twice are
+//     left out, and replies that answer nothing are logged
+//     (stdio_checks.go).
 //
 // Closing the connection closes the child's stdin only; the process itself
 // is stopped by Session (process group, escalation).
@@ -35,6 +39,9 @@ type stdioConn struct {
 	out   *pipeFile // the child's stdout (our read end); closed by closeOut
 
 	writeMu sync.Mutex // guards writes to in, so messages never interleave
+
+	sdkReqs sdkRequests // the SDK's requests awaiting a reply
+	strays  strays      // replies that answered nothing
 
 	// tap, when set, sees each single-message stdout line first and takes
 	// the ones it returns true for (the gateway's raw replies, progress
@@ -110,10 +117,13 @@ func (c *stdioConn) handleLine(line []byte) {
 	if len(t) == 0 {
 		return
 	}
+	if !utf8.Valid(t) {
+		t = validUTF8(t)
+	}
 	switch t[0] {
 	case '{':
 		if p, err := peekMessage(t); err == nil {
-			if tap := c.tap.Load(); tap != nil && (*tap)(t, &p) {
+			if c.tapped(t, &p) {
 				return
 			}
 			if c.takeEvent(t, &p) {
@@ -133,6 +143,9 @@ func (c *stdioConn) handleLine(line []byte) {
 			return
 		}
 		for _, raw := range batch {
+			if p, err := peekMessage(raw); err == nil && c.tapped(raw, &p) {
+				continue // a reply to the gateway, say, in a batch
+			}
 			msg, err := jsonrpc.DecodeMessage(raw)
 			if err != nil {
 				c.log("stdout", logText(raw))
@@ -145,12 +158,28 @@ func (c *stdioConn) handleLine(line []byte) {
 	}
 }
 
+// tapped hands one message to the tap; it reports whether the tap took it.
+func (c *stdioConn) tapped(b []byte, p *rpcPeek) bool {
+	tap := c.tap.Load()
+	return tap != nil && (*tap)(b, p)
+}
+
 func (c *stdioConn) deliver(msg jsonrpc.Message) {
 	if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && isEventMethod(req.Method) {
 		if c.hooks.Event != nil {
 			c.hooks.Event(req.Method, req.Params)
 		}
 		return
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		method, waited := c.sdkReqs.take(resp.ID)
+		if !waited {
+			c.logStray(rawID(resp.ID), strayNoRequest)
+			return // the SDK would drop it without a word
+		}
+		if method == "tools/list" && resp.Result != nil {
+			resp.Result = c.checkTools(resp.Result)
+		}
 	}
 	select {
 	case c.msgs <- msg:
@@ -230,6 +259,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("encoding message: %w", err)
 	}
 	data = append(data, '\n')
+	c.sdkReqs.sent(msg) // before the write: the reply may come before it returns
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	select {
@@ -238,6 +268,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	default:
 	}
 	if _, err := c.in.Write(data); err != nil {
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.sdkReqs.take(req.ID)
+		}
 		return fmt.Errorf("writing to stdin: %w", err)
 	}
 	return nil

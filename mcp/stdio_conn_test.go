@@ -43,12 +43,18 @@ func TestStdioConnFiltersLines(t *testing.T) {
 			events = append(events, method+" "+string(params))
 		},
 	})
+	// The SDK's request 7 is answered (in a batch); 8 answers nothing.
+	id7, _ := jsonrpc.MakeID(float64(7))
+	if err := c.Write(context.Background(), &jsonrpc.Request{ID: id7, Method: "ping"}); err != nil {
+		t.Fatal(err)
+	}
 	go func() {
 		out.WriteString(`Server v1.2 starting` + "\n" +
 			`{"level":"info","msg":"a JSON log line"}` + "\n" +
 			"\n" +
 			`{"jsonrpc":"2.0","method":"event/new_email","params":{"subject":"hi"}}` + "\n" +
 			`[{"jsonrpc":"2.0","method":"event/tick"},{"jsonrpc":"2.0","id":7,"result":{}},{"not":"rpc"}]` + "\n" +
+			`{"jsonrpc":"2.0","id":8,"result":{}}` + "\n" +
 			`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\r\n" +
 			`{"jsonrpc":"2.0","id":"p1","method":"ping"}` + "\n" +
 			`{"jsonrpc":"2.0","method":"ping"}` + "\n" +
@@ -87,6 +93,7 @@ func TestStdioConnFiltersLines(t *testing.T) {
 		"stdout|Server v1.2 starting",
 		`stdout|{"level":"info","msg":"a JSON log line"}`,
 		`stdout|{"not":"rpc"}`,
+		"stdout|reply with id 8 dropped: it answers no request in flight to this server (stray reply 1)",
 		"stdout|[]",
 		"stdout|{broken",
 	}

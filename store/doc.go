@@ -9,5 +9,6 @@
 // from a newer mcptray is refused. A schema change is a new numbered file,
 // never an edit to a released one. Times are stored as fixed-width UTC
 // text (2006-01-02T15:04:05.000000000Z), so text order is time order.
-// The store starts no goroutines.
+// The store starts no goroutines. Its pool holds at most maxOpenConns
+// connections (store.go): a caller over the bound waits for one.
 package store

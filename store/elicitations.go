@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -32,35 +33,73 @@ const (
 	OutcomeTimeout = "timeout"
 )
 
-// AddElicitation records one closed inbox request and returns its row id.
-func (s *Store) AddElicitation(ctx context.Context, e Elicitation) (int64, error) {
-	switch {
-	case e.Server == "":
-		return 0, errors.New("recording an elicitation: server name is empty")
-	case e.Created.IsZero() || e.Closed.IsZero():
-		return 0, fmt.Errorf("recording an elicitation of %s: a time is zero", e.Server)
+// AddElicitations records closed inbox requests in one transaction (all
+// or none), in INSERTs of up to elicitationsPerInsert rows.
+func (s *Store) AddElicitations(ctx context.Context, es []Elicitation) error {
+	if len(es) == 0 {
+		return nil
 	}
-	switch e.Outcome {
-	case OutcomeAccept, OutcomeDecline, OutcomeCancel, OutcomeTimeout:
-	default:
-		return 0, fmt.Errorf("recording an elicitation of %s: outcome %q is not accept, decline, cancel or timeout", e.Server, e.Outcome)
+	args := make([]any, 0, 9*len(es))
+	for _, e := range es {
+		switch {
+		case e.Server == "":
+			return errors.New("recording an elicitation: server name is empty")
+		case e.Created.IsZero() || e.Closed.IsZero():
+			return fmt.Errorf("recording an elicitation of %s: a time is zero", e.Server)
+		}
+		switch e.Outcome {
+		case OutcomeAccept, OutcomeDecline, OutcomeCancel, OutcomeTimeout:
+		default:
+			return fmt.Errorf("recording an elicitation of %s: outcome %q is not accept, decline, cancel or timeout", e.Server, e.Outcome)
+		}
+		fields := e.Fields
+		if fields == nil {
+			fields = []string{}
+		}
+		fb, err := json.Marshal(fields)
+		if err != nil {
+			return fmt.Errorf("recording an elicitation of %s: %w", e.Server, err)
+		}
+		args = append(args, e.Server, e.Tool, e.Mode, e.Message, string(fb), e.Outcome, e.ClosedBy, formatTime(e.Created), formatTime(e.Closed))
 	}
-	fields := e.Fields
-	if fields == nil {
-		fields = []string{}
-	}
-	fb, err := json.Marshal(fields)
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, fmt.Errorf("recording an elicitation of %s: %w", e.Server, err)
+		return fmt.Errorf("recording elicitations: %w", err)
 	}
-	res, err := s.db.ExecContext(ctx,
-		`INSERT INTO elicitations (server, tool, mode, message, fields, outcome, closed_by, created_at, closed_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Server, e.Tool, e.Mode, e.Message, string(fb), e.Outcome, e.ClosedBy, formatTime(e.Created), formatTime(e.Closed))
-	if err != nil {
-		return 0, fmt.Errorf("recording an elicitation of %s: %w", e.Server, err)
+	defer tx.Rollback()
+	var full *sql.Stmt // the INSERT of elicitationsPerInsert rows, prepared once
+	for len(args) > 0 {
+		n := min(len(args)/9, elicitationsPerInsert)
+		if n < elicitationsPerInsert { // the last few
+			_, err = tx.ExecContext(ctx, insertElicitations(n), args[:9*n]...)
+		} else {
+			if full == nil {
+				if full, err = tx.PrepareContext(ctx, insertElicitations(n)); err != nil {
+					return fmt.Errorf("recording elicitations: %w", err)
+				}
+				defer full.Close()
+			}
+			_, err = full.ExecContext(ctx, args[:9*n]...)
+		}
+		if err != nil {
+			return fmt.Errorf("recording elicitations: %w", err)
+		}
+		args = args[9*n:]
 	}
-	return res.LastInsertId()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("recording elicitations: %w", err)
+	}
+	return nil
+}
+
+// elicitationsPerInsert is how many rows one INSERT statement stores (see
+// toolCallsPerInsert).
+const elicitationsPerInsert = 16
+
+// insertElicitations returns the INSERT statement for n rows.
+func insertElicitations(n int) string {
+	return `INSERT INTO elicitations (server, tool, mode, message, fields, outcome, closed_by, created_at, closed_at) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?, ?, ?, ?),`, n), ",")
 }
 
 // Elicitations returns the newest audit rows first, at most limit (0: all).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +16,12 @@ func TestElicitationsAudit(t *testing.T) {
 	t0 := time.Date(2026, 7, 3, 12, 0, 0, 0, time.UTC)
 	first := Elicitation{Server: "ssh", Tool: "exec", Mode: "form", Message: "sudo password for prod",
 		Fields: []string{"password"}, Outcome: OutcomeAccept, ClosedBy: "cli", Created: t0, Closed: t0.Add(3 * time.Second)}
-	if _, err := s.AddElicitation(ctx, first); err != nil {
+	if err := s.AddElicitations(ctx, []Elicitation{first}); err != nil {
 		t.Fatal(err)
 	}
 	second := Elicitation{Server: "web", Mode: "url", Message: "sign in", Outcome: OutcomeTimeout, ClosedBy: "deadline",
 		Created: t0.Add(time.Minute), Closed: t0.Add(6 * time.Minute)}
-	if _, err := s.AddElicitation(ctx, second); err != nil {
+	if err := s.AddElicitations(ctx, []Elicitation{second}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Elicitations(ctx, 0)
@@ -51,8 +52,47 @@ func TestElicitationsRefuseBadRows(t *testing.T) {
 		{Elicitation{Server: "a", Outcome: OutcomeAccept}, "recording an elicitation of a: a time is zero"},
 		{Elicitation{Server: "a", Outcome: "maybe", Created: now, Closed: now}, `recording an elicitation of a: outcome "maybe" is not accept, decline, cancel or timeout`},
 	} {
-		if _, err := s.AddElicitation(ctx, tc.e); err == nil || err.Error() != tc.want {
-			t.Errorf("AddElicitation(%+v) = %v, want %q", tc.e, err, tc.want)
+		// One bad row refuses the batch: none of it is stored.
+		good := Elicitation{Server: "ok", Mode: "form", Outcome: OutcomeCancel, Created: now, Closed: now}
+		if err := s.AddElicitations(ctx, []Elicitation{good, tc.e}); err == nil || err.Error() != tc.want {
+			t.Errorf("AddElicitations(%+v) = %v, want %q", tc.e, err, tc.want)
+		}
+	}
+	if got, _ := s.Elicitations(ctx, 0); len(got) != 0 {
+		t.Errorf("%d rows stored from refused batches", len(got))
+	}
+}
+
+// A batch of any size arrives whole and in order, across the statements
+// of elicitationsPerInsert rows.
+func TestAddElicitationsAcrossStatements(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 7, 3, 12, 0, 0, 0, time.UTC)
+	for _, n := range []int{1, elicitationsPerInsert - 1, elicitationsPerInsert, elicitationsPerInsert + 1, 2*elicitationsPerInsert + 3, 1031} {
+		s, _ := openTemp(t)
+		es := make([]Elicitation, n)
+		for i := range es {
+			es[i] = Elicitation{Server: "s" + strconv.Itoa(i%3), Tool: "t" + strconv.Itoa(i), Mode: []string{"form", "url", "input"}[i%3],
+				Message: "request " + strconv.Itoa(i), Fields: []string{"f" + strconv.Itoa(i)},
+				Outcome: []string{OutcomeAccept, OutcomeDecline, OutcomeCancel, OutcomeTimeout}[i%4], ClosedBy: "by" + strconv.Itoa(i),
+				Created: t0.Add(time.Duration(i) * time.Millisecond), Closed: t0.Add(time.Duration(i)*time.Millisecond + time.Second)}
+		}
+		if err := s.AddElicitations(ctx, es); err != nil {
+			t.Fatalf("%d rows: %v", n, err)
+		}
+		got, err := s.Elicitations(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n {
+			t.Fatalf("%d rows stored as %d", n, len(got))
+		}
+		for i, g := range got { // newest first
+			w := es[n-1-i]
+			w.ID = g.ID
+			if !reflect.DeepEqual(g, w) {
+				t.Fatalf("%d rows: row %d = %+v, want %+v", n, i, g, w)
+			}
 		}
 	}
 }

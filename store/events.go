@@ -93,8 +93,9 @@ func checkEvent(e *Event) error {
 	return nil
 }
 
-// Events returns the events f selects, oldest first.
-func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+// where is the WHERE clause (or "") and its arguments for the events f
+// selects, Limit aside.
+func (f EventFilter) where() (string, []any) {
 	var where []string
 	var args []any
 	if !f.All {
@@ -108,10 +109,26 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 		where = append(where, "id > ?")
 		args = append(args, f.SinceID)
 	}
-	q := `SELECT id, server, method, params, received_at, acked_at FROM events`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// CountEvents counts the events f selects, its Limit aside.
+func (s *Store) CountEvents(ctx context.Context, f EventFilter) (int, error) {
+	where, args := f.where()
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM events`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting events: %w", err)
+	}
+	return n, nil
+}
+
+// Events returns the events f selects, oldest first.
+func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	where, args := f.where()
+	q := `SELECT id, server, method, params, received_at, acked_at FROM events` + where
 	order := "ASC"
 	if f.Newest && f.Limit > 0 {
 		order = "DESC"

@@ -62,6 +62,11 @@ func TestEventsAddListAck(t *testing.T) {
 		if err != nil || ids(got) != c.want {
 			t.Errorf("%s: Events(%+v) = %s, %v; want %s", name, c.f, ids(got), err, c.want)
 		}
+		c.f.Limit = 0
+		all, _ := s.Events(ctx, c.f)
+		if n, err := s.CountEvents(ctx, c.f); err != nil || n != len(all) {
+			t.Errorf("%s: CountEvents(%+v) = %d, %v; want %d", name, c.f, n, err, len(all))
+		}
 	}
 
 	n, err := s.AckEvents(ctx, []int64{1, 3}, t0.Add(time.Minute))

@@ -15,8 +15,23 @@ import (
 
 // Store is mcptray's database. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB // safe for concurrent use; writers queue on busy_timeout
+	db *sql.DB // safe for concurrent use; at most maxOpenConns connections
 }
+
+// The connection pool's bounds. Every connection costs two descriptors
+// (the database and its WAL) and a page cache of up to 2 MiB, so the pool
+// is bounded: without a bound, a burst of concurrent writes opened a
+// connection each (issue 17: 20 000 of them, the daemon at its descriptor
+// limit). In WAL mode readers run beside the one writer, and writers
+// queue on SQLite's lock anyway, so a few connections lose nothing; a
+// caller over the bound waits in database/sql for a free one (bounded by
+// its context). No method holds a connection while it asks for another
+// (rows are read to the end before the next query; a transaction uses
+// only its own), so a small pool cannot deadlock: TestPoolBounded.
+const (
+	maxOpenConns = 8
+	maxIdleConns = 4
+)
 
 // busyTimeoutMS is how long a write waits for another writer (another
 // goroutine's connection, or another process) before failing with
@@ -61,6 +76,8 @@ func open(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.SetMaxOpenConns(maxOpenConns)
+	db.SetMaxIdleConns(maxIdleConns)
 	if err := migrate(context.Background(), db, ms); err != nil {
 		db.Close()
 		return nil, explain(err)

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -80,6 +81,17 @@ const (
 	TypeHTTP  = "http"
 )
 
+// Limits of mcp.json. A file past either is refused as a whole (a
+// [*SyntaxError] about the whole file): the last good config keeps running.
+const (
+	MaxFileSize = 4 << 20 // bytes
+	MaxServers  = 1000    // entries of "mcpServers" and "servers" together
+)
+
+func tooBig(size int64) *SyntaxError {
+	return &SyntaxError{Name: defaultName, Msg: fmt.Sprintf("is %d bytes; mcptray reads at most 4 MiB (%d bytes)", size, MaxFileSize)}
+}
+
 // Parse parses data, the contents of mcp.json. It returns an error (a
 // *SyntaxError, with line and column) only when the file as a whole cannot be
 // used; a problem in one server entry goes into that Server's Err.
@@ -105,6 +117,16 @@ func Parse(data []byte, env Env) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+
+	entries := 0
+	for _, m := range root.members {
+		if m.key == "mcpServers" || m.key == "servers" {
+			entries += len(m.value.members)
+		}
+	}
+	if entries > MaxServers {
+		return nil, &SyntaxError{Name: defaultName, Msg: fmt.Sprintf("has %d servers; mcptray runs at most %d", entries, MaxServers)}
 	}
 
 	r := newResolver(env, cfg.Inputs)
@@ -137,9 +159,9 @@ func duplicateError(name, first, second string) error {
 // Load reads and parses the file at path. env.Dir defaults to the file's
 // directory, and a *SyntaxError carries the file's base name.
 func Load(path string, env Env) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
+		return nil, err
 	}
 	if env.Dir == "" {
 		abs, err := filepath.Abs(path)
@@ -153,4 +175,28 @@ func Load(path string, env Env) (*Config, error) {
 		se.Name = filepath.Base(path)
 	}
 	return cfg, err
+}
+
+// ReadFile reads mcp.json, or refuses it (a [*SyntaxError] naming the file)
+// when it is over MaxFileSize, reading no more than that.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	if len(data) > MaxFileSize {
+		size := int64(len(data))
+		if fi, err := f.Stat(); err == nil && fi.Size() > size {
+			size = fi.Size()
+		}
+		se := tooBig(size)
+		se.Name = filepath.Base(path)
+		return nil, se
+	}
+	return data, nil
 }

@@ -27,9 +27,14 @@
 // appears once in Config.Servers, at its first place, refused; names in
 // Servers are unique.
 //
+// A file over [MaxFileSize] (4 MiB) or with more than [MaxServers] (1000)
+// server entries is refused as a whole, with a [*SyntaxError] about the
+// whole file; [ReadFile] (and so [Load]) reads no more than the cap.
+//
 // [SetDisabled] rewrites one entry's enable state in the raw bytes and keeps
 // every other byte; [WriteAtomic] puts the result on disk with a temp file and
-// a rename. [Default], [DefaultPath] and [EnsureDefault] make the first-run
+// a rename, at the end of a chain of symlinks ([Links], [Target]), which
+// stays. [Default], [DefaultPath] and [EnsureDefault] make the first-run
 // file.
 //
 // The package is pure Go: it starts no goroutines and holds no state between

@@ -74,6 +74,9 @@ var errBadJSON = errors.New("malformed JSON")
 // *SyntaxError a person sees: an unclosed comment, an empty file, a syntax
 // error, or a top level that is not an object.
 func parseRoot(data []byte) (text []byte, root *node, err error) {
+	if len(data) > MaxFileSize {
+		return nil, nil, tooBig(int64(len(data)))
+	}
 	text, badComment, ok := stripJSONC(data)
 	if !ok {
 		return nil, nil, errorAt(data, badComment, "comment /* is not closed")

@@ -12,12 +12,10 @@ import (
 // the same directory, fsyncs it, and renames it over path, so a reader (or
 // the watcher) sees either the old file or the new one, never half of it.
 // The existing file's permission bits are kept (0600 for a new file). When
-// path is a symlink (a dotfiles setup), the file it points to is replaced
-// and the link stays.
+// path is a symlink, or a chain of them (a dotfiles setup), the file at the
+// end is replaced (created, if the last link dangles) and the links stay.
 func WriteAtomic(path string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
+	path = Target(path)
 	mode := fs.FileMode(0o600)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()

@@ -103,3 +103,50 @@ func assertNoTemp(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestWriteAtomicLinkChain: through a chain of two links, and through a link
+// whose target does not exist yet, the file at the end is written and the
+// links stay.
+func TestWriteAtomicLinkChain(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"stage", "dotfiles"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(dir, "dotfiles", "mcp.json")
+	middle := filepath.Join(dir, "stage", "mcp.json")
+	link := filepath.Join(dir, "mcp.json")
+	if err := os.Symlink("../dotfiles/mcp.json", middle); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("stage/mcp.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if got := Links(link); strings.Join(got, " ") != link+" "+middle+" "+target {
+		t.Errorf("Links = %q", got)
+	}
+	// The target does not exist yet: it is created, the links kept.
+	if err := WriteAtomic(link, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, target, "one", 0o600)
+	if err := WriteAtomic(link, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, target, "two", 0o600)
+	for _, l := range []string{link, middle} {
+		if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s replaced: %v %v", l, fi, err)
+		}
+	}
+	assertNoTemp(t, dir)
+	assertNoTemp(t, filepath.Dir(middle))
+
+	// A loop ends after 40 links.
+	loop := filepath.Join(dir, "loop")
+	os.Symlink("loop", loop)
+	if got := Links(loop); len(got) != maxLinks+1 {
+		t.Errorf("Links of a loop: %d names", len(got))
+	}
+}

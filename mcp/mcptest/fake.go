@@ -38,12 +38,17 @@
 //	             (a Go duration)
 //	changing     echo plus tool add_tool {name}, which adds a tool (the server
 //	             then sends notifications/tools/list_changed)
-//	asker, asker-mrtr
+//	asker, asker-mrtr, unlock, unlock-list
 //	             put questions to the client (elicitation): see asker.go
+//	leaker       echoes a password it asked for on every channel, in every
+//	             JSON spelling: see leaker.go
 //	rich         echo plus tools for every gateway feature (rich results,
 //	             progress, cancellation, sampling, elicitation, a crash
 //	             mid-call, huge results, logging), resources, a resource
 //	             template, a prompt with completion: see addRich
+//	hostile      a hand-written server that sends what the SDK never
+//	             would: duplicate keys in tools/list, invalid UTF-8 in a
+//	             result, replies under a wrong id (see hostile.go)
 //	relay        not a server: the smallest stdio relay in Go (io.Copy both
 //	             ways) in front of an echo fake it starts (see relay.go)
 //
@@ -127,6 +132,8 @@ func run(mode string) int {
 	switch mode {
 	case "relay":
 		return runRelay()
+	case "hostile":
+		return runHostile()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3

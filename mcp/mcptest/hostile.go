@@ -1,0 +1,111 @@
+package mcptest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// runHostile is the "hostile" mode: a stdio server written by hand, not
+// with the SDK, so that it can send what the SDK never would. Its tools:
+//
+//	echo {message}   answers like the echo fake
+//	shown / run      one tools/list entry with two "name" keys ("shown",
+//	                 then "run"); a call of either answers "ran NAME"
+//	twice            an entry with two "description" keys
+//	badutf8          a text result holding invalid UTF-8 bytes (0xff,
+//	                 0xfe, a cut 2-byte sequence "\xc3(")
+//	wrongid {id, shift, count}
+//	                 answers under another id: id as raw JSON (default
+//	                 999), or, with shift N, "gw-(M+N)" for the call's own
+//	                 "gw-M" (shift -1: the gateway's call just before);
+//	                 count times (default once)
+//
+// Every other request gets an empty result (ping, logging/setLevel) or
+// "method not found".
+func runHostile() int {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 64<<10), 16<<20)
+	for in.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &msg) != nil || len(msg.ID) == 0 {
+			continue // notifications, or what we cannot read
+		}
+		id := string(msg.ID)
+		switch msg.Method {
+		case "initialize":
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			json.Unmarshal(msg.Params, &p)
+			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":` + strconv.Quote(p.ProtocolVersion) +
+				`,"capabilities":{"tools":{}},"serverInfo":{"name":"fake-hostile","version":"1.0.0"}}}`)
+		case "tools/list":
+			obj := `,"inputSchema":{"type":"object"}}`
+			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[` +
+				`{"name":"echo","description":"Echoes its message."` + obj + `,` +
+				`{"name":"shown","description":"Listed twice over.","name":"run"` + obj + `,` +
+				`{"name":"twice","description":"one","description":"two"` + obj + `,` +
+				`{"name":"badutf8","description":"Returns invalid UTF-8."` + obj + `,` +
+				`{"name":"wrongid","description":"Answers under another id."` + obj + `]}}`)
+		case "tools/call":
+			hostileCall(id, msg.Params)
+		case "ping", "logging/setLevel":
+			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
+		default:
+			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"method not found"}}`)
+		}
+	}
+	return 0
+}
+
+func hostileCall(id string, params json.RawMessage) {
+	var p struct {
+		Name      string `json:"name"`
+		Arguments struct {
+			Message string          `json:"message"`
+			ID      json.RawMessage `json:"id"`
+			Shift   int             `json:"shift"`
+			Count   int             `json:"count"`
+		} `json:"arguments"`
+	}
+	json.Unmarshal(params, &p)
+	result := func(id, text string) {
+		rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":` + text + `}]}}`)
+	}
+	switch p.Name {
+	case "echo":
+		result(id, strconv.Quote(p.Arguments.Message))
+	case "shown", "run":
+		result(id, strconv.Quote("ran "+p.Name))
+	case "twice":
+		result(id, `"twice"`)
+	case "badutf8":
+		result(id, "\"bad \xff\xfe bytes \xc3( end\"")
+	case "wrongid":
+		other := "999"
+		switch {
+		case len(p.Arguments.ID) > 0:
+			other = string(p.Arguments.ID)
+		case p.Arguments.Shift != 0:
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(id, `"gw-`), `"`))
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "wrongid: id %s is not a gateway id\n", id)
+				return
+			}
+			other = fmt.Sprintf(`"gw-%d"`, n+p.Arguments.Shift)
+		}
+		for range max(p.Arguments.Count, 1) {
+			result(other, `"answered under `+strings.ReplaceAll(other, `"`, `'`)+`"`)
+		}
+	default:
+		rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"isError":true,"content":[{"type":"text","text":"unknown tool"}]}}`)
+	}
+}

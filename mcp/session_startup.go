@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"context"
+	"time"
+)
+
+// A server may ask the person something while it starts: a vault or a key
+// agent that needs its passphrase before it can list its tools (unlock at
+// start). The protocol lets a server send requests once it got
+// notifications/initialized, so its elicitation/create can come before
+// its tools/list reply, and so before Gateway.SetServer attaches the
+// session. Until then the spec's Gateway takes such requests (s.early):
+// on stdio through startupTap, before the SDK (whose own path refuses
+// format "password" and would only cancel), on HTTP through the SDK's
+// elicitation handler. No tool call can be in flight to a server that is
+// starting, so they go to the inbox (GatewayOptions.Elicit), under the
+// server's name and with no tool.
+//
+// The startup deadline (StartTimeout) stops while such a request waits in
+// the inbox, as a tool call's deadline does while its elicitation waits:
+// the server is not silent, it waits on the person, and the inbox's own
+// deadline bounds that wait.
+
+// attachEarly lets g take the session's elicitations, under name, until
+// SetServer attaches it for good. Called by Start before initialize; the
+// tap's atomic store publishes s.early to the stdout read loop.
+func (s *Session) attachEarly(g *Gateway, name string) {
+	if g == nil {
+		return
+	}
+	s.early = &gwAttachment{g: g, name: name}
+	if s.conn != nil {
+		tap := lineTap(s.startupTap)
+		s.conn.tap.Store(&tap)
+	}
+}
+
+// elicitRoute is the gateway that takes the session's elicitations: the
+// one serving it, else the one it starts for; nil for none.
+func (s *Session) elicitRoute() *gwAttachment {
+	if a := s.gw.Load(); a != nil {
+		return a
+	}
+	return s.early
+}
+
+// startupTap is a stdio session's stdout tap from Start until SetServer
+// installs tapLine: it takes the server's elicitation requests (and their
+// withdrawal); everything else goes on to the SDK.
+func (s *Session) startupTap(line []byte, p *rpcPeek) bool {
+	return p.method.ok() && s.tapElicit(s.early, line, p)
+}
+
+// boundStart bounds a startup by d, on a clock that stops while an
+// elicitation of the server waits in the inbox; a d of 0 leaves ctx as it
+// is. The context ends with cause context.DeadlineExceeded when the time
+// is up. Call done once the startup is over.
+func (s *Session) boundStart(ctx context.Context, d time.Duration) (_ context.Context, done func()) {
+	if d <= 0 {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	s.startClock.start(d, func() { cancel(context.DeadlineExceeded) })
+	return ctx, func() {
+		s.startClock.stop()
+		cancel(nil)
+	}
+}
+
+// startBudget is how long a startup has, for "no answer within …": the
+// nearer of ctx's deadline and timeout (0 for none).
+func startBudget(ctx context.Context, begun time.Time, timeout time.Duration) time.Duration {
+	budget := budgetOf(ctx, begun)
+	if timeout > 0 && (budget == 0 || roundBudget(timeout) < budget) {
+		budget = roundBudget(timeout)
+	}
+	return budget
+}
