@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"time"
 )
 
 // capConns returns ln accepting at most max connections at a time. At the
@@ -12,7 +13,9 @@ import (
 // descriptors, so a flood of connections to the HTTP endpoint cannot take
 // the control socket, the servers' pipes and the store to the descriptor
 // limit. Hitting the cap is logged once (what) until the count has fallen
-// to half of it, when a second line says how many connections waited.
+// to half of it, when a second line says how long the burst lasted. (The
+// count includes the slot an Accept holds while it waits for a
+// connection.)
 func capConns(ln net.Listener, max int, log *slog.Logger, what string) net.Listener {
 	return &capListener{Listener: ln, slots: make(chan struct{}, max), done: make(chan struct{}), log: log, what: what}
 }
@@ -25,9 +28,8 @@ type capListener struct {
 	log       *slog.Logger
 	what      string
 
-	mu     sync.Mutex
-	full   bool // guarded by mu: the cap was hit and the count has not fallen to half since
-	waited int  // guarded by mu: connections that waited for a slot since full was set
+	mu       sync.Mutex
+	fullFrom time.Time // guarded by mu: when the cap was hit, zero once the count has fallen to half since
 }
 
 func (l *capListener) Accept() (net.Conn, error) {
@@ -57,9 +59,8 @@ func (l *capListener) Close() error {
 func (l *capListener) hitCap() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.waited++
-	if !l.full {
-		l.full = true
+	if l.fullFrom.IsZero() {
+		l.fullFrom = time.Now()
 		l.log.Warn(l.what+" at its connection cap: new connections wait until one closes", "cap", cap(l.slots))
 	}
 }
@@ -71,10 +72,9 @@ func (l *capListener) release() {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.full {
-		l.full = false
-		l.log.Info(l.what+" below its connection cap again", "waited", l.waited)
-		l.waited = 0
+	if !l.fullFrom.IsZero() {
+		l.log.Info(l.what+" below its connection cap again", "after", time.Since(l.fullFrom).Round(time.Millisecond).String())
+		l.fullFrom = time.Time{}
 	}
 }
 
