@@ -243,10 +243,11 @@ func chunks(n int) func(io.Writer) error {
 	}
 }
 
-// TestHTTPOversizedBody: a body over mcp.MaxHTTPBody gets 413 whether it
+// TestHTTPBodyLimits: a body over mcp.MaxHTTPBody gets 413 whether it
 // declares its length (answered before the token is checked, nothing
-// read) or is chunked, and the daemon keeps serving.
-func TestHTTPOversizedBody(t *testing.T) {
+// read) or is chunked; a body that stalls is answered even with the
+// token (after mcp.HTTPBodyTimeout); and the daemon keeps serving.
+func TestHTTPBodyLimits(t *testing.T) {
 	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
 	in.waitFor("echo ready", states("echo", "ready"))
 	base, token := in.endpointAndToken(t)
@@ -274,10 +275,15 @@ func TestHTTPOversizedBody(t *testing.T) {
 		t.Errorf("a chunked body over the cap, with the token: %q, want 413", got)
 	}
 
+	raw = head(token, "Content-Length: 1000\r\n") + "{"
+	if got := statusLine(t, addr, raw, nil); !strings.HasPrefix(got, "HTTP/1.1 4") {
+		t.Errorf("a stalled body, with the token: %q, want an error", got)
+	}
+
 	legit := newHTTPClient(base, token)
 	t.Cleanup(legit.close)
 	if err := initialize(legit); err != nil {
-		t.Fatalf("an authenticated client after the oversized bodies: %v", err)
+		t.Fatalf("an authenticated client after the bad bodies: %v", err)
 	}
 	if err := newEchoCall("echo__echo").do(legit); err != nil {
 		t.Fatal(err)
