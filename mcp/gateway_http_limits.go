@@ -29,7 +29,8 @@ const (
 	// take to arrive.
 	HTTPBodyTimeout = 10 * time.Second
 	// HTTPUnauthBodyTimeout is how long net/http may go on reading the
-	// body of a request answered 401, before the connection is closed.
+	// body of a request without the token (answered 401, or 403), before
+	// the connection is closed.
 	HTTPUnauthBodyTimeout = 2 * time.Second
 )
 
@@ -42,7 +43,7 @@ var connectionClose = []string{"close"}
 // chunked body gets an http.MaxBytesReader.
 func limitBody(w http.ResponseWriter, r *http.Request, authorized bool) bool {
 	if r.ContentLength == 0 {
-		return true // no body: its background read has started, without a deadline, which must stay so
+		return true // no body: net/http's background read has begun already, and a deadline now would end a GET stream
 	}
 	if r.ContentLength > MaxHTTPBody {
 		w.Header()["Connection"] = connectionClose
