@@ -224,7 +224,12 @@ func (c *Core) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: c.controlHandler(), ReadHeaderTimeout: 10 * time.Second}
+	// Header and idle limits as on the HTTP endpoint, no cap: the socket
+	// is the user's alone (0600), and every `mcptray connect` holds a
+	// connection for its whole session. Nothing bounds an answer either:
+	// watch streams and connect's upgraded streams last as long as their
+	// client (a hijacked connection has no deadline left).
+	srv := &http.Server{Handler: c.controlHandler(), ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
 	go srv.Serve(ln)
 	defer os.Remove(socketPath(c.opts.DataDir))
 	defer srv.Close()

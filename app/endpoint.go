@@ -122,6 +122,22 @@ func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
 // sessions behind for as long as mcptray runs.
 const httpSessionIdle = time.Hour
 
+// Limits of the HTTP endpoint's connections (the README's HTTP section
+// and docs/architecture.md say them too): a request's header must arrive
+// within httpHeaderTimeout, its body within mcp.HTTPBodyTimeout
+// (gateway_http_limits.go); a connection with no request for
+// httpIdleTimeout is closed; at most maxHTTPConns are open at a time
+// (endpoint_conns.go). Nothing bounds an answer: no ReadTimeout, no
+// WriteTimeout, so an event stream or a long tool call lasts as long as
+// it takes. The control socket's server has the same header and idle
+// limits (core.go).
+const (
+	httpHeaderTimeout  = 10 * time.Second
+	httpIdleTimeout    = 2 * time.Minute
+	httpMaxHeaderBytes = 64 << 10
+	maxHTTPConns       = 256
+)
+
 func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -135,8 +151,8 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
 		SessionIdle:  httpSessionIdle,
 	})
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(mcp.RawListener(ln))
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
+	go srv.Serve(capConns(mcp.RawListener(ln), maxHTTPConns, c.log, "HTTP endpoint"))
 	host := ln.Addr().(*net.TCPAddr).IP.String()
 	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
 		host = "[" + host + "]"

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/subtle"
 	"net"
 	"net/http"
 	"net/url"
@@ -36,7 +35,10 @@ type HTTPOptions struct {
 // server, /mcp/{server} for one server under its own tool names, the
 // tool-list mode from ?tools=live|stable|dynamic. Every request needs the
 // bearer token (401 otherwise); a foreign Host or Origin (DNS rebinding, a
-// web page) gets 403 first. Sessions use Mcp-Session-Id as the spec says.
+// web page) gets 403 first, and a body over MaxHTTPBody 413 before either.
+// A request without the token is answered on a connection that then
+// closes, and its body is not waited for beyond HTTPUnauthBodyTimeout
+// (gateway_http_limits.go). Sessions use Mcp-Session-Id as the spec says.
 func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	getServer := func(r *http.Request) *sdk.Server {
 		v, err := g.view(r.PathValue("server"), toolsMode(r, opts))
@@ -45,7 +47,7 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 		}
 		return v.srv
 	}
-	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log)})
+	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log), MaxRequestBodyBytes: MaxHTTPBody})
 	g.mu.Lock()
 	g.httpIdle = opts.SessionIdle
 	g.mu.Unlock()
@@ -76,9 +78,9 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	mux.HandleFunc("/mcp", serve)
 	mux.HandleFunc("/mcp/{server}", serve)
 
-	token := []byte(opts.Token)
+	token := opts.Token
 	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
-		if len(token) == 0 || subtle.ConstantTimeCompare([]byte(got), token) != 1 {
+		if len(token) == 0 || !sameSecret(got, token) {
 			return nil, auth.ErrInvalidToken
 		}
 		return &auth.TokenInfo{UserID: "mcptray", Expiration: time.Now().Add(24 * time.Hour)}, nil
@@ -86,6 +88,15 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	bearer := auth.RequireBearerToken(verify, nil)(mux)
 	hosts := opts.AllowedHosts
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		authorized := bearerIs(r, token)
+		if !authorized {
+			// Whatever the answer (401, 403, 413), the connection is not
+			// kept for another request.
+			w.Header()["Connection"] = connectionClose
+		}
+		if !limitBody(w, r, authorized) { // gateway_http_limits.go
+			return
+		}
 		if !hostAllowed(r.Host, hosts) {
 			http.Error(w, "forbidden: Host "+r.Host+" is not this server", http.StatusForbidden)
 			return
