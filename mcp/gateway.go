@@ -226,8 +226,12 @@ func (g *Gateway) SetServer(name string, sess *Session) {
 func (g *Gateway) SetConfigured(servers []ConfiguredServer) {
 	g.mu.Lock()
 	g.configured = slices.Clone(servers)
+	configured := make(map[string]bool, len(servers)) // one pass: 1000 servers, not a million comparisons
+	for _, c := range servers {
+		configured[c.Name] = true
+	}
 	for name, d := range g.down {
-		if d.sess == nil && !slices.ContainsFunc(servers, func(c ConfiguredServer) bool { return c.Name == name }) {
+		if d.sess == nil && !configured[name] {
 			delete(g.down, name)
 		}
 	}
