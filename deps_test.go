@@ -13,7 +13,12 @@ import (
 //
 // Only ui (and assets) use Fyne, only mcp uses the MCP SDK, nothing but main
 // imports ui, mcp and store don't import each other, store is a leaf, and mcp
-// imports neither app nor ui. Test imports count too.
+// imports neither app nor ui. Test imports count too. For the split of mcp
+// (the gateway in mcp, the server side in mcp/downstream, the wire code in
+// mcp/wire) and the built-in servers: mcp/downstream does not import the
+// gateway, mcp/wire imports no package of the module, and mcp/servers/...
+// import neither the gateway nor app. A cli package, like any but main,
+// may not import ui.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -41,6 +46,12 @@ func forbidden(from, to string) string {
 		return "store is a leaf"
 	case in(from, "mcp") && in(to, "app"):
 		return "mcp must not import app"
+	case in(from, "mcp/servers") && to == module+"/mcp":
+		return "built-in servers don't import the gateway"
+	case in(from, "mcp/downstream") && to == module+"/mcp":
+		return "the server side doesn't import the gateway"
+	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
+		return "the wire code imports no package of the module"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -189,6 +200,10 @@ func TestDepsRules(t *testing.T) {
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp/mcptest"):            {m("ui")},
+		m("mcp/servers/ssh"):        {m("mcp"), m("mcp/stdioserver")},
+		m("mcp/downstream"):         {m("mcp"), m("mcp/wire"), m("mcp/exitwait")},
+		m("mcp/wire"):               {m("mcp/exitwait"), "golang.org/x/sys/unix"},
+		m("cli"):                    {m("app"), m("ui")},
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
 		"fyne.io/fyne/v2":           nil,
@@ -200,9 +215,13 @@ func TestDepsRules(t *testing.T) {
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
+		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
+		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",
 		"mcp/mcptest imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"mcp/servers/ssh imports " + m("mcp") + " (forbidden: built-in servers don't import the gateway)",
+		"mcp/wire imports " + m("mcp/exitwait") + " (forbidden: the wire code imports no package of the module)",
 		"store imports " + m("app/config") + " (forbidden: store is a leaf)",
 		"store imports " + m("mcp") + " (forbidden: mcp and store don't import each other)",
 	}
