@@ -133,3 +133,33 @@ func TestStopKillsSetsidDescendants(t *testing.T) {
 	tree.waitReaped(t, 0)
 	orphan.waitReaped(t, 0)
 }
+
+// TestNextStartReapsStraysTheWatchdogMissed: when the watchdog dies with
+// mcptray (both killed -9), a server's descendant that left its group
+// (setsid, then orphaned) outlives them; the next start on the same data
+// dir finds it by the dead instance's marker and kills it.
+func TestNextStartReapsStraysTheWatchdogMissed(t *testing.T) {
+	dir := t.TempDir()
+	orphanFile := filepath.Join(dir, "orphan.pid")
+	in := startDaemon(t, map[string]any{
+		"orphan": fakeEntry(t, "escaper", "MCPTRAY_FAKE_PIDFILE", orphanFile, "MCPTRAY_FAKE_ORPHAN", "1"),
+	})
+	in.waitFor("ready", states("orphan", "ready"))
+	orphan := readEscapee(t, "setsid'd orphan", orphanFile)
+	wd := watchdogPID(in.cmd.Process.Pid)
+	if wd == 0 {
+		t.Fatal("no watchdog found")
+	}
+	syscall.Kill(wd, syscall.SIGKILL)
+	waitGone(t, wd, "watchdog")
+	in.cmd.Process.Signal(syscall.SIGKILL)
+	<-in.exited
+	if st, _ := orphan.state(); st == "" || st == "Z" {
+		t.Fatalf("the orphan died with mcptray and its watchdog (state %q): nothing left for the next start to test", st)
+	}
+
+	os.Remove(orphanFile)
+	in.start() // the same config and data dir
+	orphan.waitReaped(t, 0)
+	in.waitFor("ready again", states("orphan", "ready"))
+}

@@ -277,6 +277,7 @@ func (c *Core) reapStale(ctx context.Context) {
 		c.log.Warn("reading unfinished server runs", "err", err)
 		return
 	}
+	stale := map[string]bool{}
 	for _, r := range runs {
 		if r.Instance == c.instance {
 			continue
@@ -287,6 +288,18 @@ func (c *Core) reapStale(ctx context.Context) {
 			c.log.Info("reaped stale server processes", "server", r.Server, "pgid", r.PGID, "killed", n)
 		}
 		c.store.RunExited(ctx, r.ID, time.Now(), -1, "mcptray exited without stopping it")
+		stale[r.Instance] = r.Instance != ""
+	}
+	// Then what left its server's group (setsid) and outlived the watchdog.
+	for instance, ok := range stale {
+		if !ok {
+			continue
+		}
+		if n, err := mcp.ReapInstance(instance); err != nil {
+			c.log.Warn("reaping a stale instance's processes", "err", err)
+		} else if n > 0 {
+			c.log.Info("reaped processes that left their server's group", "killed", n)
+		}
 	}
 }
 

@@ -76,7 +76,9 @@
 // another subreaper), scanning again until none is left, for up to 2 s.
 // ReapGroup is the backstop for the
 // next start (and for macOS, which has no parent-death signal): it kills a
-// stale group's processes that carry this instance's InstanceEnv marker.
+// stale group's processes that carry this instance's InstanceEnv marker,
+// and ReapInstance then every process carrying a dead instance's marker,
+// whatever its group (strays, when the watchdog died too).
 //
 // # Gateway
 //

@@ -78,6 +78,36 @@ func ReapGroup(pgid int, instance string) (int, error) {
 	return killed, nil
 }
 
+// ReapInstance kills (SIGKILL) every process, in any group or session,
+// whose environment holds InstanceEnv=instance: what is left of a dead
+// instance's servers after ReapGroup, the descendants that left their
+// server's group (setsid) and lost the watchdog with the instance. The
+// marker is random per instance, and the caller holds the data dir's lock,
+// so no live instance's process carries it. It returns how many processes
+// it killed.
+func ReapInstance(instance string) (int, error) {
+	if instance == "" {
+		return 0, fmt.Errorf("reaping instance: no instance marker")
+	}
+	marker := []byte(InstanceEnv + "=" + instance)
+	self := os.Getpid()
+	killed := 0
+	err := eachProc(func(pid int, st procStat) bool {
+		if pid == self || st.state == 'Z' || st.state == 'X' {
+			return true
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && hasEnvEntry(env, marker) && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+		return true
+	})
+	if err != nil {
+		return killed, fmt.Errorf("reaping instance %s: %w", instance, err)
+	}
+	return killed, nil
+}
+
 func hasEnvEntry(environ, entry []byte) bool {
 	for kv := range bytes.SplitSeq(environ, []byte{0}) {
 		if bytes.Equal(kv, entry) {

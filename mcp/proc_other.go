@@ -31,3 +31,6 @@ func groupGone(pgid int) bool {
 // ReapGroup is a no-op outside Linux: without /proc there is no safe way to
 // tell a server's leftovers from an unrelated process that reuses the id.
 func ReapGroup(pgid int, instance string) (int, error) { return 0, nil }
+
+// ReapInstance is a no-op outside Linux, like ReapGroup.
+func ReapInstance(instance string) (int, error) { return 0, nil }

@@ -57,6 +57,50 @@ func TestReapGroupKillsOnlyMarkedProcesses(t *testing.T) {
 	}
 }
 
+// A process that left its server's group (its own session) and carries a
+// dead instance's marker is found by ReapInstance alone; another instance's
+// is left alone.
+func TestReapInstanceKillsMarkedProcessesInAnyGroup(t *testing.T) {
+	start := func(instance string) (*exec.Cmd, chan struct{}) {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = mcptest.Env("sleeper", InstanceEnv+"="+instance)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+		return cmd, exited
+	}
+	_, strayExited := start("dead-instance")
+	other, _ := start("live-instance")
+	if !eventually(5*time.Second, func() bool {
+		return len(markedPids(InstanceEnv+"=dead-instance")) == 1 && len(markedPids(InstanceEnv+"=live-instance")) == 1
+	}) {
+		t.Fatal("marked sleepers not visible in /proc")
+	}
+	if _, err := ReapGroup(other.Process.Pid, "dead-instance"); err != nil {
+		t.Fatal(err)
+	}
+
+	n, err := ReapInstance("dead-instance")
+	if err != nil || n != 1 {
+		t.Fatalf("ReapInstance: %d, %v; want 1, nil", n, err)
+	}
+	select {
+	case <-strayExited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stray with the dead instance's marker survived ReapInstance")
+	}
+	if processGone(other.Process.Pid) {
+		t.Fatal("ReapInstance killed another instance's process")
+	}
+	if _, err := ReapInstance(""); err == nil {
+		t.Error("ReapInstance with no marker: no error")
+	}
+}
+
 func TestReapGroupRefusesBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		pgid     int
