@@ -70,7 +70,7 @@ func startSSHD(t *testing.T) *realSSHD {
 	}
 	s.port = l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command("scripts/sshd-test.sh", filepath.Join(dir, "sshd"), strconv.Itoa(s.port))
+	cmd := exec.Command("../scripts/sshd-test.sh", filepath.Join(dir, "sshd"), strconv.Itoa(s.port))
 	cmd.Env = append(os.Environ(), "SSHD_TEST_PASSWORD="+s.password,
 		"SSHD_TEST_AUTHORIZED_KEY="+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))))
 	cmd.Stdout, cmd.Stderr = s.log, s.log

@@ -61,6 +61,15 @@ func (f *flags) paths() (configPath, data string, err error) {
 	return configPath, data, nil
 }
 
+// parseDial parses args (nargs positional ones, as parse) and dials the
+// running instance: the prologue of the commands that only talk to it.
+func (f *flags) parseDial(args []string, nargs int) (*app.Client, error) {
+	if err := parse(f, args, nargs); err != nil {
+		return nil, err
+	}
+	return f.dial()
+}
+
 func (f *flags) dial() (*app.Client, error) {
 	_, data, err := f.paths()
 	if err != nil {

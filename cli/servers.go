@@ -16,10 +16,7 @@ import (
 func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("status")
 	asJSON := f.Bool("json", false, "print JSON")
-	if err := parse(f, args, 0); err != nil {
-		return err
-	}
-	cl, err := f.dial()
+	cl, err := f.parseDial(args, 0)
 	if err != nil {
 		return err
 	}
@@ -91,10 +88,7 @@ func cmdToggle(ctx context.Context, args []string, stdout io.Writer) error {
 
 func cmdRestart(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("restart")
-	if err := parse(f, args, 1); err != nil {
-		return err
-	}
-	cl, err := f.dial()
+	cl, err := f.parseDial(args, 1)
 	if err != nil {
 		return err
 	}
