@@ -35,7 +35,6 @@ type (
 var (
 	fakeEntry      = testdaemon.FakeEntry
 	writeConfig    = testdaemon.WriteConfig
-	state          = testdaemon.State
 	states         = testdaemon.States
 	waitFor        = testdaemon.WaitFor
 	procStatFields = testdaemon.ProcStatFields
