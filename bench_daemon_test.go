@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
-	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -214,28 +212,6 @@ func readMemory(pid int) (memory, error) {
 		return m, fmt.Errorf("no VmRSS for pid %d", pid)
 	}
 	return m, nil
-}
-
-// watchdogPID finds the daemon's watchdog: its child started with
-// MCPTRAY_WATCHDOG=1 (0 when there is none).
-func watchdogPID(parent int) int {
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		if f := procStatFields(pid); len(f) < 2 || f[1] != strconv.Itoa(parent) {
-			continue
-		}
-		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		for kv := range bytes.SplitSeq(env, []byte{0}) {
-			if string(kv) == mcp.WatchdogEnv+"=1" {
-				return pid
-			}
-		}
-	}
-	return 0
 }
 
 // processCPU is the CPU time pid has used so far (user and system, every

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/mcp"
 )
 
 // Main runs one mcptray command line in-process and returns the exit code
@@ -277,4 +279,26 @@ func ProcStatFields(pid int) []string {
 		return nil
 	}
 	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+}
+
+// WatchdogPID finds the daemon's watchdog: its child started with
+// MCPTRAY_WATCHDOG=1 (0 when there is none).
+func WatchdogPID(parent int) int {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if f := ProcStatFields(pid); len(f) < 2 || f[1] != strconv.Itoa(parent) {
+			continue
+		}
+		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		for kv := range bytes.SplitSeq(env, []byte{0}) {
+			if string(kv) == mcp.WatchdogEnv+"=1" {
+				return pid
+			}
+		}
+	}
+	return 0
 }
