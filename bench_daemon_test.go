@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
-	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -60,7 +58,7 @@ func waitReady(b testing.TB, in *instance, n int) app.Status {
 	defer tick.Stop()
 	var last app.Status
 	for {
-		if cl, err := app.Dial(in.data); err == nil {
+		if cl, err := app.Dial(in.Data); err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			st, err := cl.Status(ctx)
 			cancel()
@@ -78,11 +76,11 @@ func waitReady(b testing.TB, in *instance, n int) app.Status {
 			}
 		}
 		if time.Now().After(deadline) {
-			b.Fatalf("servers not ready within 90s: %+v\n%s", last, in.stderr)
+			b.Fatalf("servers not ready within 90s: %+v\n%s", last, in.Stderr)
 		}
 		select {
-		case <-in.exited:
-			b.Fatalf("daemon exited: %s", in.stderr)
+		case <-in.Exited:
+			b.Fatalf("daemon exited: %s", in.Stderr)
 		case <-tick.C:
 		}
 	}
@@ -93,7 +91,7 @@ func waitReady(b testing.TB, in *instance, n int) app.Status {
 func (in *benchInstance) connect(b testing.TB) *streamClient {
 	b.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd := exec.Command(exe, "connect", "--data", in.Data, "--config", in.Config)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	return startSession(b, cmd)
@@ -103,7 +101,7 @@ func (in *benchInstance) connect(b testing.TB) *streamClient {
 // `mcptray connect` does, but without the connect process in between.
 func (in *benchInstance) socket(b testing.TB) *streamClient {
 	b.Helper()
-	cl, err := app.Dial(in.data)
+	cl, err := app.Dial(in.Data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -148,7 +146,7 @@ func (in *benchInstance) httpEndpointOr(b testing.TB) (url, token, why string) {
 	if in.ready.Endpoint == "" {
 		return "", "", "the HTTP endpoint is off (" + in.ready.EndpointError + ")" + hint
 	}
-	ep, err := app.ReadEndpoint(in.data)
+	ep, err := app.ReadEndpoint(in.Data)
 	if err != nil {
 		b.Fatalf("reading endpoint.json: %v", err)
 	}
@@ -214,28 +212,6 @@ func readMemory(pid int) (memory, error) {
 		return m, fmt.Errorf("no VmRSS for pid %d", pid)
 	}
 	return m, nil
-}
-
-// watchdogPID finds the daemon's watchdog: its child started with
-// MCPTRAY_WATCHDOG=1 (0 when there is none).
-func watchdogPID(parent int) int {
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		if f := procStatFields(pid); len(f) < 2 || f[1] != strconv.Itoa(parent) {
-			continue
-		}
-		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		for kv := range bytes.SplitSeq(env, []byte{0}) {
-			if string(kv) == mcp.WatchdogEnv+"=1" {
-				return pid
-			}
-		}
-	}
-	return 0
 }
 
 // processCPU is the CPU time pid has used so far (user and system, every

@@ -493,7 +493,7 @@ func compareThroughput(b *testing.B, what string, sides ...*throughputSide) {
 // floor) and over HTTP (/mcp).
 func BenchmarkGatewayThroughput(b *testing.B) {
 	in := startBenchDaemon(b, echoServers(1))
-	daemon := in.cmd.Process.Pid
+	daemon := in.Cmd.Process.Pid
 	b.Run("stdio", func(b *testing.B) {
 		direct, gateway := directEcho(b), in.connect(b)
 		direct.pipeline()
@@ -546,7 +546,7 @@ func BenchmarkGatewayRSS(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			pid := in.cmd.Process.Pid
+			pid := in.Cmd.Process.Pid
 			mem, err := readMemory(pid)
 			if err != nil {
 				b.Fatal(err)
@@ -562,12 +562,12 @@ func BenchmarkGatewayRSS(b *testing.B) {
 				}
 			}
 			build, target := "headless build", ""
-			if hasDesktopUI {
+			if newDesktop != nil {
 				build = "tray binary, Fyne linked"
 			}
 			if n == 20 {
 				target = fmt.Sprintf(" (target ≤ %.0f MB for the headless build: %s)", targetRSSMB, verdict(mem.MB() <= targetRSSMB))
-				if hasDesktopUI {
+				if newDesktop != nil {
 					target = fmt.Sprintf(" (the ≤ %.0f MB target is the headless build's)", targetRSSMB)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/cli"
 	"github.com/mcptray/mcptray/ui"
 	"github.com/mcptray/mcptray/ui/fynelocale"
 )
@@ -13,18 +14,16 @@ import (
 // Fyne has read the locale by now; see package fynelocale.
 func init() { fynelocale.Restore() }
 
-// hasDesktopUI: this build has the tray app (Fyne). `go build -tags
+// newDesktop makes the tray app's UI for `mcptray run`. `go build -tags
 // headless` leaves it out (desktop_headless.go).
-const hasDesktopUI = true
+var newDesktop = func() cli.Desktop { return desktopUI{notes: ui.NewNotifier()} }
 
-// desktopUI is the tray app's UI for cmdRun.
+// desktopUI is the tray app's UI for cli's run command.
 type desktopUI struct{ notes *ui.Notifier }
 
-func newDesktopUI() desktopUI { return desktopUI{notes: ui.NewNotifier()} }
+func (d desktopUI) Notifier() app.Notifier { return d.notes }
 
-func (d desktopUI) notifier() app.Notifier { return d.notes }
-
-// run blocks on the main goroutine until the UI quits or ctx ends.
-func (d desktopUI) run(ctx context.Context, core *app.Core) error {
+// Run blocks on the main goroutine until the UI quits or ctx ends.
+func (d desktopUI) Run(ctx context.Context, core *app.Core) error {
 	return ui.Run(ctx, core, d.notes, sshAliases{})
 }

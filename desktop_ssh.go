@@ -7,16 +7,17 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/mcptray/mcptray/cli"
 	sshsrv "github.com/mcptray/mcptray/mcp/servers/ssh"
 	"github.com/mcptray/mcptray/ui"
 )
 
 // sshAliases backs the tray app's SSH tab with the SSH server's own alias
-// code, on the keyring, as `mcptray ssh alias` does (cli_ssh.go).
+// code, on the keyring, as `mcptray ssh alias` does (cli/ssh.go).
 type sshAliases struct{}
 
 func (sshAliases) with(f func(*sshsrv.Server) error) error {
-	srv := sshServer(slog.New(slog.DiscardHandler))
+	srv := cli.SSHServer(slog.New(slog.DiscardHandler))
 	defer srv.Close()
 	return f(srv)
 }
@@ -51,7 +52,7 @@ func (s sshAliases) Test(ctx context.Context, name string, ask func(context.Cont
 		if err != nil {
 			return err
 		}
-		report = sshTestReport(res)
+		report = cli.SSHTestReport(res)
 		if !res.Connected {
 			return errors.New(res.Error)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/ui"
 )
 
@@ -14,7 +15,7 @@ import (
 // keyring entry as `mcptray ssh alias`, with the SSH server's own checks,
 // and a test of an unreachable host reports why.
 func TestSSHTabAliases(t *testing.T) {
-	sshKeyring(t)
+	testdaemon.Keyring(t, "ssh/aliases") // cli's sshAliasesEntry
 	var s sshAliases
 	if _, err := s.Add(ui.SSHAlias{Name: "lab", Host: "127.0.0.1", Port: 1, User: "me", Auth: "agent", Sudo: "none"}, false); err != nil {
 		t.Fatal(err)
@@ -25,7 +26,7 @@ func TestSSHTabAliases(t *testing.T) {
 	if _, err := s.Add(ui.SSHAlias{Name: "bad name!", Host: "h", Port: 22, User: "u", Auth: "key", Sudo: "prompt"}, false); err == nil {
 		t.Error("an invalid name was added")
 	}
-	if code, out, _ := cli(t, "ssh", "alias", "list"); code != 0 || !strings.Contains(out, "lab") || !strings.Contains(out, "me@127.0.0.1:1") {
+	if code, out, _ := testdaemon.CLI(t, "ssh", "alias", "list"); code != 0 || !strings.Contains(out, "lab") || !strings.Contains(out, "me@127.0.0.1:1") {
 		t.Errorf("the CLI does not see the tab's alias:\n%s", out)
 	}
 	list, err := s.List()

@@ -38,7 +38,7 @@ func (in *instance) endpointAndToken(t *testing.T) (string, string) {
 	var ep app.Endpoint
 	waitFor(t, "endpoint.json", func() bool {
 		var err error
-		ep, err = app.ReadEndpoint(in.data)
+		ep, err = app.ReadEndpoint(in.Data)
 		return err == nil
 	})
 	tok, err := app.Token()
@@ -64,7 +64,7 @@ func (in *instance) runWithin(limit time.Duration, args ...string) (string, erro
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	exe, _ := os.Executable()
-	cmd := exec.CommandContext(ctx, exe, append(args, in.flagsFirst...)...)
+	cmd := exec.CommandContext(ctx, exe, append(args, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.CombinedOutput()
@@ -102,13 +102,13 @@ func stalledBody(addr, token string) (net.Conn, error) {
 // behind the attack, and drops the stalled connections itself.
 func TestHTTPStalledBodiesLeaveTheDaemonServing(t *testing.T) {
 	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
-	in.waitFor("echo ready", states("echo", "ready"))
+	in.WaitFor("echo ready", states("echo", "ready"))
 	base, token := in.endpointAndToken(t)
 	u, _ := url.Parse(base)
 	addr := u.Host
 
 	const limit, attackers = 512, 1000
-	pid := in.cmd.Process.Pid
+	pid := in.Cmd.Process.Pid
 	if err := unix.Prlimit(pid, unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: limit, Max: limit}, nil); err != nil {
 		t.Fatalf("lowering the daemon's RLIMIT_NOFILE: %v", err)
 	}
@@ -164,7 +164,7 @@ func TestHTTPStalledBodiesLeaveTheDaemonServing(t *testing.T) {
 
 	// Once per burst, not per connection.
 	const capLine = "HTTP endpoint at its connection cap"
-	waitFor(t, "the log line about the connection cap", func() bool { return strings.Contains(in.stderr.String(), capLine) })
+	waitFor(t, "the log line about the connection cap", func() bool { return strings.Contains(in.Stderr.String(), capLine) })
 
 	// An authenticated client gets through, its connection queued behind
 	// the attack's; the daemon drops the stalled connections itself (the
@@ -180,12 +180,12 @@ func TestHTTPStalledBodiesLeaveTheDaemonServing(t *testing.T) {
 	waitFor(t, fmt.Sprintf("the daemon's descriptors back to %d ± 10", baseline), func() bool {
 		return openFDs(t, pid) <= baseline+10
 	})
-	for _, l := range strings.Split(in.stderr.String(), "\n") {
+	for _, l := range strings.Split(in.Stderr.String(), "\n") {
 		if strings.Contains(l, "connection cap") {
 			t.Logf("daemon: %s", l)
 		}
 	}
-	if n := strings.Count(in.stderr.String(), capLine); n > 5 {
+	if n := strings.Count(in.Stderr.String(), capLine); n > 5 {
 		t.Errorf("%d log lines about the connection cap for one attack of %d connections; want one per burst", n, attackers)
 	}
 	if out, err := in.runWithin(30*time.Second, "status"); err != nil {
@@ -198,7 +198,7 @@ func TestHTTPStalledBodiesLeaveTheDaemonServing(t *testing.T) {
 func (in *instance) connectSession(t *testing.T) *streamClient {
 	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append([]string{"connect"}, in.flagsFirst...)...)
+	cmd := exec.Command(exe, append([]string{"connect"}, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	return startSession(t, cmd)
@@ -249,7 +249,7 @@ func chunks(n int) func(io.Writer) error {
 // token (after mcp.HTTPBodyTimeout); and the daemon keeps serving.
 func TestHTTPBodyLimits(t *testing.T) {
 	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
-	in.waitFor("echo ready", states("echo", "ready"))
+	in.WaitFor("echo ready", states("echo", "ready"))
 	base, token := in.endpointAndToken(t)
 	u, _ := url.Parse(base)
 	addr := u.Host
@@ -296,7 +296,7 @@ func TestHTTPBodyLimits(t *testing.T) {
 // JSON object (the fast path) all last longer than mcp.HTTPBodyTimeout.
 func TestHTTPStreamsOutliveTheBodyDeadline(t *testing.T) {
 	in := startDaemon(t, map[string]any{"rich": fakeEntry(t, "rich"), "changing": fakeEntry(t, "changing")})
-	in.waitFor("servers ready", states("rich", "ready", "changing", "ready"))
+	in.WaitFor("servers ready", states("rich", "ready", "changing", "ready"))
 	base, token := in.endpointAndToken(t)
 	c := newHTTPClient(base, token)
 	t.Cleanup(c.close)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
 // TestNoLocaleErrorUnderCUTF8: with LANG=C.UTF-8 (Debian's and Docker's
@@ -13,12 +15,12 @@ import (
 func TestNoLocaleErrorUnderCUTF8(t *testing.T) {
 	dir := t.TempDir()
 	seen := filepath.Join(dir, "lang")
-	in := &instance{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"),
-		env: []string{"LANG=C.UTF-8", "LC_ALL=", "LC_MESSAGES=", "LANGUAGE="}}
-	in.flagsFirst = []string{"--config", in.config, "--data", in.data}
-	writeConfig(t, in.config, map[string]any{"probe": map[string]any{
+	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data"),
+		Env: []string{"LANG=C.UTF-8", "LC_ALL=", "LC_MESSAGES=", "LANGUAGE="}}}
+	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	writeConfig(t, in.Config, map[string]any{"probe": map[string]any{
 		"command": "sh", "args": []string{"-c", `printf %s "$LANG" >"$0.tmp" && mv "$0.tmp" "$0" && exec cat`, seen}}})
-	in.start()
+	in.Start()
 
 	var lang []byte
 	waitFor(t, "the server to write its LANG", func() bool {
@@ -30,7 +32,7 @@ func TestNoLocaleErrorUnderCUTF8(t *testing.T) {
 		t.Errorf("the server saw LANG=%q, want C.UTF-8", lang)
 	}
 	stopInstance(t, in)
-	if strings.Contains(in.stderr.String(), "locale") {
-		t.Errorf("mcptray logged a locale error:\n%s", in.stderr)
+	if strings.Contains(in.Stderr.String(), "locale") {
+		t.Errorf("mcptray logged a locale error:\n%s", in.Stderr)
 	}
 }

@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 func runChild() int {
 	mcp.ReleaseHugeCodeMappings() // as main does for the tray app
 	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(1) // as main does for run (lean.go)
+		runtime.GOMAXPROCS(1) // as main does for run (cli/lean.go)
 	}
 	// A doze that nothing of ours ends lasts the whole test: a path that
 	// needs the main goroutine and forgets to wake Fyne's loop hangs.

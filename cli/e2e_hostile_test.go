@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
 // lineClient is an assistant speaking newline-delimited JSON-RPC to
@@ -30,7 +31,7 @@ type lineClient struct {
 func startLineClient(t *testing.T, in *instance) *lineClient {
 	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd := exec.Command(exe, "connect", "--data", in.Data, "--config", in.Config)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -94,7 +95,7 @@ func (c *lineClient) call(method, params string) string {
 // The other tools keep working.
 func TestHostileServerThroughConnect(t *testing.T) {
 	dir := t.TempDir()
-	in := &instance{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data")}
+	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
 	exe, _ := os.Executable()
 	cfg, _ := json.Marshal(map[string]any{
 		"mcpServers": map[string]any{
@@ -104,12 +105,12 @@ func TestHostileServerThroughConnect(t *testing.T) {
 		},
 		"x-mcptray": map[string]any{"callTimeout": "5s"},
 	})
-	if err := os.WriteFile(in.config, cfg, 0o600); err != nil {
+	if err := os.WriteFile(in.Config, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	in.flagsFirst = []string{"--config", in.config, "--data", in.data}
-	in.start()
-	in.waitFor("a and h ready", states("a", "ready", "h", "ready", "a__b", "disabled"))
+	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	in.Start()
+	in.WaitFor("a and h ready", states("a", "ready", "h", "ready", "a__b", "disabled"))
 	c := startLineClient(t, in)
 
 	var list struct {
@@ -151,7 +152,7 @@ func TestHostileServerThroughConnect(t *testing.T) {
 	if !strings.Contains(line, `"code":-32001`) {
 		t.Errorf("h__wrongid: %s; want the call timeout", line)
 	}
-	logFile := filepath.Join(in.data, "logs", "h.log")
+	logFile := filepath.Join(in.Data, "logs", "h.log")
 	for _, want := range []string{
 		`[stdout] tool "shown" / "run" skipped: its tools/list entry has the key "name" twice`,
 		`[stdout] reply with id 999 dropped: it answers no request in flight to this server (stray reply 1)`,
@@ -166,7 +167,7 @@ func TestHostileServerThroughConnect(t *testing.T) {
 	}
 
 	// HTTP (the token is in the keyring: the desktop session has one).
-	ep, err := app.ReadEndpoint(in.data)
+	ep, err := app.ReadEndpoint(in.Data)
 	if err != nil && os.Getenv("MCPTRAY_TEST_SESSION") != "1" {
 		t.Skipf("no HTTP endpoint outside the desktop session (no keyring for the token): %v", err)
 	}

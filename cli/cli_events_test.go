@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -98,14 +98,14 @@ type eventsJSON struct {
 }
 
 func (in *instance) events(args ...string) eventsJSON {
-	in.t.Helper()
-	code, out, errs := in.run(append([]string{"events", "--json"}, args...)...)
+	in.T.Helper()
+	code, out, errs := in.Run(append([]string{"events", "--json"}, args...)...)
 	if code != 0 {
-		in.t.Fatalf("events --json: exit %d: %s", code, errs)
+		in.T.Fatalf("events --json: exit %d: %s", code, errs)
 	}
 	var ev eventsJSON
 	if err := json.Unmarshal([]byte(out), &ev); err != nil {
-		in.t.Fatalf("events --json is not JSON: %v\n%s", err, out)
+		in.T.Fatalf("events --json is not JSON: %v\n%s", err, out)
 	}
 	return ev
 }
@@ -113,7 +113,7 @@ func (in *instance) events(args ...string) eventsJSON {
 // allEvents reads every event, acknowledged too, a page of 10000 at a
 // time with --since.
 func (in *instance) allEvents() eventsJSON {
-	in.t.Helper()
+	in.T.Helper()
 	var all eventsJSON
 	for {
 		var since int64
@@ -134,10 +134,10 @@ func (in *instance) allEvents() eventsJSON {
 // what is wrong.
 func TestCLIEvents(t *testing.T) {
 	in := startDaemon(t, map[string]any{"mail": fakeEntry(t, "events")})
-	in.waitFor("ready", states("mail", "ready"))
-	g := openGateway(t, in.data)
+	in.WaitFor("ready", states("mail", "ready"))
+	g := openGateway(t, in.Data)
 
-	if code, out, _ := in.run("events"); code != 0 || out != "no unacknowledged events\n" {
+	if code, out, _ := in.Run("events"); code != 0 || out != "no unacknowledged events\n" {
 		t.Errorf("events before any: %d %q", code, out)
 	}
 	if ev := in.events(); ev.Events == nil || len(ev.Events) != 0 {
@@ -154,7 +154,7 @@ func TestCLIEvents(t *testing.T) {
 	if e.ID != 1 || e.Server != "mail" || e.Method != "event/new_email" || params.String() != `{"subject":"Lunch?","from":"ada@example.com","id":"m1"}` || e.Received == nil || e.Acked != nil {
 		t.Errorf("events --json [0] = %+v", e)
 	}
-	code, out, _ := in.run("events")
+	code, out, _ := in.Run("events")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[1], "mail") || !strings.Contains(lines[1], "event/new_email") || !strings.HasSuffix(lines[1], "Lunch?") || !strings.HasSuffix(lines[3], "event 1") {
 		t.Errorf("events:\n%s", out)
@@ -174,7 +174,7 @@ func TestCLIEvents(t *testing.T) {
 		t.Errorf("mcptray__events = %s", res)
 	}
 
-	if code, out, errs := in.run("events", "ack", "1"); code != 0 || out != "1 event acknowledged\n" {
+	if code, out, errs := in.Run("events", "ack", "1"); code != 0 || out != "1 event acknowledged\n" {
 		t.Errorf("events ack 1: %d %q %q", code, out, errs)
 	}
 	if ev := in.events(); len(ev.Events) != 2 || ev.Events[0].ID != 2 {
@@ -189,7 +189,7 @@ func TestCLIEvents(t *testing.T) {
 	if ev := in.events("--server", "other"); len(ev.Events) != 0 {
 		t.Errorf("--server other: %+v", ev)
 	}
-	if code, out, _ := in.run("events", "--all"); code != 0 || !strings.Contains(strings.Split(out, "\n")[0], "ACKED") {
+	if code, out, _ := in.Run("events", "--all"); code != 0 || !strings.Contains(strings.Split(out, "\n")[0], "ACKED") {
 		t.Errorf("events --all:\n%s", out)
 	}
 
@@ -208,7 +208,7 @@ func TestCLIEvents(t *testing.T) {
 		{[]string{"events", "extra"}, 2, "mcptray: events takes 0 argument(s), got 1\n"},
 		{[]string{"history", "--limit", "0"}, 2, "mcptray: --limit takes a number of calls (1 or more), got 0\n"},
 	} {
-		code, _, errs := in.run(c.args...)
+		code, _, errs := in.Run(c.args...)
 		first := errs
 		if i := strings.Index(errs, "usage:"); i >= 0 {
 			first = errs[:i]
@@ -217,11 +217,11 @@ func TestCLIEvents(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.args, code, first, c.code, c.err)
 		}
 	}
-	if code, out, _ := in.run("events", "ack", "--all", "--server", "mail"); code != 0 || out != "2 events acknowledged\n" {
+	if code, out, _ := in.Run("events", "ack", "--all", "--server", "mail"); code != 0 || out != "2 events acknowledged\n" {
 		t.Errorf("events ack --all: %d %q", code, out)
 	}
 
-	code, out, _ = in.run("history", "--json")
+	code, out, _ = in.Run("history", "--json")
 	var h struct {
 		Calls []struct {
 			Server, Tool, Outcome string
@@ -231,7 +231,7 @@ func TestCLIEvents(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &h); code != 0 || err != nil || len(h.Calls) < 2 || h.Calls[0].Tool != "emit" || h.Calls[0].Server != "mail" || h.Calls[0].Outcome != "ok" {
 		t.Errorf("history --json: %d %v\n%s", code, err, out)
 	}
-	if code, out, _ := in.run("history"); code != 0 || !strings.HasPrefix(out, "STARTED") || !strings.Contains(out, "emit_raw") {
+	if code, out, _ := in.Run("history"); code != 0 || !strings.HasPrefix(out, "STARTED") || !strings.Contains(out, "emit_raw") {
 		t.Errorf("history:\n%s", out)
 	}
 }
@@ -241,11 +241,11 @@ func TestCLIEvents(t *testing.T) {
 // there, in order, with no gap and no duplicate.
 func TestEventsSurviveKill9(t *testing.T) {
 	in := startDaemon(t, map[string]any{"burst": fakeEntry(t, "events")})
-	in.waitFor("ready", states("burst", "ready"))
-	g := openGateway(t, in.data)
+	in.WaitFor("ready", states("burst", "ready"))
+	g := openGateway(t, in.Data)
 	// Opened before the burst: opening takes the write lock for a moment,
 	// which a burst may keep busy for longer than the busy timeout.
-	st, err := store.Open(filepath.Join(in.data, "mcptray.db"))
+	st, err := store.Open(filepath.Join(in.Data, "mcptray.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,13 +260,13 @@ func TestEventsSurviveKill9(t *testing.T) {
 		}
 		return committed >= 5000
 	})
-	in.cmd.Process.Signal(syscall.SIGKILL)
-	<-in.exited
+	in.Cmd.Process.Signal(syscall.SIGKILL)
+	<-in.Exited
 	if committed >= total {
 		t.Fatalf("the burst was over before the kill (%d events); make it longer", committed)
 	}
 
-	in.start()
+	in.Start()
 	ev := in.allEvents()
 	if len(ev.Events) < committed {
 		t.Fatalf("%d events after the restart, %d were committed before the kill", len(ev.Events), committed)
@@ -288,14 +288,14 @@ func TestEventsSurviveKill9(t *testing.T) {
 // many it left out; bad --limit values are usage errors.
 func TestCLIEventsLimit(t *testing.T) {
 	in := startDaemon(t, map[string]any{"many": fakeEntry(t, "events")})
-	in.waitFor("ready", states("many", "ready"))
-	st, err := store.Open(filepath.Join(in.data, "mcptray.db"))
+	in.WaitFor("ready", states("many", "ready"))
+	st, err := store.Open(filepath.Join(in.Data, "mcptray.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	const total = 5000
-	openGateway(t, in.data).tool("many__emit", map[string]any{"count": total})
+	openGateway(t, in.Data).tool("many__emit", map[string]any{"count": total})
 	waitFor(t, "5000 events stored", func() bool {
 		n, err := st.UnackedEvents(context.Background())
 		if err != nil {
@@ -307,7 +307,7 @@ func TestCLIEventsLimit(t *testing.T) {
 	// rows runs events and returns the ids it lists and its last line.
 	rows := func(args ...string) (ids []int64, last string, size int) {
 		t.Helper()
-		code, out, errs := in.run(append([]string{"events"}, args...)...)
+		code, out, errs := in.Run(append([]string{"events"}, args...)...)
 		if code != 0 {
 			t.Fatalf("events %v: exit %d: %s", args, code, errs)
 		}
@@ -344,7 +344,7 @@ func TestCLIEventsLimit(t *testing.T) {
 		t.Errorf("events --limit 10000: %s", span(ids))
 	}
 
-	code, out, errs := in.run("events", "--json")
+	code, out, errs := in.Run("events", "--json")
 	var page struct {
 		Events   []struct{ ID int64 } `json:"events"`
 		NotShown *int                 `json:"notShown"`
@@ -362,7 +362,7 @@ func TestCLIEventsLimit(t *testing.T) {
 		{"10001", "mcptray: --limit takes a number of events (1 to 10000), got 10001\n"},
 		{"abc", "mcptray: invalid value \"abc\" for flag -limit: parse error\n"},
 	} {
-		code, _, errs := in.run("events", "--limit", c.limit)
+		code, _, errs := in.Run("events", "--limit", c.limit)
 		if i := strings.Index(errs, "usage:"); i >= 0 {
 			errs = errs[:i]
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -70,7 +70,7 @@ func startSSHD(t *testing.T) *realSSHD {
 	}
 	s.port = l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command("scripts/sshd-test.sh", filepath.Join(dir, "sshd"), strconv.Itoa(s.port))
+	cmd := exec.Command("../scripts/sshd-test.sh", filepath.Join(dir, "sshd"), strconv.Itoa(s.port))
 	cmd.Env = append(os.Environ(), "SSHD_TEST_PASSWORD="+s.password,
 		"SSHD_TEST_AUTHORIZED_KEY="+strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))))
 	cmd.Stdout, cmd.Stderr = s.log, s.log
@@ -169,7 +169,7 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 	in := startDaemon(t, map[string]any{
 		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}},
 	})
-	in.waitFor("ssh ready", states("ssh", "ready"))
+	in.WaitFor("ssh ready", states("ssh", "ready"))
 	a := startAssistant(t, in, map[string]any{})
 
 	answer := func(value, wantMsg string) {
@@ -179,13 +179,13 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 		if !strings.Contains(r.Message, wantMsg) || len(r.Fields) != 1 || r.Fields[0].Name != "password" || !r.Fields[0].Secret {
 			t.Fatalf("inbox request: %s", raw)
 		}
-		if code, _, errs := in.run("inbox", "answer", r.ID, "--field", "password="+value); code != 0 {
+		if code, _, errs := in.Run("inbox", "answer", r.ID, "--field", "password="+value); code != 0 {
 			t.Fatalf("inbox answer: %s", errs)
 		}
 	}
 	noRequests := func() {
 		t.Helper()
-		if _, out, _ := in.run("inbox", "--json"); strings.Contains(out, `"server": "ssh"`) || strings.Contains(out, `"server":"ssh"`) {
+		if _, out, _ := in.Run("inbox", "--json"); strings.Contains(out, `"server": "ssh"`) || strings.Contains(out, `"server":"ssh"`) {
 			t.Errorf("an unexpected request: %s", out)
 		}
 	}
@@ -245,10 +245,10 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 		"mcpServers": map[string]any{"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}}},
 		"x-mcptray":  map[string]any{"ssh": map[string]any{"localRoots": []string{dl}}},
 	})
-	if err := os.WriteFile(in.config+".tmp", cfg, 0o600); err != nil {
+	if err := os.WriteFile(in.Config+".tmp", cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(in.config+".tmp", in.config); err != nil {
+	if err := os.Rename(in.Config+".tmp", in.Config); err != nil {
 		t.Fatal(err)
 	}
 	down := func(local string) execResult {
@@ -266,15 +266,15 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 	// The password is nowhere: not under DATA (logs included), not in
 	// mcptray's own log, not in the upstream bytes.
 	a.in.Close()
-	in.cmd.Process.Signal(syscall.SIGTERM)
-	<-in.exited
-	for where, text := range map[string]string{"mcptray's log": in.stderr.String(), "the upstream bytes": a.out.String()} {
+	in.Cmd.Process.Signal(syscall.SIGTERM)
+	<-in.Exited
+	for where, text := range map[string]string{"mcptray's log": in.Stderr.String(), "the upstream bytes": a.out.String()} {
 		if strings.Contains(text, sshd.password) {
 			t.Errorf("the password is in %s", where)
 		}
 	}
-	noSecretIn(t, in.data, sshd.password)
-	if b, _ := os.ReadFile(filepath.Join(in.data, "logs", "ssh.log")); !bytes.Contains(b, []byte("exec")) {
+	noSecretIn(t, in.Data, sshd.password)
+	if b, _ := os.ReadFile(filepath.Join(in.Data, "logs", "ssh.log")); !bytes.Contains(b, []byte("exec")) {
 		t.Errorf("the ssh server's log is empty:\n%s", b)
 	}
 }
@@ -333,7 +333,7 @@ func TestSSHEditKeepsTheOwnerAgainstRealSSHD(t *testing.T) {
 	in := startDaemon(t, map[string]any{
 		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}},
 	})
-	in.waitFor("ssh ready", states("ssh", "ready"))
+	in.WaitFor("ssh ready", states("ssh", "ready"))
 	a := startAssistant(t, in, map[string]any{})
 	type editOut struct {
 		Path    string `json:"path"`

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -21,16 +21,16 @@ func manyServers(t *testing.T, n int) map[string]any {
 // waitBrief is instance.waitFor with a one-line status on failure (not
 // 1000 rows).
 func waitBrief(in *instance, what string, cond func(statusJSON) bool) statusJSON {
-	in.t.Helper()
+	in.T.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		st := in.status()
+		st := in.Status()
 		if cond(st) {
 			return st
 		}
 		if time.Now().After(deadline) {
 			s, pid := state(st, "echo")
-			in.t.Fatalf("timed out waiting for %s: %d servers, echo %s pid %d, configError %q", what, len(st.Servers), s, pid, st.ConfigError)
+			in.T.Fatalf("timed out waiting for %s: %d servers, echo %s pid %d, configError %q", what, len(st.Servers), s, pid, st.ConfigError)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -65,7 +65,7 @@ func TestConfigCaps(t *testing.T) {
 	}
 
 	// 1001 entries: refused.
-	writeConfig(t, in.config, manyServers(t, 1001))
+	writeConfig(t, in.Config, manyServers(t, 1001))
 	st = waitBrief(in, "1001 entries refused", func(st statusJSON) bool { return st.ConfigError != "" })
 	if !strings.Contains(st.ConfigError, "1001 servers") || !strings.Contains(st.ConfigError, "at most 1000") {
 		t.Errorf("configError for 1001 entries = %q; want it to say 1001 servers, at most 1000", st.ConfigError)
@@ -74,7 +74,7 @@ func TestConfigCaps(t *testing.T) {
 
 	// A file over 4 MiB (a valid config padded with a comment): refused.
 	big := fmt.Sprintf("{\"mcpServers\": {\"echo\": %s}}\n// %s\n", jsonOf(t, fakeEntry(t, "echo")), strings.Repeat("x", 4<<20))
-	writeRaw(t, in.config, big)
+	writeRaw(t, in.Config, big)
 	st = waitBrief(in, "a 4 MiB+ file refused", func(st statusJSON) bool { return strings.Contains(st.ConfigError, "MiB") })
 	if !strings.Contains(st.ConfigError, "at most 4 MiB") {
 		t.Errorf("configError for a 4 MiB+ file = %q; want it to say at most 4 MiB", st.ConfigError)
@@ -82,14 +82,14 @@ func TestConfigCaps(t *testing.T) {
 	keptRunning(st)
 
 	// Back under the caps: applied, the error gone.
-	writeConfig(t, in.config, manyServers(t, 999))
+	writeConfig(t, in.Config, manyServers(t, 999))
 	waitBrief(in, "999 entries applied", func(st statusJSON) bool { return st.ConfigError == "" && len(st.Servers) == 999 })
 
 	// SIGTERM stops the 999 quickly (a generous bound: the probe's O(n²)
 	// status broadcasts made this take minutes at scale).
-	in.cmd.Process.Signal(syscall.SIGTERM)
+	in.Cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-in.exited:
+	case <-in.Exited:
 	case <-time.After(60 * time.Second):
 		t.Fatal("the daemon did not exit within 60 s of SIGTERM")
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -32,7 +32,7 @@ func TestInboxWhileStarting(t *testing.T) {
 			}
 			// The server waits for the person: still starting, while the
 			// others are ready.
-			st := in.waitFor("echo ready", states("echo", "ready"))
+			st := in.WaitFor("echo ready", states("echo", "ready"))
 			if s, _ := state(st, "vault"); s != "starting" {
 				t.Errorf("vault is %q while its request waits, want starting", s)
 			}
@@ -41,7 +41,7 @@ func TestInboxWhileStarting(t *testing.T) {
 			if code != 0 || out != r.ID+": accept sent to vault\n" || strings.Contains(out+errs, secret) {
 				t.Fatalf("inbox answer: exit %d %q %q", code, out, errs)
 			}
-			in.waitFor("vault ready", states("vault", "ready"))
+			in.WaitFor("vault ready", states("vault", "ready"))
 			a := startAssistant(t, in, map[string]any{})
 			if res := a.wait(a.call("vault__status", map[string]any{})); !strings.Contains(res, `"text":"unlocked"`) || strings.Contains(res, secret) {
 				t.Errorf("vault__status: %s", res)
@@ -49,19 +49,19 @@ func TestInboxWhileStarting(t *testing.T) {
 			if b, err := os.ReadFile(rec); err != nil || !strings.Contains(string(b), `"passphrase":"`+secret+`"`) {
 				t.Errorf("the server did not receive the passphrase (%v)", err)
 			}
-			code, logs, _ := in.run("logs", "vault")
+			code, logs, _ := in.Run("logs", "vault")
 			if code != 0 || !strings.Contains(logs, "unlocked the vault with [redacted]") {
 				t.Errorf("the server's log lacks its redacted echo (exit %d)", code)
 			}
 			if strings.Contains(logs, secret) {
 				t.Error("the passphrase is in the server's log")
 			}
-			in.cmd.Process.Signal(syscall.SIGTERM)
-			<-in.exited
-			if strings.Contains(in.stderr.String(), secret) {
+			in.Cmd.Process.Signal(syscall.SIGTERM)
+			<-in.Exited
+			if strings.Contains(in.Stderr.String(), secret) {
 				t.Error("the passphrase is in mcptray's own log")
 			}
-			noSecretIn(t, in.data, secret)
+			noSecretIn(t, in.Data, secret)
 		})
 	}
 }

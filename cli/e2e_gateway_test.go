@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -85,10 +85,10 @@ func TestInspectorThroughConnectAndHTTP(t *testing.T) {
 		"echo":       fakeEntry(t, "echo"),
 		"many":       fakeEntry(t, "echo", "MCPTRAY_FAKE_TOOL_COUNT", "150"),
 	})
-	in.waitFor("all ready", states("everything", "ready", "echo", "ready", "many", "ready"))
+	in.WaitFor("all ready", states("everything", "ready", "echo", "ready", "many", "ready"))
 	exe, _ := os.Executable()
 	asMcptray := []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}
-	connect := []string{exe, "connect", "--data", in.data, "--config", in.config}
+	connect := []string{exe, "connect", "--data", in.Data, "--config", in.Config}
 
 	direct := inspector(t, peers, nil, "node", everything, "stdio", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi there")
 	listed := inspector(t, peers, asMcptray, append(connect, "--method", "tools/list")...)
@@ -108,7 +108,7 @@ func TestInspectorThroughConnectAndHTTP(t *testing.T) {
 	}
 
 	// The HTTP endpoint, with the bearer token.
-	ep, err := app.ReadEndpoint(in.data)
+	ep, err := app.ReadEndpoint(in.Data)
 	if err != nil && os.Getenv("MCPTRAY_TEST_SESSION") != "1" {
 		t.Skipf("no HTTP endpoint outside the desktop session (no keyring for the token): %v", err)
 	}
@@ -144,7 +144,7 @@ func contains(list []string, s string) bool {
 func startConnect(t *testing.T, in *instance) (*exec.Cmd, io.WriteCloser) {
 	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd := exec.Command(exe, "connect", "--data", in.Data, "--config", in.Config)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -162,7 +162,7 @@ func startConnect(t *testing.T, in *instance) (*exec.Cmd, io.WriteCloser) {
 // closes its stdin; an unknown --server fails with a one-line reason.
 func TestConnectLifecycle(t *testing.T) {
 	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
-	in.waitFor("ready", states("echo", "ready"))
+	in.WaitFor("ready", states("echo", "ready"))
 	cmd, stdin := startConnect(t, in)
 	stdin.Close()
 	done := make(chan error, 1)
@@ -178,7 +178,7 @@ func TestConnectLifecycle(t *testing.T) {
 	}
 
 	exe, _ := os.Executable()
-	bad := exec.Command(exe, "connect", "--server", "nobody", "--data", in.data, "--config", in.config)
+	bad := exec.Command(exe, "connect", "--server", "nobody", "--data", in.Data, "--config", in.Config)
 	bad.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	out, err := bad.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), `"nobody"`) {
@@ -190,7 +190,7 @@ func TestConnectLifecycle(t *testing.T) {
 // answers every request in the file, although its stdin ends right away.
 func TestConnectAnswersAfterStdinEnds(t *testing.T) {
 	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
-	in.waitFor("ready", states("echo", "ready"))
+	in.WaitFor("ready", states("echo", "ready"))
 	reqs := filepath.Join(t.TempDir(), "requests.jsonl")
 	os.WriteFile(reqs, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
@@ -202,7 +202,7 @@ func TestConnectAnswersAfterStdinEnds(t *testing.T) {
 	}
 	defer f.Close()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "connect", "--data", in.data, "--config", in.config)
+	cmd := exec.Command(exe, "connect", "--data", in.Data, "--config", in.Config)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.Stdin = f
 	out, err := cmd.Output()
@@ -223,7 +223,7 @@ func TestConnectKilledWhileAnsweringCancels(t *testing.T) {
 	cancelFile := filepath.Join(t.TempDir(), "cancelled")
 	noted := func(s string) bool { b, _ := os.ReadFile(cancelFile); return strings.Contains(string(b), s) }
 	in := startDaemon(t, map[string]any{"r": fakeEntry(t, "rich", mcptest.CancelFileEnv, cancelFile)})
-	in.waitFor("ready", states("r", "ready"))
+	in.WaitFor("ready", states("r", "ready"))
 	cmd, stdin := startConnect(t, in)
 	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"r__slow","arguments":{"steps":100,"ms":100}}}` + "\n"))

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -60,9 +60,9 @@ func (keyringAliases) Save(list []sshsrv.Alias) error {
 	return err
 }
 
-// sshServer is the built-in SSH server as mcptray runs it: aliases in the
+// SSHServer is the built-in SSH server as mcptray runs it: aliases in the
 // keyring, settings from mcp.json's x-mcptray.ssh.
-func sshServer(logger *slog.Logger) *sshsrv.Server {
+func SSHServer(logger *slog.Logger) *sshsrv.Server {
 	home, _ := os.UserHomeDir()
 	cs := &configSettings{home: home, log: logger}
 	return sshsrv.New(sshsrv.Options{
@@ -73,11 +73,28 @@ func sshServer(logger *slog.Logger) *sshsrv.Server {
 	})
 }
 
+// cmdServe runs a built-in stdio MCP server. gcal and gmail are not built
+// in yet: the default config's entries report this reason in `mcptray
+// status`.
+func cmdServe(ctx context.Context, args []string) error {
+	if len(args) != 1 {
+		return usageError{"serve takes one of ssh, gcal, gmail"}
+	}
+	switch args[0] {
+	case "ssh":
+		return cmdServeSSH(ctx)
+	case "gcal", "gmail":
+		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
+	default:
+		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}
+	}
+}
+
 // cmdServeSSH is `mcptray serve ssh`: the SSH MCP server on stdio, until
 // the client closes stdin.
 func cmdServeSSH(ctx context.Context) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	return sshServer(logger).ServeStdio(ctx)
+	return SSHServer(logger).ServeStdio(ctx)
 }
 
 // configSettings reads x-mcptray.ssh from mcp.json — the file named by

@@ -1,19 +1,21 @@
-package main
+package cli
 
 import (
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
 // startDaemonAt is startDaemon on a given config path (which the test has
 // set up, a symlink maybe) and data dir.
 func startDaemonAt(t *testing.T, config, data string) *instance {
 	t.Helper()
-	in := &instance{t: t, config: config, data: data}
-	in.flagsFirst = []string{"--config", config, "--data", data}
-	in.start()
+	in := &instance{&testdaemon.Instance{T: t, Config: config, Data: data}}
+	in.FlagsFirst = []string{"--config", config, "--data", data}
+	in.Start()
 	return in
 }
 
@@ -68,18 +70,18 @@ func TestSymlinkedConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := startDaemonAt(t, link, filepath.Join(root, "data"))
-	in.waitFor("echo ready", states("echo", "ready"))
+	in.WaitFor("echo ready", states("echo", "ready"))
 
 	// An edit of the target, in its own folder, is applied.
 	writeConfig(t, targetA, map[string]any{"echo": fakeEntry(t, "echo"), "second": fakeEntry(t, "echo")})
-	in.waitFor("the target's edit applied (second ready)", states("echo", "ready", "second", "ready"))
+	in.WaitFor("the target's edit applied (second ready)", states("echo", "ready", "second", "ready"))
 
 	// toggle through the link writes the target, keeps the link, and the
 	// daemon applies it.
-	if code, out, errs := in.run("toggle", "second", "off"); code != 0 {
+	if code, out, errs := in.Run("toggle", "second", "off"); code != 0 {
 		t.Fatalf("toggle second off: exit %d: %s %s", code, out, errs)
 	}
-	in.waitFor("second disabled", states("second", "disabled", "echo", "ready"))
+	in.WaitFor("second disabled", states("second", "disabled", "echo", "ready"))
 	assertSymlink(t, link, relA)
 	if b, _ := os.ReadFile(targetA); !disabledKey.Match(b) {
 		t.Errorf("the target was not rewritten:\n%s", b)
@@ -89,13 +91,13 @@ func TestSymlinkedConfig(t *testing.T) {
 	targetB := filepath.Join(dotB, "mcp.json")
 	writeConfig(t, targetB, map[string]any{"third": fakeEntry(t, "echo")})
 	repoint(t, link, targetB)
-	in.waitFor("the re-pointed link applied", func(st statusJSON) bool {
+	in.WaitFor("the re-pointed link applied", func(st statusJSON) bool {
 		return len(st.Servers) == 1 && states("third", "ready")(st)
 	})
 	// The old target's folder no longer matters.
 	writeConfig(t, targetA, map[string]any{"stale": fakeEntry(t, "echo")})
 	writeConfig(t, targetB, map[string]any{"third": fakeEntry(t, "echo"), "fourth": fakeEntry(t, "echo")})
-	st := in.waitFor("the new target's edit applied", states("third", "ready", "fourth", "ready"))
+	st := in.WaitFor("the new target's edit applied", states("third", "ready", "fourth", "ready"))
 	if s, _ := state(st, "stale"); s != "" {
 		t.Errorf("an edit of the old target was applied: %+v", st)
 	}
@@ -108,27 +110,27 @@ func TestSymlinkedConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	repoint(t, link, middle)
-	in.waitFor("the chain applied", func(st statusJSON) bool { return len(st.Servers) == 1 && states("c1", "ready")(st) })
+	in.WaitFor("the chain applied", func(st statusJSON) bool { return len(st.Servers) == 1 && states("c1", "ready")(st) })
 	writeConfig(t, targetC, map[string]any{"c1": fakeEntry(t, "echo"), "c2": fakeEntry(t, "echo")})
-	in.waitFor("the chain's target edit applied", states("c1", "ready", "c2", "ready"))
+	in.WaitFor("the chain's target edit applied", states("c1", "ready", "c2", "ready"))
 
 	// Re-pointing the middle link is followed too.
 	targetD := filepath.Join(dotD, "mcp.json")
 	writeConfig(t, targetD, map[string]any{"d1": fakeEntry(t, "echo")})
 	repoint(t, middle, targetD)
-	in.waitFor("the re-pointed middle link applied", func(st statusJSON) bool { return len(st.Servers) == 1 && states("d1", "ready")(st) })
+	in.WaitFor("the re-pointed middle link applied", func(st statusJSON) bool { return len(st.Servers) == 1 && states("d1", "ready")(st) })
 
 	// toggle through the chain keeps both links.
-	if code, out, errs := in.run("toggle", "d1", "off"); code != 0 {
+	if code, out, errs := in.Run("toggle", "d1", "off"); code != 0 {
 		t.Fatalf("toggle d1 off: exit %d: %s %s", code, out, errs)
 	}
-	in.waitFor("d1 disabled", states("d1", "disabled"))
+	in.WaitFor("d1 disabled", states("d1", "disabled"))
 	assertSymlink(t, link, middle)
 	assertSymlink(t, middle, targetD)
 	if b, _ := os.ReadFile(targetD); !disabledKey.Match(b) {
 		t.Errorf("the chain's target was not rewritten:\n%s", b)
 	}
-	if st := in.status(); st.ConfigError != "" {
+	if st := in.Status(); st.ConfigError != "" {
 		t.Errorf("config error: %q", st.ConfigError)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -32,9 +32,9 @@ const (
 // another server answers meanwhile.
 func TestInboxStorm(t *testing.T) {
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker"), "echo": fakeEntry(t, "echo")})
-	in.waitFor("ready", states("ask", "ready", "echo", "ready"))
-	pid := in.cmd.Process.Pid
-	db := filepath.Join(in.data, "mcptray.db")
+	in.WaitFor("ready", states("ask", "ready", "echo", "ready"))
+	pid := in.Cmd.Process.Pid
+	db := filepath.Join(in.Data, "mcptray.db")
 	a := startAssistant(t, in, map[string]any{})
 	if res := a.wait(a.call("echo__echo", map[string]any{"message": "before"})); !strings.Contains(res, "before") {
 		t.Fatalf("echo before the storm: %s", res)
@@ -103,7 +103,7 @@ func TestInboxStorm(t *testing.T) {
 
 	// status counts the refused requests; the logs say so.
 	refused := func() int {
-		code, out, errs := in.run("status", "--json")
+		code, out, errs := in.Run("status", "--json")
 		if code != 0 {
 			t.Fatalf("status --json: exit %d: %s", code, errs)
 		}
@@ -126,12 +126,12 @@ func TestInboxStorm(t *testing.T) {
 	if n := refused(); n != refusedRows {
 		t.Errorf("status: inboxRefused of ask is %d, want %d (the audit rows closed by inbox-full)", n, refusedRows)
 	}
-	if _, out, _ := in.run("status"); !strings.Contains(out, fmt.Sprintf("ask: %d inbox requests refused", refusedRows)) {
+	if _, out, _ := in.Run("status"); !strings.Contains(out, fmt.Sprintf("ask: %d inbox requests refused", refusedRows)) {
 		t.Errorf("status does not tell of the refused requests:\n%s", out)
 	}
 	// A line when the inbox fills, one with the count when it no longer is.
-	_, logs, _ := in.run("logs", "ask")
-	for name, text := range map[string]string{"the server's log": logs, "mcptray's log": in.stderr.String()} {
+	_, logs, _ := in.Run("logs", "ask")
+	for name, text := range map[string]string{"the server's log": logs, "mcptray's log": in.Stderr.String()} {
 		fills, sum := strings.Count(text, "inbox full: "), 0
 		counts := regexp.MustCompile(`inbox no longer full: refused (\d+) requests`).FindAllStringSubmatch(text, -1)
 		for _, m := range counts {
@@ -144,7 +144,7 @@ func TestInboxStorm(t *testing.T) {
 	}
 
 	// The server comes back and the inbox works for it again.
-	in.waitFor("ask restarted", func(s statusJSON) bool {
+	in.WaitFor("ask restarted", func(s statusJSON) bool {
 		for _, sv := range s.Servers {
 			if sv.Name == "ask" {
 				return sv.State == "ready" && sv.Restarts >= 1
@@ -154,7 +154,7 @@ func TestInboxStorm(t *testing.T) {
 	})
 	call := a.call("ask__form", map[string]any{"form": "confirm"})
 	l, _ := in.waitRequest("ask")
-	if code, out, errs := in.run("inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 {
+	if code, out, errs := in.Run("inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 {
 		t.Errorf("answer after the storm: exit %d %q %q", code, out, errs)
 	}
 	if res := a.wait(call); !strings.Contains(res, `\"action\":\"accept\"`) {
@@ -167,7 +167,7 @@ func TestInboxStorm(t *testing.T) {
 // reaches the inbox; the next one does.
 func TestInboxRefusesOversizedRequests(t *testing.T) {
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker")})
-	in.waitFor("ready", states("ask", "ready"))
+	in.WaitFor("ready", states("ask", "ready"))
 	a := startAssistant(t, in, map[string]any{})
 
 	for _, tc := range []struct{ what, reason string }{
@@ -178,20 +178,20 @@ func TestInboxRefusesOversizedRequests(t *testing.T) {
 		if !strings.Contains(res, `\"action\":\"cancel\"`) {
 			t.Errorf("%s: %s", tc.what, res)
 		}
-		_, logs, _ := in.run("logs", "ask")
+		_, logs, _ := in.Run("logs", "ask")
 		if !strings.Contains(logs, tc.reason) {
 			t.Errorf("%s: the server's log does not say %q:\n%s", tc.what, tc.reason, logs)
 		}
-		if !strings.Contains(in.stderr.String(), tc.reason) {
+		if !strings.Contains(in.Stderr.String(), tc.reason) {
 			t.Errorf("%s: mcptray's log does not say %q", tc.what, tc.reason)
 		}
-		if _, out, _ := in.run("inbox"); out != "No requests waiting.\n" {
+		if _, out, _ := in.Run("inbox"); out != "No requests waiting.\n" {
 			t.Errorf("%s: the inbox shows %s", tc.what, out)
 		}
 	}
 	call := a.call("ask__form", map[string]any{"form": "confirm"})
 	l, _ := in.waitRequest("ask")
-	in.run("inbox", "answer", l.Requests[0].ID, "--yes")
+	in.Run("inbox", "answer", l.Requests[0].ID, "--yes")
 	if res := a.wait(call); !strings.Contains(res, `\"action\":\"accept\"`) {
 		t.Errorf("a request within the limits: %s", res)
 	}

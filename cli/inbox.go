@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -58,10 +58,7 @@ func cmdInbox(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	}
 	f := newFlags("inbox")
 	asJSON := f.Bool("json", false, "print JSON")
-	if err := parse(f, args, 0); err != nil {
-		return err
-	}
-	cl, err := f.dial()
+	cl, err := f.parseDial(args, 0)
 	if err != nil {
 		return err
 	}
@@ -226,10 +223,7 @@ func reportAnswer(w io.Writer, req app.InboxRequest, action string) {
 func cmdInboxWatch(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	f := newFlags("inbox watch")
 	asJSON := f.Bool("json", false, "print events as JSON lines")
-	if err := parse(f, args, 0); err != nil {
-		return err
-	}
-	cl, err := f.dial()
+	cl, err := f.parseDial(args, 0)
 	if err != nil {
 		return err
 	}

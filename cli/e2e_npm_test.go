@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -53,7 +53,7 @@ func TestServerEverythingUnderEditsTogglesAndKill9(t *testing.T) {
 		"slow":       fakeEntry(t, "silent"),
 	}
 	in := startDaemon(t, servers)
-	st := in.waitFor("everything ready, crash failing, slow starting", func(st statusJSON) bool {
+	st := in.WaitFor("everything ready, crash failing, slow starting", func(st statusJSON) bool {
 		c, _ := state(st, "crash")
 		return states("everything", "ready", "slow", "starting")(st) && (c == "error" || c == "crash-loop")
 	})
@@ -66,21 +66,21 @@ func TestServerEverythingUnderEditsTogglesAndKill9(t *testing.T) {
 
 	// An edit to another entry leaves server-everything alone.
 	servers["extra"] = fakeEntry(t, "echo")
-	writeConfig(t, in.config, servers)
-	st = in.waitFor("extra ready", states("extra", "ready"))
+	writeConfig(t, in.Config, servers)
+	st = in.WaitFor("extra ready", states("extra", "ready"))
 	if _, pid := state(st, "everything"); pid != shPID {
 		t.Errorf("server-everything restarted by an unrelated edit: %d → %d", shPID, pid)
 	}
 
 	// Toggle the slow one off and on.
 	_, slowPID := state(st, "slow")
-	if code, _, errs := in.run("toggle", "slow", "off"); code != 0 {
+	if code, _, errs := in.Run("toggle", "slow", "off"); code != 0 {
 		t.Fatal(errs)
 	}
-	in.waitFor("slow disabled", states("slow", "disabled"))
+	in.WaitFor("slow disabled", states("slow", "disabled"))
 	waitGone(t, slowPID, "slow server")
-	in.run("toggle", "slow", "on")
-	st = in.waitFor("slow starting again", states("slow", "starting"))
+	in.Run("toggle", "slow", "on")
+	st = in.WaitFor("slow starting again", states("slow", "starting"))
 
 	// kill -9 of mcptray leaves no server behind: not sh, not node, not the fakes.
 	var pids []int
@@ -94,8 +94,8 @@ func TestServerEverythingUnderEditsTogglesAndKill9(t *testing.T) {
 		t.Fatalf("no node process under sh (pid %d)", shPID)
 	}
 	pids = append(pids, nodes...)
-	in.cmd.Process.Signal(syscall.SIGKILL)
-	<-in.exited
+	in.Cmd.Process.Signal(syscall.SIGKILL)
+	<-in.Exited
 	for _, pid := range pids {
 		waitGone(t, pid, "server process after kill -9")
 	}

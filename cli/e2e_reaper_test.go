@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -89,8 +89,8 @@ func TestStopKillsSetsidDescendants(t *testing.T) {
 		"orphan": fakeEntry(t, "escaper", "MCPTRAY_FAKE_PIDFILE", orphanFile, "MCPTRAY_FAKE_ORPHAN", "1"),
 		"crash":  fakeEntry(t, "crash"),
 	})
-	daemon := in.cmd.Process.Pid
-	in.waitFor("tree and orphan ready, crash failing", func(st statusJSON) bool {
+	daemon := in.Cmd.Process.Pid
+	in.WaitFor("tree and orphan ready, crash failing", func(st statusJSON) bool {
 		s, _ := state(st, "crash")
 		return states("tree", "ready", "orphan", "ready")(st) && (s == "error" || s == "crash-loop")
 	})
@@ -99,7 +99,7 @@ func TestStopKillsSetsidDescendants(t *testing.T) {
 		t.Errorf("the orphan's parent is %d, want the daemon (%d), a child subreaper", ppid, daemon)
 	}
 	// The reaper took no exit status from the daemon's own children.
-	for _, s := range in.status().Servers {
+	for _, s := range in.Status().Servers {
 		if s.Name == "crash" && !strings.Contains(s.Error, "exited with code 3") {
 			t.Errorf("crash's error is %q, want its exit code 3", s.Error)
 		}
@@ -109,10 +109,10 @@ func TestStopKillsSetsidDescendants(t *testing.T) {
 		name string
 		e    escapee
 	}{{"tree", tree}, {"orphan", orphan}} {
-		if code, _, errs := in.run("toggle", e.name, "off"); code != 0 {
+		if code, _, errs := in.Run("toggle", e.name, "off"); code != 0 {
 			t.Fatalf("toggle %s off: exit %d: %s", e.name, code, errs)
 		}
-		in.waitFor(e.name+" disabled", states(e.name, "disabled"))
+		in.WaitFor(e.name+" disabled", states(e.name, "disabled"))
 		e.e.waitReaped(t, daemon)
 	}
 
@@ -120,13 +120,13 @@ func TestStopKillsSetsidDescendants(t *testing.T) {
 	// their new escapees along.
 	os.Remove(treeFile)
 	os.Remove(orphanFile)
-	in.run("toggle", "tree", "on")
-	in.run("toggle", "orphan", "on")
-	in.waitFor("both back", states("tree", "ready", "orphan", "ready"))
+	in.Run("toggle", "tree", "on")
+	in.Run("toggle", "orphan", "on")
+	in.WaitFor("both back", states("tree", "ready", "orphan", "ready"))
 	tree, orphan = readEscapee(t, "second grandchild", treeFile), readEscapee(t, "second orphan", orphanFile)
-	in.cmd.Process.Signal(syscall.SIGTERM)
+	in.Cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-in.exited:
+	case <-in.Exited:
 	case <-time.After(60 * time.Second):
 		t.Fatal("daemon did not exit within 60 s of SIGTERM")
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
 // assistant is a JSON-RPC client behind a real `mcptray connect`
@@ -34,7 +36,7 @@ func startAssistant(t *testing.T, in *instance, capabilities map[string]any) *as
 	t.Helper()
 	exe, _ := os.Executable()
 	a := &assistant{t: t, lines: make(chan string, 1000)}
-	a.cmd = exec.Command(exe, append([]string{"connect"}, in.flagsFirst...)...)
+	a.cmd = exec.Command(exe, append([]string{"connect"}, in.FlagsFirst...)...)
 	a.cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	a.in, _ = a.cmd.StdinPipe()
 	stdout, _ := a.cmd.StdoutPipe()
@@ -122,16 +124,16 @@ type inboxJSON struct {
 // waitRequest polls `mcptray inbox --json` until a request from server
 // shows, and returns it with the raw output.
 func (in *instance) waitRequest(server string) (inboxJSON, string) {
-	in.t.Helper()
+	in.T.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		code, out, errs := in.run("inbox", "--json")
+		code, out, errs := in.Run("inbox", "--json")
 		if code != 0 {
-			in.t.Fatalf("inbox --json: exit %d: %s", code, errs)
+			in.T.Fatalf("inbox --json: exit %d: %s", code, errs)
 		}
 		var l inboxJSON
 		if err := json.Unmarshal([]byte(out), &l); err != nil {
-			in.t.Fatalf("inbox --json is not JSON: %v\n%s", err, out)
+			in.T.Fatalf("inbox --json is not JSON: %v\n%s", err, out)
 		}
 		for i, r := range l.Requests {
 			if r.Server == server {
@@ -140,7 +142,7 @@ func (in *instance) waitRequest(server string) (inboxJSON, string) {
 			}
 		}
 		if time.Now().After(deadline) {
-			in.t.Fatalf("no request from %s in the inbox: %s", server, out)
+			in.T.Fatalf("no request from %s in the inbox: %s", server, out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -199,7 +201,7 @@ func TestInboxAnswerTypedOnATerminal(t *testing.T) {
 	const secret = "Tr0ub4dor&3-horse"
 	rec := filepath.Join(t.TempDir(), "record")
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker", "MCPTRAY_FAKE_RECORD", rec)})
-	in.waitFor("ready", states("ask", "ready"))
+	in.WaitFor("ready", states("ask", "ready"))
 	a := startAssistant(t, in, map[string]any{})
 	call := a.call("ask__login", map[string]any{"user": "ada"})
 
@@ -218,7 +220,7 @@ func TestInboxAnswerTypedOnATerminal(t *testing.T) {
 
 	master, tty := openPTY(t)
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append([]string{"inbox", "answer", r.ID}, in.flagsFirst...)...)
+	cmd := exec.Command(exe, append([]string{"inbox", "answer", r.ID}, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -262,23 +264,23 @@ func TestInboxAnswerTypedOnATerminal(t *testing.T) {
 	if b, _ := os.ReadFile(rec); json.Unmarshal(b, &got) != nil || got.Result.Content.Password != secret {
 		t.Errorf("the server received: %s", b)
 	}
-	_, after, _ := in.run("inbox", "--json")
+	_, after, _ := in.Run("inbox", "--json")
 	if strings.Contains(after, secret) || strings.Contains(a.out.String(), secret) {
 		t.Error("the secret is in inbox --json or in the upstream bytes")
 	}
-	in.cmd.Process.Signal(syscall.SIGTERM)
-	<-in.exited
-	if strings.Contains(in.stderr.String(), secret) {
+	in.Cmd.Process.Signal(syscall.SIGTERM)
+	<-in.Exited
+	if strings.Contains(in.Stderr.String(), secret) {
 		t.Error("the secret is in mcptray's own log")
 	}
-	noSecretIn(t, in.data, secret)
+	noSecretIn(t, in.Data, secret)
 }
 
 // runCLI runs mcptray in a subprocess with stdin (not a terminal).
 func (in *instance) runCLI(stdin string, args ...string) (int, string, string) {
-	in.t.Helper()
+	in.T.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append(args, in.flagsFirst...)...)
+	cmd := exec.Command(exe, append(args, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb strings.Builder
@@ -288,7 +290,7 @@ func (in *instance) runCLI(stdin string, args ...string) (int, string, string) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		in.t.Fatal(err)
+		in.T.Fatal(err)
 	}
 	return code, out.String(), errb.String()
 }
@@ -298,18 +300,18 @@ func (in *instance) runCLI(stdin string, args ...string) (int, string, string) {
 func TestInboxAnswerFlags(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker", "MCPTRAY_FAKE_RECORD", rec)})
-	in.waitFor("ready", states("ask", "ready"))
+	in.WaitFor("ready", states("ask", "ready"))
 	a := startAssistant(t, in, map[string]any{})
 
-	if code, out, _ := in.run("inbox"); code != 0 || out != "No requests waiting.\n" {
+	if code, out, _ := in.Run("inbox"); code != 0 || out != "No requests waiting.\n" {
 		t.Errorf("empty inbox: %d %q", code, out)
 	}
 	call := a.call("ask__form", map[string]any{"form": "types"})
 	r := func() string { l, _ := in.waitRequest("ask"); return l.Requests[0].ID }()
-	if code, out, errs := in.run("inbox"); code != 0 || !regexp.MustCompile(r+`\s+ask\s+form\s+form \(12 fields\)\s+in (4m5\ds|5m0s)\s+Please fill in the types form`).MatchString(out) {
+	if code, out, errs := in.Run("inbox"); code != 0 || !regexp.MustCompile(r+`\s+ask\s+form\s+form \(12 fields\)\s+in (4m5\ds|5m0s)\s+Please fill in the types form`).MatchString(out) {
 		t.Errorf("inbox table: exit %d %s\n%s", code, errs, out)
 	}
-	code, _, errs := in.run("inbox", "answer", r, "--field", "name=Ada", "--field", "age=200", "--field", "color=red")
+	code, _, errs := in.Run("inbox", "answer", r, "--field", "name=Ada", "--field", "age=200", "--field", "color=red")
 	if code != 1 || errs != "mcptray: field \"age\" must be at most 150 (nothing was sent; the request stays open)\n" {
 		t.Errorf("invalid value: exit %d %q", code, errs)
 	}
@@ -320,11 +322,11 @@ func TestInboxAnswerFlags(t *testing.T) {
 		{"inbox", "answer"},
 		{"inbox", "nope"},
 	} {
-		if code, _, errs := in.run(bad...); code != 2 || !strings.HasPrefix(errs, "mcptray: ") {
+		if code, _, errs := in.Run(bad...); code != 2 || !strings.HasPrefix(errs, "mcptray: ") {
 			t.Errorf("%v: exit %d %q, want a usage error", bad, code, errs)
 		}
 	}
-	code, out, errs := in.run("inbox", "answer", r, "--field", "name=Ada", "--field", "age=36", "--field", "color=Green",
+	code, out, errs := in.Run("inbox", "answer", r, "--field", "name=Ada", "--field", "age=36", "--field", "color=Green",
 		"--field", "tags=a,c", "--field", "subscribe=yes", "--field", "size=Large", "--field", "score=2.5")
 	if code != 0 || out != r+": accept sent to ask\n" {
 		t.Fatalf("answer: exit %d %q %q", code, out, errs)
@@ -333,7 +335,7 @@ func TestInboxAnswerFlags(t *testing.T) {
 	if b, _ := os.ReadFile(rec); !strings.Contains(string(b), `"content":{"age":36,"color":"green","name":"Ada","score":2.5,"size":"l","subscribe":true,"tags":["a","c"]}`) {
 		t.Errorf("the server received %s", b)
 	}
-	if code, _, errs := in.run("inbox", "answer", r, "--yes"); code != 1 || !strings.Contains(errs, "no open request "+r) {
+	if code, _, errs := in.Run("inbox", "answer", r, "--yes"); code != 1 || !strings.Contains(errs, "no open request "+r) {
 		t.Errorf("answered twice: exit %d %q", code, errs)
 	}
 
@@ -363,12 +365,12 @@ func TestInboxAnswerFlags(t *testing.T) {
 		}
 	}
 
-	if code, out, _ := in.run("inbox", "--help"); code != 0 || !strings.Contains(out, "mcptray inbox answer ID") {
+	if code, out, _ := in.Run("inbox", "--help"); code != 0 || !strings.Contains(out, "mcptray inbox answer ID") {
 		t.Errorf("inbox --help: exit %d %q", code, out)
 	}
 	// "no value stored" in a desktop session; without one, the keyring's
 	// absence is the reason.
-	if code, _, errs := in.run("inputs", "forget", "never-set"); code != 1 || errs != "mcptray: forgetting ${input:never-set}: no value stored\n" &&
+	if code, _, errs := in.Run("inputs", "forget", "never-set"); code != 1 || errs != "mcptray: forgetting ${input:never-set}: no value stored\n" &&
 		!strings.HasPrefix(errs, "mcptray: forgetting ${input:never-set}: keyring: deleting \"input/never-set\": no session D-Bus") {
 		t.Errorf("inputs forget: exit %d %q", code, errs)
 	}
@@ -377,9 +379,9 @@ func TestInboxAnswerFlags(t *testing.T) {
 // `mcptray inbox watch --json` prints events as they happen.
 func TestInboxWatch(t *testing.T) {
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker")})
-	in.waitFor("ready", states("ask", "ready"))
+	in.WaitFor("ready", states("ask", "ready"))
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append([]string{"inbox", "watch", "--json"}, in.flagsFirst...)...)
+	cmd := exec.Command(exe, append([]string{"inbox", "watch", "--json"}, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	var out syncBuffer
 	cmd.Stdout = &out
@@ -391,7 +393,7 @@ func TestInboxWatch(t *testing.T) {
 	call := a.call("ask__form", map[string]any{"form": "confirm"})
 	waitFor(t, "an added event", func() bool { return strings.Contains(out.String(), `"kind":"added"`) })
 	l, _ := in.waitRequest("ask")
-	in.run("inbox", "answer", l.Requests[0].ID, "--decline")
+	in.Run("inbox", "answer", l.Requests[0].ID, "--decline")
 	a.wait(call)
 	waitFor(t, "a closed event", func() bool {
 		return strings.Contains(out.String(), `"kind":"closed"`) && strings.Contains(out.String(), `"outcome":"decline","by":"cli"`)
@@ -408,12 +410,12 @@ func TestInboxServerEverything(t *testing.T) {
 	os.WriteFile(browser, []byte("#!/bin/sh\necho \"$1\" >> "+opened+"\n"), 0o755)
 	t.Setenv("BROWSER", browser)
 	dir := t.TempDir()
-	in := &instance{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data")}
-	os.WriteFile(in.config, fmt.Appendf(nil, `{"mcpServers": {"everything": {"command": "node", "args": [%q, "stdio"]}},
+	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
+	os.WriteFile(in.Config, fmt.Appendf(nil, `{"mcpServers": {"everything": {"command": "node", "args": [%q, "stdio"]}},
 		"x-mcptray": {"elicitation": "local"}}`, everything), 0o600)
-	in.flagsFirst = []string{"--config", in.config, "--data", in.data}
-	in.start()
-	in.waitFor("ready", states("everything", "ready"))
+	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	in.Start()
+	in.WaitFor("ready", states("everything", "ready"))
 	// The assistant can take elicitations, but "local" keeps them here.
 	a := startAssistant(t, in, map[string]any{"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}}})
 
@@ -423,7 +425,7 @@ func TestInboxServerEverything(t *testing.T) {
 	if len(r.Fields) != 13 || r.Fields[0].Name != "name" || !r.Fields[0].Required {
 		t.Fatalf("server-everything's form: %s", raw)
 	}
-	code, _, errs := in.run("inbox", "answer", r.ID, "--field", "name=Ada Lovelace", "--field", "check=yes",
+	code, _, errs := in.Run("inbox", "answer", r.ID, "--field", "name=Ada Lovelace", "--field", "check=yes",
 		"--field", "email=ada@example.com", "--field", "integer=7", "--field", "untitledMultipleSelectEnum=Piano,Drums",
 		"--field", "titledSingleSelectEnum=Wonder Woman")
 	if code != 0 {
@@ -444,7 +446,7 @@ func TestInboxServerEverything(t *testing.T) {
 	if r := l.Requests[0]; r.Mode != "url" || r.URL != "https://auth.example.com/start?x=1" || r.Host != "auth.example.com" {
 		t.Errorf("url request: %+v", r)
 	}
-	if code, out, errs := in.run("inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 || !strings.Contains(out, "opening https://auth.example.com/start?x=1") {
+	if code, out, errs := in.Run("inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 || !strings.Contains(out, "opening https://auth.example.com/start?x=1") {
 		t.Errorf("url answer: %d %q %q", code, out, errs)
 	}
 	if res := a.wait(call); !strings.Contains(res, "User completed the URL elicitation flow") {
@@ -462,14 +464,14 @@ func TestInboxServerEverything(t *testing.T) {
 	if r := l.Requests[0]; r.URL != "https://modelcontextprotocol.io" {
 		t.Errorf("-32042 request: %+v", r)
 	}
-	in.run("inbox", "answer", l.Requests[0].ID, "--yes")
+	in.Run("inbox", "answer", l.Requests[0].ID, "--yes")
 	waitFor(t, "the browser again", func() bool {
 		b, _ := os.ReadFile(opened)
 		return strings.Contains(string(b), "https://modelcontextprotocol.io\n")
 	})
 	call = a.call("everything__trigger-url-elicitation", map[string]any{"url": "https://auth.example.com/files", "elicitationId": "e2e-2", "errorPath": true})
 	l, _ = in.waitRequest("everything")
-	in.run("inbox", "answer", l.Requests[0].ID, "--decline")
+	in.Run("inbox", "answer", l.Requests[0].ID, "--decline")
 	if res := a.wait(call); !strings.Contains(res, "User declined to open the URL") {
 		t.Errorf("retry: %s", res)
 	}
@@ -480,10 +482,10 @@ func TestInboxServerEverything(t *testing.T) {
 func TestInboxWatchOnATerminal(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker", "MCPTRAY_FAKE_RECORD", rec)})
-	in.waitFor("ready", states("ask", "ready"))
+	in.WaitFor("ready", states("ask", "ready"))
 	master, tty := openPTY(t)
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append([]string{"inbox", "watch"}, in.flagsFirst...)...)
+	cmd := exec.Command(exe, append([]string{"inbox", "watch"}, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -125,7 +125,7 @@ func (a *assistant) answer(id json.RawMessage, result any) {
 // WAL) or any log. The server itself got the password and keeps working.
 func TestSecretEchoedOnEveryChannel(t *testing.T) {
 	in := startDaemon(t, map[string]any{"leak": fakeEntry(t, "leaker")})
-	in.waitFor("ready", states("leak", "ready"))
+	in.WaitFor("ready", states("leak", "ready"))
 	a := startAssistant(t, in, map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{"form": map[string]any{}}})
 
 	login := a.call("leak__login", map[string]any{})
@@ -157,7 +157,7 @@ func TestSecretEchoedOnEveryChannel(t *testing.T) {
 	}
 	forms := mcptest.SecretForms(leakedSecret)
 	waitFor(t, "the events", func() bool { return len(in.events().Events) == len(forms)+1 })
-	_, evs, _ := in.run("events", "--json")
+	_, evs, _ := in.Run("events", "--json")
 	check("events --json", evs)
 	check("mcptray__events", a.wait(a.call("mcptray__events", map[string]any{"server": "leak"})))
 
@@ -205,7 +205,7 @@ func TestSecretEchoedOnEveryChannel(t *testing.T) {
 	call = a.call("leak__ask_again", map[string]any{})
 	again, raw := in.waitRequest("leak")
 	check("inbox --json", raw)
-	if code, _, errs := in.run("inbox", "answer", again.Requests[0].ID, "--cancel"); code != 0 {
+	if code, _, errs := in.Run("inbox", "answer", again.Requests[0].ID, "--cancel"); code != 0 {
 		t.Errorf("inbox answer --cancel: exit %d %s", code, errs)
 	}
 	if res := a.wait(call); !strings.Contains(res, "ask_again cancel") {
@@ -215,19 +215,19 @@ func TestSecretEchoedOnEveryChannel(t *testing.T) {
 	// On disk: the database with its WAL while mcptray runs, then every
 	// file under DATA once it stopped.
 	for _, name := range []string{"mcptray.db", "mcptray.db-wal", "mcptray.db-shm", filepath.Join("logs", "leak.log")} {
-		if b, err := os.ReadFile(filepath.Join(in.data, name)); err == nil && leaks(b) {
+		if b, err := os.ReadFile(filepath.Join(in.Data, name)); err == nil && leaks(b) {
 			t.Errorf("the secret is in %s", name)
 		}
 	}
-	if st := in.status(); len(st.Servers) != 1 || st.Servers[0].State != "ready" {
+	if st := in.Status(); len(st.Servers) != 1 || st.Servers[0].State != "ready" {
 		t.Errorf("status: %+v", st)
 	}
-	in.cmd.Process.Signal(syscall.SIGTERM)
-	<-in.exited
-	if leaks([]byte(in.stderr.String())) {
+	in.Cmd.Process.Signal(syscall.SIGTERM)
+	<-in.Exited
+	if leaks([]byte(in.Stderr.String())) {
 		t.Error("the secret is in mcptray's own log")
 	}
 	for _, f := range secretSpellings() {
-		noSecretIn(t, in.data, f)
+		noSecretIn(t, in.Data, f)
 	}
 }

@@ -1,8 +1,7 @@
-package main
+package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -12,28 +11,14 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
-// sshKeyring gives the test the keyring entry ssh/aliases to itself: it
-// saves what is there and puts it back afterwards. Without a keyring the
-// test is skipped, except inside `make test`'s desktop session.
+// sshKeyring gives the test the keyring entry ssh/aliases to itself
+// (testdaemon.Keyring).
 func sshKeyring(t *testing.T) {
 	t.Helper()
-	old, err := keyring.Get(sshAliasesEntry)
-	switch {
-	case errors.Is(err, keyring.ErrUnavailable) && os.Getenv("MCPTRAY_TEST_SESSION") != "1":
-		t.Skipf("no keyring (run in scripts/desktop-session.sh): %v", err)
-	case err != nil && !errors.Is(err, keyring.ErrNotFound):
-		t.Fatal(err)
-	}
-	keyring.Delete(sshAliasesEntry)
-	t.Cleanup(func() {
-		if old != "" {
-			keyring.Set(sshAliasesEntry, old)
-		} else {
-			keyring.Delete(sshAliasesEntry)
-		}
-	})
+	testdaemon.Keyring(t, sshAliasesEntry)
 }
 
 func TestSSHAliasCLI(t *testing.T) {

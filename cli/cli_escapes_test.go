@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -66,7 +66,7 @@ func TestCLIShowsServerTextEscaped(t *testing.T) {
 		"mail": fakeEntry(t, "events"),
 		"gone": map[string]any{"command": "/nonexistent/" + mcptest.Hostile},
 	})
-	in.waitFor("ready", func(st statusJSON) bool {
+	in.WaitFor("ready", func(st statusJSON) bool {
 		gone := false
 		for _, s := range st.Servers {
 			gone = gone || s.Name == "gone" && s.Error != ""
@@ -75,7 +75,7 @@ func TestCLIShowsServerTextEscaped(t *testing.T) {
 	})
 	exe, _ := os.Executable()
 	background := func(args ...string) *syncBuffer {
-		cmd := exec.Command(exe, append(args, in.flagsFirst...)...)
+		cmd := exec.Command(exe, append(args, in.FlagsFirst...)...)
 		cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 		out := new(syncBuffer)
 		cmd.Stdout, cmd.Stderr = out, out
@@ -98,19 +98,19 @@ func TestCLIShowsServerTextEscaped(t *testing.T) {
 
 	logLine := "log: " + hostileShown // the daemon's log has the invalid byte as U+FFFD
 	var logs string
-	waitFor(t, "the hostile log line", func() bool { _, logs, _ = in.run("logs", "ask"); return strings.Contains(logs, "log: ") })
+	waitFor(t, "the hostile log line", func() bool { _, logs, _ = in.Run("logs", "ask"); return strings.Contains(logs, "log: ") })
 	shownEscaped(t, "logs", logs, false, logLine)
 	waitFor(t, "logs -f to show the line", func() bool { return strings.Contains(follow.String(), "log: ") })
 	waitFor(t, "logs -f to show the whole line", func() bool { return strings.Contains(follow.String(), "[other] ok") })
 	shownEscaped(t, "logs -f", follow.String(), false, logLine)
 
-	_, out, _ := in.run("inbox")
+	_, out, _ := in.Run("inbox")
 	shownEscaped(t, "inbox", out, false, "message: "+hostileShown)
 	waitFor(t, "inbox watch to show the request", func() bool { return strings.Contains(watch.String(), "+ "+id) })
 
 	// inbox answer on a terminal: the prompts carry the server's text.
 	master, tty := openPTY(t)
-	cmd := exec.Command(exe, append([]string{"inbox", "answer", id}, in.flagsFirst...)...)
+	cmd := exec.Command(exe, append([]string{"inbox", "answer", id}, in.FlagsFirst...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -145,15 +145,15 @@ func TestCLIShowsServerTextEscaped(t *testing.T) {
 
 	// An event whose method and title carry it.
 	line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "event/" + mcptest.Hostile, "params": map[string]any{"title": "title: " + mcptest.Hostile}})
-	openGateway(t, in.data).tool("mail__emit_raw", map[string]any{"line": string(line)})
+	openGateway(t, in.Data).tool("mail__emit_raw", map[string]any{"line": string(line)})
 	waitFor(t, "the event", func() bool { return len(in.events().Events) == 1 })
-	_, out, _ = in.run("events")
+	_, out, _ = in.Run("events")
 	shownEscaped(t, "events", out, false, "event/"+hostileShown, `\u202e[ssh]`)
-	if _, out, _ = in.run("events", "--json"); !json.Valid([]byte(out)) || !strings.Contains(out, `"method": "event/\u001b[2J`) {
+	if _, out, _ = in.Run("events", "--json"); !json.Valid([]byte(out)) || !strings.Contains(out, `"method": "event/\u001b[2J`) {
 		t.Errorf("events --json:\n%s", out)
 	}
 
-	_, out, _ = in.run("status")
+	_, out, _ = in.Run("status")
 	shownEscaped(t, "status", out, false, "gone")
 }
 

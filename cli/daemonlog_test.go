@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
 // logMaxEnv makes the test binary, as mcptray, rotate mcptray.log at this
@@ -48,14 +50,14 @@ func TestDaemonLogRotates(t *testing.T) {
 	if _, serr := fmt.Sscan(string(b), &pid); err != nil || serr != nil {
 		t.Fatalf("no instance pid in mcptray.lock: %v %v", err, serr)
 	}
-	in := &instance{t: t, config: cfg, data: data, flagsFirst: []string{"--config", cfg, "--data", data}}
+	in := &instance{&testdaemon.Instance{T: t, Config: cfg, Data: data, FlagsFirst: []string{"--config", cfg, "--data", data}}}
 
 	// Each bad config logs a "config not applied" line of about 150 bytes.
 	logPath := filepath.Join(data, "mcptray.log")
 	badConfig := func(i int) {
 		line := i%40 + 2 // a different error from the last one: it is logged
 		writeRaw(t, cfg, strings.Repeat("\n", line-1)+"{ nope }\n")
-		in.waitFor(fmt.Sprintf("error at line %d", line), func(st statusJSON) bool {
+		in.WaitFor(fmt.Sprintf("error at line %d", line), func(st statusJSON) bool {
 			return strings.Contains(st.ConfigError, fmt.Sprintf(":%d:", line))
 		})
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func cmdSSH(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 	if len(args) == 0 {
 		return usageError{"ssh alias takes list, add, remove or test\n" + sshUsage}
 	}
-	srv := sshServer(slog.New(slog.DiscardHandler))
+	srv := SSHServer(slog.New(slog.DiscardHandler))
 	defer srv.Close()
 	switch sub, rest := args[0], args[1:]; sub {
 	case "list":
@@ -146,7 +146,7 @@ func sshAliasTest(ctx context.Context, srv *sshsrv.Server, args []string, stdin 
 			return err
 		}
 	} else {
-		fmt.Fprint(stdout, sshTestReport(res))
+		fmt.Fprint(stdout, SSHTestReport(res))
 	}
 	if !res.Connected {
 		return errors.New(res.Error)
@@ -154,9 +154,9 @@ func sshAliasTest(ctx context.Context, srv *sshsrv.Server, args []string, stdin 
 	return nil
 }
 
-// sshTestReport is a test's result as `mcptray ssh alias test` and the
+// SSHTestReport is a test's result as `mcptray ssh alias test` and the
 // SSH tab show it.
-func sshTestReport(res sshsrv.TestResult) string {
+func SSHTestReport(res sshsrv.TestResult) string {
 	var b strings.Builder
 	a := res.Alias
 	if res.Connected {
