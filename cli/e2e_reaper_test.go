@@ -144,22 +144,22 @@ func TestNextStartReapsStraysTheWatchdogMissed(t *testing.T) {
 	in := startDaemon(t, map[string]any{
 		"orphan": fakeEntry(t, "escaper", "MCPTRAY_FAKE_PIDFILE", orphanFile, "MCPTRAY_FAKE_ORPHAN", "1"),
 	})
-	in.waitFor("ready", states("orphan", "ready"))
+	in.WaitFor("ready", states("orphan", "ready"))
 	orphan := readEscapee(t, "setsid'd orphan", orphanFile)
-	wd := watchdogPID(in.cmd.Process.Pid)
+	wd := watchdogPID(in.Cmd.Process.Pid)
 	if wd == 0 {
 		t.Fatal("no watchdog found")
 	}
 	syscall.Kill(wd, syscall.SIGKILL)
 	waitGone(t, wd, "watchdog")
-	in.cmd.Process.Signal(syscall.SIGKILL)
-	<-in.exited
+	in.Cmd.Process.Signal(syscall.SIGKILL)
+	<-in.Exited
 	if st, _ := orphan.state(); st == "" || st == "Z" {
 		t.Fatalf("the orphan died with mcptray and its watchdog (state %q): nothing left for the next start to test", st)
 	}
 
 	os.Remove(orphanFile)
-	in.start() // the same config and data dir
+	in.Start() // the same config and data dir
 	orphan.waitReaped(t, 0)
-	in.waitFor("ready again", states("orphan", "ready"))
+	in.WaitFor("ready again", states("orphan", "ready"))
 }

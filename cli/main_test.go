@@ -59,6 +59,7 @@ var (
 	states         = testdaemon.States
 	waitFor        = testdaemon.WaitFor
 	procStatFields = testdaemon.ProcStatFields
+	watchdogPID    = testdaemon.WatchdogPID
 )
 
 // instance is a `mcptray daemon` subprocess on temp dirs, with the methods
