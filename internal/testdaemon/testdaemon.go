@@ -1,12 +1,3 @@
-// Package testdaemon is what the tests of package main and package cli
-// share to run mcptray for real: a `mcptray daemon` subprocess on temp dirs
-// (the test binary itself, with MCPTRAY_TEST_AS_MCPTRAY=1), fake server
-// entries (mcp/mcptest), the status polled until a condition holds, and the
-// command line run in-process against it.
-//
-// A test binary using it sets Main in its TestMain, and becomes mcptray
-// there when MCPTRAY_TEST_AS_MCPTRAY=1. It imports app and mcp/mcptest,
-// never ui.
 package testdaemon
 
 import (
