@@ -136,6 +136,41 @@ func TestCrashBeforeInitializeSaysHow(t *testing.T) {
 	}
 }
 
+// A server that prints a password input on stderr and dies before
+// initialize: the start error (the status's error, the server_runs reason)
+// shows its last line, redacted like its log.
+func TestStartErrorRedactsSecrets(t *testing.T) {
+	const secret = "s3cr3t-input-value"
+	var logged []string
+	var mu sync.Mutex
+	spec := StdioSpec{
+		Command: "sh",
+		Args:    []string{"-c", `echo "logging in with $NOTES_KEY" >&2; exit 1`},
+		Env:     append(os.Environ(), "NOTES_KEY="+secret),
+		Secrets: []string{secret},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := Start(ctx, spec, Hooks{Log: func(kind, line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, line)
+	}})
+	if err == nil {
+		t.Fatal("Start succeeded")
+	}
+	if msg := err.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "logging in with [redacted]") {
+		t.Errorf("error %q, want the last stderr line with the secret redacted", strings.ReplaceAll(msg, secret, "<the secret>"))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range logged {
+		if strings.Contains(l, secret) {
+			t.Errorf("the secret in a log line: %q", strings.ReplaceAll(l, secret, "<the secret>"))
+		}
+	}
+}
+
 func TestSilentServerTimesOutAndIsKilled(t *testing.T) {
 	spec, marker := fakeSpec("silent", withEnv(mcptest.MarkEnv+"=gen7"))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)

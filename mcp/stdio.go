@@ -59,7 +59,7 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
 	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)
 	s.attachEarly(spec.Gateway, spec.Name)
-	s.stderr = readStderr(pipes.errOut, s.hooks)
+	s.stderr = readStderr(pipes.errOut, s.hooks, s.redactText)
 	go s.monitor()
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
@@ -214,7 +214,8 @@ func closeFiles(fs ...*os.File) {
 }
 
 // stderrReader passes a server's stderr to Hooks.Log line by line and keeps
-// the last line for startup errors.
+// the last line, redacted, for startup errors (shown in status, stored as
+// the run's reason).
 type stderrReader struct {
 	f    *os.File
 	done chan struct{} // closed at EOF
@@ -223,7 +224,7 @@ type stderrReader struct {
 	lastLine string // guarded by mu: the last non-empty line
 }
 
-func readStderr(f *os.File, hooks Hooks) *stderrReader {
+func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrReader {
 	r := &stderrReader{f: f, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
@@ -243,7 +244,7 @@ func readStderr(f *os.File, hooks Hooks) *stderrReader {
 			if len(line) == 0 {
 				continue
 			}
-			text := logText(line)
+			text := redact(logText(line))
 			r.mu.Lock()
 			r.lastLine = text
 			r.mu.Unlock()
