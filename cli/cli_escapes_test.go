@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -109,19 +108,7 @@ func TestCLIShowsServerTextEscaped(t *testing.T) {
 	waitFor(t, "inbox watch to show the request", func() bool { return strings.Contains(watch.String(), "+ "+id) })
 
 	// inbox answer on a terminal: the prompts carry the server's text.
-	master, tty := openPTY(t)
-	cmd := exec.Command(exe, append([]string{"inbox", "answer", id}, in.FlagsFirst...)...)
-	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	tty.Close()
-	var screen syncBuffer
-	go io.Copy(&screen, master)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	cmd, master, screen, done := runOnPTY(t, in, "inbox", "answer", id)
 	waitFor(t, "the accept question", func() bool { return strings.Contains(screen.String(), "Fill in the form?") })
 	master.Write([]byte("y\n"))
 	waitFor(t, "the choices", func() bool { return strings.Contains(screen.String(), "2) B (b)") })

@@ -148,6 +148,28 @@ func (in *instance) waitRequest(server string) (inboxJSON, string) {
 	}
 }
 
+// runOnPTY runs mcptray with args against in, on a pseudo-terminal of its
+// own (its controlling terminal): what it prints collects in screen, what
+// is written to master is its input, and done gets its exit.
+func runOnPTY(t *testing.T, in *instance, args ...string) (cmd *exec.Cmd, master *os.File, screen *syncBuffer, done <-chan error) {
+	t.Helper()
+	master, tty := openPTY(t)
+	exe, _ := os.Executable()
+	cmd = exec.Command(exe, append(args, in.FlagsFirst...)...)
+	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	screen = new(syncBuffer)
+	go io.Copy(screen, master)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, master, screen, exited
+}
+
 // openPTY opens a pseudo-terminal pair (Linux).
 func openPTY(t *testing.T) (master, tty *os.File) {
 	t.Helper()
@@ -218,20 +240,7 @@ func TestInboxAnswerTypedOnATerminal(t *testing.T) {
 		}
 	}
 
-	master, tty := openPTY(t)
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append([]string{"inbox", "answer", r.ID}, in.FlagsFirst...)...)
-	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	tty.Close()
-	var screen syncBuffer
-	go io.Copy(&screen, master)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	cmd, master, screen, done := runOnPTY(t, in, "inbox", "answer", r.ID)
 
 	waitFor(t, "the accept question", func() bool { return strings.Contains(screen.String(), "Fill in the form?") })
 	master.Write([]byte("y\n"))
@@ -483,20 +492,7 @@ func TestInboxWatchOnATerminal(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	in := startDaemon(t, map[string]any{"ask": fakeEntry(t, "asker", "MCPTRAY_FAKE_RECORD", rec)})
 	in.WaitFor("ready", states("ask", "ready"))
-	master, tty := openPTY(t)
-	exe, _ := os.Executable()
-	cmd := exec.Command(exe, append([]string{"inbox", "watch"}, in.FlagsFirst...)...)
-	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	tty.Close()
-	var screen syncBuffer
-	go io.Copy(&screen, master)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	cmd, master, screen, done := runOnPTY(t, in, "inbox", "watch")
 	waitFor(t, "watch to start", func() bool { return strings.Contains(screen.String(), "Waiting for requests") })
 
 	a := startAssistant(t, in, map[string]any{})
