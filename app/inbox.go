@@ -210,13 +210,15 @@ func compareStrings(a, b string) int {
 // server has maxPendingPerServer requests waiting already, it is answered
 // cancel at once.
 func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string, timeout time.Duration) inboxResult {
+	// A request whose server went away before it got here (the rest of a
+	// burst still on its way when the session ended) never enters the
+	// inbox: it would take the place of a live one and be closed at once.
+	if ctx.Err() != nil {
+		return ib.closeUnshown(req, ClosedByServer)
+	}
 	p := ib.add(req, elicitationID, timeout)
 	if p == nil {
-		now := time.Now().UTC()
-		req.Created = now
-		r := inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByInboxFull}
-		ib.record(req, r, now)
-		return r
+		return ib.closeUnshown(req, ClosedByInboxFull)
 	}
 	select {
 	case r := <-p.done:
@@ -225,6 +227,16 @@ func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string
 		ib.close(p.req.ID, inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByServer})
 		return <-p.done // ours, or an answer that won the race
 	}
+}
+
+// closeUnshown answers cancel to a request that never entered the inbox,
+// closed by by, and writes its audit row.
+func (ib *inbox) closeUnshown(req InboxRequest, by string) inboxResult {
+	now := time.Now().UTC()
+	req.Created = now
+	r := inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: by}
+	ib.record(req, r, now)
+	return r
 }
 
 // add registers a request and publishes it. It returns nil, publishing

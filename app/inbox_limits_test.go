@@ -62,3 +62,27 @@ func TestInboxCapPerServer(t *testing.T) {
 		t.Errorf("%d requests left after closeAll", n)
 	}
 }
+
+// A request whose server's session ended before it reached the inbox (the
+// tail of a burst) is answered cancel, closed by the server, without
+// entering the inbox: it takes no live request's place and is no refusal.
+func TestInboxRequestOfAGoneServer(t *testing.T) {
+	ib := newInbox(slog.New(slog.DiscardHandler), nil, nil)
+	ib.refused = func(string, bool) { t.Error("counted as refused") }
+	events, stop := ib.subscribe()
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := ib.ask(ctx, InboxRequest{Server: "a", Mode: "form"}, "", time.Minute)
+	if r.res.Action != ActionCancel || r.outcome != store.OutcomeCancel || r.by != ClosedByServer {
+		t.Errorf("a gone server's request: %+v", r)
+	}
+	select {
+	case ev := <-events:
+		t.Errorf("published %+v", ev)
+	default:
+	}
+	if n := len(ib.list()); n != 0 {
+		t.Errorf("%d requests listed", n)
+	}
+}
