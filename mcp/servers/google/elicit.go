@@ -13,6 +13,10 @@ import (
 // one mcptray keeps in its own inbox (never handed to an assistant).
 const InboxMeta = "mcptray/inbox"
 
+// multiRoundTripVersion is the first protocol version whose clients take
+// input-required results instead of elicitation/create during a call.
+const multiRoundTripVersion = "2026-07-28"
+
 // SignInByElicitation asks the person, through a URL-mode elicitation on
 // ss, to sign in to Google for email ("" when no account exists yet: then
 // whichever account signs in is added), why saying what needs it. It starts
@@ -21,6 +25,12 @@ const InboxMeta = "mcptray/inbox"
 // notifications/elicitation/complete, and returns the account signed in,
 // so that the tool call can proceed. gcal and gmail share it.
 func SignInByElicitation(ctx context.Context, ss *sdk.ServerSession, a *Accounts, email, why string) (*Added, error) {
+	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= multiRoundTripVersion {
+		// Such a client wants the request as an input-required result and
+		// retries the call; the loopback sign-in spans one call only.
+		return nil, errors.New("this client's protocol version (" + ip.ProtocolVersion +
+			") cannot be asked to sign in to Google during a call; sign in with `mcptray auth google add` (mcptray's gateway, on 2025-11-25, can be asked)")
+	}
 	services := DefaultServices
 	if email != "" {
 		acc, err := a.Get(email)

@@ -64,7 +64,6 @@ type oauthState struct {
 	accessTTL    time.Duration
 	codes        map[string]*authCode
 	refresh      map[string]*refreshGrant // refresh token → grant
-	failing      map[string]string        // email → invalid_grant description for its refresh tokens
 	counts       OAuthCounts
 	issued       []string // every token issued: refresh, access, ID
 }
@@ -83,6 +82,8 @@ type refreshGrant struct {
 	email   string
 	scopes  []string
 	revoked bool
+	failing bool   // FailRefresh: answer invalid_grant
+	fail    string // with this description
 }
 
 func (s *Server) oauthRoutes() {
@@ -93,7 +94,6 @@ func (s *Server) oauthRoutes() {
 	o.accessTTL = time.Hour
 	o.codes = map[string]*authCode{}
 	o.refresh = map[string]*refreshGrant{}
-	o.failing = map[string]string{}
 	s.handle("GET "+AuthPath, s.authorize)
 	s.handle("POST "+TokenPath, s.token)
 	s.handle("POST "+RevokePath, s.revoke)
@@ -145,20 +145,29 @@ func (s *Server) SetAccessTTL(d time.Duration) {
 	s.oauth.mu.Unlock()
 }
 
-// FailRefresh makes refresh grants of email's tokens answer invalid_grant
-// with description (ExpiredOrRevoked for the Testing expiry), until
-// RestoreRefresh.
+// FailRefresh makes refresh grants of the refresh tokens email holds now
+// answer invalid_grant with description (ExpiredOrRevoked for the Testing
+// expiry), until RestoreRefresh. A later sign-in gets a token that works,
+// as with Google.
 func (s *Server) FailRefresh(email, description string) {
 	s.oauth.mu.Lock()
-	s.oauth.failing[email] = description
-	s.oauth.mu.Unlock()
+	defer s.oauth.mu.Unlock()
+	for _, g := range s.oauth.refresh {
+		if g.email == email {
+			g.failing, g.fail = true, description
+		}
+	}
 }
 
 // RestoreRefresh undoes FailRefresh.
 func (s *Server) RestoreRefresh(email string) {
 	s.oauth.mu.Lock()
-	delete(s.oauth.failing, email)
-	s.oauth.mu.Unlock()
+	defer s.oauth.mu.Unlock()
+	for _, g := range s.oauth.refresh {
+		if g.email == email {
+			g.failing = false
+		}
+	}
 }
 
 // Counts returns what the OAuth endpoints did so far.
@@ -328,18 +337,17 @@ func (s *Server) refreshGrant(w http.ResponseWriter, r *http.Request) {
 	o := &s.oauth
 	o.mu.Lock()
 	g := o.refresh[r.PostForm.Get("refresh_token")]
-	var desc string
-	failing := false
+	var grant refreshGrant
 	if g != nil {
-		desc, failing = o.failing[g.email]
+		grant = *g
 	}
 	o.mu.Unlock()
 	switch {
-	case g == nil || g.revoked:
+	case g == nil || grant.revoked:
 		s.oauthError(w, http.StatusBadRequest, "invalid_grant", ExpiredOrRevoked)
 		return
-	case failing:
-		s.oauthError(w, http.StatusBadRequest, "invalid_grant", desc)
+	case grant.failing:
+		s.oauthError(w, http.StatusBadRequest, "invalid_grant", grant.fail)
 		return
 	}
 	resp := s.issue(g.email, g.scopes, false) // as Google: no new refresh token
