@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -309,7 +310,26 @@ func TestLoopbackState(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// The authorization request: the installed-app flow's parameters.
+	au, err := url.Parse(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := au.Query()
+	for k, want := range map[string]string{
+		"access_type": "offline", "prompt": "consent", "code_challenge_method": "S256", "response_type": "code",
+		"scope": "openid email " + google.ScopeCalendar + " " + google.ScopeGmail, "client_id": e.fake.ClientID(),
+	} {
+		if q.Get(k) != want {
+			t.Errorf("%s=%q, want %q", k, q.Get(k), want)
+		}
+	}
+	if ru, err := url.Parse(q.Get("redirect_uri")); err != nil || ru.Scheme != "http" || ru.Hostname() != "127.0.0.1" || ru.Port() == "" || ru.Port() == "0" {
+		t.Errorf("redirect_uri %q", q.Get("redirect_uri"))
+	}
+	if len(q.Get("state")) < 16 || len(q.Get("code_challenge")) < 43 {
+		t.Errorf("state %q, code_challenge %q", q.Get("state"), q.Get("code_challenge"))
+	}
 	resp, err := noRedirect.Get(s.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +340,7 @@ func TestLoopbackState(t *testing.T) {
 		t.Fatalf("the consent page redirected to %v", loc)
 	}
 	forged := *loc
-	q := forged.Query()
+	q = forged.Query()
 	q.Set("state", "forged")
 	forged.RawQuery = q.Encode()
 	resp, err = http.Get(forged.String())

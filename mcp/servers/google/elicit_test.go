@@ -227,3 +227,37 @@ func waitComplete(t *testing.T, ib *inbox, n int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A client on 2026-07-28 (which wants input-required results instead of
+// elicitation/create during a call) is told to sign in on the command line.
+func TestSignInNewProtocol(t *testing.T) {
+	e := newEnv(t)
+	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
+	var got error
+	sdk.AddTool(srv, &sdk.Tool{Name: "who"}, func(ctx context.Context, req *sdk.CallToolRequest, in whoIn) (*sdk.CallToolResult, whoOut, error) {
+		_, got = google.SignInByElicitation(ctx, req.Session, e.acc, "", "")
+		return nil, whoOut{}, got
+	})
+	ct, st := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	ib := &inbox{action: "accept", browser: e.browser}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: ib.elicit,
+		Capabilities:       &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{URL: &sdk.URLElicitationCapabilities{}}},
+	}).Connect(context.Background(), ct, &sdk.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call(t, cs, nil)
+	if got == nil || !strings.Contains(got.Error(), "(2026-07-28) cannot be asked to sign in to Google during a call; sign in with `mcptray auth google add`") {
+		t.Errorf("%v", got)
+	}
+	if len(ib.requests) != 0 {
+		t.Errorf("%d requests sent", len(ib.requests))
+	}
+}

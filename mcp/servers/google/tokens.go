@@ -11,6 +11,8 @@ import (
 	"golang.org/x/oauth2"
 )
 
+var _ AccountSource = (*Accounts)(nil)
+
 // accountToken is one account's token source: access tokens in RAM only,
 // refreshed silently from the refresh token in the keyring. When Google
 // refuses the refresh token (invalid_grant), the account's status becomes
