@@ -98,8 +98,16 @@ func (a *Accounts) StartSignIn(services []string, loginHint string) (*SignIn, er
 	return s, nil
 }
 
-// Close stops the loopback listener.
-func (s *SignIn) Close() error { return s.srv.Close() }
+// Close stops the loopback listener, letting a page being sent finish
+// (for a second at most).
+func (s *SignIn) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		return s.srv.Close()
+	}
+	return nil
+}
 
 // Wait waits for the browser to come back (SignInTimeout at most) and
 // returns the account signed in.
@@ -142,16 +150,21 @@ func (s *SignIn) callback(w http.ResponseWriter, r *http.Request) {
 			res.added, res.err = s.finish(ctx, code)
 			cancel()
 		}
-		s.done <- res
+		// The page first: once the outcome is delivered, the sign-in may
+		// be closed.
 		if res.err != nil {
 			page(w, http.StatusOK, "The sign-in did not complete", capitalize(res.err.Error())+".")
-			return
+		} else {
+			body := "Signed in to Google as " + res.added.Account.Email + ". You can close this tab."
+			for _, m := range res.added.Messages() {
+				body += "\n\nNote: " + m + "."
+			}
+			page(w, http.StatusOK, "Signed in", body)
 		}
-		body := "Signed in to Google as " + res.added.Account.Email + ". You can close this tab."
-		for _, m := range res.added.Messages() {
-			body += "\n\nNote: " + m + "."
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
 		}
-		page(w, http.StatusOK, "Signed in", body)
+		s.done <- res
 	})
 	if !handled {
 		page(w, http.StatusOK, "Already done", "This sign-in is complete. You can close this tab.")
