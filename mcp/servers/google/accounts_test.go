@@ -103,6 +103,7 @@ func TestAddListClientRemove(t *testing.T) {
 	if list, _ := e.acc.List(); len(list) != 0 {
 		t.Errorf("still listed: %+v", list)
 	}
+	e.noSecrets(t, page)
 	if _, err := other.Remove(ctx, "ada@example.com"); err == nil || !strings.Contains(err.Error(), "no Google account ada@example.com") {
 		t.Errorf("removing again: %v", err)
 	}
@@ -135,8 +136,9 @@ func TestRemoveOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.RevokeError == nil || !strings.Contains(res.RevokeError.Error(), "could not reach") {
-		t.Errorf("revoke error: %v", res.RevokeError)
+		t.Fatalf("revoke error: %v", res.RevokeError)
 	}
+	e.noSecrets(t, res.RevokeError.Error())
 	if _, ok := e.store.snapshot()["google/ada@example.com"]; ok {
 		t.Error("the refresh token is still in the keyring")
 	}
@@ -210,6 +212,7 @@ func TestInvalidGrant(t *testing.T) {
 			acc := e.accounts()
 			_, err := acc.Client(ctx, "ada@example.com")
 			sn := asSignInNeeded(t, err)
+			e.noSecrets(t, err.Error())
 			if sn.Email != "ada@example.com" || !strings.Contains(sn.Reason, c.want) || strings.Contains(sn.Reason, c.miss) {
 				t.Errorf("reason: %s", sn.Reason)
 			}

@@ -1,11 +1,16 @@
 package google_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -110,6 +115,25 @@ type env struct {
 	path    string
 	browser *browser
 	acc     *google.Accounts
+	logs    *syncBuf // every Accounts' log, at debug level
+}
+
+// syncBuf is a bytes.Buffer for concurrent writers.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuf) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuf) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func newEnv(t *testing.T) *env {
@@ -120,7 +144,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{fake: fake, store: newMemStore(), path: filepath.Join(t.TempDir(), google.AccountsFile), browser: newBrowser()}
+	e := &env{fake: fake, store: newMemStore(), path: filepath.Join(t.TempDir(), google.AccountsFile), browser: newBrowser(), logs: &syncBuf{}}
 	if err := google.SetClient(e.store, c); err != nil {
 		t.Fatal(err)
 	}
@@ -131,18 +155,43 @@ func newEnv(t *testing.T) *env {
 // accounts is a new Accounts on the env's file and keyring (as another
 // process would open them).
 func (e *env) accounts() *google.Accounts {
-	return google.New(google.Options{Store: e.store, Path: e.path, OpenBrowser: e.browser.open})
+	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return google.New(google.Options{Store: e.store, Path: e.path, OpenBrowser: e.browser.open, Logger: log})
+}
+
+// noSecrets fails the test if a token the fake issued or the client
+// secret is in the accounts file, the logs, or texts (errors, pages,
+// messages the test saw).
+func (e *env) noSecrets(t *testing.T, texts ...string) {
+	t.Helper()
+	file, _ := os.ReadFile(e.path)
+	places := map[string]string{"the accounts file": string(file), "the log": e.logs.String()}
+	for i, s := range texts {
+		places[fmt.Sprintf("text %d", i)] = s
+	}
+	secrets := append(e.fake.Issued(), e.fake.ClientSecret())
+	if len(secrets) < 2 {
+		t.Error("no token issued to look for")
+	}
+	for where, text := range places {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("a secret (%.8s…) is in %s", s, where)
+			}
+		}
+	}
 }
 
 func (e *env) add(t *testing.T, services ...string) *google.Added {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	added, err := e.acc.Add(ctx, google.AddOptions{Services: services})
+	var out bytes.Buffer
+	added, err := e.acc.Add(ctx, google.AddOptions{Services: services, Out: &out})
 	if err != nil {
 		t.Fatalf("add: %v", err)
 	}
-	e.browser.page(t)
+	e.noSecrets(t, e.browser.page(t), out.String(), strings.Join(added.Messages(), "\n"))
 	return added
 }
 
