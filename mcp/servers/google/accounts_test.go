@@ -366,3 +366,29 @@ func TestLoopbackState(t *testing.T) {
 		t.Fatalf("%v %+v", err, added)
 	}
 }
+
+// A server holding a refresh token that stopped working picks up the one a
+// new sign-in (another process) put in the keyring, without asking.
+func TestSignedInAgainElsewhere(t *testing.T) {
+	e := newEnv(t)
+	e.fake.SetAccessTTL(5 * time.Second) // every call refreshes
+	e.add(t)
+	ctx := context.Background()
+	if _, err := e.acc.Client(ctx, "ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.FailRefresh("ada@example.com", googletest.ExpiredOrRevoked)
+	cliAcc := e.accounts()
+	if _, err := cliAcc.Add(ctx, google.AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.browser.page(t)
+	hc, err := e.acc.Client(ctx, "ada@example.com")
+	if err != nil {
+		t.Fatalf("the server after a sign-in elsewhere: %v", err)
+	}
+	whoami(t, e.fake, hc)
+	if list, _ := e.acc.List(); list[0].Status != google.StatusOK {
+		t.Errorf("status: %+v", list[0])
+	}
+}

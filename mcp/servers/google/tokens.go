@@ -20,17 +20,49 @@ var _ AccountSource = (*Accounts)(nil)
 type accountToken struct {
 	a     *Accounts
 	email string
-	ts    oauth2.TokenSource // Config.TokenSource: a ReuseTokenSource over the refresh token
+	cfg   *oauth2.Config
 
-	mu      sync.Mutex // guards refresh
-	refresh string     // the refresh token as stored in the keyring
+	mu      sync.Mutex         // guards ts and refresh
+	ts      oauth2.TokenSource // cfg.TokenSource (a ReuseTokenSource) over refresh
+	refresh string             // the refresh token ts started from, as in the keyring
+}
+
+func newAccountToken(a *Accounts, email string, cfg *oauth2.Config, refresh string) *accountToken {
+	t := &accountToken{a: a, email: email, cfg: cfg}
+	t.restart(refresh)
+	return t
+}
+
+// restart makes the source start over from refresh. The source outlives
+// the call that made it: it refreshes with a context of its own.
+func (t *accountToken) restart(refresh string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.refresh = refresh
+	t.ts = t.cfg.TokenSource(t.a.oauthContext(context.Background()), &oauth2.Token{RefreshToken: refresh})
+}
+
+func (t *accountToken) current() (oauth2.TokenSource, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ts, t.refresh
 }
 
 // Token returns a valid access token, refreshing it when needed.
 func (t *accountToken) Token() (*oauth2.Token, error) {
-	tok, err := t.ts.Token()
+	ts, rt := t.current()
+	tok, err := ts.Token()
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
+		// Signed in again meanwhile (`mcptray auth google add` in another
+		// process)? Then the keyring holds a newer token: start over.
+		if cur, gerr := t.a.opts.Store.Get(accountEntry(t.email)); gerr == nil && cur != rt {
+			t.restart(cur)
+			ts, rt = t.current()
+			tok, err = ts.Token()
+		}
+	}
 	if err != nil {
-		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
 			reason := invalidGrantReason(re.ErrorDescription)
 			t.a.log.Info("Google refused a refresh token", "account", t.email, "description", re.ErrorDescription)
@@ -43,13 +75,15 @@ func (t *accountToken) Token() (*oauth2.Token, error) {
 	}
 	// Google's refresh replies keep the refresh token (x/oauth2 carries
 	// the old one over); a server that rotates it gets the new one saved.
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if tok.RefreshToken != "" && tok.RefreshToken != t.refresh {
+	if tok.RefreshToken != "" && tok.RefreshToken != rt {
 		if err := t.a.opts.Store.Set(accountEntry(t.email), tok.RefreshToken); err != nil {
 			t.a.log.Warn("saving a new refresh token", "account", t.email, "err", err)
 		} else {
-			t.refresh = tok.RefreshToken
+			t.mu.Lock()
+			if t.refresh == rt {
+				t.refresh = tok.RefreshToken
+			}
+			t.mu.Unlock()
 		}
 	}
 	return tok, nil
@@ -148,12 +182,9 @@ func (a *Accounts) source(email string) (*accountToken, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the sign-in of %s from the keyring: %w", acc.Email, err)
 	}
-	cfg := c.config("", nil)
-	// The source outlives the call that made it: it refreshes with a
-	// context of its own. Config.TokenSource is an oauth2.ReuseTokenSource:
-	// it refreshes only when the access token is about to expire.
-	src = &accountToken{a: a, email: acc.Email, refresh: rt,
-		ts: cfg.TokenSource(a.oauthContext(context.Background()), &oauth2.Token{RefreshToken: rt})}
+	// Config.TokenSource is an oauth2.ReuseTokenSource: it refreshes only
+	// when the access token is about to expire.
+	src = newAccountToken(a, acc.Email, c.config("", nil), rt)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if old := a.sources[acc.Email]; old != nil {
