@@ -118,7 +118,7 @@ func (s *SignIn) Wait(ctx context.Context) (*Added, error) {
 	case r := <-s.done:
 		return r.added, r.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("the Google sign-in was stopped before it finished: %w", ctx.Err())
 	case <-t.C:
 		return nil, fmt.Errorf("the Google sign-in was not finished in the browser within %v", SignInTimeout)
 	}
