@@ -58,6 +58,9 @@ type Options struct {
 	OpenBrowser func(url string) error
 	// Logger gets what a person does not need to see; nil discards.
 	Logger *slog.Logger
+	// SignInTimeout is how long a sign-in waits for the browser;
+	// DefaultSignInTimeout when 0.
+	SignInTimeout time.Duration
 }
 
 // Accounts are the Google accounts signed in with the user's OAuth
@@ -76,6 +79,9 @@ type Accounts struct {
 func New(opts Options) *Accounts {
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = http.DefaultClient
+	}
+	if opts.SignInTimeout <= 0 {
+		opts.SignInTimeout = DefaultSignInTimeout
 	}
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = OpenBrowser

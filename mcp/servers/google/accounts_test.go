@@ -392,3 +392,18 @@ func TestSignedInAgainElsewhere(t *testing.T) {
 		t.Errorf("status: %+v", list[0])
 	}
 }
+
+// Nobody finishes the sign-in: Add gives up after its timeout, saying so.
+func TestSignInTimeout(t *testing.T) {
+	e := newEnv(t)
+	acc := google.New(google.Options{Store: e.store, Path: e.path, OpenBrowser: func(string) error { return nil },
+		SignInTimeout: 50 * time.Millisecond})
+	var out strings.Builder
+	_, err := acc.Add(context.Background(), google.AddOptions{Out: &out})
+	if err == nil || err.Error() != "the Google sign-in was not finished in the browser within 50ms" {
+		t.Errorf("%v", err)
+	}
+	if !strings.Contains(out.String(), "If it did not open, visit:\n\n  "+e.fake.URL+googletest.AuthPath+"?") {
+		t.Errorf("out: %s", out.String())
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // AddOptions are how Add signs in.
@@ -22,9 +23,9 @@ type AddOptions struct {
 }
 
 // Add signs an account in: it opens Google's consent page in a browser
-// (or prints its address), waits for the loopback redirect (SignInTimeout
-// at most), and keeps the account. The result says which services were
-// not granted.
+// (or prints its address), waits for the loopback redirect
+// (Options.SignInTimeout at most), and keeps the account. The result says
+// which services were not granted.
 func (a *Accounts) Add(ctx context.Context, o AddOptions) (*Added, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
@@ -34,15 +35,18 @@ func (a *Accounts) Add(ctx context.Context, o AddOptions) (*Added, error) {
 		return nil, err
 	}
 	defer s.Close()
-	mins := int(SignInTimeout.Minutes())
+	wait := a.opts.SignInTimeout.String()
+	if d := a.opts.SignInTimeout; d >= time.Minute && d%time.Minute == 0 {
+		wait = fmt.Sprintf("%d minutes", d/time.Minute)
+	}
 	switch {
 	case o.NoBrowser:
-		fmt.Fprintf(o.Out, "Open this address in a browser on this computer to sign in to Google (waiting %d minutes at most):\n\n  %s\n\n", mins, s.URL)
+		fmt.Fprintf(o.Out, "Open this address in a browser on this computer to sign in to Google (waiting %s at most):\n\n  %s\n\n", wait, s.URL)
 	default:
 		if err := a.opts.OpenBrowser(s.URL); err != nil {
-			fmt.Fprintf(o.Out, "Could not open a browser (%v).\nOpen this address in a browser on this computer to sign in to Google (waiting %d minutes at most):\n\n  %s\n\n", err, mins, s.URL)
+			fmt.Fprintf(o.Out, "Could not open a browser (%v).\nOpen this address in a browser on this computer to sign in to Google (waiting %s at most):\n\n  %s\n\n", err, wait, s.URL)
 		} else {
-			fmt.Fprintf(o.Out, "Your browser shows Google's sign-in page; finish there (waiting %d minutes at most).\nIf it did not open, visit:\n\n  %s\n\n", mins, s.URL)
+			fmt.Fprintf(o.Out, "Your browser shows Google's sign-in page; finish there (waiting %s at most).\nIf it did not open, visit:\n\n  %s\n\n", wait, s.URL)
 		}
 	}
 	return s.Wait(ctx)

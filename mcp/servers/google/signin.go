@@ -19,8 +19,9 @@ import (
 	"google.golang.org/api/idtoken"
 )
 
-// SignInTimeout is how long a sign-in waits for the browser.
-var SignInTimeout = 5 * time.Minute
+// DefaultSignInTimeout is how long a sign-in waits for the browser unless
+// Options say otherwise.
+const DefaultSignInTimeout = 5 * time.Minute
 
 // callbackPath is the loopback redirect's path.
 const callbackPath = "/oauth2callback"
@@ -109,10 +110,10 @@ func (s *SignIn) Close() error {
 	return nil
 }
 
-// Wait waits for the browser to come back (SignInTimeout at most) and
+// Wait waits for the browser to come back (Options.SignInTimeout at most) and
 // returns the account signed in.
 func (s *SignIn) Wait(ctx context.Context) (*Added, error) {
-	t := time.NewTimer(SignInTimeout)
+	t := time.NewTimer(s.a.opts.SignInTimeout)
 	defer t.Stop()
 	select {
 	case r := <-s.done:
@@ -120,7 +121,7 @@ func (s *SignIn) Wait(ctx context.Context) (*Added, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("the Google sign-in was stopped before it finished: %w", ctx.Err())
 	case <-t.C:
-		return nil, fmt.Errorf("the Google sign-in was not finished in the browser within %v", SignInTimeout)
+		return nil, fmt.Errorf("the Google sign-in was not finished in the browser within %v", s.a.opts.SignInTimeout)
 	}
 }
 
