@@ -122,7 +122,7 @@ func TestGoogleAuthCLI(t *testing.T) {
 	if code != 0 || out != "added ada@example.com (calendar, gmail)\n" {
 		t.Fatalf("add: %d %q %q", code, out, errs)
 	}
-	if !strings.Contains(errs, "Your browser shows Google's sign-in page") {
+	if !strings.Contains(errs, "Your browser shows Google's sign-in page; finish there (waiting 5 minutes at most).") {
 		t.Errorf("add's stderr: %s", errs)
 	}
 	page, _ := os.ReadFile(filepath.Join(g.dir, "page.html"))
