@@ -19,6 +19,8 @@ type Server struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	access map[string]accessToken // access token → what it grants
+
+	oauth oauthState // the OAuth endpoints' state (oauth.go)
 }
 
 // accessToken is an access token the fake issued.
@@ -32,6 +34,7 @@ type accessToken struct {
 func New() *Server {
 	s := &Server{mux: http.NewServeMux(), now: time.Now, access: map[string]accessToken{}}
 	s.Server = httptest.NewServer(s.mux)
+	s.oauthRoutes()
 	return s
 }
 
