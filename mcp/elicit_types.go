@@ -92,3 +92,10 @@ func (g *Gateway) urlRequiredErr(c *call, err error) {
 // "[redacted]" in the server's results and log lines, like the secrets
 // typed into the inbox.
 func (s *Session) Redact(secret string) { s.addSecret(secret) }
+
+// InboxOnlyMeta is the _meta key (value true) with which a server marks an
+// elicitation as one for the person: it goes to mcptray's inbox, never to
+// an assistant, whatever the elicitation setting. mcptray's built-in
+// servers mark their Google sign-ins so (google.InboxMeta is the same
+// key).
+const InboxOnlyMeta = "mcptray/inbox"

@@ -178,6 +178,8 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	switch {
 	case info.Secret:
 		info.Reason = "secret field"
+	case p.Meta[InboxOnlyMeta] == true:
+		info.Reason = "the server asks the person"
 	case g.elicitLocal.Load():
 		info.Reason = "elicitation is local"
 	case c == nil:

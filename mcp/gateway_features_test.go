@@ -66,13 +66,21 @@ type inbox struct {
 func (ib *inbox) elicit(ctx context.Context, info ElicitInfo) (*sdk.ElicitResult, error) {
 	ib.mu.Lock()
 	ib.infos = append(ib.infos, info)
+	wait, res := ib.wait, ib.res
 	ib.mu.Unlock()
 	select {
-	case <-time.After(ib.wait):
+	case <-time.After(wait):
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return ib.res, nil
+	return res, nil
+}
+
+// answer sets what the inbox answers from now on, after wait.
+func (ib *inbox) answer(res *sdk.ElicitResult, wait time.Duration) {
+	ib.mu.Lock()
+	ib.res, ib.wait = res, wait
+	ib.mu.Unlock()
 }
 
 func (ib *inbox) all() []ElicitInfo {
@@ -151,14 +159,27 @@ func TestGatewayElicitation(t *testing.T) {
 	}
 	f.log.wait(t, "info|fake: pw=[redacted]")
 
+	// A request the server marks for the person goes to the inbox, even
+	// from the call of an assistant that could answer it.
+	ib.answer(&sdk.ElicitResult{Action: "accept", Content: map[string]any{"color": "from the person"}}, 0)
+	res, _, err = eager.call(t, "r__elicitor", map[string]any{"inbox": true})
+	if err != nil || textOf(t, res) != `action accept, color "from the person"` {
+		t.Errorf("marked for the inbox: %v %v", res, err)
+	}
+	if infos := ib.all(); len(infos) != 2 || infos[1].Reason != "the server asks the person" || infos[1].Tool != "elicitor" {
+		t.Errorf("inbox got %+v", infos)
+	}
+	if asked.Load() != 2 {
+		t.Errorf("the assistant was asked for a request marked %s", InboxOnlyMeta)
+	}
+
 	// An assistant without elicitation: the inbox.
-	ib.res = &sdk.ElicitResult{Action: "decline"}
-	ib.wait = 0
+	ib.answer(&sdk.ElicitResult{Action: "decline"}, 0)
 	res, _, err = plain.call(t, "r__elicitor", nil)
 	if err != nil || textOf(t, res) != `action decline, color ""` {
 		t.Errorf("plain: %v %v", res, err)
 	}
-	if infos := ib.all(); len(infos) != 2 || infos[1].Reason != "the assistant does not support elicitation" || infos[1].Secret {
+	if infos := ib.all(); len(infos) != 3 || infos[2].Reason != "the assistant does not support elicitation" || infos[2].Secret {
 		t.Errorf("inbox got %+v", infos)
 	}
 }

@@ -35,9 +35,10 @@ const RichOutputSchema = `{"type":"object","properties":{"answer":{"type":"integ
 //	                      call has a progress token), honours cancellation
 //	                      (noted in CancelFileEnv's file)
 //	sampler {prompt}      asks the client for sampling/createMessage
-//	elicitor {secret}     asks the client for a field "color" (or, with
-//	                      secret, "password"); reports the action and, for
-//	                      color, the value
+//	elicitor {secret,     asks the client for a field "color" (or, with
+//	  inbox}              secret, "password"); reports the action and, for
+//	                      color, the value; inbox marks the request
+//	                      _meta {"mcptray/inbox": true}
 //	dies                  exits with code 5 mid-call
 //	huge {mb}             one text block of mb MiB of 'x'
 //	log {message}         sends notifications/message (info)
@@ -122,13 +123,19 @@ func addRich(s *sdk.Server) {
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Secret bool `json:"secret"`
+				Inbox  bool `json:"inbox"`
 			}
 			unmarshalArgs(req, &in)
 			field, msg := "color", "Which color?"
 			if in.Secret {
 				field, msg = "password", "Password for the vault"
 			}
+			var meta sdk.Meta
+			if in.Inbox {
+				meta = sdk.Meta{"mcptray/inbox": true}
+			}
 			res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{
+				Meta:    meta,
 				Message: msg,
 				RequestedSchema: map[string]any{"type": "object",
 					"properties": map[string]any{field: map[string]any{"type": "string", "title": strings.ToUpper(field[:1]) + field[1:]}},
