@@ -25,7 +25,7 @@ import (
 // raw JSON-RPC client (bench_rpc_test.go) on both sides, so the ratios
 // measure the gateway alone.
 //
-//	scripts/desktop-session.sh go test -run '^$' -bench Gateway -benchtime 1x .
+//	scripts/desktop-session.sh go test -run '^$' -bench Gateway -benchtime 1x ./cli
 //
 // (`make bench` runs them after every other benchmark and repeats the
 // ratio lines at the end.) Each benchmark does a fixed amount of work
