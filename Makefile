@@ -61,7 +61,7 @@ lint: fmt-check vet
 
 # Benchmarks only (no tests), in the same kind of session as the tests (the
 # gateway's HTTP benchmarks need its keyring). The end-to-end gateway
-# benchmarks (bench_gateway_test.go: direct calls against mcptray) do a
+# benchmarks (cli/bench_gateway_test.go: direct calls against mcptray) do a
 # fixed amount of work (the latency ones in five rounds of their own), so
 # they run once, last, and their lines against the issue's targets are
 # repeated at the end.
@@ -69,10 +69,10 @@ GATEWAY_BENCH := ^BenchmarkGateway(Stdio|StdioBusyCPU|HTTP|Throughput|RSS)$$
 bench: deps
 	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./...
 	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
-	echo "$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ."; \
-	$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x . | tee "$$out"; \
-	echo "$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ."; \
-	$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x . | tee -a "$$out"; \
+	echo "$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ./cli"; \
+	$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ./cli | tee "$$out"; \
+	echo "$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ./cli"; \
+	$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ./cli | tee -a "$$out"; \
 	echo; echo "mcptray gateway against direct calls:"; \
 	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"
 

@@ -15,7 +15,7 @@ import (
 // own stdin and stdout to the instance (SCM_RIGHTS on the control socket)
 // instead of relaying every byte: the assistant's pipes then lead straight
 // into the gateway, and connect only waits. It saves a process hop per
-// message (see bench_gateway_test.go).
+// message (see cli/bench_gateway_test.go).
 const fdsUpgrade = "mcp-fds"
 
 // serveHandedStdio receives the two descriptors, serves the gateway on them

@@ -45,7 +45,7 @@ func cli(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	return testdaemon.CLI(t, args...)
 }
 
-// The daemon helpers these tests share with package main's, under their
+// The daemon helpers of package testdaemon, under their
 // names here.
 type (
 	statusJSON = testdaemon.StatusJSON

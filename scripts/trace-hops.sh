@@ -23,8 +23,9 @@ cd "$(dirname "$0")/.."
 command -v perf >/dev/null || { echo "trace-hops: perf is not installed (linux-tools / linux-perf)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/mcptray.test" .
-scripts/desktop-session.sh "$tmp/mcptray.test" -test.run '^$' -test.bench '^BenchmarkGatewayStdio$/^round-1$' -test.benchtime 1x >"$tmp/bench.out" 2>&1 &
+go test -c -o "$tmp/mcptray.test" ./cli
+# In cli/, as go test runs it: the C relay is built from cli/testdata.
+(cd cli && exec ../scripts/desktop-session.sh "$tmp/mcptray.test" -test.run '^$' -test.bench '^BenchmarkGatewayStdio$/^round-1$' -test.benchtime 1x) >"$tmp/bench.out" 2>&1 &
 daemon=""
 for _ in $(seq 200); do
 	daemon=$(pgrep -f "$tmp/mcptray.test daemon" | head -1 || true)

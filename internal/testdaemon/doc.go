@@ -1,6 +1,6 @@
-// Package testdaemon is what the tests of package main and package cli
-// share to run mcptray for real: a `mcptray daemon` subprocess on temp dirs
-// (the test binary itself, with MCPTRAY_TEST_AS_MCPTRAY=1), fake server
+// Package testdaemon is what package cli's tests use to run mcptray for
+// real: a `mcptray daemon` subprocess on temp dirs (the test binary
+// itself, with MCPTRAY_TEST_AS_MCPTRAY=1, or a built mcptray), fake server
 // entries (mcp/mcptest), the status polled until a condition holds, and the
 // command line run in-process against it.
 //

@@ -44,6 +44,7 @@ type Instance struct {
 	Exited     chan struct{}
 	FlagsFirst []string
 	Env        []string // KEY=VALUE over the test's environment
+	Bin        string   // a built mcptray; "" for the test binary as mcptray
 }
 
 // FakeEntry is a config entry for the fake server mode (mcptest), with
@@ -74,8 +75,15 @@ func WriteConfig(t testing.TB, path string, servers map[string]any) {
 // nil) and returns once its socket answers.
 func Start(t testing.TB, servers map[string]any) *Instance {
 	t.Helper()
+	return StartBin(t, "", servers)
+}
+
+// StartBin is Start with a built mcptray binary bin ("" for the test
+// binary as mcptray).
+func StartBin(t testing.TB, bin string, servers map[string]any) *Instance {
+	t.Helper()
 	dir := t.TempDir()
-	in := &Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}
+	in := &Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data"), Bin: bin}
 	if servers != nil {
 		WriteConfig(t, in.Config, servers)
 	}
@@ -88,7 +96,10 @@ func Start(t testing.TB, servers map[string]any) *Instance {
 // once its socket answers.
 func (in *Instance) Start() {
 	t := in.T
-	exe, _ := os.Executable()
+	exe := in.Bin
+	if exe == "" {
+		exe, _ = os.Executable()
+	}
 	in.Cmd = exec.Command(exe, append([]string{"daemon"}, in.FlagsFirst...)...)
 	in.Cmd.Env = append(append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1"), in.Env...)
 	in.Stderr = new(SyncBuffer)

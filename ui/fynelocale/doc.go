@@ -15,7 +15,8 @@
 // package's init, puts the person's value back before anything else runs,
 // so servers started later see it unchanged.
 //
-// The tray binary's test TestNoLocaleErrorUnderCUTF8 runs a command with
+// The tray binary's test TestNoLocaleErrorUnderCUTF8 (in
+// cli/e2e_build_test.go) runs a command with
 // LANG=C.UTF-8 and fails if the error comes back (say, if Fyne's imports
 // change and the order above no longer holds).
 package fynelocale

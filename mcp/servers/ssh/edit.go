@@ -27,7 +27,7 @@ const keepsText = "The file keeps its mode, owner and group: it is replaced atom
 const maxEditFile = 16 << 20
 
 type editFileIn struct {
-	Alias     string `json:"alias"`
+	aliasArg
 	Path      string `json:"path"`
 	OldString string `json:"old_string" jsonschema:"the exact text to replace; it must occur exactly once"`
 	NewString string `json:"new_string" jsonschema:"the text to put in its place"`
@@ -42,7 +42,7 @@ type editOut struct {
 }
 
 type replaceLinesIn struct {
-	Alias          string `json:"alias"`
+	aliasArg
 	Path           string `json:"path"`
 	StartLine      int    `json:"start_line" jsonschema:"first line to replace, counting from 1"`
 	EndLine        int    `json:"end_line" jsonschema:"last line to replace (inclusive); start_line - 1 inserts before start_line"`

@@ -87,7 +87,7 @@ func (s *Server) sftpOpen(ctx context.Context, req *sdk.CallToolRequest, alias, 
 }
 
 type readFileIn struct {
-	Alias  string `json:"alias"`
+	aliasArg
 	Path   string `json:"path" jsonschema:"the file; relative paths and ~ start at the login directory"`
 	Offset int    `json:"offset,omitempty" jsonschema:"first line to return, counting from 1; default 1"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"number of lines to return; default 2000"`
@@ -186,7 +186,7 @@ func (s *Server) readFileTool(ctx context.Context, req *sdk.CallToolRequest, in 
 }
 
 type listFilesIn struct {
-	Alias      string `json:"alias"`
+	aliasArg
 	Path       string `json:"path,omitempty" jsonschema:"the directory; default the login directory"`
 	Recursive  bool   `json:"recursive,omitempty" jsonschema:"list subdirectories too (symlinks are not followed)"`
 	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"stop after this many entries; default 500, at most 5000"`
@@ -277,7 +277,7 @@ func (s *Server) listFilesTool(ctx context.Context, req *sdk.CallToolRequest, in
 }
 
 type grepIn struct {
-	Alias      string `json:"alias"`
+	aliasArg
 	Pattern    string `json:"pattern" jsonschema:"an extended regular expression (grep -E)"`
 	Path       string `json:"path,omitempty" jsonschema:"file or directory to search; default the login directory"`
 	Recursive  *bool  `json:"recursive,omitempty" jsonschema:"search directories recursively; default true"`

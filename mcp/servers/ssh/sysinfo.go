@@ -10,7 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-type aliasIn struct {
+type sysinfoIn struct {
 	Alias string `json:"alias" jsonschema:"the SSH alias (list_aliases shows them)"`
 }
 
@@ -53,7 +53,7 @@ echo '@@mem'; cat /proc/meminfo 2>/dev/null
 echo '@@df'; df -P -k 2>/dev/null
 exit 0`
 
-func (s *Server) sysinfoTool(ctx context.Context, req *sdk.CallToolRequest, in aliasIn) (*sdk.CallToolResult, sysinfoOut, error) {
+func (s *Server) sysinfoTool(ctx context.Context, req *sdk.CallToolRequest, in sysinfoIn) (*sdk.CallToolResult, sysinfoOut, error) {
 	t, err := s.open(ctx, s.asker(req), in.Alias)
 	if err != nil {
 		return nil, sysinfoOut{}, err

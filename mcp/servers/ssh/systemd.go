@@ -20,7 +20,7 @@ const (
 var unitName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9@._:\\-]{0,255}$`)
 
 type systemdIn struct {
-	Alias  string `json:"alias"`
+	aliasArg
 	Unit   string `json:"unit" jsonschema:"the unit, like nginx or nginx.service"`
 	Action string `json:"action" jsonschema:"status, start, stop, restart or logs"`
 	Lines  int    `json:"lines,omitempty" jsonschema:"logs: how many recent journal lines; default 100, at most 1000"`

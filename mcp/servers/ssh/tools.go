@@ -21,6 +21,13 @@ func ann(title string, readOnly, destructive, idempotent, openWorld bool) *sdk.T
 	}
 }
 
+// aliasArg is the first argument of the tools that work on a host, which
+// they embed: the alias to connect with. exec and sysinfo spell theirs
+// out, for the description their schemas carry.
+type aliasArg struct {
+	Alias string `json:"alias"`
+}
+
 // mcpServer builds the MCP server with every tool.
 func (s *Server) mcpServer() *sdk.Server {
 	version := s.opts.Version

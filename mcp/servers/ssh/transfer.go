@@ -15,14 +15,14 @@ import (
 )
 
 type uploadIn struct {
-	Alias      string `json:"alias"`
+	aliasArg
 	LocalPath  string `json:"local_path" jsonschema:"file or directory on this machine (absolute or ~/…); only inside x-mcptray.ssh.localRoots (default: the home folder)"`
 	RemotePath string `json:"remote_path" jsonschema:"destination; a trailing / or an existing directory means into it, like scp and rsync"`
 	Recursive  bool   `json:"recursive,omitempty" jsonschema:"copy a directory with everything in it"`
 }
 
 type downloadIn struct {
-	Alias      string `json:"alias"`
+	aliasArg
 	RemotePath string `json:"remote_path" jsonschema:"file or directory on the remote host"`
 	LocalPath  string `json:"local_path" jsonschema:"destination on this machine (absolute or ~/…), inside x-mcptray.ssh.localRoots; a trailing / or an existing directory means into it"`
 	Recursive  bool   `json:"recursive,omitempty" jsonschema:"copy a directory with everything in it"`

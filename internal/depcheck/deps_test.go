@@ -1,4 +1,4 @@
-package main_test
+package depcheck_test
 
 import (
 	"os/exec"
@@ -86,6 +86,7 @@ func importGraph(t *testing.T) map[string][]string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-e", "-test", "-deps",
 		"-f", "{{.ImportPath}}{{range .Imports}}\t{{.}}{{end}}", "./...")
+	cmd.Dir = "../.." // the module's root
 	out, err := cmd.Output()
 	if err != nil {
 		msg := ""

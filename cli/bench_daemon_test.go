@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cli
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -45,7 +46,14 @@ func echoServers(n int) map[string]any {
 // until every one of them is ready.
 func startBenchDaemon(b testing.TB, servers map[string]any) *benchInstance {
 	b.Helper()
-	in := startDaemon(b, servers)
+	return startBenchBinary(b, "", servers)
+}
+
+// startBenchBinary is startBenchDaemon with a built mcptray binary bin (""
+// for this test binary as mcptray).
+func startBenchBinary(b testing.TB, bin string, servers map[string]any) *benchInstance {
+	b.Helper()
+	in := &instance{testdaemon.StartBin(b, bin, servers)}
 	return &benchInstance{instance: in, ready: waitReady(b, in, len(servers))}
 }
 
