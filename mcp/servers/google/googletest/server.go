@@ -19,6 +19,8 @@ type Server struct {
 	mu     sync.Mutex
 	now    func() time.Time
 	access map[string]accessToken // access token → what it grants
+
+	cal *calendarFake // the Calendar API (calendar*.go)
 }
 
 // accessToken is an access token the fake issued.
@@ -31,6 +33,7 @@ type accessToken struct {
 // New starts a fake; Close stops it.
 func New() *Server {
 	s := &Server{mux: http.NewServeMux(), now: time.Now, access: map[string]accessToken{}}
+	s.cal = newCalendarFake(s)
 	s.Server = httptest.NewServer(s.mux)
 	return s
 }
