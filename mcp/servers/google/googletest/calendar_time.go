@@ -76,7 +76,8 @@ type rule struct {
 	freq     string
 	interval int
 	count    int
-	until    time.Time
+	until    time.Time // UNTIL as a time
+	untilDay string    // UNTIL as a date (20060102), compared with the occurrence's date in its zone
 	byDay    []time.Weekday
 }
 
@@ -122,11 +123,10 @@ func parseRecurrence(lines []string) (*rule, error) {
 				case "UNTIL":
 					t, err := time.Parse("20060102T150405Z", v)
 					if err != nil {
-						d, derr := time.Parse("20060102", v)
-						if derr != nil {
+						if _, derr := time.Parse("20060102", v); derr != nil {
 							return nil, errors.New("Invalid recurrence rule.")
 						}
-						t = d.Add(24*time.Hour - time.Second)
+						r.untilDay = v
 					}
 					r.until = t
 				case "BYDAY":
@@ -142,7 +142,7 @@ func parseRecurrence(lines []string) (*rule, error) {
 					return nil, errors.New("Invalid recurrence rule.")
 				}
 			}
-			if r.freq == "" || (r.count > 0 && !r.until.IsZero()) {
+			if r.freq == "" || (r.count > 0 && (!r.until.IsZero() || r.untilDay != "")) {
 				return nil, errors.New("Invalid recurrence rule.")
 			}
 		case strings.HasPrefix(name, "EXDATE"), strings.HasPrefix(name, "RDATE"):
@@ -188,7 +188,7 @@ func (r *rule) occurrences(first when, before time.Time) []time.Time {
 			if c.Before(base) {
 				continue
 			}
-			if (!r.until.IsZero() && c.After(r.until)) || (r.count > 0 && len(out) >= r.count) || (!before.IsZero() && !c.Before(before)) {
+			if (!r.until.IsZero() && c.After(r.until)) || (r.untilDay != "" && c.Format("20060102") > r.untilDay) || (r.count > 0 && len(out) >= r.count) || (!before.IsZero() && !c.Before(before)) {
 				return out
 			}
 			out = append(out, c)
