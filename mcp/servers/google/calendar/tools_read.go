@@ -96,7 +96,7 @@ type listEventsIn struct {
 	TimeMin    string `json:"time_min,omitempty" jsonschema:"RFC 3339 or a date; default now"`
 	TimeMax    string `json:"time_max,omitempty" jsonschema:"RFC 3339 or a date; default 7 days after time_min"`
 	Query      string `json:"query,omitempty" jsonschema:"text to find in summary, description, location or attendees"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many events in all (default 250)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"at most this many events in all (default 1000)"`
 }
 
 type listEventsOut struct {
@@ -107,7 +107,7 @@ type listEventsOut struct {
 }
 
 // defaultMaxResults bounds list_events without max_results.
-const defaultMaxResults = 250
+const defaultMaxResults = 1000
 
 // eventsIn lists the events of one calendar in [from, to), every page,
 // at most max.
@@ -118,7 +118,7 @@ func (s *Server) eventsIn(ctx context.Context, req *sdk.CallToolRequest, email *
 		var page *gcal.Events
 		err := s.api(ctx, req, email, func(svc *gcal.Service) (err error) {
 			call := svc.Events.List(calID).Context(ctx).SingleEvents(true).OrderBy("startTime").
-				TimeMin(from.Format(time.RFC3339)).TimeMax(to.Format(time.RFC3339)).MaxResults(int64(min(max, 2500)))
+				TimeMin(from.Format(time.RFC3339)).TimeMax(to.Format(time.RFC3339)).MaxResults(int64(min(max, 250)))
 			if query != "" {
 				call = call.Q(query)
 			}
@@ -219,7 +219,7 @@ func (s *Server) listEventsTool(ctx context.Context, req *sdk.CallToolRequest, i
 type getEventIn struct {
 	Account    string `json:"account,omitempty" jsonschema:"the Google account (email); default the server's account"`
 	CalendarID string `json:"calendar_id,omitempty" jsonschema:"default primary"`
-	EventID    string `json:"event_id" jsonschema:"an id from list_events"`
+	EventID    string `json:"event_id,omitempty" jsonschema:"an id from list_events"`
 }
 
 type eventOut struct {

@@ -14,8 +14,8 @@ import (
 type createEventIn struct {
 	Account     string   `json:"account,omitempty" jsonschema:"the Google account (email); default the server's account"`
 	CalendarID  string   `json:"calendar_id,omitempty" jsonschema:"default primary"`
-	Summary     string   `json:"summary" jsonschema:"the title"`
-	Start       string   `json:"start" jsonschema:"RFC 3339 (2026-12-03T09:00:00+01:00), a local time with time_zone (2026-12-03T09:00), or a date (2026-12-03) for an all-day event"`
+	Summary     string   `json:"summary,omitempty" jsonschema:"the title (required)"`
+	Start       string   `json:"start,omitempty" jsonschema:"required: RFC 3339 (2026-12-03T09:00:00+01:00), a local time with time_zone (2026-12-03T09:00), or a date (2026-12-03) for an all-day event"`
 	End         string   `json:"end,omitempty" jsonschema:"as start; for all-day events the day after the last day (omit for one day)"`
 	TimeZone    string   `json:"time_zone,omitempty" jsonschema:"IANA zone of the event (and of local start/end); default the calendar's"`
 	Location    string   `json:"location,omitempty"`
@@ -227,7 +227,7 @@ func (s *Server) createEventTool(ctx context.Context, req *sdk.CallToolRequest, 
 type updateEventIn struct {
 	Account     string    `json:"account,omitempty" jsonschema:"the Google account (email); default the server's account"`
 	CalendarID  string    `json:"calendar_id,omitempty" jsonschema:"default primary"`
-	EventID     string    `json:"event_id" jsonschema:"an id from list_events (an occurrence's id for recurring events)"`
+	EventID     string    `json:"event_id,omitempty" jsonschema:"an id from list_events (an occurrence's id for recurring events)"`
 	Scope       string    `json:"scope,omitempty" jsonschema:"for recurring events: this (default), following or all"`
 	Summary     *string   `json:"summary,omitempty"`
 	Start       *string   `json:"start,omitempty" jsonschema:"as in create_event; moving only start keeps the duration"`
@@ -454,7 +454,7 @@ func (s *Server) updateEventTool(ctx context.Context, req *sdk.CallToolRequest, 
 type deleteEventIn struct {
 	Account     string `json:"account,omitempty" jsonschema:"the Google account (email); default the server's account"`
 	CalendarID  string `json:"calendar_id,omitempty" jsonschema:"default primary"`
-	EventID     string `json:"event_id" jsonschema:"an id from list_events (an occurrence's id for recurring events)"`
+	EventID     string `json:"event_id,omitempty" jsonschema:"an id from list_events (an occurrence's id for recurring events)"`
 	Scope       string `json:"scope,omitempty" jsonschema:"for recurring events: this (default), following or all"`
 	SendUpdates string `json:"send_updates,omitempty" jsonschema:"all, externalOnly or none (default none)"`
 }
@@ -516,8 +516,8 @@ func (s *Server) deleteEventTool(ctx context.Context, req *sdk.CallToolRequest, 
 type respondIn struct {
 	Account     string `json:"account,omitempty" jsonschema:"the Google account (email); default the server's account"`
 	CalendarID  string `json:"calendar_id,omitempty" jsonschema:"default primary"`
-	EventID     string `json:"event_id"`
-	Response    string `json:"response" jsonschema:"accepted, declined or tentative"`
+	EventID     string `json:"event_id,omitempty"`
+	Response    string `json:"response,omitempty" jsonschema:"accepted, declined or tentative"`
 	Comment     string `json:"comment,omitempty" jsonschema:"a note to the organizer"`
 	SendUpdates string `json:"send_updates,omitempty" jsonschema:"all, externalOnly or none (default: all, so the organizer hears)"`
 }

@@ -52,7 +52,7 @@ func (c *calendarFake) bump(cal *fakeCalendar, ce *calEvent) {
 	cal.updated = now
 }
 
-var eventIDPattern = regexp.MustCompile(`^[a-v0-9]{5,1024}$`)
+var eventIDPattern = regexp.MustCompile(`^[a-v0-9]{5,}$`)
 
 // validate checks an event as Google does before storing it, and writes
 // its times back normalised. It returns a message and a reason.
