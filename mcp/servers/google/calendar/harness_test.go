@@ -32,6 +32,7 @@ type fakeTokenAccounts struct {
 	emails     []string
 	needSignIn map[string]bool
 	tokens     map[string]string
+	signInAs   string // the account a sign-in adds when there is none
 }
 
 func (a *fakeTokenAccounts) Emails() ([]string, error) {
@@ -59,6 +60,9 @@ func (a *fakeTokenAccounts) Client(_ context.Context, email string) (*http.Clien
 func (a *fakeTokenAccounts) signIn(email string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if email == "" {
+		email = a.signInAs
+	}
 	delete(a.needSignIn, email)
 	if !contains(a.emails, email) {
 		a.emails = append(a.emails, email)

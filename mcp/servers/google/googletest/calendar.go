@@ -127,7 +127,9 @@ func (c *calendarFake) serve(h calHandler) http.HandlerFunc {
 		c.mu.Lock()
 		c.recorded = append(c.recorded, Request{Method: r.Method, Path: r.URL.Path, Pattern: r.Pattern, Query: r.URL.Query()})
 		c.counts[r.Pattern]++
-		c.counts[r.Method+" "+r.URL.Path]++
+		if path := r.Method + " " + r.URL.Path; path != r.Pattern {
+			c.counts[path]++
+		}
 		var limit *RateLimit
 		if len(c.limits) > 0 {
 			l := c.limits[0]
