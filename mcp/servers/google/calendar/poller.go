@@ -48,8 +48,8 @@ type poller struct {
 	s   *Server
 	cur *cursors
 
-	mu    sync.Mutex // guards cals
-	cals  map[string]calList
+	mu   sync.Mutex // guards cals
+	cals map[string]calList
 }
 
 type calList struct {

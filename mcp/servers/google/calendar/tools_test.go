@@ -199,8 +199,8 @@ func TestUpdateEventPatches(t *testing.T) {
 	loc := berlin(t)
 	at := tomorrowAt(loc, 9, 0)
 	ev := e.add(ada, "primary", &gcal.Event{Summary: "Review", Location: "Room 2", Description: "notes",
-		Start: &gcal.EventDateTime{DateTime: at.Format(time.RFC3339), TimeZone: "Europe/Berlin"},
-		End:   &gcal.EventDateTime{DateTime: at.Add(45 * time.Minute).Format(time.RFC3339), TimeZone: "Europe/Berlin"},
+		Start:     &gcal.EventDateTime{DateTime: at.Format(time.RFC3339), TimeZone: "Europe/Berlin"},
+		End:       &gcal.EventDateTime{DateTime: at.Add(45 * time.Minute).Format(time.RFC3339), TimeZone: "Europe/Berlin"},
 		Attendees: []*gcal.EventAttendee{{Email: bob, ResponseStatus: "accepted"}}})
 	var out updateEventOut
 	e.call("update_event", map[string]any{"event_id": ev.Id, "summary": "Design review"}, &out)

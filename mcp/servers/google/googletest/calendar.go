@@ -41,6 +41,7 @@ type calendarFake struct {
 	noSync     map[string]bool        // email → lists answer without nextSyncToken
 	meetSeq    int                    // meet links made
 	sentUpd    map[string]string      // event id → last sendUpdates
+	lastChange time.Time              // the latest modification time given
 }
 
 type calAccount struct {

@@ -47,7 +47,13 @@ func (c *calendarFake) bump(cal *fakeCalendar, ce *calEvent) {
 	c.seq++
 	ce.seq = c.seq
 	ce.ev.Etag = etag(c.seq)
-	now := c.s.now()
+	// Modification times strictly increase, a millisecond apart at least,
+	// as Google's order changes.
+	now := c.s.now().UTC().Truncate(time.Millisecond)
+	if !now.After(c.lastChange) {
+		now = c.lastChange.Add(time.Millisecond)
+	}
+	c.lastChange = now
 	ce.ev.Updated = stamp(now)
 	cal.updated = now
 }
@@ -165,8 +171,6 @@ func (c *calendarFake) store(a *calAccount, cal *fakeCalendar, ev *calendar.Even
 	} else if _, dup := cal.events[ev.Id]; dup {
 		return nil, http.StatusConflict, "The requested identifier already exists.", "duplicate"
 	}
-	now := c.s.now()
-	ev.Created = stamp(now)
 	if ev.Status == "" {
 		ev.Status = "confirmed"
 	}
@@ -194,6 +198,7 @@ func (c *calendarFake) store(a *calAccount, cal *fakeCalendar, ev *calendar.Even
 	ce := &calEvent{ev: ev}
 	cal.events[ev.Id] = ce
 	c.bump(cal, ce)
+	ev.Created = ev.Updated
 	return ce, 0, "", ""
 }
 
