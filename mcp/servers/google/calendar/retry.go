@@ -36,11 +36,11 @@ func (b backoff) do(ctx context.Context, op func() error) error {
 			return err
 		}
 		if n+1 >= b.attempts {
-			return fmt.Errorf("Google's rate limit for this account was hit %d times in a row; try again in a minute: %w", b.attempts, err)
+			return fmt.Errorf("rate-limited by Google %d times in a row; try again in a minute: %w", b.attempts, err)
 		}
 		wait := after
 		if wait > b.longest {
-			return fmt.Errorf("Google's rate limit for this account: try again after %s: %w", after.Round(time.Second), err)
+			return fmt.Errorf("rate-limited by Google: try again after %s: %w", after.Round(time.Second), err)
 		}
 		if wait <= 0 {
 			ceil := b.base << n

@@ -30,7 +30,7 @@ func TestRateLimitsAreRetried(t *testing.T) {
 		limits[i] = googletest.RateLimit{Code: http.StatusTooManyRequests}
 	}
 	e.fake.InjectRateLimits(limits...)
-	e.callErr("list_calendars", nil, "rate limit", "5 times", "try again")
+	e.callErr("list_calendars", nil, "rate-limited", "5 times", "try again")
 }
 
 func TestRetryAfter(t *testing.T) {

@@ -12,11 +12,6 @@ import (
 	gcal "google.golang.org/api/calendar/v3"
 )
 
-// accountIn is the account argument every tool takes.
-type accountIn struct {
-	Account string `json:"account,omitempty" jsonschema:"the Google account (email); default the server's account, else the first added"`
-}
-
 // CalendarInfo is one calendar of list_calendars.
 type CalendarInfo struct {
 	Account    string `json:"account"`

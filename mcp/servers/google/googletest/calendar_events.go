@@ -346,8 +346,8 @@ func (c *calendarFake) deleteEvent(w http.ResponseWriter, r *http.Request, a *ca
 }
 
 var (
-	errNotFound = errors.New("Not Found")
-	errDeleted  = errors.New("Resource has been deleted")
+	errNotFound = googleMsg("Not Found")
+	errDeleted  = googleMsg("Resource has been deleted")
 )
 
 // cancel deletes an event as Google does: it stays, cancelled, for sync;

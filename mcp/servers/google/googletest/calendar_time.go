@@ -1,7 +1,6 @@
 package googletest
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,10 +22,10 @@ type when struct {
 // offset read in dt.TimeZone. which is "start" or "end", for messages.
 func resolve(dt *calendar.EventDateTime, calTZ, which string) (when, error) {
 	if dt == nil || (dt.Date == "" && dt.DateTime == "") {
-		return when{}, fmt.Errorf("Missing %s time.", which)
+		return when{}, googleMsgf("Missing %s time.", which)
 	}
 	if dt.Date != "" && dt.DateTime != "" {
-		return when{}, fmt.Errorf("Invalid %s time: give either a date or a dateTime.", which)
+		return when{}, googleMsgf("Invalid %s time: give either a date or a dateTime.", which)
 	}
 	tzName := dt.TimeZone
 	if tzName == "" {
@@ -35,14 +34,14 @@ func resolve(dt *calendar.EventDateTime, calTZ, which string) (when, error) {
 	loc, err := time.LoadLocation(tzName)
 	if err != nil || tzName == "" || tzName == "Local" {
 		if dt.TimeZone != "" {
-			return when{}, fmt.Errorf("Invalid time zone definition for %s time.", which)
+			return when{}, googleMsgf("Invalid time zone definition for %s time.", which)
 		}
 		loc = time.UTC
 	}
 	if dt.Date != "" {
 		d, err := time.ParseInLocation("2006-01-02", dt.Date, loc)
 		if err != nil {
-			return when{}, fmt.Errorf("Invalid %s time.", which)
+			return when{}, googleMsgf("Invalid %s time.", which)
 		}
 		return when{t: d, allDay: true, loc: loc}, nil
 	}
@@ -54,10 +53,10 @@ func resolve(dt *calendar.EventDateTime, calTZ, which string) (when, error) {
 	}
 	t, err := time.ParseInLocation("2006-01-02T15:04:05", dt.DateTime, loc)
 	if err != nil {
-		return when{}, fmt.Errorf("Invalid %s time.", which)
+		return when{}, googleMsgf("Invalid %s time.", which)
 	}
 	if dt.TimeZone == "" {
-		return when{}, fmt.Errorf("Missing time zone definition for %s time.", which)
+		return when{}, googleMsgf("Missing time zone definition for %s time.", which)
 	}
 	return when{t: t, loc: loc}, nil
 }
@@ -92,12 +91,12 @@ func parseRecurrence(lines []string) (*rule, error) {
 	for _, l := range lines {
 		name, val, ok := strings.Cut(l, ":")
 		if !ok {
-			return nil, errors.New("Invalid recurrence rule.")
+			return nil, googleMsg("Invalid recurrence rule.")
 		}
 		switch {
 		case name == "RRULE":
 			if r != nil {
-				return nil, errors.New("Invalid recurrence rule.")
+				return nil, googleMsg("Invalid recurrence rule.")
 			}
 			r = &rule{interval: 1}
 			for _, part := range strings.Split(val, ";") {
@@ -105,26 +104,26 @@ func parseRecurrence(lines []string) (*rule, error) {
 				switch k {
 				case "FREQ":
 					if v != "DAILY" && v != "WEEKLY" && v != "MONTHLY" && v != "YEARLY" {
-						return nil, errors.New("Invalid recurrence rule.")
+						return nil, googleMsg("Invalid recurrence rule.")
 					}
 					r.freq = v
 				case "INTERVAL":
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 {
-						return nil, errors.New("Invalid recurrence rule.")
+						return nil, googleMsg("Invalid recurrence rule.")
 					}
 					r.interval = n
 				case "COUNT":
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 {
-						return nil, errors.New("Invalid recurrence rule.")
+						return nil, googleMsg("Invalid recurrence rule.")
 					}
 					r.count = n
 				case "UNTIL":
 					t, err := time.Parse("20060102T150405Z", v)
 					if err != nil {
 						if _, derr := time.Parse("20060102", v); derr != nil {
-							return nil, errors.New("Invalid recurrence rule.")
+							return nil, googleMsg("Invalid recurrence rule.")
 						}
 						r.untilDay = v
 					}
@@ -133,21 +132,21 @@ func parseRecurrence(lines []string) (*rule, error) {
 					for _, d := range strings.Split(v, ",") {
 						wd, ok := weekdays[d]
 						if !ok {
-							return nil, errors.New("Invalid recurrence rule.")
+							return nil, googleMsg("Invalid recurrence rule.")
 						}
 						r.byDay = append(r.byDay, wd)
 					}
 				case "WKST":
 				default:
-					return nil, errors.New("Invalid recurrence rule.")
+					return nil, googleMsg("Invalid recurrence rule.")
 				}
 			}
 			if r.freq == "" || (r.count > 0 && (!r.until.IsZero() || r.untilDay != "")) {
-				return nil, errors.New("Invalid recurrence rule.")
+				return nil, googleMsg("Invalid recurrence rule.")
 			}
 		case strings.HasPrefix(name, "EXDATE"), strings.HasPrefix(name, "RDATE"):
 		default:
-			return nil, errors.New("Invalid recurrence rule.")
+			return nil, googleMsg("Invalid recurrence rule.")
 		}
 	}
 	return r, nil
@@ -216,3 +215,11 @@ func instanceID(id string, t time.Time, allDay bool) string {
 	}
 	return id + "_" + t.UTC().Format("20060102T150405Z")
 }
+
+// googleMsg is an error worded as Google words it in its answers
+// ("Missing end time."), capitals and full stop included.
+type googleMsg string
+
+func (m googleMsg) Error() string { return string(m) }
+
+func googleMsgf(format string, args ...any) error { return googleMsg(fmt.Sprintf(format, args...)) }
