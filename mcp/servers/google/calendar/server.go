@@ -67,8 +67,8 @@ type Server struct {
 	zoneMu sync.Mutex        // guards zones
 	zones  map[string]string // account → its primary calendar's zone
 
-	ownMu sync.Mutex          // guards own
-	own   map[string]struct{} // "account/event" changed by our tools, not to announce
+	ownMu sync.Mutex           // guards own
+	own   map[string]time.Time // "account/event" changed by our tools (when), not to announce
 }
 
 // New returns a Server.
@@ -94,7 +94,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Server{opts: opts, log: opts.Logger, retry: defaultBackoff, zones: map[string]string{}, own: map[string]struct{}{}}
+	return &Server{opts: opts, log: opts.Logger, retry: defaultBackoff, zones: map[string]string{}, own: map[string]time.Time{}}
 }
 
 // ServeStdio serves MCP on stdin and stdout, and polls for changes,
@@ -225,12 +225,22 @@ func (s *Server) zone(ctx context.Context, req *sdk.CallToolRequest, email *stri
 	return tz, nil
 }
 
+// ownTTL is how long a tool's change waits to be seen by the poller
+// before it is forgotten (an unselected calendar's never is).
+const ownTTL = time.Hour
+
 // markOwn notes an event changed by a tool: the poller does not announce
 // its next change back to the assistant that made it.
 func (s *Server) markOwn(email, eventID string) {
 	s.ownMu.Lock()
-	s.own[email+"/"+eventID] = struct{}{}
-	s.ownMu.Unlock()
+	defer s.ownMu.Unlock()
+	now := s.opts.Now()
+	for k, at := range s.own {
+		if now.Sub(at) > ownTTL {
+			delete(s.own, k)
+		}
+	}
+	s.own[email+"/"+eventID] = now
 }
 
 // takeOwn reports (and forgets) whether a change was a tool's own.

@@ -443,6 +443,9 @@ func (s *Server) updateEventTool(ctx context.Context, req *sdk.CallToolRequest, 
 		return nil, zero, err
 	}
 	s.markOwn(email, got.Id)
+	if target.split {
+		s.markOwn(email, target.ev.Id) // the series cut
+	}
 	out.Event = eventOf(email, calID, got)
 	msg := "updated " + out.Event.line()
 	if out.Note != "" {

@@ -547,7 +547,7 @@ func (c *calendarFake) listEvents(w http.ResponseWriter, r *http.Request, a *cal
 				}
 			}
 			for _, e := range cands {
-				if text != "" && !strings.Contains(strings.ToLower(e.Summary+"\n"+e.Description+"\n"+e.Location), text) {
+				if text != "" && !strings.Contains(searchText(e), text) {
 					continue
 				}
 				items = append(items, c.view(a, cal, e))
@@ -626,4 +626,17 @@ func (c *calendarFake) instances(w http.ResponseWriter, r *http.Request, a *calA
 	}
 	page.ForceSendFields = []string{"Items"}
 	writeJSON(w, page)
+}
+
+// searchText is what q searches in an event: summary, description,
+// location, and the organizer's and attendees' addresses and names.
+func searchText(e *calendar.Event) string {
+	parts := []string{e.Summary, e.Description, e.Location}
+	if e.Organizer != nil {
+		parts = append(parts, e.Organizer.Email, e.Organizer.DisplayName)
+	}
+	for _, a := range e.Attendees {
+		parts = append(parts, a.Email, a.DisplayName)
+	}
+	return strings.ToLower(strings.Join(parts, "\n"))
 }
