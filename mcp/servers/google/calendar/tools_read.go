@@ -104,6 +104,9 @@ type listEventsOut struct {
 // defaultMaxResults bounds list_events without max_results.
 const defaultMaxResults = 1000
 
+// maxTextLines bounds the events in list_events' text mirror.
+const maxTextLines = 50
+
 // eventsIn lists the events of one calendar in [from, to), every page,
 // at most max.
 func (s *Server) eventsIn(ctx context.Context, req *sdk.CallToolRequest, email *string, calID string, from, to time.Time, query string, max int) ([]Event, bool, error) {
@@ -205,7 +208,11 @@ func (s *Server) listEventsTool(ctx context.Context, req *sdk.CallToolRequest, i
 	if out.Truncated {
 		b.WriteString(" (more exist: raise max_results or narrow the window)")
 	}
-	for _, e := range out.Events {
+	for i, e := range out.Events {
+		if i == maxTextLines {
+			fmt.Fprintf(&b, "\n… and %d more (all of them in the structured result)", len(out.Events)-i)
+			break
+		}
 		b.WriteString("\n" + e.line())
 	}
 	return text(b.String()), out, nil

@@ -68,7 +68,10 @@ func TestListEventsFollowsEveryPage(t *testing.T) {
 	e.add(ada, "hidden", timed("Not shown", start, time.Hour, ""))
 	e.add(ada, "primary", timed("Next month", start.AddDate(0, 1, 0), time.Hour, ""))
 	var out listEventsOut
-	e.call("list_events", nil, &out)
+	txt := e.call("list_events", nil, &out)
+	if !strings.Contains(txt, "… and 251 more") || strings.Count(txt, "\n") != 51 {
+		t.Errorf("the text mirror is not short: %d lines", strings.Count(txt, "\n"))
+	}
 	if len(out.Events) != 301 || out.Truncated {
 		t.Fatalf("%d events (truncated %v), want 300 + 1 from the selected calendars", len(out.Events), out.Truncated)
 	}

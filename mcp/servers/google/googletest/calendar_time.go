@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/api/calendar/v3"
@@ -31,7 +32,7 @@ func resolve(dt *calendar.EventDateTime, calTZ, which string) (when, error) {
 	if tzName == "" {
 		tzName = calTZ
 	}
-	loc, err := time.LoadLocation(tzName)
+	loc, err := loadLocation(tzName)
 	if err != nil || tzName == "" || tzName == "Local" {
 		if dt.TimeZone != "" {
 			return when{}, googleMsgf("Invalid time zone definition for %s time.", which)
@@ -68,6 +69,21 @@ func (w when) format(tz string) *calendar.EventDateTime {
 		return &calendar.EventDateTime{Date: w.t.Format("2006-01-02"), TimeZone: tz}
 	}
 	return &calendar.EventDateTime{DateTime: w.t.In(w.loc).Format(time.RFC3339), TimeZone: tz}
+}
+
+// zones caches time.LoadLocation, which reads the zone database each
+// time: the fake resolves every event's times on every list.
+var zones sync.Map // name → *time.Location
+
+func loadLocation(name string) (*time.Location, error) {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	l, err := time.LoadLocation(name)
+	if err == nil {
+		zones.Store(name, l)
+	}
+	return l, err
 }
 
 // rule is the part of an RRULE the fake expands.
