@@ -2,6 +2,7 @@ package calendar
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	gcal "google.golang.org/api/calendar/v3"
 )
 
@@ -154,4 +156,41 @@ func exerciseEverything(e *env) {
 	e.poll(e.srv.newPoller())
 	e.add(ada, "primary", timed("Later", at, time.Hour, ""))
 	e.poll(p)
+}
+
+// TestNoTokenLeaks: after every tool, every kind of sync and a few
+// failures (rate limits, an expired access token), the access token is
+// in no tool result, log line, notification or cursor file.
+func TestNoTokenLeaks(t *testing.T) {
+	e := newEnv(t)
+	exerciseEverything(e)
+	limits := make([]googletest.RateLimit, 5)
+	for i := range limits {
+		limits[i] = googletest.RateLimit{Code: http.StatusTooManyRequests}
+	}
+	e.fake.InjectRateLimits(limits...)
+	e.callErr("list_events", nil, "rate-limited")
+	e.fake.InjectRateLimits(limits...)
+	e.poll(e.srv.newPoller())
+	e.callErr("get_event", map[string]any{"event_id": "nosuchevent"})
+	e.accounts.mu.Lock()
+	token := e.accounts.tokens[ada]
+	e.accounts.tokens[ada] = "ya29.expired-or-unknown"
+	e.accounts.mu.Unlock()
+	e.callErr("list_calendars", nil, "invalid authentication credentials")
+	e.poll(e.srv.newPoller())
+	if token == "" {
+		t.Fatal("no token was issued")
+	}
+	cursors, _ := os.ReadFile(filepath.Join(e.dataDir, CursorsFile))
+	notices, _ := json.Marshal(e.notes.take())
+	for what, s := range map[string]string{"tool results": e.results.String(), "the log": e.logs.String(),
+		"the cursor file": string(cursors), "notifications": string(notices)} {
+		if strings.Contains(s, token) || strings.Contains(s, "ya29.") {
+			t.Errorf("an access token is in %s", what)
+		}
+	}
+	if !strings.Contains(e.logs.String(), "calendar poll") {
+		t.Errorf("the failing polls were not logged: %s", e.logs.String())
+	}
 }

@@ -3,6 +3,7 @@ package calendar
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strings"
@@ -122,6 +123,26 @@ type env struct {
 	client   *sdk.ClientSession
 	notes    *notes
 	dataDir  string
+	logs     *syncBuffer     // the Server's log
+	results  strings.Builder // every tool result's text, for searching
+}
+
+// syncBuffer is a log destination safe for the poller's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func newEnv(t *testing.T, mods ...func(*Options)) *env {
@@ -129,9 +150,10 @@ func newEnv(t *testing.T, mods ...func(*Options)) *env {
 	fake := googletest.New()
 	t.Cleanup(fake.Close)
 	t.Setenv(google.APIURLEnv, fake.URL)
-	e := &env{t: t, fake: fake, notes: &notes{}, dataDir: t.TempDir(),
+	e := &env{t: t, fake: fake, notes: &notes{}, dataDir: t.TempDir(), logs: &syncBuffer{},
 		accounts: &fakeTokenAccounts{fake: fake, emails: []string{ada}, needSignIn: map[string]bool{}, tokens: map[string]string{}}}
-	opts := Options{Accounts: e.accounts, DataDir: e.dataDir, Notify: e.notes.notify, Version: "test"}
+	opts := Options{Accounts: e.accounts, DataDir: e.dataDir, Notify: e.notes.notify, Version: "test",
+		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	for _, m := range mods {
 		m(&opts)
 	}
@@ -194,6 +216,8 @@ func (e *env) callRaw(name string, args map[string]any) *sdk.CallToolResult {
 	if err != nil {
 		e.t.Fatalf("%s: %v", name, err)
 	}
+	b, _ := json.Marshal(res)
+	e.results.Write(b)
 	return res
 }
 
