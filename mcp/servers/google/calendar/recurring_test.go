@@ -119,3 +119,40 @@ func TestRecurringAllDaySeries(t *testing.T) {
 		t.Errorf("after deleting following: %+v", list.Events)
 	}
 }
+
+// TestRecurringAcrossDST: a daily 09:00 in Berlin stays 09:00 local
+// across the spring change (its UTC offset moves from +01:00 to +02:00).
+func TestRecurringAcrossDST(t *testing.T) {
+	e := newEnv(t)
+	var out createEventOut
+	e.call("create_event", map[string]any{"summary": "Walk", "start": "2027-03-26T09:00", "end": "2027-03-26T09:30",
+		"time_zone": "Europe/Berlin", "recurrence": []string{"RRULE:FREQ=DAILY;COUNT=4"}}, &out)
+	var list listEventsOut
+	e.call("list_events", map[string]any{"time_min": "2027-03-25T00:00:00Z", "time_max": "2027-04-01T00:00:00Z"}, &list)
+	var starts []string
+	for _, ev := range list.Events {
+		starts = append(starts, ev.Start.DateTime)
+	}
+	if strings.Join(starts, " ") != "2027-03-26T09:00:00+01:00 2027-03-27T09:00:00+01:00 2027-03-28T09:00:00+02:00 2027-03-29T09:00:00+02:00" {
+		t.Errorf("occurrences %v", starts)
+	}
+}
+
+// TestListEventsOfAllAccounts: account "all" merges every account's
+// events, each saying whose it is.
+func TestListEventsOfAllAccounts(t *testing.T) {
+	e := newEnv(t)
+	e.accounts.signIn(bob)
+	at := tomorrowAt(berlin(t), 9, 0)
+	e.add(ada, "primary", timed("Ada's", at.Add(time.Hour), time.Hour, ""))
+	e.add(bob, "primary", timed("Bob's", at, time.Hour, ""))
+	var out listEventsOut
+	e.call("list_events", map[string]any{"account": "all"}, &out)
+	if len(out.Events) != 2 || out.Events[0].Account != bob || out.Events[1].Account != ada {
+		t.Errorf("all accounts: %+v", out.Events)
+	}
+	e.call("list_events", map[string]any{"account": bob}, &out)
+	if len(out.Events) != 1 || out.Events[0].Summary != "Bob's" {
+		t.Errorf("bob's: %+v", out.Events)
+	}
+}
