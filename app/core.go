@@ -92,6 +92,9 @@ type Core struct {
 	settings    config.Settings        // of the last good config
 	endpoint    string                 // the HTTP endpoint's URL, when it listens
 	endpointErr string                 // why the HTTP endpoint is off
+	// endpointWarning: the HTTP endpoint listens, but not where it
+	// should (its port was taken).
+	endpointWarning string
 
 	listenChanged chan struct{} // settings.Listen changed (cap 1); read by serveHTTP
 
@@ -395,7 +398,7 @@ func (c *Core) Status() Status {
 
 // statusLocked is Status for a caller holding c.mu.
 func (c *Core) statusLocked() Status {
-	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, Servers: make([]ServerStatus, 0, len(c.order))}
+	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, EndpointWarning: c.endpointWarning, Servers: make([]ServerStatus, 0, len(c.order))}
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
 			st.Servers = append(st.Servers, s.status)

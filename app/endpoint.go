@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
@@ -89,7 +90,7 @@ func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
 	defer os.Remove(endpointPath(c.opts.DataDir))
 	token, err := c.opts.Token()
 	if err != nil {
-		c.setEndpoint("", "HTTP endpoint off: no bearer token: "+err.Error())
+		c.setEndpoint("", "HTTP endpoint off: no bearer token: "+err.Error(), "")
 		return
 	}
 	for {
@@ -101,7 +102,7 @@ func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
 		}
 		srv, err := c.startHTTP(addr, token)
 		if err != nil {
-			c.setEndpoint("", err.Error())
+			c.setEndpoint("", err.Error(), "")
 		}
 		select {
 		case <-ctx.Done():
@@ -139,9 +140,12 @@ const (
 )
 
 func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, warning, err := listenHTTP(addr)
 	if err != nil {
 		return nil, fmt.Errorf("HTTP endpoint off: listening on %s: %w", addr, err)
+	}
+	if warning != "" {
+		c.log.Warn("HTTP endpoint: " + warning)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	p := strconv.Itoa(port)
@@ -162,14 +166,33 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 	if err := config.WriteAtomic(endpointPath(c.opts.DataDir), append(ep, '\n')); err != nil {
 		c.log.Warn("writing endpoint.json", "err", err)
 	}
-	c.setEndpoint(url, "")
+	c.setEndpoint(url, "", warning)
 	c.log.Info("HTTP endpoint listening", "url", url)
 	return srv, nil
 }
 
-func (c *Core) setEndpoint(url, errText string) {
+// listenHTTP listens on addr. When a fixed port is taken, it listens on a
+// free port of the same host instead, and warning says so: a client's
+// saved URL no longer reaches mcptray, which the person must learn from
+// status and the Connect tab, never find out by a failing client.
+func listenHTTP(addr string) (ln net.Listener, warning string, err error) {
+	ln, err = net.Listen("tcp", addr)
+	if err == nil || !errors.Is(err, syscall.EADDRINUSE) {
+		return ln, "", err
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	ln, err2 := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err2 != nil {
+		return nil, "", err
+	}
+	free := ln.Addr().(*net.TCPAddr).Port
+	return ln, fmt.Sprintf("port %s is taken by another program, so mcptray listens on port %d instead, until the next start: "+
+		"URLs saved with port %s do not reach mcptray; free the port, or set another one in x-mcptray.listen", port, free, port), nil
+}
+
+func (c *Core) setEndpoint(url, errText, warning string) {
 	c.mu.Lock()
-	c.endpoint, c.endpointErr = url, errText
+	c.endpoint, c.endpointErr, c.endpointWarning = url, errText, warning
 	c.mu.Unlock()
 	c.broadcast()
 }

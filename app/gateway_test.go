@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -198,6 +199,51 @@ func TestHTTPEndpoint(t *testing.T) {
 	port := freePort(t)
 	h.write(fmt.Sprintf(`{"mcpServers": {"a": %s}, "x-mcptray": {"listen": "127.0.0.1:%d"}}`, fake(t, "echo"), port))
 	h.wait("moved", func(st Status) bool { return st.Endpoint == fmt.Sprintf("http://127.0.0.1:%d/mcp", port) })
+}
+
+// A fixed port that another program holds: the endpoint listens on a free
+// port instead, and the status says so (and why) — never silently. When
+// the port is free again, a restart of the endpoint takes it, and the
+// warning goes.
+func TestHTTPEndpointPortTaken(t *testing.T) {
+	other, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := other.Addr().(*net.TCPAddr).Port
+	cfg := func(p int) string {
+		return fmt.Sprintf(`{"mcpServers": {"a": %s}, "x-mcptray": {"listen": "127.0.0.1:%d"}}`, fake(t, "echo"), p)
+	}
+	h := startCore(t, cfg(port))
+	st := h.wait("endpoint", func(st Status) bool { return st.Endpoint != "" || st.EndpointError != "" })
+	want := fmt.Sprintf("port %d is taken by another program, so mcptray listens on port ", port)
+	if st.Endpoint == "" || strings.Contains(st.Endpoint, fmt.Sprintf(":%d/", port)) || !strings.Contains(st.EndpointWarning, want) {
+		t.Fatalf("endpoint %q, error %q, warning %q; want another port and a warning starting %q", st.Endpoint, st.EndpointError, st.EndpointWarning, want)
+	}
+	if !strings.Contains(st.EndpointWarning, "x-mcptray.listen") {
+		t.Errorf("the warning does not say what to do: %q", st.EndpointWarning)
+	}
+	if ep, err := ReadEndpoint(h.data); err != nil || ep.URL != st.Endpoint {
+		t.Errorf("endpoint.json = %+v, %v; status says %q", ep, err, st.Endpoint)
+	}
+	resp, err := http.Post(st.Endpoint, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatalf("the fallback endpoint: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the fallback endpoint without a token: HTTP %d, want 401", resp.StatusCode)
+	}
+	t.Logf("status: endpoint %s, endpointWarning %q", st.Endpoint, st.EndpointWarning)
+
+	// The port is free again and the listen address changes: the new one
+	// is taken as configured, without a warning.
+	other.Close()
+	port2 := freePort(t)
+	h.write(cfg(port2))
+	h.wait("moved, no warning", func(st Status) bool {
+		return st.Endpoint == fmt.Sprintf("http://127.0.0.1:%d/mcp", port2) && st.EndpointWarning == ""
+	})
 }
 
 // x-mcptray.callTimeout reaches the gateway: a call that outlives it ends

@@ -42,4 +42,7 @@ type Status struct {
 	// Endpoint is the HTTP endpoint's URL; EndpointError says why it is off.
 	Endpoint      string `json:"endpoint"`
 	EndpointError string `json:"endpointError,omitempty"`
+	// EndpointWarning says why the endpoint is not at its configured
+	// address (its port was taken, so it listens on a free one).
+	EndpointWarning string `json:"endpointWarning,omitempty"`
 }

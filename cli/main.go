@@ -48,6 +48,8 @@ const usage = `usage:
   mcptray inputs forget ID                  forget a ${input:ID} value
   mcptray ssh alias list|add|remove|test    the SSH server's aliases (in the keyring)
   mcptray serve ssh                         the built-in SSH MCP server (stdio)
+  mcptray auth google client|add|list|remove
+                                            Google accounts for gcal and gmail
 `
 
 // Options are what only package main may give the commands.
@@ -110,6 +112,8 @@ func Main(args []string, stdout, stderr io.Writer, opts Options) int {
 		err = cmdServe(ctx, args)
 	case "ssh":
 		err = cmdSSH(ctx, args, os.Stdin, stdout, stderr)
+	case "auth":
+		err = cmdAuth(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -42,6 +42,15 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	switch {
+	case st.Endpoint != "":
+		fmt.Fprintf(stdout, "HTTP endpoint: %s\n", escapeText(st.Endpoint))
+	case st.EndpointError != "":
+		fmt.Fprintf(stdout, "%s\n", escapeText(st.EndpointError))
+	}
+	if st.EndpointWarning != "" && st.Endpoint != "" {
+		fmt.Fprintf(stdout, "warning: %s\n", escapeText(st.EndpointWarning))
+	}
 	for _, s := range st.Servers {
 		if s.InboxRefused > 0 {
 			fmt.Fprintf(stdout, "%s: %d inbox requests refused (answered cancel: too many were waiting); see mcptray logs %s\n", s.Name, s.InboxRefused, s.Name)

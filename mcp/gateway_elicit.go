@@ -87,8 +87,10 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 	if err := json.Unmarshal(params, &ep); err != nil || len(params) == 0 {
 		line = errorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
 	} else {
-		ctx, stop := s.callContext(context.Background())
-		ctx, cancel := context.WithCancel(ctx)
+		// A child of the session's life, not callContext's AfterFunc: when
+		// the session ends, every request of a burst sees it at once, and
+		// none still on its way takes a place in the inbox.
+		ctx, cancel := context.WithCancel(s.life)
 		key := elicitKey{s, string(id)}
 		g.mu.Lock()
 		g.rawElicits[key] = cancel
@@ -102,7 +104,6 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 		delete(g.rawElicits, key)
 		g.mu.Unlock()
 		cancel()
-		stop()
 		if err != nil {
 			code := int64(codeInternal)
 			var we *jsonrpc.Error

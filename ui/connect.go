@@ -21,6 +21,7 @@ type connectScreen struct {
 	clipboard fyne.Clipboard
 	url       *widget.Label
 	copyURL   *widget.Button
+	warning   *widget.Label // why the URL is not the configured one; hidden when it is
 	feedback  *widget.Label // what the last Copy did
 	root      fyne.CanvasObject
 }
@@ -83,6 +84,10 @@ func newConnectScreen(c Core, clipboard fyne.Clipboard, exe string) *connectScre
 	s.copyURL = widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), func() {
 		s.copy(s.url.Text, "URL")
 	})
+	s.warning = widget.NewLabel("")
+	s.warning.Wrapping = fyne.TextWrapWord
+	s.warning.Importance = widget.WarningImportance
+	s.warning.Hide()
 	copyToken := widget.NewButtonWithIcon("Copy token", theme.ContentCopyIcon(), s.copyToken)
 	httpNote := widget.NewLabel("Streamable HTTP on loopback. Every request needs the header " +
 		"\"Authorization: Bearer TOKEN\"; the token is kept in the OS keyring (`mcptray token` prints it).")
@@ -90,6 +95,7 @@ func newConnectScreen(c Core, clipboard fyne.Clipboard, exe string) *connectScre
 	box.Add(widget.NewCard("HTTP", "",
 		container.NewVBox(
 			container.NewBorder(nil, nil, nil, s.copyURL, s.url),
+			s.warning,
 			httpNote,
 			container.NewHBox(copyToken))))
 	box.Add(s.feedback)
@@ -113,8 +119,12 @@ func (s *connectScreen) snippetCard(sn snippet) fyne.CanvasObject {
 	return widget.NewCard(sn.title, sn.where, content)
 }
 
-// setStatus shows the HTTP endpoint's URL, or why it is off.
+// setStatus shows the HTTP endpoint's URL, or why it is off, and why it
+// is not where it was configured to be.
 func (s *connectScreen) setStatus(st app.Status) {
+	s.warning.SetText(st.EndpointWarning)
+	s.warning.Hidden = st.EndpointWarning == "" || st.Endpoint == ""
+	s.warning.Refresh()
 	switch {
 	case st.Endpoint != "":
 		s.url.SetText(st.Endpoint)

@@ -104,4 +104,23 @@ func TestConnectEndpointStates(t *testing.T) {
 	if got := m.connect.url.Text; got != "The HTTP endpoint is starting…" {
 		t.Errorf("URL shows %q while starting", got)
 	}
+	if m.connect.warning.Visible() {
+		t.Errorf("a warning shows while starting: %q", m.connect.warning.Text)
+	}
+
+	// Its port was taken: the URL in use, and the warning under it.
+	st.Endpoint = "http://127.0.0.1:41234/mcp"
+	st.EndpointWarning = "port 7823 is taken by another program, so mcptray listens on port 41234 instead, until the next start"
+	m.apply(st)
+	if got := m.connect.url.Text; got != st.Endpoint || m.connect.copyURL.Disabled() {
+		t.Errorf("URL shows %q (copy disabled %v), want %q", got, m.connect.copyURL.Disabled(), st.Endpoint)
+	}
+	if !m.connect.warning.Visible() || m.connect.warning.Text != st.EndpointWarning {
+		t.Errorf("warning visible %v %q, want %q", m.connect.warning.Visible(), m.connect.warning.Text, st.EndpointWarning)
+	}
+	st.EndpointWarning = ""
+	m.apply(st)
+	if m.connect.warning.Visible() {
+		t.Errorf("the warning stays after the port is back: %q", m.connect.warning.Text)
+	}
 }

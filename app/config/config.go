@@ -22,7 +22,7 @@ type Config struct {
 
 // Settings are the app-wide settings under the top-level "x-mcptray".
 type Settings struct {
-	Listen      string        // HTTP listener address; default "127.0.0.1:0"
+	Listen      string        // HTTP listener address; default DefaultListen
 	Tools       string        // live|stable|dynamic; default "live"
 	Elicitation string        // auto|local; default "auto"
 	CallTimeout time.Duration // per tool call through the gateway; default 5 min
@@ -36,7 +36,10 @@ type Settings struct {
 
 // Defaults of Settings.
 const (
-	DefaultListen       = "127.0.0.1:0"
+	// DefaultListen is loopback port 7823, a port no well-known tool uses,
+	// so that an HTTP client's saved URL holds from one start to the next;
+	// port 0 asks for a free port.
+	DefaultListen       = "127.0.0.1:7823"
 	DefaultTools        = "live"
 	DefaultElicitation  = "auto"
 	DefaultCallTimeout  = 5 * time.Minute

@@ -28,7 +28,7 @@ const defaultConfig = `{
     }
   },
   "x-mcptray": {
-    "listen": "127.0.0.1:0",
+    "listen": "127.0.0.1:7823",
     "tools": "live"
   }
 }

@@ -304,7 +304,7 @@ func TestParseSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := cfg.Settings; s.Listen != "127.0.0.1:0" || s.Tools != "live" || s.Elicitation != "auto" || s.Raw != nil {
+	if s := cfg.Settings; s.Listen != "127.0.0.1:7823" || s.Tools != "live" || s.Elicitation != "auto" || s.Raw != nil {
 		t.Errorf("defaults = %+v", s)
 	}
 	if len(cfg.Servers) != 0 {
@@ -369,7 +369,7 @@ func TestParseFileErrors(t *testing.T) {
 		{`{"x-mcptray": {"tools": "all"}}`, `mcp.json:1:25: x-mcptray.tools must be "live", "stable" or "dynamic", got "all"`},
 		{`{"x-mcptray": {"tools": 1}}`, `mcp.json:1:25: x-mcptray.tools must be a string, got number`},
 		{`{"x-mcptray": {"elicitation": "remote"}}`, `mcp.json:1:31: x-mcptray.elicitation must be "auto" or "local", got "remote"`},
-		{`{"x-mcptray": {"listen": "8080"}}`, `mcp.json:1:26: x-mcptray.listen must be host:port, like "127.0.0.1:0", got "8080"`},
+		{`{"x-mcptray": {"listen": "8080"}}`, `mcp.json:1:26: x-mcptray.listen must be host:port, like "127.0.0.1:7823", got "8080"`},
 		{`{"x-mcptray": {"listen": "0.0.0.0:8080"}}`, `mcp.json:1:26: x-mcptray.listen must be a loopback address (127.0.0.1, [::1] or localhost), got "0.0.0.0:8080"`},
 		{`{"x-mcptray": {"listen": "example.com:80"}}`, `mcp.json:1:26: x-mcptray.listen must be a loopback address (127.0.0.1, [::1] or localhost), got "example.com:80"`},
 		{`{"x-mcptray": {"callTimeout": "soon"}}`, `mcp.json:1:31: x-mcptray.callTimeout must be a duration like "90s" or "5m", got "soon"`},

@@ -63,7 +63,7 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 		if m.key == "listen" {
 			host, _, err := net.SplitHostPort(val)
 			if err != nil {
-				return errorAt(orig, v.start, `x-mcptray.listen must be host:port, like "127.0.0.1:0", got %q`, val)
+				return errorAt(orig, v.start, `x-mcptray.listen must be host:port, like "127.0.0.1:7823", got %q`, val)
 			}
 			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 				return errorAt(orig, v.start, `x-mcptray.listen must be a loopback address (127.0.0.1, [::1] or localhost), got %q`, val)

@@ -152,7 +152,9 @@ type StatusJSON struct {
 		Restarts int    `json:"restarts"`
 		Error    string `json:"error"`
 	} `json:"servers"`
-	ConfigError string `json:"configError"`
+	ConfigError     string `json:"configError"`
+	Endpoint        string `json:"endpoint"`
+	EndpointWarning string `json:"endpointWarning"`
 }
 
 // Status runs `mcptray status --json` against this instance.

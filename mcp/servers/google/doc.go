@@ -6,6 +6,14 @@
 // RAM, and the base URL both APIs are served under
 // (MCPTRAY_GOOGLE_API_URL).
 //
+// Accounts (accounts.go, tokens.go) keeps each account's metadata in a
+// file of the data dir (AccountsFile) and its refresh token in the
+// keyring; it implements AccountSource, with one token source per account
+// in RAM. A sign-in (signin.go) is a SignIn: StartSignIn starts its
+// loopback HTTP server on a goroutine of its own, Wait waits for Google's
+// redirect, Close stops the server. Add (add.go) drives one from the
+// command line, SignInByElicitation (elicit.go) from a tool call.
+//
 // It imports neither the gateway nor app: the keyring is reached through
 // the Store its caller (cli) gives it.
 package google
