@@ -50,6 +50,8 @@ type poller struct {
 
 	mu   sync.Mutex // guards cals
 	cals map[string]calList
+
+	failing map[string]string // "account calendar" → the last error logged; owned by once's caller
 }
 
 type calList struct {
@@ -62,7 +64,7 @@ func (s *Server) newPoller() *poller {
 	if err != nil {
 		s.log.Warn("calendar cursors", "err", err)
 	}
-	return &poller{s: s, cur: cur, cals: map[string]calList{}}
+	return &poller{s: s, cur: cur, cals: map[string]calList{}, failing: map[string]string{}}
 }
 
 // Poll syncs every Options.Poll until ctx ends; the first sync of a
@@ -91,22 +93,31 @@ func (p *poller) once(ctx context.Context) {
 	}
 	for _, email := range emails {
 		ids, err := p.calendars(ctx, email)
-		if err != nil {
-			p.s.log.Warn("calendar poll: listing calendars", "account", email, "err", err)
-			continue
-		}
+		p.report(email, "", err)
 		for _, id := range ids {
 			if ctx.Err() != nil {
 				return
 			}
-			if err := p.sync(ctx, email, id); err != nil {
-				p.s.log.Warn("calendar poll", "account", email, "calendar", id, "err", err)
-			}
+			p.report(email, id, p.sync(ctx, email, id))
 		}
 	}
 	p.cur.prune(p.s.opts.Now())
 	if err := p.cur.save(); err != nil {
 		p.s.log.Warn("calendar poll", "err", err)
+	}
+}
+
+// report logs a failing sync once, not every poll (an account waiting to
+// sign in again fails until it does), and when it works again.
+func (p *poller) report(email, calID string, err error) {
+	k := cursorKey(email, calID)
+	switch {
+	case err == nil && p.failing[k] != "":
+		delete(p.failing, k)
+		p.s.log.Info("calendar poll works again", "account", email, "calendar", calID)
+	case err != nil && p.failing[k] != err.Error():
+		p.failing[k] = err.Error()
+		p.s.log.Warn("calendar poll", "account", email, "calendar", calID, "err", err)
 	}
 }
 

@@ -224,3 +224,22 @@ func TestPollRuns(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestPollerLogsAFailureOnce: an account that must sign in again is
+// logged once, not on every poll, and again when it works.
+func TestPollerLogsAFailureOnce(t *testing.T) {
+	e := newEnv(t)
+	e.accounts.needSignIn[ada] = true
+	p := e.srv.newPoller()
+	for range 3 {
+		e.poll(p)
+	}
+	if n := strings.Count(e.logs.String(), "needs to sign in again"); n != 1 {
+		t.Errorf("logged %d times:\n%s", n, e.logs.String())
+	}
+	e.accounts.signIn(ada)
+	e.poll(p)
+	if !strings.Contains(e.logs.String(), "calendar poll works again") {
+		t.Errorf("the recovery is not logged:\n%s", e.logs.String())
+	}
+}
