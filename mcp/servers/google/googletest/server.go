@@ -20,7 +20,8 @@ type Server struct {
 	now    func() time.Time
 	access map[string]accessToken // access token → what it grants
 
-	oauth oauthState // the OAuth endpoints' state (oauth.go)
+	cal   *calendarFake // the Calendar API (calendar*.go)
+	oauth oauthState    // the OAuth endpoints' state (oauth.go)
 }
 
 // accessToken is an access token the fake issued.
@@ -33,6 +34,7 @@ type accessToken struct {
 // New starts a fake; Close stops it.
 func New() *Server {
 	s := &Server{mux: http.NewServeMux(), now: time.Now, access: map[string]accessToken{}}
+	s.cal = newCalendarFake(s)
 	s.Server = httptest.NewServer(s.mux)
 	s.oauthRoutes()
 	return s
