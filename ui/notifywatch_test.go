@@ -18,6 +18,7 @@ type notifyWatch struct {
 	mu      sync.Mutex
 	log     []string               // every call and signal seen, in order ("Notify …", "Close 7", "Closed 7 3"); guarded by mu
 	sent    []*sentNotice          // guarded by mu
+	next    int                    // sent[next:] are still to be waited for (waitSent); guarded by mu
 	calls   map[string]*sentNotice // sender + serial of a Notify call → its notice, until the reply; guarded by mu
 	reasons map[uint32]uint32      // id → the reason of its NotificationClosed; guarded by mu
 }
@@ -100,8 +101,9 @@ func (w *notifyWatch) see(m *dbus.Message) {
 	}
 }
 
-// waitSent waits for a Notify call whose summary contains want, answered
-// by the daemon, and returns it. alive is checked while waiting.
+// waitSent waits for the next Notify call whose summary contains want,
+// answered by the daemon, and returns it: the first after the one the
+// last waitSent returned. alive is checked while waiting.
 func (w *notifyWatch) waitSent(t testing.TB, alive func(), want string) sentNotice {
 	t.Helper()
 	var got sentNotice
@@ -111,9 +113,9 @@ func (w *notifyWatch) waitSent(t testing.TB, alive func(), want string) sentNoti
 		}
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		for _, n := range w.sent {
+		for i, n := range w.sent[w.next:] {
 			if strings.Contains(n.summary, want) && n.id != 0 {
-				got = *n
+				got, w.next = *n, w.next+i+1
 				return true
 			}
 		}
