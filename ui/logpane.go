@@ -13,11 +13,15 @@ import (
 // maxLogLines is how many of a log's last lines the pane keeps.
 const maxLogLines = 2000
 
+// wholeLines is how many wrapped lines of a clicked log line show at once
+// under the log (more scroll).
+const wholeLines = 4
+
 // logPane shows one server's log, following it as it grows: a goroutine
 // runs Core.FollowLog into a channel, and follow applies what arrives on
 // the main goroutine. A line too long for the pane is cut with "…"; a
 // click on it shows it whole, wrapped (and selectable, to copy it), under
-// the log until closed. The fields are the main goroutine's.
+// the log in a box of wholeLines lines that scrolls, until closed. The fields are the main goroutine's.
 type logPane struct {
 	core    Core
 	lines   []string // the last maxLogLines complete lines, oldest first
@@ -50,7 +54,10 @@ func newLogPane(c Core) *logPane {
 	p.whole.Selectable = true
 	closeWhole := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.showWhole("") })
 	closeWhole.Importance = widget.LowImportance
-	p.wholeBx = container.NewBorder(widget.NewSeparator(), nil, nil, container.NewVBox(closeWhole), p.whole)
+	scroll := container.NewVScroll(p.whole) // a line can be long: it scrolls in wholeLines lines
+	lineH := fyne.MeasureText("X", theme.TextSize(), fyne.TextStyle{Monospace: true}).Height + theme.LineSpacing()
+	scroll.SetMinSize(fyne.NewSize(0, wholeLines*lineH+2*theme.InnerPadding()))
+	p.wholeBx = container.NewBorder(widget.NewSeparator(), nil, nil, container.NewVBox(closeWhole), scroll)
 	p.wholeBx.Hide()
 	p.root = container.NewBorder(nil, p.wholeBx, nil, nil, p.list)
 	return p
@@ -64,6 +71,7 @@ func (p *logPane) showWhole(line string) {
 	} else {
 		p.wholeBx.Show()
 	}
+	p.root.Refresh() // lay the list out again over the line's height
 }
 
 // clear empties the pane.

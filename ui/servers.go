@@ -50,6 +50,7 @@ type serversScreen struct {
 	title   *widget.Label
 	restart *widget.Button
 	errText *widget.Label // the selected server's whole last error, wrapped; hidden when it has none
+	detail  *fyne.Container
 	log     *logPane
 	root    fyne.CanvasObject
 }
@@ -86,11 +87,11 @@ func newServersScreen(c Core, now func() time.Time, onError func(error)) *server
 	s.errText.Selectable = true // to copy it
 	s.errText.Hide()
 	s.log = newLogPane(c)
-	detail := container.NewBorder(
+	s.detail = container.NewBorder(
 		container.NewVBox(container.NewBorder(nil, nil, nil, s.restart, s.title), s.errText),
 		nil, nil, nil, s.log.root)
 
-	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), detail)
+	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), s.detail)
 	split.Offset = 0.45
 	s.root = split
 	return s
@@ -207,6 +208,7 @@ func (s *serversScreen) showError() {
 	} else {
 		s.errText.Show()
 	}
+	s.detail.Refresh() // lay the log out again under the error's new height
 }
 
 // index is the row of server name; -1 if none shows it.
