@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// Notifier shows desktop notifications. The UI implements it with Fyne's
-// SendNotification; the core calls Notify from one goroutine of its own,
+// Notifier shows desktop notifications. The UI implements it (ui.Notifier,
+// over org.freedesktop.Notifications on Linux); the core calls Notify from one goroutine of its own,
 // never from a server's read loop, so a slow Notify delays only other
 // notifications.
 type Notifier interface {

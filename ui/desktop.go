@@ -88,7 +88,8 @@ func (d *desktop) screen() *mainScreen {
 }
 
 // apply shows st everywhere. A new config error is also a desktop
-// notification: the person may not have the window open.
+// notification (the person may not have the window open), withdrawn when
+// the config parses again.
 func (d *desktop) apply(st app.Status) {
 	d.st = st
 	if d.main != nil {
@@ -100,14 +101,17 @@ func (d *desktop) apply(st app.Status) {
 	if st.ConfigError != d.configErr {
 		d.configErr = st.ConfigError
 		if st.ConfigError != "" {
-			d.notify.notify("mcptray: mcp.json has an error", st.ConfigError+"\nThe last good config keeps running.")
+			d.notify.post(notice{key: keyConfigError, title: "mcptray: mcp.json has an error",
+				body: st.ConfigError + "\nThe last good config keeps running.", expire: untilWithdrawn})
+		} else {
+			d.notify.withdraw(keyConfigError) // it parses again
 		}
 	}
 }
 
 // applyInbox shows an inbox event: a new request pops up (and is a
 // desktop notification) and waits in the Inbox tab; a closed one leaves
-// both and is listed among the outcomes.
+// all three and is listed among the outcomes.
 func (d *desktop) applyInbox(ev app.InboxEvent) {
 	req := ev.Request
 	switch ev.Kind {
@@ -120,7 +124,7 @@ func (d *desktop) applyInbox(ev app.InboxEvent) {
 		if d.main != nil {
 			d.main.inbox.add(req)
 		}
-		d.notify.notify(requestNotice(req))
+		d.notify.post(requestNotice(req))
 	case app.InboxClosed:
 		d.drop(req.ID)
 		d.closed(outcome{req: req, outcome: ev.Outcome, by: ev.By, at: d.now()})
@@ -159,6 +163,7 @@ func (d *desktop) answered(id string) {
 }
 
 func (d *desktop) drop(id string) {
+	d.notify.withdraw(keyRequestPre + id)
 	d.pending = slices.DeleteFunc(d.pending, func(r app.InboxRequest) bool { return r.ID == id })
 	d.popup.remove(id)
 	if d.main != nil {

@@ -10,6 +10,10 @@
 // builds a request's form from its fields, requestview.go shows one
 // request in the popup and the Inbox tab. desktop.go ties them together;
 // run.go wires Fyne and the OS (tray host, autostart, clipboard, opener).
+// notify.go decides what a desktop notification says and how long it
+// stays; notify_linux.go sends it over org.freedesktop.Notifications from
+// a goroutine of its own (started in Run, ended before Run returns, after
+// withdrawing what is still shown).
 //
 // Threading: widgets are touched only on the Fyne main goroutine. Each
 // core subscription has one goroutine that applies what it receives through

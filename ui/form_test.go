@@ -360,23 +360,24 @@ func TestCountdown(t *testing.T) {
 }
 
 func TestRequestNotice(t *testing.T) {
-	pw := app.InboxRequest{Server: "ssh", Message: "sudo on prod-1", Mode: "form",
+	pw := app.InboxRequest{ID: "r1", Server: "ssh", Message: "sudo on prod-1", Mode: "form",
 		Fields: []app.Field{{Name: "password", Title: "Sudo password", Secret: true}}}
-	if title, body := requestNotice(pw); title != "ssh needs your sudo password" || body != "sudo on prod-1" {
-		t.Errorf("notice %q / %q", title, body)
+	want := notice{key: "inbox/r1", title: "ssh needs your sudo password", body: "sudo on prod-1", expire: untilWithdrawn}
+	if n := requestNotice(pw); n != want {
+		t.Errorf("notice %+v, want %+v", n, want)
 	}
 	key := pw
 	key.Fields = []app.Field{{Name: "k", Title: "SSH key passphrase"}}
-	if title, _ := requestNotice(key); title != "ssh needs your SSH key passphrase" {
-		t.Errorf("notice %q", title)
+	if n := requestNotice(key); n.title != "ssh needs your SSH key passphrase" {
+		t.Errorf("notice %q", n.title)
 	}
-	if title, _ := requestNotice(typesRequest()); title != "ssh needs your input" {
-		t.Errorf("notice %q", title)
+	if n := requestNotice(typesRequest()); n.title != "ssh needs your input" {
+		t.Errorf("notice %q", n.title)
 	}
-	if title, _ := requestNotice(app.InboxRequest{Server: "gmail", Mode: "url", Host: "accounts.google.com"}); title != "gmail asks you to open accounts.google.com" {
-		t.Errorf("notice %q", title)
+	if n := requestNotice(app.InboxRequest{Server: "gmail", Mode: "url", Host: "accounts.google.com"}); n.title != "gmail asks you to open accounts.google.com" {
+		t.Errorf("notice %q", n.title)
 	}
-	if title, _ := requestNotice(app.InboxRequest{Server: "notes", Mode: "form", Confirm: true}); title != "notes asks you to confirm" {
-		t.Errorf("notice %q", title)
+	if n := requestNotice(app.InboxRequest{Server: "notes", Mode: "form", Confirm: true}); n.title != "notes asks you to confirm" {
+		t.Errorf("notice %q", n.title)
 	}
 }

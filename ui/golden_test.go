@@ -149,3 +149,19 @@ func TestGoldenEvents(t *testing.T) {
 	d.open(tabEvents)
 	assertMarkup(t, "events.xml", d.win.Canvas())
 }
+
+// TestGoldenServersWholeError: a server whose long error is cut in its
+// row, selected: the whole error above its log, and a long log line,
+// clicked, whole under it.
+func TestGoldenServersWholeError(t *testing.T) {
+	st := fourServers()
+	st.Servers[3].State = app.StateError
+	st.Servers[3].Error = "exited with code 1 before initialize: Error: Cannot find module '/home/me/.npm/_npx/3f2a/node_modules/@acme/calendar-mcp/dist/index.js' imported from /home/me/calendar/run.js\n" +
+		"    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)"
+	m, w := goldenMain(t, st, "")
+	m.servers.list.Select(3)
+	m.servers.log.append("2026-07-03T09:55:00.000Z [lifecycle] starting: node /home/me/calendar/run.js\n" +
+		"2026-07-03T09:55:00.301Z [stderr] node:internal/modules/cjs/loader:1228 throw err; Error: Cannot find module '/home/me/.npm/_npx/3f2a/node_modules/@acme/calendar-mcp/dist/index.js' imported from /home/me/calendar/run.js\n")
+	m.servers.log.list.Select(1)
+	assertMarkup(t, "servers-error.xml", w.Canvas())
+}

@@ -5,21 +5,31 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
 // maxLogLines is how many of a log's last lines the pane keeps.
 const maxLogLines = 2000
 
+// wholeLines is how many wrapped lines of a clicked log line show at once
+// under the log (more scroll).
+const wholeLines = 4
+
 // logPane shows one server's log, following it as it grows: a goroutine
 // runs Core.FollowLog into a channel, and follow applies what arrives on
-// the main goroutine. The fields are the main goroutine's.
+// the main goroutine. A line too long for the pane is cut with "…"; a
+// click on it shows it whole, wrapped (and selectable, to copy it), under
+// the log in a box of wholeLines lines that scrolls, until closed. The fields are the main goroutine's.
 type logPane struct {
 	core    Core
 	lines   []string // the last maxLogLines complete lines, oldest first
 	partial string   // the last line, while it has no newline yet
 	list    *widget.List
-	end     func() // stops the current follower; nil when none runs
+	whole   *widget.Label   // the line clicked, whole
+	wholeBx *fyne.Container // whole and its close button; hidden when no line was clicked
+	end     func()          // stops the current follower; nil when none runs
 	root    fyne.CanvasObject
 }
 
@@ -35,9 +45,40 @@ func newLogPane(c Core) *logPane {
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			o.(*widget.Label).SetText(p.line(id))
 		})
-	p.list.OnSelected = func(id widget.ListItemID) { p.list.Unselect(id) }
-	p.root = p.list
+	p.list.OnSelected = func(id widget.ListItemID) {
+		p.showWhole(p.line(id))
+		p.list.Unselect(id) // the rows move as the log grows: keep no row selected
+	}
+	p.whole = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	p.whole.Wrapping = fyne.TextWrapBreak
+	p.whole.Selectable = true
+	closeWhole := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.showWhole("") })
+	closeWhole.Importance = widget.LowImportance
+	scroll := container.NewVScroll(p.whole) // a line can be long: it scrolls in wholeLines lines
+	lineH := fyne.MeasureText("X", theme.TextSize(), fyne.TextStyle{Monospace: true}).Height + theme.LineSpacing()
+	scroll.SetMinSize(fyne.NewSize(0, wholeLines*lineH+2*theme.InnerPadding()))
+	p.wholeBx = container.NewBorder(widget.NewSeparator(), nil, nil, container.NewVBox(closeWhole), scroll)
+	p.wholeBx.Hide()
+	p.root = container.NewBorder(nil, p.wholeBx, nil, nil, p.list)
 	return p
+}
+
+// showWhole shows line whole under the log; "" hides it.
+func (p *logPane) showWhole(line string) {
+	p.whole.SetText(line)
+	if line == "" {
+		p.wholeBx.Hide()
+	} else {
+		p.wholeBx.Show()
+	}
+	p.root.Refresh() // lay the list out again over the line's height
+}
+
+// clear empties the pane.
+func (p *logPane) clear() {
+	p.lines, p.partial = nil, ""
+	p.showWhole("")
+	p.list.Refresh()
 }
 
 func (p *logPane) count() int {
@@ -61,8 +102,7 @@ func (p *logPane) line(id int) string {
 // lines), then every new line, until follow is called again or stop.
 func (p *logPane) follow(name string) {
 	p.stop()
-	p.lines, p.partial = nil, ""
-	p.list.Refresh()
+	p.clear()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	chunks := make(chan string, 16)

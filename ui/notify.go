@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"time"
 	"unicode"
 
 	"fyne.io/fyne/v2"
@@ -12,10 +13,52 @@ import (
 // notifications on and off; on by default.
 const prefNotifications = "notifications"
 
-// notifier sends desktop notifications through Fyne (D-Bus
-// org.freedesktop.Notifications on Linux), unless the person turned them
-// off in Settings.
-type notifier struct{ app fyne.App }
+// How long notifications stay on screen. An event's goes after infoExpire.
+// One that asks for something stays until that is done, and is then taken
+// off the screen: an inbox request's when the request closes (answered
+// anywhere, timed out or withdrawn), the config error's when mcp.json
+// parses again (a config error is a state, and the notification says it
+// for as long as it lasts). The notification daemon may shorten or ignore
+// these; the person's settings there win.
+const (
+	infoExpire     = 10 * time.Second
+	untilWithdrawn = 0
+)
+
+// Keys of the notifications that are withdrawn (see notice.key).
+const (
+	keyConfigError = "config-error"
+	keyRequestPre  = "inbox/" // + the request's id
+)
+
+// notice is one desktop notification.
+type notice struct {
+	// key names a notification that can be withdrawn or replaced: one
+	// posted with the key of one still shown replaces it. "" for one that
+	// only expires.
+	key         string
+	title, body string
+	expire      time.Duration // 0: until withdrawn or dismissed
+}
+
+// notificationService sends notices that expire and can be withdrawn: on Linux
+// over org.freedesktop.Notifications (notify_linux.go). Its methods never
+// block and may be called from any goroutine.
+type notificationService interface {
+	post(notice)
+	withdraw(key string)
+	// close withdraws every notice still shown by key, and stops.
+	close()
+}
+
+// notifier sends desktop notifications, unless the person turned them off
+// in Settings: through bus when there is one, else through Fyne's
+// SendNotification (where they neither expire nor can be withdrawn).
+// Copies share bus.
+type notifier struct {
+	app fyne.App
+	bus notificationService // nil: Fyne's
+}
 
 // enabled reports whether notifications are on.
 func (n notifier) enabled() bool {
@@ -27,16 +70,36 @@ func (n notifier) setEnabled(on bool) {
 	n.app.Preferences().SetBool(prefNotifications, on)
 }
 
-// notify shows title and body, when notifications are on.
+// notify shows title and body for infoExpire, when notifications are on.
 func (n notifier) notify(title, body string) {
-	if n.enabled() {
-		n.app.SendNotification(fyne.NewNotification(title, body))
+	n.post(notice{title: title, body: body, expire: infoExpire})
+}
+
+// post shows x, when notifications are on.
+func (n notifier) post(x notice) {
+	if !n.enabled() {
+		return
+	}
+	if n.bus != nil {
+		n.bus.post(x)
+		return
+	}
+	n.app.SendNotification(fyne.NewNotification(x.title, x.body))
+}
+
+// withdraw takes the notice posted with key off the screen, if it is
+// still there (also when notifications were turned off since).
+func (n notifier) withdraw(key string) {
+	if n.bus != nil {
+		n.bus.withdraw(key)
 	}
 }
 
 // requestNotice is the notification for a new inbox request: "ssh needs
-// your sudo password", with the server's message as the body.
-func requestNotice(req app.InboxRequest) (title, body string) {
+// your sudo password", with the server's message as the body. It stays
+// until the request closes.
+func requestNotice(req app.InboxRequest) notice {
+	var title string
 	switch {
 	case req.Mode == "url":
 		title = req.Server + " asks you to open " + req.Host
@@ -47,7 +110,7 @@ func requestNotice(req app.InboxRequest) (title, body string) {
 	default:
 		title = req.Server + " needs your input"
 	}
-	return title, req.Message
+	return notice{key: keyRequestPre + req.ID, title: title, body: req.Message, expire: untilWithdrawn}
 }
 
 // lowerFirst lowers the first letter of a word that is not an acronym

@@ -11,14 +11,16 @@ import (
 )
 
 // TestRealEvents has a server send events: the first is a desktop
-// notification that reaches dunst, the tray counts them, the Events tab
-// lists them (photographed), and once they are marked read elsewhere (the
-// CLI's path) the tray count goes. SIGTERM then ends the app cleanly.
+// notification that reaches dunst and expires after 10 s, the tray counts
+// them, the Events tab lists them (photographed), and once they are marked
+// read elsewhere (the CLI's path) the tray count goes. SIGTERM then ends
+// the app cleanly.
 func TestRealEvents(t *testing.T) {
 	needSession(t)
 	startTrayHost(t)
 	conn := sessionBus(t)
 	seen := notifications(t)
+	nw := watchNotifications(t)
 	a := startApp(t, map[string]any{"feed": fakeServer("events")})
 	waitRegistered(t, a, conn)
 	waitMenu(t, a, conn, "feed ready", func(items []menuItem) bool { return hasItem(items, "feed — ready") })
@@ -28,6 +30,9 @@ func TestRealEvents(t *testing.T) {
 		t.Fatalf("emit: %s", r)
 	}
 	waitNotification(t, a, seen, "feed: event 0")
+	if n := nw.waitSent(t, a.alive, "feed: event 0"); n.expire != 10000 {
+		t.Errorf("an event's notification expires after %d ms; want 10000", n.expire)
+	}
 	waitFor(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
 	waitMenu(t, a, conn, "3 new events in the tray menu", func(items []menuItem) bool { return hasItem(items, "Events (3 new)…") })
 

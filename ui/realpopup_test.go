@@ -91,13 +91,16 @@ func (c mcpCall) wait(t *testing.T) string {
 // TestRealPopup has a server ask for a password during a tool call: the
 // tray shows it waiting, a notification reaches dunst, a popup titled with
 // the server's name comes up; the password typed into it with xdotool and
-// Enter reaches the server, and the popup closes. A second request,
-// answered by the CLI's path instead, closes its popup too.
+// Enter reaches the server, and the popup closes, as does the
+// notification (CloseNotification; it was sent to stay until then). A
+// second request, answered by the CLI's path instead, closes its popup and
+// its notification too.
 func TestRealPopup(t *testing.T) {
 	needSession(t)
 	startTrayHost(t)
 	conn := sessionBus(t)
 	seen := notifications(t)
+	nw := watchNotifications(t)
 	record := filepath.Join(t.TempDir(), "answers.jsonl")
 	asker := fakeServer("asker")
 	asker["env"].(map[string]string)["MCPTRAY_FAKE_RECORD"] = record
@@ -107,6 +110,10 @@ func TestRealPopup(t *testing.T) {
 
 	call := callTool(t, a, "ssh__login", map[string]any{"user": "root"})
 	waitNotification(t, a, seen, "ssh needs your password")
+	note := nw.waitSent(t, a.alive, "ssh needs your password")
+	if note.expire != 0 {
+		t.Errorf("the request's notification expires after %d ms; want it shown until the request closes (0)", note.expire)
+	}
 	waitMenu(t, a, conn, "ssh waiting for input", func(items []menuItem) bool {
 		return hasItem(items, "ssh — waiting for input") && hasItem(items, "Inbox (1)…")
 	})
@@ -128,6 +135,7 @@ func TestRealPopup(t *testing.T) {
 	xdo(t, "key", "Return")
 	reply := call.wait(t)
 	windowGone(t, a, "ssh")
+	nw.waitClosed(t, a.alive, note, closedByCall) // answered: off the screen
 	b, err := os.ReadFile(record)
 	if err != nil {
 		t.Fatalf("the server recorded no answer: %v", err)
@@ -155,6 +163,7 @@ func TestRealPopup(t *testing.T) {
 	// Answered elsewhere: the popup closes by itself.
 	call = callTool(t, a, "ssh__login", map[string]any{"user": "admin"})
 	findWindow(t, a, "ssh")
+	note = nw.waitSent(t, a.alive, "ssh needs your password")
 	cl, err := app.Dial(a.data)
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +178,7 @@ func TestRealPopup(t *testing.T) {
 		t.Fatal(err)
 	}
 	windowGone(t, a, "ssh")
+	nw.waitClosed(t, a.alive, note, closedByCall)
 	if r := call.wait(t); !strings.Contains(r, "login decline") {
 		t.Errorf("tool reply after the CLI declined: %q", r)
 	}

@@ -20,13 +20,15 @@ import (
 // summary and one checked item per server, a click turns a server off
 // (mcp.json rewritten, process gone), the window opens from the tray on
 // each tab, closing it only hides it, a broken mcp.json is a desktop
-// notification and a banner, items keep their ids through those changes,
+// notification and a banner (the notification withdrawn once mcp.json is
+// fixed), items keep their ids through those changes,
 // and Quit quits. Screenshots are saved.
 func TestRealTray(t *testing.T) {
 	needSession(t)
 	panel := startTrayHost(t)
 	conn := sessionBus(t)
 	seen := notifications(t)
+	nw := watchNotifications(t)
 	a := startApp(t, map[string]any{
 		"alpha": fakeServer("echo"),
 		"beta":  fakeServer("echo"),
@@ -99,6 +101,7 @@ func TestRealTray(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitNotification(t, a, seen, "mcp.json has an error")
+	note := nw.waitSent(t, a.alive, "mcp.json has an error")
 	waitFor(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
 	waitMenu(t, a, conn, "the config error in the tray summary", func(items []menuItem) bool {
 		return len(items) > 0 && strings.HasSuffix(items[0].label, "config error")
@@ -112,6 +115,7 @@ func TestRealTray(t *testing.T) {
 	waitMenu(t, a, conn, "the config error gone from the tray summary", func(items []menuItem) bool {
 		return len(items) > 0 && items[0].label == "2 running · 1 off"
 	})
+	nw.waitClosed(t, a.alive, note, closedByCall) // it parses again: the notification goes
 
 	// Items keep their dbusmenu ids while only states change, so a click
 	// on a menu a tray host read before a change still lands.

@@ -63,12 +63,16 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 		a.Quit()
 	}
 	defer context.AfterFunc(ctx, func() { onMainLast(quit) })()
+	notify := notifier{app: a, bus: systemNotifications(a)}
+	if notify.bus != nil {
+		defer notify.bus.close() // after the followers have stopped: withdraws what is still shown
+	}
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
 			clipboard: a.Clipboard(),
 			exe:       exe,
 			now:       time.Now,
-			notify:    notifier{app: a},
+			notify:    notify,
 			autostart: auto,
 			ssh:       ssh,
 			openConfig: func(path string) {

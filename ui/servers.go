@@ -33,8 +33,11 @@ const (
 
 // serversScreen is the Servers tab: a row per server (a check that turns
 // it on or off through Core.SetEnabled, then name, state badge, pid,
-// uptime, tool count, restarts and last error) over the selected server's
-// Restart button and its log, followed live. Main goroutine only.
+// uptime, tool count, restarts and the first line of its last error,
+// cut to the column) over the selected server's Restart button, its whole
+// last error and its log, followed live. The selection is a server's
+// name: it stays on that server when rows are added or removed around
+// it. Main goroutine only.
 type serversScreen struct {
 	core    Core
 	onError func(error)      // shows a failed SetEnabled or Restart to the person
@@ -46,6 +49,8 @@ type serversScreen struct {
 	list    *widget.List
 	title   *widget.Label
 	restart *widget.Button
+	errText *widget.Label // the selected server's whole last error, wrapped; hidden when it has none
+	detail  *fyne.Container
 	log     *logPane
 	root    fyne.CanvasObject
 }
@@ -76,10 +81,17 @@ func newServersScreen(c Core, now func() time.Time, onError func(error)) *server
 	s.title.Truncation = fyne.TextTruncateEllipsis
 	s.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), s.restartSelected)
 	s.restart.Disable()
+	s.errText = widget.NewLabel("")
+	s.errText.Wrapping = fyne.TextWrapWord
+	s.errText.Importance = widget.DangerImportance
+	s.errText.Selectable = true // to copy it
+	s.errText.Hide()
 	s.log = newLogPane(c)
-	detail := container.NewBorder(container.NewBorder(nil, nil, nil, s.restart, s.title), nil, nil, nil, s.log.root)
+	s.detail = container.NewBorder(
+		container.NewVBox(container.NewBorder(nil, nil, nil, s.restart, s.title), s.errText),
+		nil, nil, nil, s.log.root)
 
-	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), detail)
+	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), s.detail)
 	split.Offset = 0.45
 	s.root = split
 	return s
@@ -168,7 +180,8 @@ func (s *serversScreen) restartSelected() {
 	}
 }
 
-// show selects server name: its title, Restart and its log.
+// show selects server name: its title, Restart, its last error and its
+// log.
 func (s *serversScreen) show(name string) {
 	if name == s.selected {
 		return
@@ -176,16 +189,68 @@ func (s *serversScreen) show(name string) {
 	s.selected = name
 	s.title.SetText("Log of " + name)
 	s.restart.Enable()
+	s.showError()
 	s.log.follow(name)
 }
 
-// setServers replaces the rows. The first server is selected when none is.
+// showError shows the selected server's whole last error above its log.
+func (s *serversScreen) showError() {
+	text := ""
+	if i := s.index(s.selected); i >= 0 {
+		text = strings.TrimSpace(s.servers[i].Error)
+	}
+	if text == s.errText.Text && s.errText.Visible() == (text != "") {
+		return
+	}
+	s.errText.SetText(text)
+	if text == "" {
+		s.errText.Hide()
+	} else {
+		s.errText.Show()
+	}
+	s.detail.Refresh() // lay the log out again under the error's new height
+}
+
+// index is the row of server name; -1 if none shows it.
+func (s *serversScreen) index(name string) int {
+	for i, st := range s.servers {
+		if st.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// setServers replaces the rows. The selection follows the selected
+// server to its new row; the first server is selected when none is, or
+// when the selected one is gone.
 func (s *serversScreen) setServers(servers []app.ServerStatus) {
 	s.servers = servers
-	s.list.Refresh()
-	if s.selected == "" && len(servers) > 0 {
+	i := s.index(s.selected)
+	switch {
+	case i >= 0:
+		s.list.Select(i) // nothing when it is the row selected already
+	case len(servers) > 0:
+		s.list.UnselectAll()
 		s.list.Select(0)
+	default:
+		s.clearSelection()
 	}
+	s.list.Refresh()
+	s.showError()
+}
+
+// clearSelection selects nothing: there is no server.
+func (s *serversScreen) clearSelection() {
+	s.list.UnselectAll()
+	if s.selected == "" {
+		return
+	}
+	s.selected = ""
+	s.title.SetText("")
+	s.restart.Disable()
+	s.log.stop()
+	s.log.clear()
 }
 
 // tick refreshes what changes with time alone (uptimes).

@@ -3,13 +3,17 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app"
@@ -239,5 +243,208 @@ func TestLogPaneAppend(t *testing.T) {
 	p.append(strings.Repeat("x\n", maxLogLines+10))
 	if n := p.count(); n != maxLogLines || p.line(0) != "x" {
 		t.Errorf("pane holds %d lines, first %q; want the last %d", n, p.line(0), maxLogLines)
+	}
+}
+
+// listRow is a row of the servers list as laid out: the list's item (the
+// tappable row with its highlight) and the server it shows.
+type listRow struct {
+	item      fyne.Tappable
+	highlight *canvas.Rectangle
+	name      string
+}
+
+// shownObjects is o and what it holds, parents first, through the
+// renderers the canvas uses (test.LaidOutObjects makes new ones).
+func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
+	out := []fyne.CanvasObject{o}
+	var kids []fyne.CanvasObject
+	switch o := o.(type) {
+	case fyne.Widget:
+		kids = test.WidgetRenderer(o).Objects()
+	case *fyne.Container:
+		kids = o.Objects
+	}
+	for _, k := range kids {
+		out = append(out, shownObjects(k)...)
+	}
+	return out
+}
+
+// listRows finds the rows of the servers list that are shown.
+func listRows(s *serversScreen) []listRow {
+	var rows []listRow
+	var cur listRow
+	for _, o := range shownObjects(s.list) {
+		switch o := o.(type) {
+		case *canvas.Rectangle:
+			if cur.item != nil && cur.highlight == nil {
+				cur.highlight = o
+			}
+		case *fyne.Container:
+			if cur.item != nil && len(o.Objects) == colError+1 {
+				cur.name = o.Objects[colName].(*widget.Label).Text
+				rows = append(rows, cur)
+				cur = listRow{}
+			}
+		case fyne.Tappable:
+			if fmt.Sprintf("%T", o) == "*widget.listItem" {
+				cur = listRow{item: o}
+			}
+		}
+	}
+	return rows
+}
+
+// TestSelectionFollowsTheServer: entries added above the selected server
+// (and one removed) leave the highlight on its row and the log on it, and
+// a click on the row that now holds its old place selects that row's
+// server; when the selected server is gone the first is selected.
+func TestSelectionFollowsTheServer(t *testing.T) {
+	follows := make(chan string, 10)
+	c := &fakeCore{followLog: func(ctx context.Context, name string, w io.Writer) error {
+		follows <- name
+		<-ctx.Done()
+		return nil
+	}}
+	m, _, _ := showMain(t, c, twoServers())
+	s := m.servers
+	selection := theme.Current().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
+	find := func(name string) listRow {
+		t.Helper()
+		for _, r := range listRows(s) {
+			if r.name == name {
+				return r
+			}
+		}
+		t.Fatalf("no row of %q laid out", name)
+		return listRow{}
+	}
+	check := func(want string) {
+		t.Helper()
+		var lit []string
+		for _, r := range listRows(s) {
+			if r.highlight.Visible() && r.highlight.FillColor == selection {
+				lit = append(lit, r.name)
+			}
+		}
+		if len(lit) != 1 || lit[0] != want {
+			t.Errorf("rows highlighted %q, want [%q]", lit, want)
+		}
+		if got := s.title.Text; got != "Log of "+want {
+			t.Errorf("log pane %q, want \"Log of %s\"", got, want)
+		}
+	}
+	test.Tap(find("gmail").item)
+	check("gmail")
+
+	st := twoServers()
+	st.Servers = append([]app.ServerStatus{
+		{Name: "alpha", Enabled: true, State: app.StateReady},
+		{Name: "beta", Enabled: true, State: app.StateStarting},
+	}, st.Servers...)
+	m.apply(st)
+	check("gmail")
+	test.Tap(find("beta").item) // the row where gmail was
+	check("beta")
+
+	st.Servers = st.Servers[1:] // alpha removed above beta
+	m.apply(st)
+	check("beta")
+	test.Tap(find("notes").item)
+	check("notes")
+	st.Servers = slices.DeleteFunc(st.Servers, func(x app.ServerStatus) bool { return x.Name == "notes" })
+	m.apply(st)
+	check("beta") // notes gone: the first
+
+	want := []string{"notes", "gmail", "beta", "notes", "beta"}
+	var seen []string
+	for range want {
+		select {
+		case f := <-follows:
+			seen = append(seen, f)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("logs followed %q; want %q", seen, want)
+		}
+	}
+	if !slices.Equal(seen, want) {
+		t.Errorf("logs followed %q, want %q", seen, want)
+	}
+}
+
+// TestWholeErrorOfTheSelectedServer: the row cuts a long error to its
+// first line and the column; selecting the server shows all of it,
+// wrapped, above its log — and follows the status.
+func TestWholeErrorOfTheSelectedServer(t *testing.T) {
+	long := "exited with code 1 before initialize: Error: Cannot find module '/home/me/.npm/_npx/3f2a/node_modules/@acme/notes-mcp/dist/index.js' imported from /home/me/notes/run.js"
+	st := twoServers()
+	st.Servers = append(st.Servers, app.ServerStatus{Name: "broken", Enabled: true, State: app.StateError,
+		Error: long + "\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)"})
+	m, w, _ := showMain(t, &fakeCore{}, st)
+	s := m.servers
+	if s.errText.Visible() {
+		t.Errorf("an error shown for notes, which has none: %q", s.errText.Text)
+	}
+	r := row(t, w, "broken")
+	if got := cell(r, colError); got != long {
+		t.Errorf("the row's error %q, want its first line", got)
+	}
+	if l := r.Objects[colError].(*widget.Label); l.Truncation != fyne.TextTruncateEllipsis {
+		t.Error("the row's error is not cut to its column")
+	}
+	for _, r := range listRows(s) {
+		if r.name == "broken" {
+			test.Tap(r.item)
+		}
+	}
+	want := strings.TrimSpace(st.Servers[2].Error)
+	if !s.errText.Visible() || s.errText.Text != want || s.errText.Wrapping != fyne.TextWrapWord {
+		t.Errorf("selected: error shown %v, %q (wrapping %v); want all of it, wrapped", s.errText.Visible(), s.errText.Text, s.errText.Wrapping)
+	}
+	if got := s.errText.Size().Width; got > w.Canvas().Size().Width {
+		t.Errorf("the whole error is %v wide, wider than the window (%v)", got, w.Canvas().Size().Width)
+	}
+
+	st.Servers[2].Error = "exited with code 2"
+	m.apply(st)
+	if s.errText.Text != "exited with code 2" {
+		t.Errorf("after a new status the error shown is %q", s.errText.Text)
+	}
+	st.Servers[2].Error, st.Servers[2].State = "", app.StateReady
+	m.apply(st)
+	if s.errText.Visible() {
+		t.Errorf("the error still shown once it is gone: %q", s.errText.Text)
+	}
+}
+
+// TestLogPaneShowsALongLineWhole: a long log line is cut in its row; a
+// click on it shows it whole, wrapped and selectable, until closed or
+// another server's log is shown.
+func TestLogPaneShowsALongLineWhole(t *testing.T) {
+	m, w, _ := showMain(t, &fakeCore{}, twoServers())
+	p := m.servers.log
+	long := "2026-07-03T09:55:00.000Z [stderr] " + strings.Repeat("a very long line of a server's stderr ", 8) + "END"
+	p.append("short\n" + long + "\n")
+	if p.wholeBx.Visible() {
+		t.Fatal("a whole line shown before any click")
+	}
+	p.list.Select(1)
+	if !p.wholeBx.Visible() || p.whole.Text != long || p.whole.Wrapping != fyne.TextWrapBreak || !p.whole.Selectable {
+		t.Fatalf("after a click: shown %v, %q; want the whole line, wrapped and selectable", p.wholeBx.Visible(), p.whole.Text)
+	}
+	if got := p.whole.Size().Width; got > w.Canvas().Size().Width {
+		t.Errorf("the whole line is %v wide, wider than the window (%v)", got, w.Canvas().Size().Width)
+	}
+	test.Tap(button(t, p.wholeBx, ""))
+	if p.wholeBx.Visible() {
+		t.Error("the whole line still shown after its close button")
+	}
+	p.list.Select(0)
+	if p.whole.Text != "short" {
+		t.Errorf("whole line %q after clicking the first", p.whole.Text)
+	}
+	m.servers.list.Select(1)
+	if p.wholeBx.Visible() {
+		t.Error("the whole line of notes' log still shown with gmail's log")
 	}
 }
