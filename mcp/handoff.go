@@ -51,6 +51,15 @@ var handOffs = newHandOffGuard(schedYield, os.Getenv("MCPTRAY_HANDOFF") != "off"
 
 func handOff() { handOffs.yield() }
 
+// countHandOffsIn makes handOff count its calls in n instead of yielding,
+// until restore is called: for tests of where the gateway hands off. Not
+// safe while handOff may run.
+func countHandOffsIn(n *atomic.Int64) (restore func()) {
+	saved := handOffs
+	handOffs = &handOffGuard{on: true, now: func() time.Duration { return 0 }, sched: func() { n.Add(1) }}
+	return func() { handOffs = saved }
+}
+
 type handOffGuard struct {
 	on       bool
 	sched    func()               // sched_yield(2), or a test's
