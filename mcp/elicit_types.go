@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,11 +31,11 @@ const CodeURLElicitationRequired = sdk.CodeURLElicitationRequired
 // Otherwise each elicitation goes to the inbox as a notice (nobody waits
 // for its answer), so the person sees the URL and can open it.
 func (g *Gateway) urlRequired(c *call, errObj []byte) {
-	code := field(errObj, "code")
-	if !code.ok() {
+	code := wire.Field(errObj, "code")
+	if !code.OK() {
 		return
 	}
-	if n, err := strconv.Atoi(string(code.of(errObj))); err != nil || n != CodeURLElicitationRequired {
+	if n, err := strconv.Atoi(string(code.Of(errObj))); err != nil || n != CodeURLElicitationRequired {
 		return
 	}
 	var e struct {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/mcptray/mcptray/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -166,11 +167,11 @@ func BenchmarkRawCallDirect(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { in.Close(); cmd.Wait() })
-	lr := newLineReader(out, maxLineBytes)
+	lr := wire.NewLineReader(out, wire.MaxLineBytes)
 	send := func(s string) { io.WriteString(in, s+"\n") }
 	recv := func() string {
 		for {
-			line, _, err := lr.next()
+			line, _, err := lr.Next()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -235,11 +236,11 @@ func BenchmarkValidUTF8Reply(b *testing.B) {
 	mixed := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"` + strings.Repeat("Grüße, 世界! ", 256) + `"}]}}` + "\n")
 	bad := bytes.Replace(typical, []byte("hello"), []byte("hel\xffo"), 1)
 	c := &stdioConn{}
-	tap := lineTap(func([]byte, *rpcPeek) bool { return true })
+	tap := lineTap(func([]byte, *wire.Peek) bool { return true })
 	c.tap.Store(&tap)
 	without := func(line []byte) {
 		t := bytes.TrimSpace(line)
-		if p, err := peekMessage(t); err == nil {
+		if p, err := wire.PeekMessage(t); err == nil {
 			(*c.tap.Load())(t, &p)
 		}
 	}

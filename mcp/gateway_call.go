@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,7 +74,7 @@ func (c *call) finish(line []byte) {
 	afterAnswer()
 	c.up.forgetRaw(c)
 	if written && c.up.g.calls.inFlight() == 0 {
-		handOff() // the assistant has the answer and nothing else waits
+		wire.HandOff() // the assistant has the answer and nothing else waits
 	}
 }
 
@@ -244,7 +245,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		args = json.RawMessage("{}")
 	}
 	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx}
-	gwID := gwIDPrefix + strconv.FormatUint(c.n, 10)
+	gwID := wire.GWIDPrefix + strconv.FormatUint(c.n, 10)
 	var dmeta sdk.Meta
 	if meta != nil {
 		dmeta = make(sdk.Meta, len(meta))
@@ -342,21 +343,21 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 
 // replyResult turns a server's reply line into the slow path's answer.
 func replyResult(line []byte) (sdk.Result, error) {
-	p, err := peekMessage(line)
+	p, err := wire.PeekMessage(line)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: "unreadable reply from the server"}
 	}
-	if p.err.ok() {
+	if p.Err.OK() {
 		var we jsonrpc.Error
-		if err := json.Unmarshal(p.err.of(line), &we); err != nil {
+		if err := json.Unmarshal(p.Err.Of(line), &we); err != nil {
 			return nil, &jsonrpc.Error{Code: codeInternal, Message: "unreadable error from the server"}
 		}
 		return nil, &we
 	}
-	if !p.result.ok() {
+	if !p.Result.OK() {
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: "reply from the server has no result"}
 	}
-	return &rawResult{raw: p.result.of(line)}, nil
+	return &rawResult{raw: p.Result.Of(line)}, nil
 }
 
 func (g *Gateway) timeoutError(server, tool string) error {
@@ -392,9 +393,9 @@ func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
 	}
 	b := make([]byte, 0, 128)
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
-	b = appendGWID(b, n)
+	b = wire.AppendGWID(b, n)
 	b = append(b, `,"reason":`...)
-	b = append(b, quoteJSON(reason)...)
+	b = append(b, wire.QuoteJSON(reason)...)
 	b = append(b, "}}\n"...)
 	sess.conn.writeLine(b)
 }
@@ -403,34 +404,34 @@ func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
 // gateway requests, progress with gateway tokens, and elicitation requests
 // (taken before the SDK, which refuses format "password") are the
 // gateway's.
-func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
+func (s *Session) tapLine(line []byte, p *wire.Peek) bool {
 	a := s.gw.Load()
 	if a == nil {
 		return false
 	}
-	if !p.method.ok() {
-		if n, ok := parseGWID(p.id.of(line)); ok {
+	if !p.Method.OK() {
+		if n, ok := wire.ParseGWID(p.ID.Of(line)); ok {
 			if why := a.g.rawReply(s, n, line, p); why != "" {
-				s.conn.logStray(p.id.of(line), why)
+				s.conn.logStray(p.ID.Of(line), why)
 			}
 			return true
 		}
 		return false
 	}
 	switch {
-	case p.method.is(line, `"notifications/progress"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		tok := field(pb, "progressToken")
-		if n, ok := parseGWID(tok.of(pb)); ok {
-			a.g.rawProgress(s, n, line, tok.within(p.params), p.params)
+	case p.Method.Is(line, `"notifications/progress"`) && !p.ID.OK() && p.Params.OK():
+		pb := p.Params.Of(line)
+		tok := wire.Field(pb, "progressToken")
+		if n, ok := wire.ParseGWID(tok.Of(pb)); ok {
+			a.g.rawProgress(s, n, line, tok.Within(p.Params), p.Params)
 			return true
 		}
-	case p.method.is(line, `"notifications/message"`) && !p.id.ok() && p.params.ok():
+	case p.Method.Is(line, `"notifications/message"`) && !p.ID.OK() && p.Params.OK():
 		// Taken here rather than by the SDK's client, so that a message
 		// logged during a call is passed on before the call's reply: on
 		// HTTP it then still goes out on the call's stream.
 		var lp sdk.LoggingMessageParams
-		if json.Unmarshal(s.redactJSON(p.params.of(line)), &lp) != nil {
+		if json.Unmarshal(s.redactJSON(p.Params.Of(line)), &lp) != nil {
 			return false
 		}
 		s.hooks.log(string(lp.Level), logMessageLine(&lp))
@@ -444,7 +445,7 @@ func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
 
 // rawReply takes a stdio server's reply to a gateway request. It returns
 // why the reply answers no call ("" when it answered one).
-func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *rpcPeek) (stray string) {
+func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *wire.Peek) (stray string) {
 	c, other := g.calls.takeFrom(n, s)
 	if c == nil {
 		if other {
@@ -453,33 +454,33 @@ func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *rpcPeek) (stray
 		return strayNotInFlight // cancelled, timed out, or its client left
 	}
 	c.dl.stop()
-	if p.err.ok() {
-		g.urlRequired(c, c.sess.redactJSON(p.err.of(line)))
+	if p.Err.OK() {
+		g.urlRequired(c, c.sess.redactJSON(p.Err.Of(line)))
 	}
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
 		return ""
 	}
-	c.finish(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
+	c.finish(c.sess.redactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
 	g.recordReply(c, line, p)
 	return ""
 }
 
 // rawProgress passes a stdio server's progress notification with a
 // gateway token to the assistant that made the call, with its own token.
-func (g *Gateway) rawProgress(s *Session, n uint64, line []byte, tok, params span) {
+func (g *Gateway) rawProgress(s *Session, n uint64, line []byte, tok, params wire.Span) {
 	c := g.calls.get(n)
 	if c == nil || c.sess != s {
 		return
 	}
-	pb := params.of(line)
-	if v := field(pb, "progress"); v.ok() {
-		if f, err := strconv.ParseFloat(string(v.of(pb)), 64); err == nil {
+	pb := params.Of(line)
+	if v := wire.Field(pb, "progress"); v.OK() {
+		if f, err := strconv.ParseFloat(string(v.Of(pb)), 64); err == nil {
 			c.progress.Store(math.Float64bits(f))
 		}
 	}
 	if c.upToken != nil {
-		c.up.send(c.sess.redactJSON(splice(line, edit{tok.s, tok.e, c.upToken})))
+		c.up.send(c.sess.redactJSON(wire.Splice(line, wire.Edit{Start: tok.Start, End: tok.End, Repl: c.upToken})))
 		return
 	}
 	var pp sdk.ProgressNotificationParams
@@ -496,7 +497,7 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	if !ok {
 		return
 	}
-	n, ok := parseGWID([]byte(strconv.Quote(tok)))
+	n, ok := wire.ParseGWID([]byte(strconv.Quote(tok)))
 	if !ok {
 		return
 	}
@@ -537,7 +538,7 @@ func (c *call) notifyProgress(p *sdk.ProgressNotificationParams) {
 func (g *Gateway) failCalls(sess *Session) {
 	for _, c := range g.calls.takeWhere(func(c *call) bool { return c.sess == sess && c.upID != nil }) {
 		c.dl.stop()
-		c.finish(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
+		c.finish(wire.ErrorLine(c.upID, codeInternal, diedText(c.server, sess)))
 		g.recordCall(c, OutcomeError)
 	}
 }
@@ -548,7 +549,7 @@ func (g *Gateway) expire(c *call) {
 		return
 	}
 	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
-	c.finish(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
+	c.finish(wire.ErrorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
 	g.recordCall(c, OutcomeTimeout)
 }
 

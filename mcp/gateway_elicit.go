@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,19 +63,19 @@ func hasSecretWord(s string) bool {
 // tapElicit takes a stdio server's elicitation/create, or its withdrawal
 // of one (notifications/cancelled), for a's gateway; from the stdout tap
 // (tapLine, or startupTap while the server starts). Other lines go on.
-func (s *Session) tapElicit(a *gwAttachment, line []byte, p *rpcPeek) bool {
+func (s *Session) tapElicit(a *gwAttachment, line []byte, p *wire.Peek) bool {
 	switch {
-	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
+	case p.Method.Is(line, `"notifications/cancelled"`) && !p.ID.OK() && p.Params.OK():
+		pb := p.Params.Of(line)
+		if id := wire.Field(pb, "requestId"); id.OK() && a.g.cancelRawElicit(s, string(id.Of(pb))) {
 			return true
 		}
-	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
+	case p.Method.Is(line, `"elicitation/create"`) && p.ID.OK():
 		var params []byte
-		if p.params.ok() {
-			params = bytes.Clone(p.params.of(line))
+		if p.Params.OK() {
+			params = bytes.Clone(p.Params.Of(line))
 		}
-		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
+		go a.g.rawElicit(a.name, s, bytes.Clone(p.ID.Of(line)), params)
 		return true
 	}
 	return false
@@ -85,7 +86,7 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 	var ep sdk.ElicitParams
 	var line []byte
 	if err := json.Unmarshal(params, &ep); err != nil || len(params) == 0 {
-		line = errorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
+		line = wire.ErrorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
 	} else {
 		// A child of the session's life, not callContext's AfterFunc: when
 		// the session ends, every request of a burst sees it at once, and
@@ -110,11 +111,11 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 			if errors.As(err, &we) {
 				code = we.Code
 			}
-			line = errorLine(id, code, err.Error())
+			line = wire.ErrorLine(id, code, err.Error())
 		} else {
 			b, err := json.Marshal(res)
 			if err != nil {
-				line = errorLine(id, codeInternal, "encoding the answer: "+err.Error())
+				line = wire.ErrorLine(id, codeInternal, "encoding the answer: "+err.Error())
 			} else {
 				line = make([]byte, 0, len(b)+len(id)+40)
 				line = append(line, `{"jsonrpc":"2.0","id":`...)

@@ -1,7 +1,10 @@
+//go:build linux
+
 package mcp
 
 import (
 	"fmt"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,7 +14,7 @@ import (
 // countHandOffs makes handOff count instead of yield, for one test.
 func countHandOffs(t *testing.T) *atomic.Int64 {
 	var n atomic.Int64
-	t.Cleanup(countHandOffsIn(&n))
+	t.Cleanup(wire.CountHandOffs(&n))
 	return &n
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -185,7 +186,7 @@ func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientO
 func connectPipes(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
 	t.Helper()
 	inR, inW, outR, outW := twoPipes(t)
-	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, StdioStream(inR, outW))
+	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, wire.StdioStream(inR, outW))
 }
 
 // twoPipes makes the two pipes of a stdio session: in (read by the
@@ -352,7 +353,7 @@ var _ = io.EOF
 // rawStream is a stream session driven line by line.
 type rawStream struct {
 	conn net.Conn
-	lr   *lineReader
+	lr   *wire.LineReader
 }
 
 func connectRaw(t testing.TB, g *Gateway, uo UpstreamOptions) *rawStream {
@@ -364,7 +365,7 @@ func connectRaw(t testing.TB, g *Gateway, uo UpstreamOptions) *rawStream {
 		ours.Close()
 		<-done
 	})
-	return &rawStream{conn: ours, lr: newLineReader(ours, maxLineBytes)}
+	return &rawStream{conn: ours, lr: wire.NewLineReader(ours, wire.MaxLineBytes)}
 }
 
 func (r *rawStream) send(t testing.TB, line string) {
@@ -379,7 +380,7 @@ func (r *rawStream) recv(t testing.TB) string {
 	t.Helper()
 	r.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for {
-		line, _, err := r.lr.next()
+		line, _, err := r.lr.Next()
 		if err != nil {
 			t.Fatalf("reading: %v", err)
 		}

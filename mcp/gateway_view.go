@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -240,7 +241,7 @@ func (v *view) sync(snap *snapshot) []string {
 					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
 					continue
 				}
-				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: quoteJSON(t.Name), sess: sess}})
+				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess}})
 			}
 		}
 	}

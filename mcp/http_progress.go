@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"io"
 	"mime"
 	"net/http"
@@ -97,7 +98,7 @@ func (b *progressBody) examine(line []byte) {
 	if json.Unmarshal(bytes.TrimSpace(data), &msg) != nil || msg.Method != "notifications/progress" {
 		return
 	}
-	n, ok := parseGWID(msg.Params.ProgressToken)
+	n, ok := wire.ParseGWID(msg.Params.ProgressToken)
 	if !ok {
 		return
 	}

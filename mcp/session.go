@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -153,7 +154,7 @@ type Session struct {
 	startClock deadline
 	// secrets are the values to redact from what the server says (see
 	// redact.go); nil: none.
-	secrets atomic.Pointer[redactor]
+	secrets atomic.Pointer[wire.Secrets]
 	// logLevel is the level asked for at startup ("info" unless the spec
 	// said otherwise; "off" for none). Written before Start returns.
 	logLevel string
@@ -283,7 +284,7 @@ func logMessageLine(p *sdk.LoggingMessageParams) string {
 	if p.Logger != "" {
 		text = p.Logger + ": " + text
 	}
-	return logText([]byte(text))
+	return wire.LogText([]byte(text))
 }
 
 // afterConnect finishes startup once initialize succeeded: the log level,

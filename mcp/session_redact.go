@@ -25,7 +25,7 @@ import (
 func (s *Session) addSecret(v string) {
 	for {
 		old := s.secrets.Load()
-		r := old.with(v)
+		r := old.With(v)
 		if r == old || s.secrets.CompareAndSwap(old, r) {
 			return
 		}
@@ -40,7 +40,7 @@ func (s *Session) redactJSON(b []byte) []byte {
 	if r == nil {
 		return b
 	}
-	out, _ := r.redactJSON(b)
+	out, _ := r.RedactJSON(b)
 	return out
 }
 
@@ -51,7 +51,7 @@ func (s *Session) redactText(line string) string {
 	if r == nil {
 		return line
 	}
-	return r.redactText(line)
+	return r.RedactText(line)
 }
 
 // redactValue returns v with the session's secrets replaced in every
@@ -67,7 +67,7 @@ func redactValue[T any](s *Session, v *T) (*T, error) {
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: "redacting the server's answer: " + err.Error()}
 	}
-	rb, changed := r.redactJSON(b)
+	rb, changed := r.RedactJSON(b)
 	if !changed {
 		return v, nil
 	}
@@ -96,7 +96,7 @@ func (s *Session) redactErr(err error) error {
 		return err
 	}
 	msg := err.Error()
-	rmsg := r.redactText(msg)
+	rmsg := r.RedactText(msg)
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) {
 		if rmsg == msg {
@@ -108,7 +108,7 @@ func (s *Session) redactErr(err error) error {
 	changed := rmsg != msg
 	if we == err && len(we.Data) > 0 { // the SDK sends the data of an unwrapped error only
 		var dc bool
-		data, dc = r.redactJSON(we.Data)
+		data, dc = r.RedactJSON(we.Data)
 		changed = changed || dc
 	}
 	if !changed {

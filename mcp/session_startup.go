@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"time"
 )
 
@@ -48,8 +49,8 @@ func (s *Session) elicitRoute() *gwAttachment {
 // startupTap is a stdio session's stdout tap from Start until SetServer
 // installs tapLine: it takes the server's elicitation requests (and their
 // withdrawal); everything else goes on to the SDK.
-func (s *Session) startupTap(line []byte, p *rpcPeek) bool {
-	return p.method.ok() && s.tapElicit(s.early, line, p)
+func (s *Session) startupTap(line []byte, p *wire.Peek) bool {
+	return p.Method.OK() && s.tapElicit(s.early, line, p)
 }
 
 // boundStart bounds a startup by d, on a clock that stops while an

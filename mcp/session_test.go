@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/mcptray/mcptray/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -416,8 +417,8 @@ func TestLogMessageLine(t *testing.T) {
 			t.Errorf("logMessageLine(%+v) = %q, want %q", tc.p, got, tc.want)
 		}
 	}
-	long := strings.Repeat("é", maxLogLineBytes)
-	if got := logMessageLine(&sdk.LoggingMessageParams{Data: long}); len(got) > maxLogLineBytes+100 || !strings.HasSuffix(got, fmt.Sprintf("(line truncated, %d bytes)", len(long))) {
+	long := strings.Repeat("é", wire.MaxLogLineBytes)
+	if got := logMessageLine(&sdk.LoggingMessageParams{Data: long}); len(got) > wire.MaxLogLineBytes+100 || !strings.HasSuffix(got, fmt.Sprintf("(line truncated, %d bytes)", len(long))) {
 		t.Errorf("long line not truncated: %d bytes, ends %q", len(got), got[len(got)-40:])
 	}
 }

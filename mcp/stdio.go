@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -228,9 +229,9 @@ func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrRead
 	r := &stderrReader{f: f, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		lr := newLineReader(f, maxStderrLineBytes)
+		lr := wire.NewLineReader(f, wire.MaxStderrLineBytes)
 		for {
-			line, skipped, err := lr.next()
+			line, skipped, err := lr.Next()
 			if err != nil {
 				if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 					hooks.log("stderr", "reading stderr: "+err.Error())
@@ -244,7 +245,7 @@ func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrRead
 			if len(line) == 0 {
 				continue
 			}
-			text := redact(logText(line))
+			text := redact(wire.LogText(line))
 			r.mu.Lock()
 			r.lastLine = text
 			r.mu.Unlock()
@@ -259,7 +260,7 @@ func (r *stderrReader) last() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.lastLine) > 300 {
-		return logText([]byte(r.lastLine[:300])) + "…"
+		return wire.LogText([]byte(r.lastLine[:300])) + "…"
 	}
 	return r.lastLine
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -52,10 +53,10 @@ func validUTF8(b []byte) []byte {
 func duplicateKey(b []byte) string {
 	var keys []string // a tool has a handful of keys: a slice beats a map
 	dup := ""
-	scanObject(b, func(k []byte, _ span) bool {
+	wire.ScanObject(b, func(k []byte, _ wire.Span) bool {
 		key := string(k)
 		if strings.IndexByte(key, '\\') >= 0 {
-			if s, ok := rawString([]byte(`"` + key + `"`)); ok {
+			if s, ok := wire.RawString([]byte(`"` + key + `"`)); ok {
 				key = s
 			}
 		}
@@ -75,16 +76,16 @@ func duplicateKey(b []byte) string {
 // key twice, logging each one left out. A result it cannot read is
 // returned as it is, for the SDK to judge.
 func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
-	tsp := field(result, "tools")
-	if !tsp.ok() || result[tsp.s] != '[' {
+	tsp := wire.Field(result, "tools")
+	if !tsp.OK() || result[tsp.Start] != '[' {
 		return result
 	}
-	arr := tsp.of(result)
+	arr := tsp.Of(result)
 	var kept [][]byte
 	dropped := false
-	i := skipWS(arr, 1)
+	i := wire.SkipWS(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
-		e := skipValue(arr, i)
+		e := wire.SkipValue(arr, i)
 		if e < 0 {
 			return result
 		}
@@ -95,9 +96,9 @@ func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
 		} else {
 			kept = append(kept, entry)
 		}
-		i = skipWS(arr, e)
+		i = wire.SkipWS(arr, e)
 		if i < len(arr) && arr[i] == ',' {
-			i = skipWS(arr, i+1)
+			i = wire.SkipWS(arr, i+1)
 		}
 	}
 	if !dropped {
@@ -113,17 +114,17 @@ func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
 	}
 	list = append(list, ']')
 	out := make([]byte, 0, len(result)-len(arr)+len(list))
-	out = append(out, result[:tsp.s]...)
+	out = append(out, result[:tsp.Start]...)
 	out = append(out, list...)
-	return append(out, result[tsp.e:]...)
+	return append(out, result[tsp.End:]...)
 }
 
 // toolSkippedText is the log line for a tools/list entry with key twice.
 func toolSkippedText(entry []byte, key string) string {
 	var names []string
-	scanObject(entry, func(k []byte, v span) bool {
-		if keyIs(k, "name") {
-			names = append(names, string(v.of(entry)))
+	wire.ScanObject(entry, func(k []byte, v wire.Span) bool {
+		if wire.KeyIs(k, "name") {
+			names = append(names, string(v.Of(entry)))
 		}
 		return true
 	})
@@ -131,7 +132,7 @@ func toolSkippedText(entry []byte, key string) string {
 	if len(names) > 0 {
 		what = "tool " + strings.Join(names, " / ")
 	}
-	return logText([]byte(fmt.Sprintf("%s skipped: its tools/list entry has the key %q twice, and clients would disagree on which one counts", what, key)))
+	return wire.LogText([]byte(fmt.Sprintf("%s skipped: its tools/list entry has the key %q twice, and clients would disagree on which one counts", what, key)))
 }
 
 // Stray replies: the first strayLogFirst are logged, then one in
@@ -164,7 +165,7 @@ func (c *stdioConn) logStray(id []byte, why string) {
 	if n > strayLogFirst {
 		count += fmt.Sprintf("; 1 in %d is logged after the first %d", strayLogEvery, strayLogFirst)
 	}
-	c.log("stdout", logText([]byte(fmt.Sprintf("reply with id %s dropped: %s (%s)", id, why, count))))
+	c.log("stdout", wire.LogText([]byte(fmt.Sprintf("reply with id %s dropped: %s (%s)", id, why, count))))
 }
 
 // sdkRequests are the requests the SDK's client sent the server and still

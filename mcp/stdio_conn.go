@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,8 +36,8 @@ import (
 // stdioConn is an sdk.Connection over a child's stdin and stdout.
 type stdioConn struct {
 	hooks Hooks
-	in    *pipeFile // the child's stdin (our write end)
-	out   *pipeFile // the child's stdout (our read end); closed by closeOut
+	in    *wire.PipeFile // the child's stdin (our write end)
+	out   *wire.PipeFile // the child's stdout (our read end); closed by closeOut
 
 	writeMu sync.Mutex // guards writes to in, so messages never interleave
 
@@ -64,8 +65,8 @@ type stdioConn struct {
 func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
 	c := &stdioConn{
 		hooks:    hooks,
-		in:       newPipeFile(in),
-		out:      newPipeFile(out),
+		in:       wire.NewPipeFile(in),
+		out:      wire.NewPipeFile(out),
 		msgs:     make(chan jsonrpc.Message),
 		readDone: make(chan struct{}),
 		closed:   make(chan struct{}),
@@ -76,7 +77,7 @@ func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
 }
 
 // lineTap is the type of stdioConn.tap.
-type lineTap func(line []byte, p *rpcPeek) bool
+type lineTap func(line []byte, p *wire.Peek) bool
 
 // connTransport hands an already made connection to Client.Connect.
 type connTransport struct{ conn sdk.Connection }
@@ -87,9 +88,9 @@ func (t connTransport) Connect(context.Context) (sdk.Connection, error) { return
 // that is still writing never blocks on a full pipe; messages read after
 // Close are dropped.
 func (c *stdioConn) readLoop() {
-	lr := newLineReader(c.out, maxLineBytes)
+	lr := wire.NewLineReader(c.out, wire.MaxLineBytes)
 	for {
-		line, skipped, err := lr.next()
+		line, skipped, err := lr.Next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 				c.readErr = fmt.Errorf("reading stdout: %w", err)
@@ -122,7 +123,7 @@ func (c *stdioConn) handleLine(line []byte) {
 	}
 	switch t[0] {
 	case '{':
-		if p, err := peekMessage(t); err == nil {
+		if p, err := wire.PeekMessage(t); err == nil {
 			if c.tapped(t, &p) {
 				return
 			}
@@ -132,34 +133,34 @@ func (c *stdioConn) handleLine(line []byte) {
 		}
 		msg, err := jsonrpc.DecodeMessage(t)
 		if err != nil {
-			c.log("stdout", logText(line))
+			c.log("stdout", wire.LogText(line))
 			return
 		}
 		c.deliver(msg)
 	case '[':
 		var batch []json.RawMessage
 		if err := json.Unmarshal(t, &batch); err != nil || len(batch) == 0 {
-			c.log("stdout", logText(line))
+			c.log("stdout", wire.LogText(line))
 			return
 		}
 		for _, raw := range batch {
-			if p, err := peekMessage(raw); err == nil && c.tapped(raw, &p) {
+			if p, err := wire.PeekMessage(raw); err == nil && c.tapped(raw, &p) {
 				continue // a reply to the gateway, say, in a batch
 			}
 			msg, err := jsonrpc.DecodeMessage(raw)
 			if err != nil {
-				c.log("stdout", logText(raw))
+				c.log("stdout", wire.LogText(raw))
 				continue
 			}
 			c.deliver(msg)
 		}
 	default:
-		c.log("stdout", logText(line))
+		c.log("stdout", wire.LogText(line))
 	}
 }
 
 // tapped hands one message to the tap; it reports whether the tap took it.
-func (c *stdioConn) tapped(b []byte, p *rpcPeek) bool {
+func (c *stdioConn) tapped(b []byte, p *wire.Peek) bool {
 	tap := c.tap.Load()
 	return tap != nil && (*tap)(b, p)
 }
@@ -192,17 +193,17 @@ func (c *stdioConn) deliver(msg jsonrpc.Message) {
 // large buffer per message, which a burst of events feels). A line it
 // cannot vouch for (an escaped method, params that are not valid JSON)
 // is left to the decoder, which logs what it refuses.
-func (c *stdioConn) takeEvent(line []byte, p *rpcPeek) bool {
-	if !p.method.ok() || p.id.ok() || p.result.ok() || p.err.ok() {
+func (c *stdioConn) takeEvent(line []byte, p *wire.Peek) bool {
+	if !p.Method.OK() || p.ID.OK() || p.Result.OK() || p.Err.OK() {
 		return false
 	}
-	method, ok := rawString(p.method.of(line))
+	method, ok := wire.RawString(p.Method.Of(line))
 	if !ok || !isEventMethod(method) {
 		return false
 	}
 	var params json.RawMessage
-	if p.params.ok() {
-		params = p.params.of(line)
+	if p.Params.OK() {
+		params = p.Params.Of(line)
 		if !json.Valid(params) {
 			return false
 		}

@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"io"
@@ -8,14 +8,14 @@ import (
 
 func TestLineReader(t *testing.T) {
 	in := "one\r\ntwo\n\n" + strings.Repeat("x", 20) + "\nthree\n" + strings.Repeat("y", 11) + "\nlast"
-	lr := newLineReader(strings.NewReader(in), 10)
+	lr := NewLineReader(strings.NewReader(in), 10)
 	type item struct {
 		line    string
 		skipped int
 	}
 	want := []item{{"one", 0}, {"two", 0}, {"", 0}, {"", 20}, {"three", 0}, {"", 11}, {"last", 0}}
 	for i, w := range want {
-		line, skipped, err := lr.next()
+		line, skipped, err := lr.Next()
 		if err != nil {
 			t.Fatalf("item %d: %v", i, err)
 		}
@@ -23,7 +23,7 @@ func TestLineReader(t *testing.T) {
 			t.Errorf("item %d: got (%q, %d), want (%q, %d)", i, line, skipped, w.line, w.skipped)
 		}
 	}
-	if _, _, err := lr.next(); err != io.EOF {
+	if _, _, err := lr.Next(); err != io.EOF {
 		t.Errorf("at the end: %v, want EOF", err)
 	}
 }
@@ -33,16 +33,16 @@ func TestLineReaderLongLinesAcrossBuffer(t *testing.T) {
 	const max = 200 << 10
 	ok := strings.Repeat("a", max)
 	over := strings.Repeat("b", max+1)
-	lr := newLineReader(strings.NewReader(ok+"\n"+over+"\n"+"end\n"), max)
-	line, skipped, err := lr.next()
+	lr := NewLineReader(strings.NewReader(ok+"\n"+over+"\n"+"end\n"), max)
+	line, skipped, err := lr.Next()
 	if err != nil || len(line) != max || skipped != 0 {
 		t.Fatalf("line at max: %d bytes, skipped %d, %v", len(line), skipped, err)
 	}
-	line, skipped, err = lr.next()
+	line, skipped, err = lr.Next()
 	if err != nil || line != nil || skipped != max+1 {
 		t.Fatalf("line over max: %d bytes, skipped %d, %v", len(line), skipped, err)
 	}
-	line, _, err = lr.next()
+	line, _, err = lr.Next()
 	if err != nil || string(line) != "end" {
 		t.Fatalf("after: %q, %v", line, err)
 	}

@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"bufio"
@@ -10,18 +10,18 @@ import (
 
 // maxLineBytes is the longest stdout line taken as a message. A longer line
 // is discarded (and reported) without ending the session.
-const maxLineBytes = 16 << 20
+const MaxLineBytes = 16 << 20
 
 // maxStderrLineBytes is the longest stderr line kept; longer ones are
 // discarded and reported the same way.
-const maxStderrLineBytes = 1 << 20
+const MaxStderrLineBytes = 1 << 20
 
 // maxLogLineBytes bounds the text of one line handed to Hooks.Log.
-const maxLogLineBytes = 16 << 10
+const MaxLogLineBytes = 16 << 10
 
 // A lineReader splits a stream into newline-terminated lines of at most max
 // bytes, without ever buffering more than max bytes of one line.
-type lineReader struct {
+type LineReader struct {
 	br  *bufio.Reader
 	max int
 	buf []byte // the line being assembled; reused between lines
@@ -35,12 +35,12 @@ const (
 	stderrReadBufBytes = 4 << 10
 )
 
-func newLineReader(r io.Reader, max int) *lineReader {
+func NewLineReader(r io.Reader, max int) *LineReader {
 	size := readBufBytes
-	if max <= maxStderrLineBytes {
+	if max <= MaxStderrLineBytes {
 		size = stderrReadBufBytes
 	}
-	return &lineReader{br: bufio.NewReaderSize(r, size), max: max}
+	return &LineReader{br: bufio.NewReaderSize(r, size), max: max}
 }
 
 // next returns the next line without its line ending. The line is valid
@@ -48,7 +48,7 @@ func newLineReader(r io.Reader, max int) *lineReader {
 // dropped and next returns its length in skipped instead (line is nil).
 // At the end of the stream a last unterminated line is returned first, then
 // the read error (io.EOF at a clean end).
-func (r *lineReader) next() (line []byte, skipped int, err error) {
+func (r *LineReader) Next() (line []byte, skipped int, err error) {
 	if cap(r.buf) > 1<<20 {
 		r.buf = nil // don't keep a huge buffer around after one huge line
 	}
@@ -92,11 +92,11 @@ func trimEOL(b []byte) []byte {
 
 // logText turns raw output into one line for Hooks.Log: valid UTF-8, at most
 // maxLogLineBytes (the rest replaced by a note with the full size).
-func logText(b []byte) string {
-	if len(b) <= maxLogLineBytes {
+func LogText(b []byte) string {
+	if len(b) <= MaxLogLineBytes {
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
-	cut := maxLogLineBytes
+	cut := MaxLogLineBytes
 	for cut > 0 && !utf8.RuneStart(b[cut]) {
 		cut--
 	}

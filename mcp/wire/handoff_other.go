@@ -1,6 +1,6 @@
 //go:build !linux
 
-package mcp
+package wire
 
 // Elsewhere the gateway does not hand off: what a yield does depends on
 // the scheduler, and only Linux's was measured.

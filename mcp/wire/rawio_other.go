@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package mcp
+package wire
 
 import (
 	"syscall"
@@ -36,9 +36,9 @@ func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 	return int(fl), e
 }
 
-// hungUp polls fd, without waiting, for the end of its peer: POLLERR (a
+// HungUp polls fd, without waiting, for the end of its peer: POLLERR (a
 // pipe with no reader), POLLHUP (a socket shut down both ways), POLLNVAL.
-func hungUp(fd uintptr) bool {
+func HungUp(fd uintptr) bool {
 	pfd := pollFd{fd: int32(fd), events: pollOut}
 	for {
 		n, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&pfd)), 1, 0)

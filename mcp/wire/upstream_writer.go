@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"io"
@@ -14,9 +14,9 @@ import (
 // write when the socket takes it (the common case, and no goroutine hop),
 // else it is queued for the writer's goroutine, which blocks for it. Lines
 // queued together go out in one write.
-type streamWriter struct {
+type StreamWriter struct {
 	w  io.Writer
-	rc syscall.RawConn // non-nil when w is a socket: non-blocking writes possible
+	RC syscall.RawConn // non-nil when w is a socket: non-blocking writes possible
 
 	mu      sync.Mutex
 	queue   [][]byte // guarded by mu
@@ -28,10 +28,10 @@ type streamWriter struct {
 	done chan struct{} // closed when the goroutine has ended
 }
 
-func newStreamWriter(w io.Writer) *streamWriter {
-	sw := &streamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func NewStreamWriter(w io.Writer) *StreamWriter {
+	sw := &StreamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc, ok := w.(syscall.Conn); ok { // a socket, or a pollable pipe
-		sw.rc = nonBlockingConn(sc)
+		sw.RC = nonBlockingConn(sc)
 	}
 	go sw.run()
 	return sw
@@ -39,13 +39,13 @@ func newStreamWriter(w io.Writer) *streamWriter {
 
 // send writes line, or queues what the stream does not take now; it
 // reports whether all of line went out at once.
-func (sw *streamWriter) send(line []byte) (written bool) {
+func (sw *StreamWriter) Send(line []byte) (written bool) {
 	sw.mu.Lock()
 	if sw.closed {
 		sw.mu.Unlock()
 		return false
 	}
-	if sw.rc == nil || sw.writing || len(sw.queue) > 0 {
+	if sw.RC == nil || sw.writing || len(sw.queue) > 0 {
 		sw.queue = append(sw.queue, line)
 		sw.mu.Unlock()
 		sw.signal()
@@ -68,9 +68,9 @@ func (sw *streamWriter) send(line []byte) (written bool) {
 }
 
 // tryWrite writes what the socket takes now and returns how much that was.
-func (sw *streamWriter) tryWrite(b []byte) int {
+func (sw *StreamWriter) tryWrite(b []byte) int {
 	n := 0
-	sw.rc.Write(func(fd uintptr) bool {
+	sw.RC.Write(func(fd uintptr) bool {
 		for n < len(b) {
 			m, errno := rawWrite(fd, b[n:])
 			if errno != 0 || m <= 0 {
@@ -83,14 +83,14 @@ func (sw *streamWriter) tryWrite(b []byte) int {
 	return n
 }
 
-func (sw *streamWriter) signal() {
+func (sw *StreamWriter) signal() {
 	select {
 	case sw.wake <- struct{}{}:
 	default:
 	}
 }
 
-func (sw *streamWriter) run() {
+func (sw *StreamWriter) run() {
 	defer close(sw.done)
 	for range sw.wake {
 		for {
@@ -133,7 +133,7 @@ func (sw *streamWriter) run() {
 
 // close stops taking lines and waits (a little) for the queued ones to go
 // out.
-func (sw *streamWriter) close() {
+func (sw *StreamWriter) Close() {
 	sw.mu.Lock()
 	sw.closed = true
 	sw.mu.Unlock()

@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"os"
@@ -49,12 +49,12 @@ const (
 // handOffs is the process's guard; handOff is the gateway's one entry.
 var handOffs = newHandOffGuard(schedYield, os.Getenv("MCPTRAY_HANDOFF") != "off")
 
-func handOff() { handOffs.yield() }
+func HandOff() { handOffs.yield() }
 
 // countHandOffsIn makes handOff count its calls in n instead of yielding,
 // until restore is called: for tests of where the gateway hands off. Not
 // safe while handOff may run.
-func countHandOffsIn(n *atomic.Int64) (restore func()) {
+func CountHandOffs(n *atomic.Int64) (restore func()) {
 	saved := handOffs
 	handOffs = &handOffGuard{on: true, now: func() time.Duration { return 0 }, sched: func() { n.Add(1) }}
 	return func() { handOffs = saved }

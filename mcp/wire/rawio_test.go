@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"bytes"
@@ -16,14 +16,14 @@ import (
 
 // rawPipe returns both ends of a pipe as pipeFiles, checking that they
 // take the raw path where there is one.
-func rawPipe(t *testing.T) (r, w *pipeFile) {
+func rawPipe(t *testing.T) (r, w *PipeFile) {
 	t.Helper()
 	rf, wf, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rf.Close(); wf.Close() })
-	r, w = newPipeFile(rf), newPipeFile(wf)
+	r, w = NewPipeFile(rf), NewPipeFile(wf)
 	if rawIO && (r.rc == nil || w.rc == nil) {
 		t.Fatal("a pipe from os.Pipe is non-blocking: it should take the raw path")
 	}
@@ -104,7 +104,7 @@ func TestPipeFileOnAFileThatIsNotPollable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p := newPipeFile(f)
+	p := NewPipeFile(f)
 	if p.rc != nil {
 		t.Fatal("a regular file is blocking: it must not take the raw path")
 	}

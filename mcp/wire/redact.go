@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"bytes"
@@ -17,18 +17,18 @@ const redacted = "[redacted]"
 
 // redactor holds one session's secrets. It is never changed once
 // published (Session.secrets is swapped whole).
-type redactor struct {
+type Secrets struct {
 	plain []string // as typed
 	bytes [][]byte // the same, for matching decoded JSON strings
 }
 
 // with returns the secrets of r (nil: none) and v; r itself when v is
 // shorter than minSecretLen or among them already.
-func (r *redactor) with(v string) *redactor {
+func (r *Secrets) With(v string) *Secrets {
 	if len(v) < minSecretLen {
 		return r
 	}
-	n := &redactor{}
+	n := &Secrets{}
 	if r != nil {
 		if slices.Contains(r.plain, v) {
 			return r
@@ -42,7 +42,7 @@ func (r *redactor) with(v string) *redactor {
 
 // redactText replaces the secrets as typed, then in the JSON strings of
 // the line if it has escapes.
-func (r *redactor) redactText(line string) string {
+func (r *Secrets) RedactText(line string) string {
 	for _, sec := range r.plain {
 		if strings.Contains(line, sec) {
 			line = strings.ReplaceAll(line, sec, redacted)
@@ -61,10 +61,10 @@ func (r *redactor) redactText(line string) string {
 
 // redactJSON redacts the JSON text b, reporting whether anything changed.
 // Text that does not parse as JSON is searched string by string.
-func (r *redactor) redactJSON(b []byte) ([]byte, bool) {
+func (r *Secrets) RedactJSON(b []byte) ([]byte, bool) {
 	z := scrubber{r: r, b: b}
-	i := skipWS(b, 0)
-	if e := z.value(i); e < 0 || skipWS(b, e) != len(b) {
+	i := SkipWS(b, 0)
+	if e := z.value(i); e < 0 || SkipWS(b, e) != len(b) {
 		z.edits = z.edits[:0]
 		z.flat()
 	}
@@ -80,16 +80,16 @@ const maxScrubDepth = 10000
 
 // scrubber finds the string literals of one JSON text that hold a secret.
 type scrubber struct {
-	r     *redactor
+	r     *Secrets
 	b     []byte
-	edits []edit // literals to replace; in any order
+	edits []Edit // literals to replace; in any order
 	buf   []byte // scratch for decoding
 	depth int    // objects and arrays open
 }
 
 // piece is a text block's string: its literal's span and decoded content.
 type piece struct {
-	lit  span
+	lit  Span
 	text []byte
 }
 
@@ -111,7 +111,7 @@ func (z *scrubber) value(i int) int {
 	case '[':
 		return z.array(i)
 	}
-	return skipValue(z.b, i)
+	return SkipValue(z.b, i)
 }
 
 // str checks the string literal at b[i] and returns the index past it.
@@ -122,7 +122,7 @@ func (z *scrubber) str(i int) int {
 	}
 	text, _ := z.decode(i, e, true)
 	if ranges := z.r.find(text); ranges != nil {
-		z.edits = append(z.edits, edit{i, e, quoteJSON(string(replaceRanges(text, ranges)))})
+		z.edits = append(z.edits, Edit{i, e, QuoteJSON(string(replaceRanges(text, ranges)))})
 	}
 	return e
 }
@@ -142,7 +142,7 @@ func (z *scrubber) object(i int) (int, *piece) {
 		}
 		p = q
 	}
-	i = skipWS(z.b, i+1)
+	i = SkipWS(z.b, i+1)
 	if i < len(z.b) && z.b[i] == '}' {
 		return i + 1, nil
 	}
@@ -155,13 +155,13 @@ func (z *scrubber) object(i int) (int, *piece) {
 			return -1, nil
 		}
 		key := z.b[ks+1 : i-1]
-		i = skipWS(z.b, i)
+		i = SkipWS(z.b, i)
 		if i >= len(z.b) || z.b[i] != ':' {
 			return -1, nil
 		}
-		vs := skipWS(z.b, i+1)
+		vs := SkipWS(z.b, i+1)
 		switch {
-		case vs < len(z.b) && z.b[vs] == '"' && keyIs(key, "text"):
+		case vs < len(z.b) && z.b[vs] == '"' && KeyIs(key, "text"):
 			if i = skipString(z.b, vs); i < 0 {
 				return -1, nil
 			}
@@ -169,8 +169,8 @@ func (z *scrubber) object(i int) (int, *piece) {
 			if scratch {
 				text = bytes.Clone(text)
 			}
-			keep(&piece{span{vs, i}, text})
-		case vs < len(z.b) && z.b[vs] == '{' && keyIs(key, "content"):
+			keep(&piece{Span{vs, i}, text})
+		case vs < len(z.b) && z.b[vs] == '{' && KeyIs(key, "content"):
 			var q *piece
 			if i, q = z.object(vs); i < 0 {
 				return -1, nil
@@ -183,13 +183,13 @@ func (z *scrubber) object(i int) (int, *piece) {
 				return -1, nil
 			}
 		}
-		i = skipWS(z.b, i)
+		i = SkipWS(z.b, i)
 		if i >= len(z.b) {
 			return -1, nil
 		}
 		switch z.b[i] {
 		case ',':
-			i = skipWS(z.b, i+1)
+			i = SkipWS(z.b, i+1)
 		case '}':
 			return i + 1, p
 		default:
@@ -206,7 +206,7 @@ func (z *scrubber) array(i int) int {
 	}
 	defer func() { z.depth-- }()
 	var run []piece
-	i = skipWS(z.b, i+1)
+	i = SkipWS(z.b, i+1)
 	if i < len(z.b) && z.b[i] == ']' {
 		return i + 1
 	}
@@ -229,13 +229,13 @@ func (z *scrubber) array(i int) int {
 				return -1
 			}
 		}
-		i = skipWS(z.b, i)
+		i = SkipWS(z.b, i)
 		if i >= len(z.b) {
 			return -1
 		}
 		switch z.b[i] {
 		case ',':
-			i = skipWS(z.b, i+1)
+			i = SkipWS(z.b, i+1)
 		case ']':
 			z.flush(run)
 			return i + 1
@@ -261,15 +261,15 @@ func (z *scrubber) flush(run []piece) {
 	ranges := z.r.find(joined)
 	off := 0
 	for _, p := range run {
-		var mine []span
+		var mine []Span
 		for _, rg := range ranges {
-			s, e := max(rg.s, off)-off, min(rg.e, off+len(p.text))-off
+			s, e := max(rg.Start, off)-off, min(rg.End, off+len(p.text))-off
 			if s < e {
-				mine = append(mine, span{s, e})
+				mine = append(mine, Span{s, e})
 			}
 		}
 		if mine != nil {
-			z.edits = append(z.edits, edit{p.lit.s, p.lit.e, quoteJSON(string(replaceRanges(p.text, mine)))})
+			z.edits = append(z.edits, Edit{p.lit.Start, p.lit.End, QuoteJSON(string(replaceRanges(p.text, mine)))})
 		}
 		off += len(p.text)
 	}
@@ -292,7 +292,7 @@ func (z *scrubber) flat() {
 		}
 		text, _ := z.decode(s, e, closed)
 		if ranges := z.r.find(text); ranges != nil {
-			z.edits = append(z.edits, edit{s, e, quoteJSON(string(replaceRanges(text, ranges)))})
+			z.edits = append(z.edits, Edit{s, e, QuoteJSON(string(replaceRanges(text, ranges)))})
 		}
 		i = e
 	}
@@ -300,17 +300,17 @@ func (z *scrubber) flat() {
 
 // apply returns b with the edits made.
 func (z *scrubber) apply() []byte {
-	slices.SortFunc(z.edits, func(a, b edit) int { return a.s - b.s })
+	slices.SortFunc(z.edits, func(a, b Edit) int { return a.Start - b.Start })
 	n := len(z.b)
 	for _, ed := range z.edits {
-		n += len(ed.repl) - (ed.e - ed.s)
+		n += len(ed.Repl) - (ed.End - ed.Start)
 	}
 	out := make([]byte, 0, n)
 	at := 0
 	for _, ed := range z.edits {
-		out = append(out, z.b[at:ed.s]...)
-		out = append(out, ed.repl...)
-		at = ed.e
+		out = append(out, z.b[at:ed.Start]...)
+		out = append(out, ed.Repl...)
+		at = ed.End
 	}
 	return append(out, z.b[at:]...)
 }
@@ -398,26 +398,26 @@ func hex4(b []byte) (rune, bool) {
 
 // find returns where the secrets occur in text, sorted and merged; nil
 // when nowhere.
-func (r *redactor) find(text []byte) []span {
-	var out []span
+func (r *Secrets) find(text []byte) []Span {
+	var out []Span
 	for _, sec := range r.bytes {
 		for at := 0; ; {
 			j := bytes.Index(text[at:], sec)
 			if j < 0 {
 				break
 			}
-			out = append(out, span{at + j, at + j + len(sec)})
+			out = append(out, Span{at + j, at + j + len(sec)})
 			at += j + 1
 		}
 	}
 	if len(out) < 2 {
 		return out
 	}
-	slices.SortFunc(out, func(a, b span) int { return a.s - b.s })
+	slices.SortFunc(out, func(a, b Span) int { return a.Start - b.Start })
 	merged := out[:1]
 	for _, sp := range out[1:] {
-		if last := &merged[len(merged)-1]; sp.s <= last.e {
-			last.e = max(last.e, sp.e)
+		if last := &merged[len(merged)-1]; sp.Start <= last.End {
+			last.End = max(last.End, sp.End)
 		} else {
 			merged = append(merged, sp)
 		}
@@ -427,13 +427,13 @@ func (r *redactor) find(text []byte) []span {
 
 // replaceRanges returns text with each range (sorted, disjoint) replaced
 // by "[redacted]".
-func replaceRanges(text []byte, ranges []span) []byte {
+func replaceRanges(text []byte, ranges []Span) []byte {
 	out := make([]byte, 0, len(text))
 	at := 0
 	for _, rg := range ranges {
-		out = append(out, text[at:rg.s]...)
+		out = append(out, text[at:rg.Start]...)
 		out = append(out, redacted...)
-		at = rg.e
+		at = rg.End
 	}
 	return append(out, text[at:]...)
 }

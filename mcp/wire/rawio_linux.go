@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"syscall"
@@ -39,7 +39,7 @@ func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 
 // hungUp polls fd, without waiting, for the end of its peer: POLLERR (a
 // pipe with no reader), POLLHUP (a socket shut down both ways), POLLNVAL.
-func hungUp(fd uintptr) bool {
+func HungUp(fd uintptr) bool {
 	pfd := pollFd{fd: int32(fd), events: pollOut}
 	var ts syscall.Timespec
 	for {

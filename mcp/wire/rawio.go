@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"errors"
@@ -76,14 +76,14 @@ func nonBlocking(rc syscall.RawConn) bool {
 
 // A pipeFile is an *os.File (a server's stdin or stdout, an assistant's
 // handed-over stdio) read and written with raw I/O, when it can be.
-type pipeFile struct {
+type PipeFile struct {
 	f  *os.File
 	rc syscall.RawConn // nil: f's own Read and Write
 }
 
-func newPipeFile(f *os.File) *pipeFile { return &pipeFile{f: f, rc: rawConnOf(f)} }
+func NewPipeFile(f *os.File) *PipeFile { return &PipeFile{f: f, rc: rawConnOf(f)} }
 
-func (p *pipeFile) Read(b []byte) (int, error) {
+func (p *PipeFile) Read(b []byte) (int, error) {
 	if p.rc == nil || len(b) == 0 {
 		return p.f.Read(b)
 	}
@@ -99,7 +99,7 @@ func (p *pipeFile) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-func (p *pipeFile) Write(b []byte) (int, error) {
+func (p *PipeFile) Write(b []byte) (int, error) {
 	if p.rc == nil || len(b) == 0 {
 		return p.f.Write(b)
 	}
@@ -113,12 +113,12 @@ func (p *pipeFile) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-func (p *pipeFile) Close() error { return p.f.Close() }
+func (p *PipeFile) Close() error { return p.f.Close() }
 
 // pollErr is the error the poller gave a raw read or write, as os.File
 // would report it: a deadline stays itself, anything else (the file was
 // closed) is os.ErrClosed.
-func (p *pipeFile) pollErr(op string, err error) error {
+func (p *PipeFile) pollErr(op string, err error) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return &os.PathError{Op: op, Path: p.f.Name(), Err: os.ErrDeadlineExceeded}
 	}
@@ -130,10 +130,10 @@ func (p *pipeFile) pollErr(op string, err error) error {
 // read and out written with raw I/O, and streamWriter writes replies to
 // out inline (SyscallConn).
 func StdioStream(in, out *os.File) io.ReadWriteCloser {
-	return &stdioStream{in: newPipeFile(in), out: newPipeFile(out)}
+	return &stdioStream{in: NewPipeFile(in), out: NewPipeFile(out)}
 }
 
-type stdioStream struct{ in, out *pipeFile }
+type stdioStream struct{ in, out *PipeFile }
 
 func (s *stdioStream) Read(b []byte) (int, error)  { return s.in.Read(b) }
 func (s *stdioStream) Write(b []byte) (int, error) { return s.out.Write(b) }

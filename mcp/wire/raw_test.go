@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"encoding/json"
@@ -8,27 +8,27 @@ import (
 
 func TestPeekMessage(t *testing.T) {
 	line := []byte(` { "jsonrpc" : "2.0", "params": {"name":"a\"b}","arguments":{"x":[1,{"y":"}]"}]},"_meta":{"progressToken":7}}, "id" : 12 , "method":"tools/call"} `)
-	p, err := peekMessage(line)
+	p, err := PeekMessage(line)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(p.id.of(line)); got != "12" {
+	if got := string(p.ID.Of(line)); got != "12" {
 		t.Errorf("id %q", got)
 	}
-	if !p.method.is(line, `"tools/call"`) {
-		t.Errorf("method %q", p.method.of(line))
+	if !p.Method.Is(line, `"tools/call"`) {
+		t.Errorf("method %q", p.Method.Of(line))
 	}
-	params := p.params.of(line)
-	name, ok := rawString(field(params, "name").of(params))
+	params := p.Params.Of(line)
+	name, ok := RawString(Field(params, "name").Of(params))
 	if !ok || name != `a"b}` {
 		t.Errorf("name %q %v", name, ok)
 	}
-	meta := field(params, "_meta")
-	tok := field(meta.of(params), "progressToken").within(meta).within(p.params)
-	if got := string(tok.of(line)); got != "7" {
+	meta := Field(params, "_meta")
+	tok := Field(meta.Of(params), "progressToken").Within(meta).Within(p.Params)
+	if got := string(tok.Of(line)); got != "7" {
 		t.Errorf("token %q", got)
 	}
-	out := splice(line, edit{tok.s, tok.e, []byte(`"gw-1"`)}, edit{p.id.s, p.id.e, []byte(`"gw-1"`)})
+	out := Splice(line, Edit{tok.Start, tok.End, []byte(`"gw-1"`)}, Edit{p.ID.Start, p.ID.End, []byte(`"gw-1"`)})
 	var m map[string]any
 	if err := json.Unmarshal(out, &m); err != nil {
 		t.Fatalf("spliced line is not JSON: %v\n%s", err, out)
@@ -43,27 +43,27 @@ func TestPeekMessage(t *testing.T) {
 
 func TestPeekEscapedKeysAndBadInput(t *testing.T) {
 	line := []byte(`{"\u0069d":"x","result":{"s":"\\\"}"}}`)
-	p, err := peekMessage(line)
-	if err != nil || string(p.id.of(line)) != `"x"` || string(p.result.of(line)) != `{"s":"\\\"}"}` {
+	p, err := PeekMessage(line)
+	if err != nil || string(p.ID.Of(line)) != `"x"` || string(p.Result.Of(line)) != `{"s":"\\\"}"}` {
 		t.Fatalf("peek: %+v %v", p, err)
 	}
 	for _, bad := range []string{``, `[]`, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":"unterminated}`, `{"a":1 "b":2}`, `nope`} {
-		if _, err := peekMessage([]byte(bad)); err == nil {
+		if _, err := PeekMessage([]byte(bad)); err == nil {
 			t.Errorf("peekMessage(%q): no error", bad)
 		}
 	}
 }
 
 func TestGWID(t *testing.T) {
-	b := appendGWID(nil, 42)
+	b := AppendGWID(nil, 42)
 	if string(b) != `"gw-42"` {
 		t.Fatalf("appendGWID: %s", b)
 	}
-	if n, ok := parseGWID(b); !ok || n != 42 {
+	if n, ok := ParseGWID(b); !ok || n != 42 {
 		t.Errorf("parseGWID: %d %v", n, ok)
 	}
 	for _, bad := range []string{`42`, `"gw-"`, `"gx-1"`, `"gw-1x"`, `gw-1`, `""`} {
-		if _, ok := parseGWID([]byte(bad)); ok {
+		if _, ok := ParseGWID([]byte(bad)); ok {
 			t.Errorf("parseGWID(%s) accepted", bad)
 		}
 	}
@@ -77,7 +77,7 @@ func TestErrorLine(t *testing.T) {
 			Message string
 		}
 	}
-	if err := json.Unmarshal(errorLine([]byte(`"a"`), -32001, `say "hi"`), &m); err != nil {
+	if err := json.Unmarshal(ErrorLine([]byte(`"a"`), -32001, `say "hi"`), &m); err != nil {
 		t.Fatal(err)
 	}
 	if m.ID != "a" || m.Error.Code != -32001 || m.Error.Message != `say "hi"` {
@@ -89,9 +89,9 @@ func BenchmarkPeekAndSplice(b *testing.B) {
 	line := []byte(`{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"srv__echo","arguments":{"message":"hello world"},"_meta":{"progressToken":"abc"}}}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		p, _ := peekMessage(line)
-		params := p.params.of(line)
-		name := field(params, "name")
-		splice(line, edit{p.id.s, p.id.e, []byte(`"gw-1"`)}, edit{name.s + p.params.s, name.e + p.params.s, []byte(`"echo"`)})
+		p, _ := PeekMessage(line)
+		params := p.Params.Of(line)
+		name := Field(params, "name")
+		Splice(line, Edit{p.ID.Start, p.ID.End, []byte(`"gw-1"`)}, Edit{name.Start + p.Params.Start, name.End + p.Params.Start, []byte(`"echo"`)})
 	}
 }

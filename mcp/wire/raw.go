@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"bytes"
@@ -18,37 +18,37 @@ import (
 // or nesting. Whatever it cannot handle goes the slow way, through the SDK,
 // which does validate.
 
-var errNotObject = errors.New("not a JSON object")
+var ErrNotObject = errors.New("not a JSON object")
 
 // span is the half-open byte range [s, e) of a value in a message; the zero
 // span means "absent".
-type span struct{ s, e int }
+type Span struct{ Start, End int }
 
-func (sp span) ok() bool                     { return sp.e > sp.s }
-func (sp span) of(b []byte) []byte           { return b[sp.s:sp.e] }
-func (sp span) within(base span) span        { return span{sp.s + base.s, sp.e + base.s} }
-func (sp span) is(b []byte, lit string) bool { return sp.ok() && string(b[sp.s:sp.e]) == lit }
+func (sp Span) OK() bool                     { return sp.End > sp.Start }
+func (sp Span) Of(b []byte) []byte           { return b[sp.Start:sp.End] }
+func (sp Span) Within(base Span) Span        { return Span{sp.Start + base.Start, sp.End + base.Start} }
+func (sp Span) Is(b []byte, lit string) bool { return sp.OK() && string(b[sp.Start:sp.End]) == lit }
 
 // rpcPeek is where a JSON-RPC message's top-level fields are.
-type rpcPeek struct {
-	id, method, params, result, err span
+type Peek struct {
+	ID, Method, Params, Result, Err Span
 }
 
 // peekMessage finds the top-level fields of one JSON-RPC message.
-func peekMessage(b []byte) (rpcPeek, error) {
-	var p rpcPeek
-	err := scanObject(b, func(key []byte, v span) bool {
+func PeekMessage(b []byte) (Peek, error) {
+	var p Peek
+	err := ScanObject(b, func(key []byte, v Span) bool {
 		switch {
-		case keyIs(key, "id"):
-			p.id = v
-		case keyIs(key, "method"):
-			p.method = v
-		case keyIs(key, "params"):
-			p.params = v
-		case keyIs(key, "result"):
-			p.result = v
-		case keyIs(key, "error"):
-			p.err = v
+		case KeyIs(key, "id"):
+			p.ID = v
+		case KeyIs(key, "method"):
+			p.Method = v
+		case KeyIs(key, "params"):
+			p.Params = v
+		case KeyIs(key, "result"):
+			p.Result = v
+		case KeyIs(key, "error"):
+			p.Err = v
 		}
 		return true
 	})
@@ -56,10 +56,10 @@ func peekMessage(b []byte) (rpcPeek, error) {
 }
 
 // field returns the span (relative to b) of key in the object b, if any.
-func field(b []byte, key string) span {
-	var found span
-	scanObject(b, func(k []byte, v span) bool {
-		if keyIs(k, key) {
+func Field(b []byte, key string) Span {
+	var found Span
+	ScanObject(b, func(k []byte, v Span) bool {
+		if KeyIs(k, key) {
 			found = v
 			return false
 		}
@@ -70,53 +70,53 @@ func field(b []byte, key string) span {
 
 // scanObject calls fn with each key (raw, still escaped) and value span of
 // the JSON object b, until fn returns false.
-func scanObject(b []byte, fn func(key []byte, v span) bool) error {
-	i := skipWS(b, 0)
+func ScanObject(b []byte, fn func(key []byte, v Span) bool) error {
+	i := SkipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return errNotObject
+		return ErrNotObject
 	}
-	i = skipWS(b, i+1)
+	i = SkipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return nil
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return errNotObject
+			return ErrNotObject
 		}
 		ke := skipString(b, i)
 		if ke < 0 {
-			return errNotObject
+			return ErrNotObject
 		}
 		key := b[i+1 : ke-1]
-		i = skipWS(b, ke)
+		i = SkipWS(b, ke)
 		if i >= len(b) || b[i] != ':' {
-			return errNotObject
+			return ErrNotObject
 		}
-		vs := skipWS(b, i+1)
-		ve := skipValue(b, vs)
+		vs := SkipWS(b, i+1)
+		ve := SkipValue(b, vs)
 		if ve < 0 {
-			return errNotObject
+			return ErrNotObject
 		}
-		if !fn(key, span{vs, ve}) {
+		if !fn(key, Span{vs, ve}) {
 			return nil
 		}
-		i = skipWS(b, ve)
+		i = SkipWS(b, ve)
 		if i >= len(b) {
-			return errNotObject
+			return ErrNotObject
 		}
 		switch b[i] {
 		case ',':
-			i = skipWS(b, i+1)
+			i = SkipWS(b, i+1)
 		case '}':
 			return nil
 		default:
-			return errNotObject
+			return ErrNotObject
 		}
 	}
 }
 
 // keyIs compares a raw object key with want, unescaping it if needed.
-func keyIs(key []byte, want string) bool {
+func KeyIs(key []byte, want string) bool {
 	if bytes.IndexByte(key, '\\') < 0 {
 		return string(key) == want
 	}
@@ -127,7 +127,7 @@ func keyIs(key []byte, want string) bool {
 	return s == want
 }
 
-func skipWS(b []byte, i int) int {
+func SkipWS(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ' ', '\t', '\r', '\n':
@@ -162,7 +162,7 @@ func skipString(b []byte, i int) int {
 
 // skipValue returns the index just past the value that starts at b[i], or
 // -1 when there is none.
-func skipValue(b []byte, i int) int {
+func SkipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return -1
 	}
@@ -209,24 +209,24 @@ func skipValue(b []byte, i int) int {
 }
 
 // edit replaces b[s:e] with repl. An empty span with s == e inserts.
-type edit struct {
-	s, e int
-	repl []byte
+type Edit struct {
+	Start, End int
+	Repl       []byte
 }
 
 // splice applies edits, which must be sorted and not overlap, and appends a
 // newline: the result is one line ready for a stream.
-func splice(b []byte, edits ...edit) []byte {
+func Splice(b []byte, edits ...Edit) []byte {
 	n := len(b) + 1
 	for _, ed := range edits {
-		n += len(ed.repl) - (ed.e - ed.s)
+		n += len(ed.Repl) - (ed.End - ed.Start)
 	}
 	out := make([]byte, 0, n)
 	at := 0
 	for _, ed := range edits {
-		out = append(out, b[at:ed.s]...)
-		out = append(out, ed.repl...)
-		at = ed.e
+		out = append(out, b[at:ed.Start]...)
+		out = append(out, ed.Repl...)
+		at = ed.End
 	}
 	out = append(out, b[at:]...)
 	return append(out, '\n')
@@ -235,28 +235,28 @@ func splice(b []byte, edits ...edit) []byte {
 // gwIDPrefix starts every request id and progress token the gateway makes
 // for downstream servers. The SDK numbers its own requests, so the two never
 // meet.
-const gwIDPrefix = "gw-"
+const GWIDPrefix = "gw-"
 
 // appendGWID appends the JSON string "gw-N".
-func appendGWID(b []byte, n uint64) []byte {
+func AppendGWID(b []byte, n uint64) []byte {
 	b = append(b, '"')
-	b = append(b, gwIDPrefix...)
+	b = append(b, GWIDPrefix...)
 	b = strconv.AppendUint(b, n, 10)
 	return append(b, '"')
 }
 
 // parseGWID returns N from the raw JSON string "gw-N".
-func parseGWID(raw []byte) (uint64, bool) {
-	if len(raw) < len(gwIDPrefix)+3 || raw[0] != '"' || raw[len(raw)-1] != '"' || string(raw[1:1+len(gwIDPrefix)]) != gwIDPrefix {
+func ParseGWID(raw []byte) (uint64, bool) {
+	if len(raw) < len(GWIDPrefix)+3 || raw[0] != '"' || raw[len(raw)-1] != '"' || string(raw[1:1+len(GWIDPrefix)]) != GWIDPrefix {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(raw[1+len(gwIDPrefix):len(raw)-1]), 10, 64)
+	n, err := strconv.ParseUint(string(raw[1+len(GWIDPrefix):len(raw)-1]), 10, 64)
 	return n, err == nil
 }
 
 // rawString returns the value of a JSON string span, unescaping only when
 // needed; ok is false for anything but a string.
-func rawString(v []byte) (string, bool) {
+func RawString(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
@@ -271,13 +271,13 @@ func rawString(v []byte) (string, bool) {
 }
 
 // quoteJSON is s as a JSON string.
-func quoteJSON(s string) []byte {
+func QuoteJSON(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
 }
 
 // errorLine is a JSON-RPC error response line for the raw id.
-func errorLine(id []byte, code int64, msg string) []byte {
+func ErrorLine(id []byte, code int64, msg string) []byte {
 	b := make([]byte, 0, 64+len(msg))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	if len(id) == 0 {
@@ -287,6 +287,6 @@ func errorLine(id []byte, code int64, msg string) []byte {
 	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, code, 10)
 	b = append(b, `,"message":`...)
-	b = append(b, quoteJSON(msg)...)
+	b = append(b, QuoteJSON(msg)...)
 	return append(b, "}}\n"...)
 }
