@@ -214,7 +214,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
 		return mcp.StartHTTP(ctx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
-			StartTimeout: s.core.opts.StartTimeout, Gateway: s.core.gw, Secrets: s.core.passwordInputs()}, hooks)
+			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}, hooks)
 	}
 	s.log.Write(logLifecycle, "starting "+spec.Command)
 	return mcp.Start(ctx, mcp.StdioSpec{
@@ -227,7 +227,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 		StopGrace:    s.core.opts.StopGrace,
 		TermGrace:    s.core.opts.TermGrace,
 		StartTimeout: s.core.opts.StartTimeout,
-		Gateway:      s.core.gw,
+		Router:       s.core.gw.Router(spec.Name),
 		Secrets:      s.core.passwordInputs(),
 	}, hooks)
 }

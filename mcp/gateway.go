@@ -125,7 +125,7 @@ type Gateway struct {
 	keepAlive   time.Duration // progress interval while an elicitation waits in the inbox
 
 	mu         sync.Mutex
-	down       map[string]*downstream           // guarded by mu: by server name
+	down       map[string]*downServer           // guarded by mu: by server name
 	configured []ConfiguredServer               // guarded by mu
 	views      map[viewKey]*view                // guarded by mu
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
@@ -142,8 +142,8 @@ type Gateway struct {
 	nextID atomic.Uint64
 }
 
-// downstream is what the gateway knows of one server.
-type downstream struct {
+// downServer is what the gateway knows of one server.
+type downServer struct {
 	name      string
 	sess      *Session // nil: not ready
 	tools     []*Tool
@@ -161,7 +161,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		opts:       opts,
 		log:        opts.Logger,
 		keepAlive:  10 * time.Second,
-		down:       map[string]*downstream{},
+		down:       map[string]*downServer{},
 		views:      map[viewKey]*view{},
 		upstreams:  map[*sdk.ServerSession]*upstream{},
 		httpUps:    map[string]*upstream{},
@@ -192,7 +192,7 @@ func (g *Gateway) SetServer(name string, sess *Session) {
 	g.mu.Lock()
 	d := g.down[name]
 	if d == nil {
-		d = &downstream{name: name}
+		d = &downServer{name: name}
 		g.down[name] = d
 	}
 	old := d.sess
@@ -208,11 +208,7 @@ func (g *Gateway) SetServer(name string, sess *Session) {
 	// A replaced session stays attached: calls in flight to it finish, or
 	// fail when it ends (watch).
 	if sess != nil && old != sess {
-		sess.gw.Store(&gwAttachment{g: g, name: name})
-		if sess.conn != nil {
-			tap := lineTap(sess.tapLine)
-			sess.conn.tap.Store(&tap)
-		}
+		sess.Attach(g.Router(name))
 		go g.watch(name, sess)
 		go g.featuresChanged(name, sess)
 		go g.applyLevels()

@@ -400,19 +400,15 @@ func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
 	sess.conn.writeLine(b)
 }
 
-// tapLine is the stdout tap of a session the gateway routes for: replies to
+// Tap is the stdout tap of a session the gateway routes for: replies to
 // gateway requests, progress with gateway tokens, and elicitation requests
 // (taken before the SDK, which refuses format "password") are the
 // gateway's.
-func (s *Session) tapLine(line []byte, p *wire.Peek) bool {
-	a := s.gw.Load()
-	if a == nil {
-		return false
-	}
+func (a *gwAttachment) Tap(s *Session, line []byte, p *wire.Peek) bool {
 	if !p.Method.OK() {
 		if n, ok := wire.ParseGWID(p.ID.Of(line)); ok {
 			if why := a.g.rawReply(s, n, line, p); why != "" {
-				s.conn.logStray(p.ID.Of(line), why)
+				s.logStray(p.ID.Of(line), why)
 			}
 			return true
 		}
@@ -434,11 +430,11 @@ func (s *Session) tapLine(line []byte, p *wire.Peek) bool {
 		if json.Unmarshal(s.redactJSON(p.Params.Of(line)), &lp) != nil {
 			return false
 		}
-		s.hooks.log(string(lp.Level), logMessageLine(&lp))
+		s.logMessage(&lp)
 		a.g.downstreamLog(a.name, s, &lp)
 		return true
 	default:
-		return s.tapElicit(a, line, p)
+		return a.TapElicit(s, line, p)
 	}
 	return false
 }

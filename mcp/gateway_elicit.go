@@ -60,10 +60,10 @@ func hasSecretWord(s string) bool {
 	return false
 }
 
-// tapElicit takes a stdio server's elicitation/create, or its withdrawal
+// TapElicit takes a stdio server's elicitation/create, or its withdrawal
 // of one (notifications/cancelled), for a's gateway; from the stdout tap
-// (tapLine, or startupTap while the server starts). Other lines go on.
-func (s *Session) tapElicit(a *gwAttachment, line []byte, p *wire.Peek) bool {
+// (Tap, or the startup tap while the server starts). Other lines go on.
+func (a *gwAttachment) TapElicit(s *Session, line []byte, p *wire.Peek) bool {
 	switch {
 	case p.Method.Is(line, `"notifications/cancelled"`) && !p.ID.OK() && p.Params.OK():
 		pb := p.Params.Of(line)

@@ -147,7 +147,7 @@ func (v *view) includes(server string) bool {
 type snapshot struct {
 	order    []string // configured servers in file order, then the others by name
 	conf     map[string]ConfiguredServer
-	down     map[string]downstream
+	down     map[string]downServer
 	builtins []BuiltinTool
 }
 
@@ -156,7 +156,7 @@ func (g *Gateway) refresh() {
 	g.refreshMu.Lock()
 	defer g.refreshMu.Unlock()
 	g.mu.Lock()
-	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downstream{}, builtins: g.opts.Builtins}
+	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downServer{}, builtins: g.opts.Builtins}
 	for _, c := range g.configured {
 		if _, dup := snap.conf[c.Name]; !dup {
 			snap.conf[c.Name] = c

@@ -28,7 +28,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	for _, v := range spec.Secrets {
 		s.addSecret(v)
 	}
-	s.attachEarly(spec.Gateway, spec.Name)
+	s.attachEarly(spec.Router)
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 	client := &http.Client{

@@ -2,13 +2,11 @@ package mcp
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"io"
 	"mime"
 	"net/http"
-	"time"
 )
 
 // The SDK's client retires a response the moment it reads it, but hands
@@ -102,41 +100,7 @@ func (b *progressBody) examine(line []byte) {
 	if !ok {
 		return
 	}
-	if a := b.sess.gw.Load(); a != nil {
-		if c := a.g.calls.get(n); c != nil {
-			c.progressSeen.Add(1)
-		}
-	}
-}
-
-// progressDrainWait bounds how long a finished call waits for progress
-// its server sent before the result.
-const progressDrainWait = 2 * time.Second
-
-// awaitProgress returns once every progress notification the server sent
-// for c before its result has been passed on (or after progressDrainWait).
-func (c *call) awaitProgress(ctx context.Context) {
-	if c.progressSent.Load() >= c.progressSeen.Load() {
-		return
-	}
-	timer := time.NewTimer(progressDrainWait)
-	defer timer.Stop()
-	for c.progressSent.Load() < c.progressSeen.Load() {
-		select {
-		case <-c.progressed:
-		case <-timer.C:
-			return
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-// progressPassed records one progress notification passed on for c.
-func (c *call) progressPassed() {
-	c.progressSent.Add(1)
-	select {
-	case c.progressed <- struct{}{}:
-	default:
+	if r := b.sess.attached(); r != nil {
+		r.ProgressSeen(n)
 	}
 }

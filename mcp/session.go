@@ -73,10 +73,11 @@ type StdioSpec struct {
 	// elicitation waits in the inbox (see session_startup.go).
 	StartTimeout time.Duration
 
-	// Gateway, when set, takes the server's elicitations while it starts,
-	// before Gateway.SetServer attaches it (under Name): they go to the
-	// inbox, as any elicitation outside a tool call does.
-	Gateway *Gateway
+	// Router, when set, takes the server's elicitations while it starts,
+	// before Session.Attach (Gateway.SetServer) gives it its router for
+	// good: they go to the inbox, as any elicitation outside a tool call
+	// does.
+	Router Router
 
 	// Secrets are redacted from everything the server says, from its
 	// first line on (the password inputs its environment may hold).
@@ -93,7 +94,7 @@ type HTTPSpec struct {
 	Secrets  []string // as in StdioSpec
 
 	StartTimeout time.Duration // as in StdioSpec
-	Gateway      *Gateway      // as in StdioSpec
+	Router       Router        // as in StdioSpec
 }
 
 // Hooks receive what a server says outside of replies. Every field is
@@ -142,13 +143,12 @@ type Session struct {
 	toolsMu sync.Mutex
 	tools   []*Tool // guarded by toolsMu: the last full tools/list
 
-	// gw is the gateway this session serves, and under which name; nil
-	// until Gateway.SetServer. Read by the SDK's handlers and the stdout
-	// read loop.
-	gw atomic.Pointer[gwAttachment]
-	// early is the spec's gateway, which takes elicitations until gw is
-	// set (nil: none); written before the session reads from the server.
-	early *gwAttachment
+	// router is the Router this session serves (Attach); nil until then.
+	// Read by the SDK's handlers.
+	router atomic.Pointer[Router]
+	// early is the spec's Router, which takes elicitations until Attach
+	// (nil: none); written before the session reads from the server.
+	early Router
 	// startClock is the startup deadline of StartTimeout, paused while an
 	// elicitation waits in the inbox (session_startup.go).
 	startClock deadline
@@ -186,12 +186,6 @@ func newSession(hooks Hooks) *Session {
 	return s
 }
 
-// gwAttachment ties a session to the gateway that routes for it.
-type gwAttachment struct {
-	g    *Gateway
-	name string // the server's name in the gateway
-}
-
 // errNoAssistant answers a server's sampling request when no assistant
 // session can take it.
 var errNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not available: no assistant session is waiting on this server"}
@@ -212,9 +206,9 @@ func (s *Session) newClient() *sdk.Client {
 		},
 		LoggingMessageHandler: func(ctx context.Context, req *sdk.LoggingMessageRequest) {
 			if p, err := redactValue(s, req.Params); err == nil && p != nil {
-				s.hooks.log(string(p.Level), logMessageLine(p))
-				if a := s.gw.Load(); a != nil {
-					a.g.downstreamLog(a.name, s, p)
+				s.logMessage(p)
+				if r := s.attached(); r != nil {
+					r.Log(s, p)
 				}
 			}
 		},
@@ -224,44 +218,53 @@ func (s *Session) newClient() *sdk.Client {
 			}
 		},
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
-			if a := s.gw.Load(); a != nil {
-				a.g.featuresChanged(a.name, s)
+			if r := s.attached(); r != nil {
+				r.FeaturesChanged(s)
 			}
 		},
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
-			if a := s.gw.Load(); a != nil {
-				a.g.featuresChanged(a.name, s)
+			if r := s.attached(); r != nil {
+				r.FeaturesChanged(s)
 			}
 		},
 		ResourceUpdatedHandler: func(ctx context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
-			if a := s.gw.Load(); a != nil && req.Params != nil {
-				a.g.resourceUpdated(a.name, s, req.Params)
+			if r := s.attached(); r != nil && req.Params != nil {
+				r.ResourceUpdated(s, req.Params)
 			}
 		},
 		ProgressNotificationHandler: func(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
-			if a := s.gw.Load(); a != nil && req.Params != nil {
-				a.g.typedProgress(req.Params)
+			if r := s.attached(); r != nil && req.Params != nil {
+				r.Progress(req.Params)
 			}
 		},
 		CreateMessageHandler: func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
-			if a := s.gw.Load(); a != nil {
-				return a.g.createMessage(ctx, a.name, s, req.Params)
+			if r := s.attached(); r != nil {
+				return r.CreateMessage(ctx, s, req.Params)
 			}
 			return nil, errNoAssistant
 		},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			if a := s.elicitRoute(); a != nil {
-				return a.g.elicit(ctx, a.name, s, req.Params, nil)
+			if r := s.elicitRoute(); r != nil {
+				return r.Elicit(ctx, s, req.Params)
 			}
 			return &sdk.ElicitResult{Action: "cancel"}, nil
 		},
 		ElicitationCompleteHandler: func(ctx context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
-			if a := s.gw.Load(); a != nil && req.Params != nil {
-				a.g.elicitationComplete(a.name, s, req.Params)
+			if r := s.attached(); r != nil && req.Params != nil {
+				r.ElicitationComplete(s, req.Params)
 			}
 		},
 	})
 }
+
+// logMessage hands a notifications/message to Hooks.Log.
+func (s *Session) logMessage(p *sdk.LoggingMessageParams) {
+	s.hooks.log(string(p.Level), logMessageLine(p))
+}
+
+// logStray logs a reply with the raw id that answers nothing, for why
+// (strayNotInFlight, strayOtherServer); stdio only.
+func (s *Session) logStray(id []byte, why string) { s.conn.logStray(id, why) }
 
 // logMessageLine renders notifications/message data as one line.
 func logMessageLine(p *sdk.LoggingMessageParams) string {
@@ -350,8 +353,8 @@ func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 	s.toolsMu.Lock()
 	s.tools = tools
 	s.toolsMu.Unlock()
-	if a := s.gw.Load(); a != nil {
-		a.g.toolsListed(a.name, s)
+	if r := s.attached(); r != nil {
+		r.ToolsListed(s)
 	}
 	return tools, nil
 }

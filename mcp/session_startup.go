@@ -11,8 +11,8 @@ import (
 // start). The protocol lets a server send requests once it got
 // notifications/initialized, so its elicitation/create can come before
 // its tools/list reply, and so before Gateway.SetServer attaches the
-// session. Until then the spec's Gateway takes such requests (s.early):
-// on stdio through startupTap, before the SDK (whose own path refuses
+// session. Until then the spec's Router takes such requests (s.early):
+// on stdio through its TapElicit, before the SDK (whose own path refuses
 // format "password" and would only cancel), on HTTP through the SDK's
 // elicitation handler. No tool call can be in flight to a server that is
 // starting, so they go to the inbox (GatewayOptions.Elicit), under the
@@ -23,34 +23,28 @@ import (
 // the server is not silent, it waits on the person, and the inbox's own
 // deadline bounds that wait.
 
-// attachEarly lets g take the session's elicitations, under name, until
-// SetServer attaches it for good. Called by Start before initialize; the
-// tap's atomic store publishes s.early to the stdout read loop.
-func (s *Session) attachEarly(g *Gateway, name string) {
-	if g == nil {
+// attachEarly lets r take the session's elicitations until Attach gives
+// it its router for good. Called by Start before initialize; the tap's
+// atomic store publishes s.early to the stdout read loop.
+func (s *Session) attachEarly(r Router) {
+	if r == nil {
 		return
 	}
-	s.early = &gwAttachment{g: g, name: name}
+	s.early = r
 	if s.conn != nil {
-		tap := lineTap(s.startupTap)
+		// The startup tap, until Attach installs the router's Tap.
+		tap := lineTap(func(line []byte, p *wire.Peek) bool { return p.Method.OK() && r.TapElicit(s, line, p) })
 		s.conn.tap.Store(&tap)
 	}
 }
 
-// elicitRoute is the gateway that takes the session's elicitations: the
+// elicitRoute is the Router that takes the session's elicitations: the
 // one serving it, else the one it starts for; nil for none.
-func (s *Session) elicitRoute() *gwAttachment {
-	if a := s.gw.Load(); a != nil {
-		return a
+func (s *Session) elicitRoute() Router {
+	if r := s.attached(); r != nil {
+		return r
 	}
 	return s.early
-}
-
-// startupTap is a stdio session's stdout tap from Start until SetServer
-// installs tapLine: it takes the server's elicitation requests (and their
-// withdrawal); everything else goes on to the SDK.
-func (s *Session) startupTap(line []byte, p *wire.Peek) bool {
-	return p.Method.OK() && s.tapElicit(s.early, line, p)
 }
 
 // boundStart bounds a startup by d, on a clock that stops while an

@@ -32,7 +32,7 @@ func TestElicitationWhileStarting(t *testing.T) {
 				return &ElicitResult{Action: "accept", Content: map[string]any{"passphrase": "open-sesame-42"}}, nil
 			}})
 			spec, marker := fakeSpec(mode)
-			spec.Name, spec.Gateway, spec.StartTimeout = "vault", g, startTimeout
+			spec.Name, spec.Router, spec.StartTimeout = "vault", g.Router("vault"), startTimeout
 			rec := &logRecorder{}
 			s, err := Start(context.Background(), spec, Hooks{Log: rec.add})
 			if err != nil {

@@ -59,7 +59,7 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	s.proc = proc
 	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
 	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)
-	s.attachEarly(spec.Gateway, spec.Name)
+	s.attachEarly(spec.Router)
 	s.stderr = readStderr(pipes.errOut, s.hooks, s.redactText)
 	go s.monitor()
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
