@@ -87,9 +87,3 @@ func (g *Gateway) urlRequiredErr(c *call, err error) {
 		}
 	}
 }
-
-// Redact adds a secret the person gave for this server some other way (a
-// ${input:ID} password in its environment): from now on it is replaced by
-// "[redacted]" in the server's results and log lines, like the secrets
-// typed into the inbox.
-func (s *Session) Redact(secret string) { s.addSecret(secret) }

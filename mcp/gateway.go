@@ -265,7 +265,7 @@ func (g *Gateway) resubscribe(name string, sess *Session) {
 	g.mu.Unlock()
 	for _, uri := range uris {
 		ctx, stop := sess.callContext(context.Background())
-		if err := sess.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
+		if err := sess.client().Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
 			g.log.Warn("resubscribing", "server", name, "uri", uri, "error", err)
 		}
 		stop()
@@ -300,14 +300,14 @@ func (g *Gateway) featuresChanged(name string, sess *Session) {
 		prompts   []*sdk.Prompt
 	)
 	if caps != nil && caps.Resources != nil {
-		for r, err := range sess.cs.Resources(ctx, nil) {
+		for r, err := range sess.client().Resources(ctx, nil) {
 			if err != nil {
 				g.log.Warn("listing resources", "server", name, "error", err)
 				break
 			}
 			resources = append(resources, r)
 		}
-		for t, err := range sess.cs.ResourceTemplates(ctx, nil) {
+		for t, err := range sess.client().ResourceTemplates(ctx, nil) {
 			if err != nil {
 				g.log.Warn("listing resource templates", "server", name, "error", err)
 				break
@@ -316,7 +316,7 @@ func (g *Gateway) featuresChanged(name string, sess *Session) {
 		}
 	}
 	if caps != nil && caps.Prompts != nil {
-		for p, err := range sess.cs.Prompts(ctx, nil) {
+		for p, err := range sess.client().Prompts(ctx, nil) {
 			if err != nil {
 				g.log.Warn("listing prompts", "server", name, "error", err)
 				break
@@ -383,17 +383,6 @@ func (g *Gateway) notReadyText(name string) string {
 		state = "not running"
 	}
 	return fmt.Sprintf("The MCP server %q is not ready (state: %s). Check it with: mcptray status; restart it with: mcptray restart %s (if it is turned off: mcptray toggle %s on)", name, state, name, name)
-}
-
-// capabilities are the server's as it declared them at initialize.
-func (s *Session) capabilities() *sdk.ServerCapabilities {
-	if s.cs == nil {
-		return nil
-	}
-	if res := s.cs.InitializeResult(); res != nil {
-		return res.Capabilities
-	}
-	return nil
 }
 
 // SetSettings changes the per-call deadline (0: DefaultCallTimeout) and the

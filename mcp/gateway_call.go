@@ -169,58 +169,6 @@ func (t *callTable) takeWhere(match func(*call) bool) []*call {
 	return out
 }
 
-// deadline is a call's timer, which can be paused while an elicitation
-// waits.
-type deadline struct {
-	mu      sync.Mutex
-	t       *time.Timer   // guarded by mu
-	left    time.Duration // guarded by mu: time left when last (re)started
-	since   time.Time     // guarded by mu: when last (re)started
-	paused  int           // guarded by mu: pauses in effect
-	stopped bool          // guarded by mu
-}
-
-func (d *deadline) start(dur time.Duration, fire func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.left, d.since = dur, time.Now()
-	d.t = time.AfterFunc(dur, fire)
-}
-
-func (d *deadline) stop() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.stopped = true
-	if d.t != nil {
-		d.t.Stop()
-	}
-}
-
-func (d *deadline) pause() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.stopped || d.t == nil {
-		return
-	}
-	d.paused++
-	if d.paused == 1 && d.t.Stop() {
-		d.left -= time.Since(d.since)
-	}
-}
-
-func (d *deadline) resume() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.stopped || d.t == nil || d.paused == 0 {
-		return
-	}
-	d.paused--
-	if d.paused == 0 {
-		d.since = time.Now()
-		d.t.Reset(max(d.left, 0))
-	}
-}
-
 // rawResult is a tools/call result exactly as the server sent it: the SDK
 // marshals it back into the same bytes (compacted).
 type rawResult struct {
@@ -262,7 +210,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	c.stop = cancel
 	var expired atomic.Bool
 
-	if sess.conn == nil { // an HTTP server: the SDK's client does the work
+	if !sess.stdio() { // an HTTP server: the SDK's client does the work
 		c.progressed = make(chan struct{}, 1)
 		g.calls.add(c)
 		c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
@@ -270,11 +218,11 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		defer g.calls.take(c.n)
 		cctx, stop := sess.callContext(ctx)
 		defer stop()
-		res, err := sess.cs.CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
+		res, err := sess.client().CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
 		switch {
 		case err == nil:
 			c.awaitProgress(ctx)
-			if sess.secrets.Load() != nil {
+			if sess.hasSecrets() {
 				if b, err := json.Marshal(res); err == nil {
 					return &rawResult{raw: sess.redactJSON(b)}, nil
 				}
@@ -282,7 +230,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 			return res, nil
 		case expired.Load():
 			return nil, g.timeoutError(server, tool)
-		case ctx.Err() == nil && sess.life.Err() != nil:
+		case ctx.Err() == nil && sess.context().Err() != nil:
 			return nil, diedError(server, sess)
 		}
 		g.urlRequiredErr(c, err)
@@ -309,7 +257,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	g.calls.add(c)
 	c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
 	defer c.dl.stop()
-	if err := sess.conn.writeLine(line); err != nil {
+	if err := sess.writeLine(line); err != nil {
 		g.calls.take(c.n)
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: fmt.Sprintf("server %q is not reachable: %v", server, err)}
 	}
@@ -388,7 +336,7 @@ func errorResult(text string) *sdk.CallToolResult {
 // cancelDownstream tells a stdio server that the gateway gave up on a
 // request. (For HTTP servers the SDK's client does it.)
 func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
-	if sess.conn == nil {
+	if !sess.stdio() {
 		return
 	}
 	b := make([]byte, 0, 128)
@@ -397,7 +345,7 @@ func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
 	b = append(b, `,"reason":`...)
 	b = append(b, wire.QuoteJSON(reason)...)
 	b = append(b, "}}\n"...)
-	sess.conn.writeLine(b)
+	sess.writeLine(b)
 }
 
 // Tap is the stdout tap of a session the gateway routes for: replies to

@@ -91,7 +91,7 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 		// A child of the session's life, not callContext's AfterFunc: when
 		// the session ends, every request of a burst sees it at once, and
 		// none still on its way takes a place in the inbox.
-		ctx, cancel := context.WithCancel(s.life)
+		ctx, cancel := context.WithCancel(s.context())
 		key := elicitKey{s, string(id)}
 		g.mu.Lock()
 		g.rawElicits[key] = cancel
@@ -126,7 +126,7 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 			}
 		}
 	}
-	s.conn.writeLine(line)
+	s.writeLine(line)
 }
 
 // elicitKey names a stdio server's elicitation request in flight.
@@ -202,13 +202,12 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	if g.opts.Elicit == nil {
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
-	s.startClock.pause() // while the server starts: it waits on the person
-	defer s.startClock.resume()
+	defer s.pauseStartup()() // while the server starts: it waits on the person
 	res, err := g.opts.Elicit(ctx, info)
 	if err == nil && res != nil && res.Action == "accept" {
 		for _, f := range fields {
 			if v, ok := res.Content[f].(string); ok {
-				s.addSecret(v)
+				s.Redact(v)
 			}
 		}
 	}

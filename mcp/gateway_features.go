@@ -75,7 +75,7 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 		p.Name = name
 		ctx, stop := sess.callContext(ctx)
 		defer stop()
-		res, err := sess.cs.GetPrompt(ctx, &p)
+		res, err := sess.client().GetPrompt(ctx, &p)
 		return redactedAnswer(sess, res, err)
 	}
 }
@@ -104,7 +104,7 @@ func (g *Gateway) readResource(ctx context.Context, server string, params *sdk.R
 	}
 	ctx, stop := sess.callContext(ctx)
 	defer stop()
-	res, err := sess.cs.ReadResource(ctx, params)
+	res, err := sess.client().ReadResource(ctx, params)
 	return redactedAnswer(sess, res, err)
 }
 
@@ -134,7 +134,7 @@ func (v *view) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.Com
 	p.Ref = &ref
 	ctx, stop := sess.callContext(ctx)
 	defer stop()
-	res, err := sess.cs.Complete(ctx, &p)
+	res, err := sess.client().Complete(ctx, &p)
 	return redactedAnswer(sess, res, err)
 }
 
@@ -185,7 +185,7 @@ func (g *Gateway) subscribe(ctx context.Context, up *upstream, server, uri strin
 	}
 	ctx, stop := sess.callContext(ctx)
 	defer stop()
-	return sess.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri})
+	return sess.client().Subscribe(ctx, &sdk.SubscribeParams{URI: uri})
 }
 
 // unsubscribe drops an upstream subscription and the server's with the
@@ -212,7 +212,7 @@ func (g *Gateway) unsubscribe(ctx context.Context, up *upstream, server, uri str
 	}
 	ctx, stop := sess.callContext(ctx)
 	defer stop()
-	return sess.cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: uri})
+	return sess.client().Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: uri})
 }
 
 // resourceUpdated passes notifications/resources/updated to the views that
@@ -296,7 +296,7 @@ func (g *Gateway) applyLevels() {
 			continue
 		}
 		want := -1
-		if l := slices.Index(logLevels, d.sess.logLevel); l >= 0 {
+		if l := slices.Index(logLevels, d.sess.loggingLevel()); l >= 0 {
 			want = l
 		}
 		for _, up := range g.upstreams {
@@ -311,7 +311,7 @@ func (g *Gateway) applyLevels() {
 			level = logLevels[want]
 		}
 		if d.level == "" {
-			d.level = d.sess.logLevel
+			d.level = d.sess.loggingLevel()
 		}
 		if level != "" && level != d.level {
 			d.level = level
@@ -321,7 +321,7 @@ func (g *Gateway) applyLevels() {
 	g.mu.Unlock()
 	for _, c := range changes {
 		ctx, stop := c.sess.callContext(context.Background())
-		c.sess.cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.level)})
+		c.sess.client().SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.level)})
 		stop()
 	}
 }

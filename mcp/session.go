@@ -257,6 +257,43 @@ func (s *Session) newClient() *sdk.Client {
 	})
 }
 
+// capabilities are the server's as it declared them at initialize.
+func (s *Session) capabilities() *sdk.ServerCapabilities {
+	if s.cs == nil {
+		return nil
+	}
+	if res := s.cs.InitializeResult(); res != nil {
+		return res.Capabilities
+	}
+	return nil
+}
+
+// stdio reports whether the server is a stdio one (raw lines: writeLine,
+// the tap); false for HTTP.
+func (s *Session) stdio() bool { return s.conn != nil }
+
+// writeLine writes one raw message line to a stdio server's stdin.
+func (s *Session) writeLine(line []byte) error { return s.conn.writeLine(line) }
+
+// client is the SDK's client session; nil until Start returns it.
+func (s *Session) client() *sdk.ClientSession { return s.cs }
+
+// context is cancelled when the session ends or Close begins.
+func (s *Session) context() context.Context { return s.life }
+
+// hasSecrets reports whether anything is redacted from the server's words.
+func (s *Session) hasSecrets() bool { return s.secrets.Load() != nil }
+
+// loggingLevel is the level asked for at startup ("off": none).
+func (s *Session) loggingLevel() string { return s.logLevel }
+
+// pauseStartup stops the startup deadline's clock while the server waits
+// on the person; call resume when it no longer does.
+func (s *Session) pauseStartup() (resume func()) {
+	s.startClock.pause()
+	return s.startClock.resume
+}
+
 // logMessage hands a notifications/message to Hooks.Log.
 func (s *Session) logMessage(p *sdk.LoggingMessageParams) {
 	s.hooks.log(string(p.Level), logMessageLine(p))

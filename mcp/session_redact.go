@@ -21,6 +21,12 @@ import (
 // contents, prompt and sampling messages) is caught on the joined text,
 // and each block's part of it is replaced.
 
+// Redact adds a secret the person gave for this server some other way (a
+// ${input:ID} password in its environment): from now on it is replaced by
+// "[redacted]" in the server's results and log lines, like the secrets
+// typed into the inbox.
+func (s *Session) Redact(secret string) { s.addSecret(secret) }
+
 // addSecret adds a value to the session's redactions.
 func (s *Session) addSecret(v string) {
 	for {
@@ -65,7 +71,7 @@ func redactValue[T any](s *Session, v *T) (*T, error) {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: codeInternal, Message: "redacting the server's answer: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "redacting the server's answer: " + err.Error()}
 	}
 	rb, changed := r.RedactJSON(b)
 	if !changed {
@@ -73,7 +79,7 @@ func redactValue[T any](s *Session, v *T) (*T, error) {
 	}
 	out := new(T)
 	if err := json.Unmarshal(rb, out); err != nil {
-		return nil, &jsonrpc.Error{Code: codeInternal, Message: "redacting the server's answer: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "redacting the server's answer: " + err.Error()}
 	}
 	return out, nil
 }

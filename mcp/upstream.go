@@ -297,7 +297,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	r := up.v.routes.Load().tools[name]
-	if r == nil || r.kind != routeTool || r.sess == nil || r.sess.conn == nil {
+	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.stdio() {
 		return false
 	}
 	var tokSp wire.Span
@@ -338,7 +338,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.start(g.timeout(), func() { g.expire(c) })
-	if err := r.sess.conn.writeLine(out); err != nil {
+	if err := r.sess.writeLine(out); err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.stop()
 			c.finish(wire.ErrorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
