@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/internal/testdaemon"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -16,7 +16,7 @@ import (
 // command line in a real subprocess without a separate build. The command
 // line's own tests are package cli's.
 func TestMain(m *testing.M) {
-	mcp.RunWatchdogIfRequested()
+	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
 	testdaemon.Main = run
 	if os.Getenv("MCPTRAY_TEST_AS_MCPTRAY") == "1" {

@@ -70,7 +70,7 @@ func (g *Gateway) urlRequired(c *call, errObj []byte) {
 			Reason: reason + " (URL elicitation required by a tool call)"}
 		g.log.Info("URL elicitation goes to the inbox", "server", c.server, "tool", c.tool, "reason", info.Reason)
 		go func() {
-			ctx, stop := c.sess.callContext(context.Background())
+			ctx, stop := c.sess.CallContext(context.Background())
 			defer stop()
 			g.opts.Elicit(ctx, info)
 		}()
@@ -83,7 +83,7 @@ func (g *Gateway) urlRequiredErr(c *call, err error) {
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code == CodeURLElicitationRequired {
 		if b, merr := json.Marshal(we); merr == nil {
-			g.urlRequired(c, c.sess.redactJSON(b))
+			g.urlRequired(c, c.sess.RedactJSON(b))
 		}
 	}
 }

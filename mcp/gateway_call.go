@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,7 +33,7 @@ type call struct {
 	up      *upstream
 	server  string
 	tool    string // the server's own name for the tool
-	sess    *Session
+	sess    *downstream.Session
 	started time.Time // for OnToolCall
 
 	// Fast path (stream upstream, stdio server): raw bytes.
@@ -46,7 +47,7 @@ type call struct {
 	reply chan []byte     // the server's reply line, for stdio servers
 	stop  func()          // cancels the slow path's wait (its client went away)
 
-	dl       deadline
+	dl       downstream.Deadline
 	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
 
 	// HTTP servers: progress notifications seen in the stream and passed
@@ -118,7 +119,7 @@ func (t *callTable) take(n uint64) *call {
 
 // takeFrom is take for a reply from sess: a call in flight to another
 // session stays in the table (other reports that there was one).
-func (t *callTable) takeFrom(n uint64, sess *Session) (c *call, other bool) {
+func (t *callTable) takeFrom(n uint64, sess *downstream.Session) (c *call, other bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c = t.m[n]
@@ -130,7 +131,7 @@ func (t *callTable) takeFrom(n uint64, sess *Session) (c *call, other bool) {
 }
 
 // latestFor is the most recent call in flight to sess.
-func (t *callTable) latestFor(sess *Session) *call {
+func (t *callTable) latestFor(sess *downstream.Session) *call {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var latest *call
@@ -210,31 +211,31 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	c.stop = cancel
 	var expired atomic.Bool
 
-	if !sess.stdio() { // an HTTP server: the SDK's client does the work
+	if !sess.Stdio() { // an HTTP server: the SDK's client does the work
 		c.progressed = make(chan struct{}, 1)
 		g.calls.add(c)
-		c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
-		defer c.dl.stop()
+		c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
+		defer c.dl.Stop()
 		defer g.calls.take(c.n)
-		cctx, stop := sess.callContext(ctx)
+		cctx, stop := sess.CallContext(ctx)
 		defer stop()
-		res, err := sess.client().CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
+		res, err := sess.Client().CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
 		switch {
 		case err == nil:
 			c.awaitProgress(ctx)
-			if sess.hasSecrets() {
+			if sess.HasSecrets() {
 				if b, err := json.Marshal(res); err == nil {
-					return &rawResult{raw: sess.redactJSON(b)}, nil
+					return &rawResult{raw: sess.RedactJSON(b)}, nil
 				}
 			}
 			return res, nil
 		case expired.Load():
 			return nil, g.timeoutError(server, tool)
-		case ctx.Err() == nil && sess.context().Err() != nil:
+		case ctx.Err() == nil && sess.Context().Err() != nil:
 			return nil, diedError(server, sess)
 		}
 		g.urlRequiredErr(c, err)
-		return nil, sess.redactErr(err)
+		return nil, sess.RedactErr(err)
 	}
 
 	params := struct {
@@ -255,19 +256,19 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 
 	c.reply = make(chan []byte, 1)
 	g.calls.add(c)
-	c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
-	defer c.dl.stop()
-	if err := sess.writeLine(line); err != nil {
+	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
+	defer c.dl.Stop()
+	if err := sess.WriteLine(line); err != nil {
 		g.calls.take(c.n)
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: fmt.Sprintf("server %q is not reachable: %v", server, err)}
 	}
 	select {
 	case reply := <-c.reply:
-		return replyResult(sess.redactJSON(reply))
+		return replyResult(sess.RedactJSON(reply))
 	case <-ctx.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok { // the reply won the race
-				return replyResult(sess.redactJSON(reply))
+				return replyResult(sess.RedactJSON(reply))
 			}
 		}
 		reason := "cancelled by the client"
@@ -282,7 +283,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	case <-sess.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok {
-				return replyResult(sess.redactJSON(reply))
+				return replyResult(sess.RedactJSON(reply))
 			}
 		}
 		return nil, diedError(server, sess)
@@ -316,11 +317,11 @@ func (g *Gateway) timeoutText(server, tool string) string {
 	return fmt.Sprintf("server %q did not answer tool %q within %s; the call was cancelled", server, tool, g.timeout())
 }
 
-func diedError(server string, sess *Session) error {
+func diedError(server string, sess *downstream.Session) error {
 	return &jsonrpc.Error{Code: codeInternal, Message: diedText(server, sess)}
 }
 
-func diedText(server string, sess *Session) string {
+func diedText(server string, sess *downstream.Session) string {
 	reason := sess.ExitReason()
 	if reason == "" {
 		return fmt.Sprintf("server %q stopped during the call", server)
@@ -335,8 +336,8 @@ func errorResult(text string) *sdk.CallToolResult {
 
 // cancelDownstream tells a stdio server that the gateway gave up on a
 // request. (For HTTP servers the SDK's client does it.)
-func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
-	if !sess.stdio() {
+func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason string) {
+	if !sess.Stdio() {
 		return
 	}
 	b := make([]byte, 0, 128)
@@ -345,18 +346,18 @@ func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
 	b = append(b, `,"reason":`...)
 	b = append(b, wire.QuoteJSON(reason)...)
 	b = append(b, "}}\n"...)
-	sess.writeLine(b)
+	sess.WriteLine(b)
 }
 
 // Tap is the stdout tap of a session the gateway routes for: replies to
 // gateway requests, progress with gateway tokens, and elicitation requests
 // (taken before the SDK, which refuses format "password") are the
 // gateway's.
-func (a *gwAttachment) Tap(s *Session, line []byte, p *wire.Peek) bool {
+func (a *gwAttachment) Tap(s *downstream.Session, line []byte, p *wire.Peek) bool {
 	if !p.Method.OK() {
 		if n, ok := wire.ParseGWID(p.ID.Of(line)); ok {
 			if why := a.g.rawReply(s, n, line, p); why != "" {
-				s.logStray(p.ID.Of(line), why)
+				s.LogStray(p.ID.Of(line), why)
 			}
 			return true
 		}
@@ -375,10 +376,10 @@ func (a *gwAttachment) Tap(s *Session, line []byte, p *wire.Peek) bool {
 		// logged during a call is passed on before the call's reply: on
 		// HTTP it then still goes out on the call's stream.
 		var lp sdk.LoggingMessageParams
-		if json.Unmarshal(s.redactJSON(p.Params.Of(line)), &lp) != nil {
+		if json.Unmarshal(s.RedactJSON(p.Params.Of(line)), &lp) != nil {
 			return false
 		}
-		s.logMessage(&lp)
+		s.LogMessage(&lp)
 		a.g.downstreamLog(a.name, s, &lp)
 		return true
 	default:
@@ -389,30 +390,30 @@ func (a *gwAttachment) Tap(s *Session, line []byte, p *wire.Peek) bool {
 
 // rawReply takes a stdio server's reply to a gateway request. It returns
 // why the reply answers no call ("" when it answered one).
-func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *wire.Peek) (stray string) {
+func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire.Peek) (stray string) {
 	c, other := g.calls.takeFrom(n, s)
 	if c == nil {
 		if other {
-			return strayOtherServer
+			return downstream.StrayOtherServer
 		}
-		return strayNotInFlight // cancelled, timed out, or its client left
+		return downstream.StrayNotInFlight // cancelled, timed out, or its client left
 	}
-	c.dl.stop()
+	c.dl.Stop()
 	if p.Err.OK() {
-		g.urlRequired(c, c.sess.redactJSON(p.Err.Of(line)))
+		g.urlRequired(c, c.sess.RedactJSON(p.Err.Of(line)))
 	}
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
 		return ""
 	}
-	c.finish(c.sess.redactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
+	c.finish(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
 	g.recordReply(c, line, p)
 	return ""
 }
 
 // rawProgress passes a stdio server's progress notification with a
 // gateway token to the assistant that made the call, with its own token.
-func (g *Gateway) rawProgress(s *Session, n uint64, line []byte, tok, params wire.Span) {
+func (g *Gateway) rawProgress(s *downstream.Session, n uint64, line []byte, tok, params wire.Span) {
 	c := g.calls.get(n)
 	if c == nil || c.sess != s {
 		return
@@ -424,11 +425,11 @@ func (g *Gateway) rawProgress(s *Session, n uint64, line []byte, tok, params wir
 		}
 	}
 	if c.upToken != nil {
-		c.up.send(c.sess.redactJSON(wire.Splice(line, wire.Edit{Start: tok.Start, End: tok.End, Repl: c.upToken})))
+		c.up.send(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: tok.Start, End: tok.End, Repl: c.upToken})))
 		return
 	}
 	var pp sdk.ProgressNotificationParams
-	if err := json.Unmarshal(c.sess.redactJSON(pb), &pp); err != nil {
+	if err := json.Unmarshal(c.sess.RedactJSON(pb), &pp); err != nil {
 		return
 	}
 	c.notifyProgress(&pp)
@@ -451,7 +452,7 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	}
 	c.progress.Store(math.Float64bits(p.Progress))
 	cp := *p
-	cp.Message = c.sess.redactText(cp.Message)
+	cp.Message = c.sess.RedactText(cp.Message)
 	c.notifyProgress(&cp)
 	if c.progressed != nil {
 		c.progressPassed()
@@ -479,9 +480,9 @@ func (c *call) notifyProgress(p *sdk.ProgressNotificationParams) {
 
 // failCalls answers the fast-path calls to a server whose session ended
 // (the slow path watches the session itself).
-func (g *Gateway) failCalls(sess *Session) {
+func (g *Gateway) failCalls(sess *downstream.Session) {
 	for _, c := range g.calls.takeWhere(func(c *call) bool { return c.sess == sess && c.upID != nil }) {
-		c.dl.stop()
+		c.dl.Stop()
 		c.finish(wire.ErrorLine(c.upID, codeInternal, diedText(c.server, sess)))
 		g.recordCall(c, OutcomeError)
 	}

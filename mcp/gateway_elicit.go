@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,7 +64,7 @@ func hasSecretWord(s string) bool {
 // TapElicit takes a stdio server's elicitation/create, or its withdrawal
 // of one (notifications/cancelled), for a's gateway; from the stdout tap
 // (Tap, or the startup tap while the server starts). Other lines go on.
-func (a *gwAttachment) TapElicit(s *Session, line []byte, p *wire.Peek) bool {
+func (a *gwAttachment) TapElicit(s *downstream.Session, line []byte, p *wire.Peek) bool {
 	switch {
 	case p.Method.Is(line, `"notifications/cancelled"`) && !p.ID.OK() && p.Params.OK():
 		pb := p.Params.Of(line)
@@ -82,7 +83,7 @@ func (a *gwAttachment) TapElicit(s *Session, line []byte, p *wire.Peek) bool {
 }
 
 // rawElicit answers a stdio server's elicitation/create.
-func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
+func (g *Gateway) rawElicit(server string, s *downstream.Session, id, params []byte) {
 	var ep sdk.ElicitParams
 	var line []byte
 	if err := json.Unmarshal(params, &ep); err != nil || len(params) == 0 {
@@ -91,7 +92,7 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 		// A child of the session's life, not callContext's AfterFunc: when
 		// the session ends, every request of a burst sees it at once, and
 		// none still on its way takes a place in the inbox.
-		ctx, cancel := context.WithCancel(s.context())
+		ctx, cancel := context.WithCancel(s.Context())
 		key := elicitKey{s, string(id)}
 		g.mu.Lock()
 		g.rawElicits[key] = cancel
@@ -126,19 +127,19 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 			}
 		}
 	}
-	s.writeLine(line)
+	s.WriteLine(line)
 }
 
 // elicitKey names a stdio server's elicitation request in flight.
 type elicitKey struct {
-	sess *Session
+	sess *downstream.Session
 	id   string // the request id, raw JSON
 }
 
 // cancelRawElicit cancels a stdio server's elicitation when the server
 // withdraws it (notifications/cancelled); the assistant or the inbox is
 // told in turn.
-func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
+func (g *Gateway) cancelRawElicit(s *downstream.Session, id string) bool {
 	g.mu.Lock()
 	cancel := g.rawElicits[elicitKey{s, id}]
 	g.mu.Unlock()
@@ -151,15 +152,15 @@ func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
 // elicit routes a server's elicitation: to the assistant whose call caused
 // it when that is allowed, else to the inbox (GatewayOptions.Elicit).
 // rawSchema is the requested schema as sent (stdio servers), or nil.
-func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
+func (g *Gateway) elicit(ctx context.Context, server string, s *downstream.Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
 	// A message (or schema, or URL) that echoes an earlier secret goes
 	// neither to the assistant nor to the inbox's audit row.
-	params, err := redactValue(s, params)
+	params, err := downstream.RedactValue(s, params)
 	if err != nil {
 		return nil, err
 	}
 	if rawSchema != nil {
-		rawSchema = s.redactJSON(rawSchema)
+		rawSchema = s.RedactJSON(rawSchema)
 	}
 	p := *params
 	if p.Mode == "" {
@@ -173,8 +174,8 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	c := g.calls.latestFor(s)
 	if c != nil {
 		info.Tool, info.Client = c.tool, c.up.clientName()
-		c.dl.pause()
-		defer c.dl.resume()
+		c.dl.Pause()
+		defer c.dl.Resume()
 	}
 	switch {
 	case info.Secret:
@@ -202,7 +203,7 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	if g.opts.Elicit == nil {
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
-	defer s.pauseStartup()() // while the server starts: it waits on the person
+	defer s.PauseStartup()() // while the server starts: it waits on the person
 	res, err := g.opts.Elicit(ctx, info)
 	if err == nil && res != nil && res.Action == "accept" {
 		for _, f := range fields {
@@ -279,26 +280,26 @@ func (v valuesCtx) Value(key any) any {
 
 // createMessage routes a server's sampling request to the assistant whose
 // call is in flight to it. The call's deadline stops meanwhile.
-func (g *Gateway) createMessage(ctx context.Context, server string, s *Session, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
+func (g *Gateway) createMessage(ctx context.Context, server string, s *downstream.Session, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
 	c := g.calls.latestFor(s)
 	if c == nil {
-		return nil, errNoAssistant
+		return nil, downstream.ErrNoAssistant
 	}
 	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}
 	}
-	params, err := redactValue(s, params)
+	params, err := downstream.RedactValue(s, params)
 	if err != nil {
 		return nil, err
 	}
-	c.dl.pause()
-	defer c.dl.resume()
+	c.dl.Pause()
+	defer c.dl.Resume()
 	return c.up.ss.CreateMessage(c.context(ctx), params)
 }
 
 // elicitationComplete passes notifications/elicitation/complete to the
 // assistant that got the URL elicitation.
-func (g *Gateway) elicitationComplete(server string, _ *Session, params *sdk.ElicitationCompleteParams) {
+func (g *Gateway) elicitationComplete(server string, _ *downstream.Session, params *sdk.ElicitationCompleteParams) {
 	g.mu.Lock()
 	up := g.urlElicits[params.ElicitationID]
 	delete(g.urlElicits, params.ElicitationID)

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -58,7 +59,7 @@ func newTestGateway(t testing.TB, opts GatewayOptions) (*Gateway, *testLog) {
 func addServer(t testing.TB, g *Gateway, name, mode string, opts ...fakeOpt) *fake {
 	t.Helper()
 	var f *fake
-	f = startFake(t, mode, Hooks{ToolsChanged: func() {
+	f = startFake(t, mode, downstream.Hooks{ToolsChanged: func() {
 		go f.ListTools(context.Background())
 	}}, opts...)
 	g.SetServer(name, f.Session)
@@ -282,7 +283,7 @@ func connectDirect(t testing.TB, mode string, co *sdk.ClientOptions) *testClient
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-direct", Version: "1"}, clientOptions(co))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: downstream.ProtocolVersion})
 	if err != nil {
 		t.Fatalf("connecting to fake %s: %v", mode, err)
 	}

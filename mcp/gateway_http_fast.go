@@ -179,7 +179,7 @@ func (h *httpReply) wait(r *http.Request) {
 		<-h.answered // taken by someone who is answering it; the client is gone
 		return
 	}
-	c.dl.stop()
+	c.dl.Stop()
 	c.up.forgetRaw(c)
 	g.cancelDownstream(c.sess, c.n, "the client went away")
 	g.recordCall(c, OutcomeCancelled)

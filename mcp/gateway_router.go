@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,22 +19,22 @@ type gwAttachment struct {
 // StdioSpec.Router or HTTPSpec.Router, so that the gateway takes the
 // server's elicitations while it starts; SetServer attaches it for good.
 // Nil for a nil Gateway.
-func (g *Gateway) Router(name string) Router {
+func (g *Gateway) Router(name string) downstream.Router {
 	if g == nil {
 		return nil
 	}
 	return &gwAttachment{g: g, name: name}
 }
 
-func (a *gwAttachment) Log(s *Session, p *sdk.LoggingMessageParams) {
+func (a *gwAttachment) Log(s *downstream.Session, p *sdk.LoggingMessageParams) {
 	a.g.downstreamLog(a.name, s, p)
 }
 
-func (a *gwAttachment) ToolsListed(s *Session) { a.g.toolsListed(a.name, s) }
+func (a *gwAttachment) ToolsListed(s *downstream.Session) { a.g.toolsListed(a.name, s) }
 
-func (a *gwAttachment) FeaturesChanged(s *Session) { a.g.featuresChanged(a.name, s) }
+func (a *gwAttachment) FeaturesChanged(s *downstream.Session) { a.g.featuresChanged(a.name, s) }
 
-func (a *gwAttachment) ResourceUpdated(s *Session, p *sdk.ResourceUpdatedNotificationParams) {
+func (a *gwAttachment) ResourceUpdated(s *downstream.Session, p *sdk.ResourceUpdatedNotificationParams) {
 	a.g.resourceUpdated(a.name, s, p)
 }
 
@@ -45,14 +46,14 @@ func (a *gwAttachment) ProgressSeen(n uint64) {
 	}
 }
 
-func (a *gwAttachment) CreateMessage(ctx context.Context, s *Session, p *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
+func (a *gwAttachment) CreateMessage(ctx context.Context, s *downstream.Session, p *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
 	return a.g.createMessage(ctx, a.name, s, p)
 }
 
-func (a *gwAttachment) Elicit(ctx context.Context, s *Session, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+func (a *gwAttachment) Elicit(ctx context.Context, s *downstream.Session, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
 	return a.g.elicit(ctx, a.name, s, p, nil)
 }
 
-func (a *gwAttachment) ElicitationComplete(s *Session, p *sdk.ElicitationCompleteParams) {
+func (a *gwAttachment) ElicitationComplete(s *downstream.Session, p *sdk.ElicitationCompleteParams) {
 	a.g.elicitationComplete(a.name, s, p)
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,7 +105,7 @@ func (g *Gateway) dropUpstream(up *upstream) {
 	}
 	for _, c := range calls {
 		if g.calls.take(c.n) != nil {
-			c.dl.stop()
+			c.dl.Stop()
 			g.cancelDownstream(c.sess, c.n, "the client went away")
 			g.recordCall(c, OutcomeCancelled)
 			if c.hw != nil {
@@ -183,7 +184,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 	}
 	w := wire.NewStreamWriter(rw)
 	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
-	ss, err := v.srv.Connect(ctx, connTransport{conn}, nil)
+	ss, err := v.srv.Connect(ctx, downstream.ConnTransport{Conn: conn}, nil)
 	if err != nil {
 		rw.Close()
 		w.Close()
@@ -297,7 +298,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	r := up.v.routes.Load().tools[name]
-	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.stdio() {
+	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() {
 		return false
 	}
 	var tokSp wire.Span
@@ -337,10 +338,10 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	up.raw[string(c.upID)] = c
 	up.mu.Unlock()
 	g.calls.add(c)
-	c.dl.start(g.timeout(), func() { g.expire(c) })
-	if err := r.sess.writeLine(out); err != nil {
+	c.dl.Start(g.timeout(), func() { g.expire(c) })
+	if err := r.sess.WriteLine(out); err != nil {
 		if g.calls.take(c.n) != nil {
-			c.dl.stop()
+			c.dl.Stop()
 			c.finish(wire.ErrorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
@@ -379,7 +380,7 @@ func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
 		return false
 	}
 	if up.g.calls.take(c.n) != nil {
-		c.dl.stop()
+		c.dl.Stop()
 		reason := "cancelled by the client"
 		if r := wire.Field(params, "reason"); r.OK() {
 			if s, ok := wire.RawString(r.Of(params)); ok && s != "" {
