@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// deadline is a call's timer, which can be paused while an elicitation
+// Deadline is a call's timer, which can be paused while an elicitation
 // waits.
 type Deadline struct {
 	mu      sync.Mutex
@@ -16,6 +16,8 @@ type Deadline struct {
 	stopped bool          // guarded by mu
 }
 
+// Start arms the deadline: fire runs once dur has passed, not counting
+// the time spent paused.
 func (d *Deadline) Start(dur time.Duration, fire func()) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -23,6 +25,7 @@ func (d *Deadline) Start(dur time.Duration, fire func()) {
 	d.t = time.AfterFunc(dur, fire)
 }
 
+// Stop disarms the deadline for good.
 func (d *Deadline) Stop() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -32,6 +35,7 @@ func (d *Deadline) Stop() {
 	}
 }
 
+// Pause stops the clock; pauses nest.
 func (d *Deadline) Pause() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -44,6 +48,7 @@ func (d *Deadline) Pause() {
 	}
 }
 
+// Resume ends one Pause; the clock runs again once none is left.
 func (d *Deadline) Resume() {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -186,7 +186,7 @@ func newSession(hooks Hooks) *Session {
 	return s
 }
 
-// errNoAssistant answers a server's sampling request when no assistant
+// ErrNoAssistant answers a server's sampling request when no assistant
 // session can take it.
 var ErrNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not available: no assistant session is waiting on this server"}
 
@@ -257,7 +257,7 @@ func (s *Session) newClient() *sdk.Client {
 	})
 }
 
-// capabilities are the server's as it declared them at initialize.
+// Capabilities are the server's as it declared them at initialize.
 func (s *Session) Capabilities() *sdk.ServerCapabilities {
 	if s.cs == nil {
 		return nil
@@ -268,38 +268,38 @@ func (s *Session) Capabilities() *sdk.ServerCapabilities {
 	return nil
 }
 
-// stdio reports whether the server is a stdio one (raw lines: writeLine,
+// Stdio reports whether the server is a stdio one (raw lines: writeLine,
 // the tap); false for HTTP.
 func (s *Session) Stdio() bool { return s.conn != nil }
 
-// writeLine writes one raw message line to a stdio server's stdin.
+// WriteLine writes one raw message line to a stdio server's stdin.
 func (s *Session) WriteLine(line []byte) error { return s.conn.writeLine(line) }
 
-// client is the SDK's client session; nil until Start returns it.
+// Client is the SDK's client session; nil until Start returns it.
 func (s *Session) Client() *sdk.ClientSession { return s.cs }
 
-// context is cancelled when the session ends or Close begins.
+// Context is cancelled when the session ends or Close begins.
 func (s *Session) Context() context.Context { return s.life }
 
-// hasSecrets reports whether anything is redacted from the server's words.
+// HasSecrets reports whether anything is redacted from the server's words.
 func (s *Session) HasSecrets() bool { return s.secrets.Load() != nil }
 
 // loggingLevel is the level asked for at startup ("off": none).
 func (s *Session) LogLevel() string { return s.logLevel }
 
-// pauseStartup stops the startup deadline's clock while the server waits
+// PauseStartup stops the startup deadline's clock while the server waits
 // on the person; call resume when it no longer does.
 func (s *Session) PauseStartup() (resume func()) {
 	s.startClock.Pause()
 	return s.startClock.Resume
 }
 
-// logMessage hands a notifications/message to Hooks.Log.
+// LogMessage hands a notifications/message to Hooks.Log.
 func (s *Session) LogMessage(p *sdk.LoggingMessageParams) {
 	s.hooks.log(string(p.Level), logMessageLine(p))
 }
 
-// logStray logs a reply with the raw id that answers nothing, for why
+// LogStray logs a reply with the raw id that answers nothing, for why
 // (strayNotInFlight, strayOtherServer); stdio only.
 func (s *Session) LogStray(id []byte, why string) { s.conn.logStray(id, why) }
 
@@ -412,7 +412,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	return res, nil
 }
 
-// callContext is ctx, also cancelled when the session ends.
+// CallContext is ctx, also cancelled when the session ends.
 func (s *Session) CallContext(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.life, cancel)
@@ -473,7 +473,7 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// version is mcptray's module version for clientInfo.
+// Version is mcptray's module version for clientInfo.
 func Version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version

@@ -38,7 +38,7 @@ func (s *Session) addSecret(v string) {
 	}
 }
 
-// redactJSON returns the JSON text b with the session's secrets replaced;
+// RedactJSON returns the JSON text b with the session's secrets replaced;
 // b itself when there are none (the common case costs one atomic load) or
 // none occurs.
 func (s *Session) RedactJSON(b []byte) []byte {
@@ -50,7 +50,7 @@ func (s *Session) RedactJSON(b []byte) []byte {
 	return out
 }
 
-// redactText is redactJSON for a log line or another decoded string: the
+// RedactText is redactJSON for a log line or another decoded string: the
 // secret as typed, and in any JSON string the line holds.
 func (s *Session) RedactText(line string) string {
 	r := s.secrets.Load()
@@ -60,7 +60,7 @@ func (s *Session) RedactText(line string) string {
 	return r.RedactText(line)
 }
 
-// redactValue returns v with the session's secrets replaced in every
+// RedactValue returns v with the session's secrets replaced in every
 // string, through its JSON form; v itself when there are none or none
 // occurs. v must survive a JSON round trip (the SDK's types do: that is
 // how they travel).
@@ -84,7 +84,7 @@ func RedactValue[T any](s *Session, v *T) (*T, error) {
 	return out, nil
 }
 
-// redactedAnswer is a server's answer (res, err) with the session's
+// RedactedAnswer is a server's answer (res, err) with the session's
 // secrets replaced, for the SDK's handlers.
 func RedactedAnswer[T any](s *Session, res *T, err error) (*T, error) {
 	if err != nil {
@@ -93,7 +93,7 @@ func RedactedAnswer[T any](s *Session, res *T, err error) (*T, error) {
 	return RedactValue(s, res)
 }
 
-// redactErr returns err with the session's secrets replaced in its
+// RedactErr returns err with the session's secrets replaced in its
 // message and data; err itself when nothing changes. A JSON-RPC error
 // keeps its code.
 func (s *Session) RedactErr(err error) error {

@@ -49,6 +49,8 @@ const (
 // handOffs is the process's guard; handOff is the gateway's one entry.
 var handOffs = newHandOffGuard(schedYield, os.Getenv("MCPTRAY_HANDOFF") != "off")
 
+// HandOff gives the CPU to the peer a write just woke, when the guard
+// allows (see above). The gateway calls it after such a write.
 func HandOff() { handOffs.yield() }
 
 // countHandOffsIn makes handOff count its calls in n instead of yielding,

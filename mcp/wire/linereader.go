@@ -8,15 +8,15 @@ import (
 	"unicode/utf8"
 )
 
-// maxLineBytes is the longest stdout line taken as a message. A longer line
+// MaxLineBytes is the longest stdout line taken as a message. A longer line
 // is discarded (and reported) without ending the session.
 const MaxLineBytes = 16 << 20
 
-// maxStderrLineBytes is the longest stderr line kept; longer ones are
+// MaxStderrLineBytes is the longest stderr line kept; longer ones are
 // discarded and reported the same way.
 const MaxStderrLineBytes = 1 << 20
 
-// maxLogLineBytes bounds the text of one line handed to Hooks.Log.
+// MaxLogLineBytes bounds the text of one line handed to Hooks.Log.
 const MaxLogLineBytes = 16 << 10
 
 // A lineReader splits a stream into newline-terminated lines of at most max
@@ -35,6 +35,7 @@ const (
 	stderrReadBufBytes = 4 << 10
 )
 
+// NewLineReader reads lines of at most max bytes from r.
 func NewLineReader(r io.Reader, max int) *LineReader {
 	size := readBufBytes
 	if max <= MaxStderrLineBytes {
@@ -43,7 +44,7 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 	return &LineReader{br: bufio.NewReaderSize(r, size), max: max}
 }
 
-// next returns the next line without its line ending. The line is valid
+// Next returns the next line without its line ending. The line is valid
 // until the following call. When a line is longer than max bytes it is
 // dropped and next returns its length in skipped instead (line is nil).
 // At the end of the stream a last unterminated line is returned first, then
@@ -90,7 +91,7 @@ func trimEOL(b []byte) []byte {
 	return b
 }
 
-// logText turns raw output into one line for Hooks.Log: valid UTF-8, at most
+// LogText turns raw output into one line for Hooks.Log: valid UTF-8, at most
 // maxLogLineBytes (the rest replaced by a note with the full size).
 func LogText(b []byte) string {
 	if len(b) <= MaxLogLineBytes {

@@ -20,10 +20,13 @@ import (
 
 var ErrNotObject = errors.New("not a JSON object")
 
-// span is the half-open byte range [s, e) of a value in a message; the zero
+// Span is the half-open byte range [s, e) of a value in a message; the zero
 // span means "absent".
 type Span struct{ Start, End int }
 
+// OK reports whether the span is present; Of is its bytes in b, Within
+// the span shifted by base (a span relative to base's value), Is whether
+// it is present and its bytes are lit.
 func (sp Span) OK() bool                     { return sp.End > sp.Start }
 func (sp Span) Of(b []byte) []byte           { return b[sp.Start:sp.End] }
 func (sp Span) Within(base Span) Span        { return Span{sp.Start + base.Start, sp.End + base.Start} }
@@ -34,7 +37,7 @@ type Peek struct {
 	ID, Method, Params, Result, Err Span
 }
 
-// peekMessage finds the top-level fields of one JSON-RPC message.
+// PeekMessage finds the top-level fields of one JSON-RPC message.
 func PeekMessage(b []byte) (Peek, error) {
 	var p Peek
 	err := ScanObject(b, func(key []byte, v Span) bool {
@@ -55,7 +58,7 @@ func PeekMessage(b []byte) (Peek, error) {
 	return p, err
 }
 
-// field returns the span (relative to b) of key in the object b, if any.
+// Field returns the span (relative to b) of key in the object b, if any.
 func Field(b []byte, key string) Span {
 	var found Span
 	ScanObject(b, func(k []byte, v Span) bool {
@@ -68,7 +71,7 @@ func Field(b []byte, key string) Span {
 	return found
 }
 
-// scanObject calls fn with each key (raw, still escaped) and value span of
+// ScanObject calls fn with each key (raw, still escaped) and value span of
 // the JSON object b, until fn returns false.
 func ScanObject(b []byte, fn func(key []byte, v Span) bool) error {
 	i := SkipWS(b, 0)
@@ -115,7 +118,7 @@ func ScanObject(b []byte, fn func(key []byte, v Span) bool) error {
 	}
 }
 
-// keyIs compares a raw object key with want, unescaping it if needed.
+// KeyIs compares a raw object key with want, unescaping it if needed.
 func KeyIs(key []byte, want string) bool {
 	if bytes.IndexByte(key, '\\') < 0 {
 		return string(key) == want
@@ -127,6 +130,8 @@ func KeyIs(key []byte, want string) bool {
 	return s == want
 }
 
+// SkipWS returns the index of the first byte at or after i in b that is
+// not JSON white space.
 func SkipWS(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
@@ -160,7 +165,7 @@ func skipString(b []byte, i int) int {
 	}
 }
 
-// skipValue returns the index just past the value that starts at b[i], or
+// SkipValue returns the index just past the value that starts at b[i], or
 // -1 when there is none.
 func SkipValue(b []byte, i int) int {
 	if i >= len(b) {
@@ -208,13 +213,13 @@ func SkipValue(b []byte, i int) int {
 	}
 }
 
-// edit replaces b[s:e] with repl. An empty span with s == e inserts.
+// Edit replaces b[s:e] with repl. An empty span with s == e inserts.
 type Edit struct {
 	Start, End int
 	Repl       []byte
 }
 
-// splice applies edits, which must be sorted and not overlap, and appends a
+// Splice applies edits, which must be sorted and not overlap, and appends a
 // newline: the result is one line ready for a stream.
 func Splice(b []byte, edits ...Edit) []byte {
 	n := len(b) + 1
@@ -232,12 +237,12 @@ func Splice(b []byte, edits ...Edit) []byte {
 	return append(out, '\n')
 }
 
-// gwIDPrefix starts every request id and progress token the gateway makes
+// GWIDPrefix starts every request id and progress token the gateway makes
 // for downstream servers. The SDK numbers its own requests, so the two never
 // meet.
 const GWIDPrefix = "gw-"
 
-// appendGWID appends the JSON string "gw-N".
+// AppendGWID appends the JSON string "gw-N".
 func AppendGWID(b []byte, n uint64) []byte {
 	b = append(b, '"')
 	b = append(b, GWIDPrefix...)
@@ -245,7 +250,7 @@ func AppendGWID(b []byte, n uint64) []byte {
 	return append(b, '"')
 }
 
-// parseGWID returns N from the raw JSON string "gw-N".
+// ParseGWID returns N from the raw JSON string "gw-N".
 func ParseGWID(raw []byte) (uint64, bool) {
 	if len(raw) < len(GWIDPrefix)+3 || raw[0] != '"' || raw[len(raw)-1] != '"' || string(raw[1:1+len(GWIDPrefix)]) != GWIDPrefix {
 		return 0, false
@@ -254,7 +259,7 @@ func ParseGWID(raw []byte) (uint64, bool) {
 	return n, err == nil
 }
 
-// rawString returns the value of a JSON string span, unescaping only when
+// RawString returns the value of a JSON string span, unescaping only when
 // needed; ok is false for anything but a string.
 func RawString(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
@@ -270,13 +275,13 @@ func RawString(v []byte) (string, bool) {
 	return s, true
 }
 
-// quoteJSON is s as a JSON string.
+// QuoteJSON is s as a JSON string.
 func QuoteJSON(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
 }
 
-// errorLine is a JSON-RPC error response line for the raw id.
+// ErrorLine is a JSON-RPC error response line for the raw id.
 func ErrorLine(id []byte, code int64, msg string) []byte {
 	b := make([]byte, 0, 64+len(msg))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)

@@ -81,8 +81,10 @@ type PipeFile struct {
 	rc syscall.RawConn // nil: f's own Read and Write
 }
 
+// NewPipeFile wraps f for raw I/O.
 func NewPipeFile(f *os.File) *PipeFile { return &PipeFile{f: f, rc: rawConnOf(f)} }
 
+// Read reads with raw I/O when it can, else with f.Read.
 func (p *PipeFile) Read(b []byte) (int, error) {
 	if p.rc == nil || len(b) == 0 {
 		return p.f.Read(b)
@@ -99,6 +101,7 @@ func (p *PipeFile) Read(b []byte) (int, error) {
 	return n, nil
 }
 
+// Write writes with raw I/O when it can, else with f.Write.
 func (p *PipeFile) Write(b []byte) (int, error) {
 	if p.rc == nil || len(b) == 0 {
 		return p.f.Write(b)
@@ -113,6 +116,7 @@ func (p *PipeFile) Write(b []byte) (int, error) {
 	return n, nil
 }
 
+// Close closes the file.
 func (p *PipeFile) Close() error { return p.f.Close() }
 
 // pollErr is the error the poller gave a raw read or write, as os.File

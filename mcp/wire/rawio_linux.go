@@ -37,7 +37,7 @@ func fcntlGetfl(fd uintptr) (int, syscall.Errno) {
 	return int(fl), e
 }
 
-// hungUp polls fd, without waiting, for the end of its peer: POLLERR (a
+// HungUp polls fd, without waiting, for the end of its peer: POLLERR (a
 // pipe with no reader), POLLHUP (a socket shut down both ways), POLLNVAL.
 func HungUp(fd uintptr) bool {
 	pfd := pollFd{fd: int32(fd), events: pollOut}

@@ -22,7 +22,7 @@ type Secrets struct {
 	bytes [][]byte // the same, for matching decoded JSON strings
 }
 
-// with returns the secrets of r (nil: none) and v; r itself when v is
+// With returns the secrets of r (nil: none) and v; r itself when v is
 // shorter than minSecretLen or among them already.
 func (r *Secrets) With(v string) *Secrets {
 	if len(v) < minSecretLen {
@@ -40,7 +40,7 @@ func (r *Secrets) With(v string) *Secrets {
 	return n
 }
 
-// redactText replaces the secrets as typed, then in the JSON strings of
+// RedactText replaces the secrets as typed, then in the JSON strings of
 // the line if it has escapes.
 func (r *Secrets) RedactText(line string) string {
 	for _, sec := range r.plain {
@@ -59,7 +59,7 @@ func (r *Secrets) RedactText(line string) string {
 	return string(z.apply())
 }
 
-// redactJSON redacts the JSON text b, reporting whether anything changed.
+// RedactJSON redacts the JSON text b, reporting whether anything changed.
 // Text that does not parse as JSON is searched string by string.
 func (r *Secrets) RedactJSON(b []byte) ([]byte, bool) {
 	z := scrubber{r: r, b: b}

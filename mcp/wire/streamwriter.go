@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// streamWriter writes lines to a stream without ever making the sender
+// StreamWriter writes lines to a stream without ever making the sender
 // wait on a slow assistant: a line goes out at once with a non-blocking
 // write when the socket takes it (the common case, and no goroutine hop),
 // else it is queued for the writer's goroutine, which blocks for it. Lines
@@ -28,6 +28,7 @@ type StreamWriter struct {
 	done chan struct{} // closed when the goroutine has ended
 }
 
+// NewStreamWriter starts the writer's goroutine for w; Close ends it.
 func NewStreamWriter(w io.Writer) *StreamWriter {
 	sw := &StreamWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if sc, ok := w.(syscall.Conn); ok { // a socket, or a pollable pipe
@@ -37,7 +38,7 @@ func NewStreamWriter(w io.Writer) *StreamWriter {
 	return sw
 }
 
-// send writes line, or queues what the stream does not take now; it
+// Send writes line, or queues what the stream does not take now; it
 // reports whether all of line went out at once.
 func (sw *StreamWriter) Send(line []byte) (written bool) {
 	sw.mu.Lock()
@@ -131,7 +132,7 @@ func (sw *StreamWriter) run() {
 	}
 }
 
-// close stops taking lines and waits (a little) for the queued ones to go
+// Close stops taking lines and waits (a little) for the queued ones to go
 // out.
 func (sw *StreamWriter) Close() {
 	sw.mu.Lock()
