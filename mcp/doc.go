@@ -32,7 +32,7 @@
 // parent links as they are now, from the leader (while its start time still
 // matches: no reused pid), from a process of the group or from a stray
 // known already, or whose /proc/PID/environ holds the server's marker —
-// ServerEnv=<random>, new for every start and inherited by descendants —
+// serverEnv=<random>, new for every start and inherited by descendants —
 // for an orphan whose chain to the server is broken. Strays are kept by pid
 // and start time, so a later process with the same pid is never signalled.
 // The stop path looks for them first, while the leader still runs, and

@@ -25,7 +25,7 @@ type process struct {
 	cmd      *exec.Cmd
 	pid      int    // also the process group id
 	start    uint64 // the leader's start time (0: unknown), see scanStrays
-	marker   []byte // ServerEnv=… in its environment: this start's alone
+	marker   []byte // serverEnv=… in its environment: this start's alone
 	watchdog *Watchdog
 
 	mu     sync.Mutex
@@ -61,7 +61,7 @@ func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (
 	return p, nil
 }
 
-// markServer returns env (nil: ours) with ServerEnv set to a value of its
+// markServer returns env (nil: ours) with serverEnv set to a value of its
 // own, and that KEY=VALUE entry. A marker inherited from elsewhere is
 // dropped, so each process carries one server's marker at most.
 func markServer(env []string) ([]string, string) {
@@ -70,10 +70,10 @@ func markServer(env []string) ([]string, string) {
 	}
 	var id [16]byte
 	rand.Read(id[:])
-	marker := ServerEnv + "=" + hex.EncodeToString(id[:])
+	marker := serverEnv + "=" + hex.EncodeToString(id[:])
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, ServerEnv+"=") {
+		if !strings.HasPrefix(kv, serverEnv+"=") {
 			out = append(out, kv)
 		}
 	}

@@ -32,17 +32,17 @@ const ProtocolVersion = "2025-11-25"
 // on every server; ReapGroup kills only processes that carry it.
 const InstanceEnv = "MCPTRAY_INSTANCE"
 
-// ServerEnv is the environment variable that marks each started server
+// serverEnv is the environment variable that marks each started server
 // with a random value of its own (each start gets a new one). Its
 // descendants inherit it, so those that left the process group (setsid)
 // and lost their parent are still known as the server's at stop, and by
 // the watchdog after mcptray died.
-const ServerEnv = "MCPTRAY_SERVER"
+const serverEnv = "MCPTRAY_SERVER"
 
 // Default stop timings; StdioSpec fields override them per server.
 var (
-	StopGrace = 2 * time.Second // after closing stdin, before SIGTERM
-	TermGrace = 3 * time.Second // after SIGTERM, before SIGKILL
+	defaultStopGrace = 2 * time.Second // after closing stdin, before SIGTERM
+	defaultTermGrace = 3 * time.Second // after SIGTERM, before SIGKILL
 )
 
 // ErrClosed is wrapped by calls that fail because the session ended.

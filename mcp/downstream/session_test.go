@@ -227,7 +227,7 @@ func TestCloseKillsGrandchildren(t *testing.T) {
 // TestCloseKillsSetsidDescendants: Close also kills a descendant that
 // left the group with setsid(), whether still the server's child or an
 // orphan of a double fork (this test binary is no subreaper, so the
-// orphan belongs to init and only its ServerEnv marker ties it to the
+// orphan belongs to init and only its serverEnv marker ties it to the
 // server). Close returns only once it is gone.
 func TestCloseKillsSetsidDescendants(t *testing.T) {
 	for _, orphan := range []string{"0", "1"} {

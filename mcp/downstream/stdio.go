@@ -80,14 +80,14 @@ func stopGraceOf(spec StdioSpec) time.Duration {
 	if spec.StopGrace > 0 {
 		return spec.StopGrace
 	}
-	return StopGrace
+	return defaultStopGrace
 }
 
 func termGraceOf(spec StdioSpec) time.Duration {
 	if spec.TermGrace > 0 {
 		return spec.TermGrace
 	}
-	return TermGrace
+	return defaultTermGrace
 }
 
 // failStart kills the process group, waits until the session has ended and

@@ -28,7 +28,7 @@ const WatchdogEnv = "MCPTRAY_WATCHDOG"
 // SIGTERM as its parent-death signal.
 //
 // Protocol on its stdin, one per line: "+PGID MARKER" tracks a group and
-// the ServerEnv=… entry of its server, "-PGID" forgets them. At EOF or
+// the serverEnv=… entry of its server, "-PGID" forgets them. At EOF or
 // SIGTERM it sends SIGKILL to every tracked group, then (Linux) to every
 // process whose environment holds a tracked marker — the descendants
 // that left their group with setsid(), whose parent links to the server
