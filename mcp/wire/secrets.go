@@ -15,7 +15,7 @@ const minSecretLen = 3
 // redacted replaces a secret.
 const redacted = "[redacted]"
 
-// redactor holds one session's secrets. It is never changed once
+// Secrets holds one session's secrets. It is never changed once
 // published (Session.secrets is swapped whole).
 type Secrets struct {
 	plain []string // as typed
