@@ -55,7 +55,7 @@ func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (
 	p := &process{cmd: cmd, pid: cmd.Process.Pid, marker: []byte(marker), watchdog: spec.Watchdog, exited: make(chan struct{})}
 	p.start = procStart(p.pid)
 	if p.watchdog != nil {
-		p.watchdog.Track(p.pid, marker)
+		p.watchdog.track(p.pid, marker)
 	}
 	go p.reap(termGraceOf(spec))
 	return p, nil
@@ -131,7 +131,7 @@ func (p *process) reap(grace time.Duration) {
 		}
 	}
 	if p.watchdog != nil {
-		p.watchdog.Untrack(p.pid)
+		p.watchdog.untrack(p.pid)
 	}
 	close(p.exited)
 }

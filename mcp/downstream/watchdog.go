@@ -107,13 +107,13 @@ const watchdogReady = "mcptray-watchdog ready"
 // PID is the watchdog process's id.
 func (w *Watchdog) PID() int { return w.cmd.Process.Pid }
 
-// Track asks the watchdog to kill process group pgid, and every process
+// track asks the watchdog to kill process group pgid, and every process
 // carrying marker (a KEY=VALUE environment entry, no spaces; "" for none),
 // if mcptray dies.
-func (w *Watchdog) Track(pgid int, marker string) { w.send('+', pgid, marker) }
+func (w *Watchdog) track(pgid int, marker string) { w.send('+', pgid, marker) }
 
-// Untrack forgets pgid and its marker (their processes are gone).
-func (w *Watchdog) Untrack(pgid int) { w.send('-', pgid, "") }
+// untrack forgets pgid and its marker (their processes are gone).
+func (w *Watchdog) untrack(pgid int) { w.send('-', pgid, "") }
 
 func (w *Watchdog) send(op byte, pgid int, marker string) {
 	if w == nil || pgid <= 1 {

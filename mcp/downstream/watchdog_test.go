@@ -70,9 +70,9 @@ func TestWatchdogCloseKillsOnlyTracked(t *testing.T) {
 		t.Fatal(err)
 	}
 	tracked, untracked, forgotten := startSleeperGroup(t), startSleeperGroup(t), startSleeperGroup(t)
-	wd.Track(tracked.Process.Pid, "")
-	wd.Track(forgotten.Process.Pid, "")
-	wd.Untrack(forgotten.Process.Pid)
+	wd.track(tracked.Process.Pid, "")
+	wd.track(forgotten.Process.Pid, "")
+	wd.untrack(forgotten.Process.Pid)
 	if err := wd.Err(); err != nil {
 		t.Fatal(err)
 	}
