@@ -39,7 +39,8 @@
 // Secrets typed into the inbox for a server (and password inputs) are
 // replaced by "[redacted]" in everything its session passes on: results,
 // notifications, events (before Hooks.Event), lists, requests and errors
-// (downstream/session_redact.go, wire/redact.go). With no secret, that costs a nil check per message.
+// (downstream/session_redact.go, wire/secrets.go). With no secret, that
+// costs a nil check per message.
 //
 // Goroutines: ServeStream runs its read loop on the caller's goroutine and
 // one writer per stream; the SDK runs its own per session. SetServer

@@ -153,7 +153,7 @@ type Session struct {
 	// elicitation waits in the inbox (session_startup.go).
 	startClock Deadline
 	// secrets are the values to redact from what the server says (see
-	// redact.go); nil: none.
+	// session_redact.go, wire.Secrets); nil: none.
 	secrets atomic.Pointer[wire.Secrets]
 	// logLevel is the level asked for at startup ("info" unless the spec
 	// said otherwise; "off" for none). Written before Start returns.
@@ -192,8 +192,8 @@ var ErrNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not availabl
 
 // newClient makes the SDK client with our handlers. The client declares
 // sampling and elicitation (form and URL) so servers offer the tools that
-// need them; both are routed by the gateway (gateway_elicit.go), elicitation
-// also while the server starts (session_startup.go). Without a gateway,
+// need them; both go to the session's Router (the gateway's), elicitation
+// also while the server starts (session_startup.go). Without a Router,
 // sampling fails and elicitation is cancelled. mcptray serves no roots.
 func (s *Session) newClient() *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "mcptray", Version: Version()}, &sdk.ClientOptions{
