@@ -147,7 +147,7 @@ type Session struct {
 	// Read by the SDK's handlers.
 	router atomic.Pointer[Router]
 	// early is the spec's Router, which takes elicitations until Attach
-	// (nil: none); written before the session reads from the server.
+	// (nil: none); written before initialize, read by the SDK's handlers.
 	early Router
 	// startClock is the startup deadline of StartTimeout, paused while an
 	// elicitation waits in the inbox (session_startup.go).
