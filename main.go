@@ -12,11 +12,11 @@ import (
 	"os"
 
 	"github.com/mcptray/mcptray/cli"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 func main() {
-	mcp.RunWatchdogIfRequested()
+	downstream.RunWatchdogIfRequested()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

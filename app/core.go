@@ -19,6 +19,7 @@ import (
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -66,13 +67,13 @@ type Core struct {
 	store    *store.Store
 	instance string // random id, set as MCPTRAY_INSTANCE on every server
 
-	watchdog *mcp.Watchdog // set by Run before any server starts
-	gw       *mcp.Gateway  // the assistants' endpoint; fed by the servers
-	events   *eventHub     // events from the servers (events.go)
-	history  *callHistory  // the gateway's tool-call records (history.go)
-	inbox    *inbox        // the secret inbox (inbox.go)
-	audit    *auditLog     // the inbox's audit rows (audit.go)
-	inputs   inputState    // ${input:ID} values and questions (inbox_inputs.go)
+	watchdog *downstream.Watchdog // set by Run before any server starts
+	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
+	events   *eventHub            // events from the servers (events.go)
+	history  *callHistory         // the gateway's tool-call records (history.go)
+	inbox    *inbox               // the secret inbox (inbox.go)
+	audit    *auditLog            // the inbox's audit rows (audit.go)
+	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
@@ -88,10 +89,10 @@ type Core struct {
 	order       []string           // server names in file order
 	configErr   string
 	subs        map[chan Status]struct{}
-	cachedTools map[string][]*mcp.Tool // last known tools per server (stable mode)
-	settings    config.Settings        // of the last good config
-	endpoint    string                 // the HTTP endpoint's URL, when it listens
-	endpointErr string                 // why the HTTP endpoint is off
+	cachedTools map[string][]*downstream.Tool // last known tools per server (stable mode)
+	settings    config.Settings               // of the last good config
+	endpoint    string                        // the HTTP endpoint's URL, when it listens
+	endpointErr string                        // why the HTTP endpoint is off
 	// endpointWarning: the HTTP endpoint listens, but not where it
 	// should (its port was taken).
 	endpointWarning string
@@ -169,7 +170,7 @@ func New(opts Options) (*Core, error) {
 		servers:       make(map[string]*server),
 		gone:          make(map[string]*server),
 		subs:          make(map[chan Status]struct{}),
-		cachedTools:   make(map[string][]*mcp.Tool),
+		cachedTools:   make(map[string][]*downstream.Tool),
 		listenChanged: make(chan struct{}, 1),
 		reloadReq:     make(chan struct{}, 1),
 		statusDirty:   make(chan struct{}, 1),
@@ -197,7 +198,7 @@ func (c *Core) Close() error {
 func (c *Core) Run(ctx context.Context) error {
 	// Orphans of a server's descendants (a double fork after setsid) are
 	// reparented here, so stopping the server still finds and kills them.
-	if stop, err := mcp.Subreap(); err != nil {
+	if stop, err := downstream.Subreap(); err != nil {
 		c.log.Warn("descendants that leave their server's process group may outlive it", "err", err)
 	} else {
 		defer stop() // last: after every server and the watchdog are gone
@@ -213,7 +214,7 @@ func (c *Core) Run(ctx context.Context) error {
 		close(stopBroadcast)
 		<-broadcastDone
 	}()
-	wd, err := mcp.StartWatchdog()
+	wd, err := downstream.StartWatchdog()
 	if err != nil {
 		return fmt.Errorf("starting watchdog: %w", err)
 	}
@@ -285,7 +286,7 @@ func (c *Core) reapStale(ctx context.Context) {
 		if r.Instance == c.instance {
 			continue
 		}
-		if n, err := mcp.ReapGroup(r.PGID, r.Instance); err != nil {
+		if n, err := downstream.ReapGroup(r.PGID, r.Instance); err != nil {
 			c.log.Warn("reaping stale server", "server", r.Server, "pgid", r.PGID, "err", err)
 		} else if n > 0 {
 			c.log.Info("reaped stale server processes", "server", r.Server, "pgid", r.PGID, "killed", n)
@@ -298,7 +299,7 @@ func (c *Core) reapStale(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		if n, err := mcp.ReapInstance(instance); err != nil {
+		if n, err := downstream.ReapInstance(instance); err != nil {
 			c.log.Warn("reaping a stale instance's processes", "err", err)
 		} else if n > 0 {
 			c.log.Info("reaped processes that left their server's group", "killed", n)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 // newGateway builds the MCP gateway the assistants talk to, with mcptray's
@@ -32,7 +33,7 @@ func (c *Core) newGateway() *mcp.Gateway {
 
 // serverReady tells the gateway a server's session is up (or its tools
 // changed) and caches its tools for the stable tool-list mode.
-func (c *Core) serverReady(name string, sess *mcp.Session) {
+func (c *Core) serverReady(name string, sess *downstream.Session) {
 	tools := sess.Tools()
 	c.redactInputs(sess) // inbox_inputs.go
 	c.gw.SetServer(name, sess)
@@ -59,7 +60,7 @@ func (c *Core) loadCachedTools(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for name, raw := range cached {
-		var tools []*mcp.Tool
+		var tools []*downstream.Tool
 		if err := json.Unmarshal(raw, &tools); err == nil {
 			c.cachedTools[name] = tools
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/keyring"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -101,7 +101,7 @@ func (c *Core) inputValue(in config.Input) (string, error) {
 
 // redactInputs makes a server's session redact every password input's
 // value from what the server says.
-func (c *Core) redactInputs(sess *mcp.Session) {
+func (c *Core) redactInputs(sess *downstream.Session) {
 	for _, v := range c.passwordInputs() {
 		sess.Redact(v)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 // server supervises one mcp.json entry. Its manage goroutine owns the
@@ -200,8 +200,8 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 // start launches the process and waits for initialize and tools/list,
 // for StartTimeout; an elicitation the server sends meanwhile goes to the
 // inbox, and the deadline stops while it waits there.
-func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, error) {
-	hooks := mcp.Hooks{
+func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Session, error) {
+	hooks := downstream.Hooks{
 		Log:   s.log.Write,
 		Event: s.core.eventHook(s.name, spec, s.log),
 		ToolsChanged: func() {
@@ -213,11 +213,11 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 	}
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
-		return mcp.StartHTTP(ctx, mcp.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
-			StartTimeout: s.core.opts.StartTimeout, Gateway: s.core.gw, Secrets: s.core.passwordInputs()}, hooks)
+		return downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
+			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}, hooks)
 	}
 	s.log.Write(logLifecycle, "starting "+spec.Command)
-	return mcp.Start(ctx, mcp.StdioSpec{
+	return downstream.Start(ctx, downstream.StdioSpec{
 		Name:         spec.Name,
 		Command:      spec.Command,
 		Args:         spec.Args,
@@ -227,14 +227,14 @@ func (s *server) start(ctx context.Context, spec config.Server) (*mcp.Session, e
 		StopGrace:    s.core.opts.StopGrace,
 		TermGrace:    s.core.opts.TermGrace,
 		StartTimeout: s.core.opts.StartTimeout,
-		Gateway:      s.core.gw,
+		Router:       s.core.gw.Router(spec.Name),
 		Secrets:      s.core.passwordInputs(),
 	}, hooks)
 }
 
 // serve waits while the session runs; it returns why it ended and how long
 // it was up. When ctx ends it stops the session.
-func (s *server) serve(ctx context.Context, sess *mcp.Session, started time.Time) (reason string, uptime time.Duration) {
+func (s *server) serve(ctx context.Context, sess *downstream.Session, started time.Time) (reason string, uptime time.Duration) {
 	ready := time.Now()
 	s.log.Write(logLifecycle, fmt.Sprintf("ready: pid %d, %d tools, in %s", sess.PID(), len(sess.Tools()), ready.Sub(started).Round(time.Millisecond)))
 	runID, _ := s.core.store.RunStarted(context.WithoutCancel(ctx), s.name, sess.PID(), sess.PGID(), s.core.instance, started)
@@ -273,7 +273,7 @@ func (s *server) serve(ctx context.Context, sess *mcp.Session, started time.Time
 	}
 }
 
-func (s *server) stop(sess *mcp.Session) {
+func (s *server) stop(sess *downstream.Session) {
 	s.setState(StateStopping, "")
 	s.log.Write(logLifecycle, "stopping")
 	sess.Close()
@@ -310,7 +310,7 @@ func (c *Core) serverEnv(spec config.Server) []string {
 }
 
 // instanceEnv marks every server process with the instance that started it.
-const instanceEnv = mcp.InstanceEnv
+const instanceEnv = downstream.InstanceEnv
 
 // configEnv tells a server where mcp.json is (config.DefaultPath reads it).
 const configEnv = "MCPTRAY_CONFIG"

@@ -10,7 +10,7 @@ import (
 	"syscall"
 
 	"github.com/mcptray/mcptray/app"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 // Exit codes (DESIGN.md §12).
@@ -78,7 +78,7 @@ func Main(args []string, stdout, stderr io.Writer, opts Options) int {
 	defer stop()
 	switch cmd {
 	case "run", "daemon", "connect", "serve": // the ones that stay
-		mcp.ReleaseHugeCodeMappings()
+		downstream.ReleaseHugeCodeMappings()
 		leanRuntime(cmd != "serve")
 		defer startProfile(cmd)()
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/internal/testdaemon"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -25,7 +25,7 @@ import (
 // mcptray itself (without a desktop UI), so end-to-end tests run the real command line in a real
 // subprocess without a separate build.
 func TestMain(m *testing.M) {
-	mcp.RunWatchdogIfRequested()
+	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
 	testdaemon.Main = func(args []string, stdout, stderr io.Writer) int {
 		return Main(args, stdout, stderr, Options{})

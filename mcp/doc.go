@@ -1,84 +1,12 @@
-// Package mcp speaks the Model Context Protocol for mcptray. It is the only
-// package that imports the official go-sdk.
-//
-// It starts downstream stdio servers in their own process groups, covers the
-// SDK's known gaps in one place (non-JSON stdout lines, non-standard
-// notification methods, process-group kill, protocol pinning, a warning
-// per list change for HTTP clients without a GET stream: sdklog.go), and
-// runs the per-instance watchdog that kills every server's process group
-// when mcptray itself dies.
-//
-// # Sessions
-//
-// Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
-// connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
-// line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
-// UTF-8, tools with a key twice, stray replies) pinned to protocol
-// 2025-11-25, and lists every page of tools. StartHTTP does the same for a
-// remote streamable-HTTP server. Each Session owns its goroutines: a stdout
-// reader, a stderr reader, a reaper that waits for the process and then
-// stops whatever is left of its group, and a monitor that ends the session.
-// All of them end once the process group is gone. Close escalates (close
-// stdin, StopGrace, SIGTERM to the group, TermGrace, SIGKILL to the group;
-// each signal also goes to the server's strays, below) and returns only
-// when the process, its whole group and its strays are gone. Done is
-// closed at the same point, whoever ended the session.
-//
-// # Strays and the subreaper (Linux)
-//
-// A server's descendant that calls setsid() (or setpgid()) leaves the
-// group, and a signal to the group misses it: a stray. descendants_linux.go
-// finds strays by one walk of /proc: every process that descends, by its
-// parent links as they are now, from the leader (while its start time still
-// matches: no reused pid), from a process of the group or from a stray
-// known already, or whose /proc/PID/environ holds the server's marker —
-// ServerEnv=<random>, new for every start and inherited by descendants —
-// for an orphan whose chain to the server is broken. Strays are kept by pid
-// and start time, so a later process with the same pid is never signalled.
-// The stop path looks for them first, while the leader still runs, and
-// again whenever it checks whether the family is gone; the reaper does the
-// same once the leader has exited by itself. A process that clears or
-// overwrites its environment block and loses its parent before the stop
-// is not found: that is the limit.
-//
-// Subreap (called by app.Core.Run, so by the daemon and the tray only)
-// makes the process a child subreaper (PR_SET_CHILD_SUBREAPER). An orphan
-// of a server's tree — the grandchild of a double fork — is then
-// reparented to mcptray instead of init: it stays within reach, and when it
-// dies it is mcptray's zombie, so mcptray must reap it. One goroutine does,
-// after each SIGCHLD (the kernel sends one when a child exits and when a
-// dead orphan is reparented to us), at most 20 times a second. It must not
-// take an exit status that someone else waits for — exitwait and os/exec
-// wait for servers, the watchdog and the browser opener, and would get
-// ECHILD and lose the exit code. waitid(P_ALL, WNOWAIT) only ever shows the
-// first zombie, so the reaper scans /proc instead, and reaps, by pid
-// (P_PID, WNOHANG), only a zombie child that
-//   - is not one of the children this package started and waits for
-//     (startOwned registers them under the lock the scan holds, so a
-//     server that exits at once is registered before it can be seen), and
-//   - is not in mcptray's own process group, where every child that other
-//     code starts with exec stays (orphans come from servers' groups or
-//     sessions of their own).
-//
-// Code in a subreaper process that starts children in a group or session
-// of their own and waits for them must use startOwned too. An orphan
-// that joins mcptray's own group stays a zombie until mcptray exits.
-//
-// # Watchdog
-//
-// StartWatchdog re-executes the running binary with MCPTRAY_WATCHDOG=1;
-// RunWatchdogIfRequested, first in main, turns that process into the
-// watchdog. Sessions tell it the groups they start and forget, with each
-// server's marker; when mcptray dies (EOF on the watchdog's stdin, or
-// SIGTERM as its parent-death signal) it SIGKILLs every group still
-// tracked, then every process carrying a tracked marker (strays: their
-// parent links died with mcptray, and they were reparented to init or
-// another subreaper), scanning again until none is left, for up to 2 s.
-// ReapGroup is the backstop for the
-// next start (and for macOS, which has no parent-death signal): it kills a
-// stale group's processes that carry this instance's InstanceEnv marker,
-// and ReapInstance then every process carrying a dead instance's marker,
-// whatever its group (strays, when the watchdog died too).
+// Package mcp is mcptray's gateway: the server end of the Model Context
+// Protocol for assistants, which re-exposes the servers' sessions of
+// mcp/downstream. app and cli import it for the gateway; the server side
+// (mcp/downstream: sessions, processes, the watchdog) and the wire code
+// (mcp/wire: raw JSON-RPC peeking and splicing, raw I/O, the hand-off, the
+// stream writer, the redactor) are packages of their own, which never
+// import this one. Only the mcp/... packages import the official go-sdk;
+// this one covers the SDK server's gaps (a warning per list change for
+// HTTP clients without a GET stream: sdklog.go).
 //
 // # Gateway
 //
@@ -93,29 +21,40 @@
 // sdk.Server that the SDK runs for every upstream session of that view:
 // initialize, tools/list, resources, prompts, completion, logging,
 // subscriptions, list_changed. tools/call takes a fast path on stream
-// sessions: upstream.go peeks at each line (raw.go), rewrites the id, the
-// tool name and the progress token in place and writes the bytes to the
-// server's stdin; stdioConn's tap hands the reply line back by its "gw-N"
-// id, and the same bytes, with the assistant's id, go upstream. Results
+// sessions: upstream.go peeks at each line (wire.PeekMessage), rewrites
+// the id, the tool name and the progress token in place (wire.Splice) and
+// writes the bytes to the server's stdin (Session.WriteLine); the
+// session's stdout tap hands the reply line back to the gateway's Router
+// (gwAttachment.Tap, gateway_call.go) by its "gw-N" id, and the same
+// bytes, with the assistant's id, go upstream (wire.StreamWriter). Results
 // are never decoded. HTTP sessions, HTTP servers, builtins and the meta
 // tools take the slow path (gateway_call.go), through the SDK, still raw
 // for stdio servers. Sampling and elicitation from a server go to the
 // assistant whose call is in flight to it (the most recent one), or, for
 // secrets and assistants that cannot take them, to GatewayOptions.Elicit
-// (gateway_elicit.go); while a server starts, the spec's Gateway sends its
-// elicitations there, and the startup deadline stops while they wait
-// (session_startup.go).
+// (gateway_elicit.go); while a server starts, the spec's Router (Gateway.Router)
+// sends its elicitations there, and the startup deadline stops while they
+// wait (downstream/session_startup.go).
 //
 // Secrets typed into the inbox for a server (and password inputs) are
 // replaced by "[redacted]" in everything its session passes on: results,
 // notifications, events (before Hooks.Event), lists, requests and errors
-// (redact.go). With no secret, that costs a nil check per message.
+// (downstream/session_redact.go, wire/secrets.go). With no secret, that
+// costs a nil check per message.
 //
 // Goroutines: ServeStream runs its read loop on the caller's goroutine and
 // one writer per stream; the SDK runs its own per session. SetServer
 // starts one watcher per session (ends with it) and short-lived listers.
-// A call's deadline is a timer; nothing polls.
+// A call's deadline is a timer (downstream.Deadline); nothing polls. The
+// Router methods (gateway_router.go) run on the session's goroutines —
+// Tap on its stdout read loop — and hand longer work (an elicitation) to
+// goroutines of their own.
 //
-// Platform parts live in proc_linux.go and proc_other.go (other Unix);
-// Windows is not supported yet.
+// # Contract
+//
+// NewGateway makes a Gateway; SetServer, SetConfigured and SetSettings
+// feed it; ServeStream and HTTPHandler serve assistants; Router gives the
+// downstream.Router of a server for its spec while it starts. StdioStream
+// and RawListener wrap an assistant's handed-over stdio and the HTTP
+// endpoint's listener for raw I/O.
 package mcp

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,11 +31,11 @@ const CodeURLElicitationRequired = sdk.CodeURLElicitationRequired
 // Otherwise each elicitation goes to the inbox as a notice (nobody waits
 // for its answer), so the person sees the URL and can open it.
 func (g *Gateway) urlRequired(c *call, errObj []byte) {
-	code := field(errObj, "code")
-	if !code.ok() {
+	code := wire.Field(errObj, "code")
+	if !code.OK() {
 		return
 	}
-	if n, err := strconv.Atoi(string(code.of(errObj))); err != nil || n != CodeURLElicitationRequired {
+	if n, err := strconv.Atoi(string(code.Of(errObj))); err != nil || n != CodeURLElicitationRequired {
 		return
 	}
 	var e struct {
@@ -69,7 +70,7 @@ func (g *Gateway) urlRequired(c *call, errObj []byte) {
 			Reason: reason + " (URL elicitation required by a tool call)"}
 		g.log.Info("URL elicitation goes to the inbox", "server", c.server, "tool", c.tool, "reason", info.Reason)
 		go func() {
-			ctx, stop := c.sess.callContext(context.Background())
+			ctx, stop := c.sess.CallContext(context.Background())
 			defer stop()
 			g.opts.Elicit(ctx, info)
 		}()
@@ -82,16 +83,10 @@ func (g *Gateway) urlRequiredErr(c *call, err error) {
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code == CodeURLElicitationRequired {
 		if b, merr := json.Marshal(we); merr == nil {
-			g.urlRequired(c, c.sess.redactJSON(b))
+			g.urlRequired(c, c.sess.RedactJSON(b))
 		}
 	}
 }
-
-// Redact adds a secret the person gave for this server some other way (a
-// ${input:ID} password in its environment): from now on it is replaced by
-// "[redacted]" in the server's results and log lines, like the secrets
-// typed into the inbox.
-func (s *Session) Redact(secret string) { s.addSecret(secret) }
 
 // InboxOnlyMeta is the _meta key (value true) with which a server marks an
 // elicitation as one for the person: it goes to mcptray's inbox, never to

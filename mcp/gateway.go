@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,8 +105,8 @@ type BuiltinTool struct {
 type ConfiguredServer struct {
 	Name        string
 	Enabled     bool
-	State       string  // e.g. "ready", "starting", "error", "crash-loop", "disabled"
-	CachedTools []*Tool // the last tools/list seen (from the store), for stable mode
+	State       string             // e.g. "ready", "starting", "error", "crash-loop", "disabled"
+	CachedTools []*downstream.Tool // the last tools/list seen (from the store), for stable mode
 }
 
 // A Gateway re-exposes the tools, resources and prompts of the downstream
@@ -125,7 +126,7 @@ type Gateway struct {
 	keepAlive   time.Duration // progress interval while an elicitation waits in the inbox
 
 	mu         sync.Mutex
-	down       map[string]*downstream           // guarded by mu: by server name
+	down       map[string]*downServer           // guarded by mu: by server name
 	configured []ConfiguredServer               // guarded by mu
 	views      map[viewKey]*view                // guarded by mu
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
@@ -142,11 +143,11 @@ type Gateway struct {
 	nextID atomic.Uint64
 }
 
-// downstream is what the gateway knows of one server.
-type downstream struct {
+// downServer is what the gateway knows of one server.
+type downServer struct {
 	name      string
-	sess      *Session // nil: not ready
-	tools     []*Tool
+	sess      *downstream.Session // nil: not ready
+	tools     []*downstream.Tool
 	resources []*sdk.Resource
 	templates []*sdk.ResourceTemplate
 	prompts   []*sdk.Prompt
@@ -161,7 +162,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		opts:       opts,
 		log:        opts.Logger,
 		keepAlive:  10 * time.Second,
-		down:       map[string]*downstream{},
+		down:       map[string]*downServer{},
 		views:      map[viewKey]*view{},
 		upstreams:  map[*sdk.ServerSession]*upstream{},
 		httpUps:    map[string]*upstream{},
@@ -188,11 +189,11 @@ func NewGateway(opts GatewayOptions) *Gateway {
 // list_changed notifications. When sess ends, the gateway treats the
 // server as down at once and fails the calls in flight to it. Calling
 // SetServer again with the same session is harmless.
-func (g *Gateway) SetServer(name string, sess *Session) {
+func (g *Gateway) SetServer(name string, sess *downstream.Session) {
 	g.mu.Lock()
 	d := g.down[name]
 	if d == nil {
-		d = &downstream{name: name}
+		d = &downServer{name: name}
 		g.down[name] = d
 	}
 	old := d.sess
@@ -208,11 +209,7 @@ func (g *Gateway) SetServer(name string, sess *Session) {
 	// A replaced session stays attached: calls in flight to it finish, or
 	// fail when it ends (watch).
 	if sess != nil && old != sess {
-		sess.gw.Store(&gwAttachment{g: g, name: name})
-		if sess.conn != nil {
-			tap := lineTap(sess.tapLine)
-			sess.conn.tap.Store(&tap)
-		}
+		sess.Attach(g.Router(name))
 		go g.watch(name, sess)
 		go g.featuresChanged(name, sess)
 		go g.applyLevels()
@@ -240,7 +237,7 @@ func (g *Gateway) SetConfigured(servers []ConfiguredServer) {
 }
 
 // watch marks the server down when its session ends.
-func (g *Gateway) watch(name string, sess *Session) {
+func (g *Gateway) watch(name string, sess *downstream.Session) {
 	<-sess.Done()
 	g.failCalls(sess)
 	g.mu.Lock()
@@ -258,7 +255,7 @@ func (g *Gateway) watch(name string, sess *Session) {
 
 // resubscribe subscribes a new session of a server to the URIs upstream
 // sessions subscribed to through an earlier one.
-func (g *Gateway) resubscribe(name string, sess *Session) {
+func (g *Gateway) resubscribe(name string, sess *downstream.Session) {
 	g.mu.Lock()
 	var uris []string
 	for k, n := range g.subs {
@@ -268,8 +265,8 @@ func (g *Gateway) resubscribe(name string, sess *Session) {
 	}
 	g.mu.Unlock()
 	for _, uri := range uris {
-		ctx, stop := sess.callContext(context.Background())
-		if err := sess.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
+		ctx, stop := sess.CallContext(context.Background())
+		if err := sess.Client().Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
 			g.log.Warn("resubscribing", "server", name, "uri", uri, "error", err)
 		}
 		stop()
@@ -277,7 +274,7 @@ func (g *Gateway) resubscribe(name string, sess *Session) {
 }
 
 // toolsListed is called by Session.ListTools.
-func (g *Gateway) toolsListed(name string, sess *Session) {
+func (g *Gateway) toolsListed(name string, sess *downstream.Session) {
 	g.mu.Lock()
 	d := g.down[name]
 	current := d != nil && d.sess == sess
@@ -292,26 +289,26 @@ func (g *Gateway) toolsListed(name string, sess *Session) {
 
 // featuresChanged lists a server's resources, templates and prompts (all
 // pages) and updates the views.
-func (g *Gateway) featuresChanged(name string, sess *Session) {
-	ctx, cancel := sess.callContext(context.Background())
+func (g *Gateway) featuresChanged(name string, sess *downstream.Session) {
+	ctx, cancel := sess.CallContext(context.Background())
 	defer cancel()
 	ctx, cancel2 := context.WithTimeout(ctx, time.Minute)
 	defer cancel2()
-	caps := sess.capabilities()
+	caps := sess.Capabilities()
 	var (
 		resources []*sdk.Resource
 		templates []*sdk.ResourceTemplate
 		prompts   []*sdk.Prompt
 	)
 	if caps != nil && caps.Resources != nil {
-		for r, err := range sess.cs.Resources(ctx, nil) {
+		for r, err := range sess.Client().Resources(ctx, nil) {
 			if err != nil {
 				g.log.Warn("listing resources", "server", name, "error", err)
 				break
 			}
 			resources = append(resources, r)
 		}
-		for t, err := range sess.cs.ResourceTemplates(ctx, nil) {
+		for t, err := range sess.Client().ResourceTemplates(ctx, nil) {
 			if err != nil {
 				g.log.Warn("listing resource templates", "server", name, "error", err)
 				break
@@ -320,7 +317,7 @@ func (g *Gateway) featuresChanged(name string, sess *Session) {
 		}
 	}
 	if caps != nil && caps.Prompts != nil {
-		for p, err := range sess.cs.Prompts(ctx, nil) {
+		for p, err := range sess.Client().Prompts(ctx, nil) {
 			if err != nil {
 				g.log.Warn("listing prompts", "server", name, "error", err)
 				break
@@ -329,13 +326,13 @@ func (g *Gateway) featuresChanged(name string, sess *Session) {
 		}
 	}
 	// Names, titles, descriptions and URIs go to assistants as listed.
-	if r, err := redactValue(sess, &resources); err == nil {
+	if r, err := downstream.RedactValue(sess, &resources); err == nil {
 		resources = *r
 	}
-	if t, err := redactValue(sess, &templates); err == nil {
+	if t, err := downstream.RedactValue(sess, &templates); err == nil {
 		templates = *t
 	}
-	if p, err := redactValue(sess, &prompts); err == nil {
+	if p, err := downstream.RedactValue(sess, &prompts); err == nil {
 		prompts = *p
 	}
 	g.mu.Lock()
@@ -351,7 +348,7 @@ func (g *Gateway) featuresChanged(name string, sess *Session) {
 }
 
 // session is the ready session of a server, or nil.
-func (g *Gateway) session(name string) *Session {
+func (g *Gateway) session(name string) *downstream.Session {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if d := g.down[name]; d != nil {
@@ -387,17 +384,6 @@ func (g *Gateway) notReadyText(name string) string {
 		state = "not running"
 	}
 	return fmt.Sprintf("The MCP server %q is not ready (state: %s). Check it with: mcptray status; restart it with: mcptray restart %s (if it is turned off: mcptray toggle %s on)", name, state, name, name)
-}
-
-// capabilities are the server's as it declared them at initialize.
-func (s *Session) capabilities() *sdk.ServerCapabilities {
-	if s.cs == nil {
-		return nil
-	}
-	if res := s.cs.InitializeResult(); res != nil {
-		return res.Capabilities
-	}
-	return nil
 }
 
 // SetSettings changes the per-call deadline (0: DefaultCallTimeout) and the

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/mcptray/mcptray/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -166,11 +166,11 @@ func BenchmarkRawCallDirect(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { in.Close(); cmd.Wait() })
-	lr := newLineReader(out, maxLineBytes)
+	lr := wire.NewLineReader(out, wire.MaxLineBytes)
 	send := func(s string) { io.WriteString(in, s+"\n") }
 	recv := func() string {
 		for {
-			line, _, err := lr.next()
+			line, _, err := lr.Next()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -222,54 +222,4 @@ func BenchmarkThroughputViaGateway(b *testing.B) {
 	addServer(b, g, "e", "echo")
 	c := connectStream(b, g, UpstreamOptions{}, nil)
 	parallelCalls(b, c.ClientSession, "e__echo")
-}
-
-// BenchmarkValidUTF8Reply: what the UTF-8 check adds to each line a stdio
-// server writes (stdioConn.handleLine, its tap taking the reply as the
-// gateway's does). "without" is the same work before the check: trim,
-// peek, tap; "check" is utf8.Valid alone. "rewrite" is a reply holding
-// one invalid byte.
-func BenchmarkValidUTF8Reply(b *testing.B) {
-	typical := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"hello, this is what an echo tool answers"}]}}` + "\n")
-	ascii := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"` + strings.Repeat("Hello, world! ", 300) + `"}]}}` + "\n")
-	mixed := []byte(`{"jsonrpc":"2.0","id":"gw-1234","result":{"content":[{"type":"text","text":"` + strings.Repeat("Grüße, 世界! ", 256) + `"}]}}` + "\n")
-	bad := bytes.Replace(typical, []byte("hello"), []byte("hel\xffo"), 1)
-	c := &stdioConn{}
-	tap := lineTap(func([]byte, *rpcPeek) bool { return true })
-	c.tap.Store(&tap)
-	without := func(line []byte) {
-		t := bytes.TrimSpace(line)
-		if p, err := peekMessage(t); err == nil {
-			(*c.tap.Load())(t, &p)
-		}
-	}
-	for _, r := range []struct {
-		name string
-		line []byte
-	}{{"typical", typical}, {"4KiB-ASCII", ascii}, {"4KiB-non-ASCII", mixed}} {
-		b.Run(r.name+"/without", func(b *testing.B) {
-			b.SetBytes(int64(len(r.line)))
-			for b.Loop() {
-				without(r.line)
-			}
-		})
-		b.Run(r.name+"/check", func(b *testing.B) {
-			b.SetBytes(int64(len(r.line)))
-			for b.Loop() {
-				utf8.Valid(r.line)
-			}
-		})
-		b.Run(r.name+"/with", func(b *testing.B) {
-			b.SetBytes(int64(len(r.line)))
-			for b.Loop() {
-				c.handleLine(r.line)
-			}
-		})
-	}
-	b.Run("typical/rewrite", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			c.handleLine(bad)
-		}
-	})
 }

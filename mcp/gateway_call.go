@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,7 +33,7 @@ type call struct {
 	up      *upstream
 	server  string
 	tool    string // the server's own name for the tool
-	sess    *Session
+	sess    *downstream.Session
 	started time.Time // for OnToolCall
 
 	// Fast path (stream upstream, stdio server): raw bytes.
@@ -45,7 +47,7 @@ type call struct {
 	reply chan []byte     // the server's reply line, for stdio servers
 	stop  func()          // cancels the slow path's wait (its client went away)
 
-	dl       deadline
+	dl       downstream.Deadline
 	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
 
 	// HTTP servers: progress notifications seen in the stream and passed
@@ -73,7 +75,7 @@ func (c *call) finish(line []byte) {
 	afterAnswer()
 	c.up.forgetRaw(c)
 	if written && c.up.g.calls.inFlight() == 0 {
-		handOff() // the assistant has the answer and nothing else waits
+		wire.HandOff() // the assistant has the answer and nothing else waits
 	}
 }
 
@@ -117,7 +119,7 @@ func (t *callTable) take(n uint64) *call {
 
 // takeFrom is take for a reply from sess: a call in flight to another
 // session stays in the table (other reports that there was one).
-func (t *callTable) takeFrom(n uint64, sess *Session) (c *call, other bool) {
+func (t *callTable) takeFrom(n uint64, sess *downstream.Session) (c *call, other bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c = t.m[n]
@@ -129,7 +131,7 @@ func (t *callTable) takeFrom(n uint64, sess *Session) (c *call, other bool) {
 }
 
 // latestFor is the most recent call in flight to sess.
-func (t *callTable) latestFor(sess *Session) *call {
+func (t *callTable) latestFor(sess *downstream.Session) *call {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var latest *call
@@ -168,58 +170,6 @@ func (t *callTable) takeWhere(match func(*call) bool) []*call {
 	return out
 }
 
-// deadline is a call's timer, which can be paused while an elicitation
-// waits.
-type deadline struct {
-	mu      sync.Mutex
-	t       *time.Timer   // guarded by mu
-	left    time.Duration // guarded by mu: time left when last (re)started
-	since   time.Time     // guarded by mu: when last (re)started
-	paused  int           // guarded by mu: pauses in effect
-	stopped bool          // guarded by mu
-}
-
-func (d *deadline) start(dur time.Duration, fire func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.left, d.since = dur, time.Now()
-	d.t = time.AfterFunc(dur, fire)
-}
-
-func (d *deadline) stop() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.stopped = true
-	if d.t != nil {
-		d.t.Stop()
-	}
-}
-
-func (d *deadline) pause() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.stopped || d.t == nil {
-		return
-	}
-	d.paused++
-	if d.paused == 1 && d.t.Stop() {
-		d.left -= time.Since(d.since)
-	}
-}
-
-func (d *deadline) resume() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.stopped || d.t == nil || d.paused == 0 {
-		return
-	}
-	d.paused--
-	if d.paused == 0 {
-		d.since = time.Now()
-		d.t.Reset(max(d.left, 0))
-	}
-}
-
 // rawResult is a tools/call result exactly as the server sent it: the SDK
 // marshals it back into the same bytes (compacted).
 type rawResult struct {
@@ -244,7 +194,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		args = json.RawMessage("{}")
 	}
 	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx}
-	gwID := gwIDPrefix + strconv.FormatUint(c.n, 10)
+	gwID := wire.GWIDPrefix + strconv.FormatUint(c.n, 10)
 	var dmeta sdk.Meta
 	if meta != nil {
 		dmeta = make(sdk.Meta, len(meta))
@@ -261,31 +211,31 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	c.stop = cancel
 	var expired atomic.Bool
 
-	if sess.conn == nil { // an HTTP server: the SDK's client does the work
+	if !sess.Stdio() { // an HTTP server: the SDK's client does the work
 		c.progressed = make(chan struct{}, 1)
 		g.calls.add(c)
-		c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
-		defer c.dl.stop()
+		c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
+		defer c.dl.Stop()
 		defer g.calls.take(c.n)
-		cctx, stop := sess.callContext(ctx)
+		cctx, stop := sess.CallContext(ctx)
 		defer stop()
-		res, err := sess.cs.CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
+		res, err := sess.Client().CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
 		switch {
 		case err == nil:
 			c.awaitProgress(ctx)
-			if sess.secrets.Load() != nil {
+			if sess.HasSecrets() {
 				if b, err := json.Marshal(res); err == nil {
-					return &rawResult{raw: sess.redactJSON(b)}, nil
+					return &rawResult{raw: sess.RedactJSON(b)}, nil
 				}
 			}
 			return res, nil
 		case expired.Load():
 			return nil, g.timeoutError(server, tool)
-		case ctx.Err() == nil && sess.life.Err() != nil:
+		case ctx.Err() == nil && sess.Context().Err() != nil:
 			return nil, diedError(server, sess)
 		}
 		g.urlRequiredErr(c, err)
-		return nil, sess.redactErr(err)
+		return nil, sess.RedactErr(err)
 	}
 
 	params := struct {
@@ -306,19 +256,19 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 
 	c.reply = make(chan []byte, 1)
 	g.calls.add(c)
-	c.dl.start(g.timeout(), func() { expired.Store(true); cancel() })
-	defer c.dl.stop()
-	if err := sess.conn.writeLine(line); err != nil {
+	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
+	defer c.dl.Stop()
+	if err := sess.WriteLine(line); err != nil {
 		g.calls.take(c.n)
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: fmt.Sprintf("server %q is not reachable: %v", server, err)}
 	}
 	select {
 	case reply := <-c.reply:
-		return replyResult(sess.redactJSON(reply))
+		return replyResult(sess.RedactJSON(reply))
 	case <-ctx.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok { // the reply won the race
-				return replyResult(sess.redactJSON(reply))
+				return replyResult(sess.RedactJSON(reply))
 			}
 		}
 		reason := "cancelled by the client"
@@ -333,7 +283,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	case <-sess.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok {
-				return replyResult(sess.redactJSON(reply))
+				return replyResult(sess.RedactJSON(reply))
 			}
 		}
 		return nil, diedError(server, sess)
@@ -342,21 +292,21 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 
 // replyResult turns a server's reply line into the slow path's answer.
 func replyResult(line []byte) (sdk.Result, error) {
-	p, err := peekMessage(line)
+	p, err := wire.PeekMessage(line)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: "unreadable reply from the server"}
 	}
-	if p.err.ok() {
+	if p.Err.OK() {
 		var we jsonrpc.Error
-		if err := json.Unmarshal(p.err.of(line), &we); err != nil {
+		if err := json.Unmarshal(p.Err.Of(line), &we); err != nil {
 			return nil, &jsonrpc.Error{Code: codeInternal, Message: "unreadable error from the server"}
 		}
 		return nil, &we
 	}
-	if !p.result.ok() {
+	if !p.Result.OK() {
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: "reply from the server has no result"}
 	}
-	return &rawResult{raw: p.result.of(line)}, nil
+	return &rawResult{raw: p.Result.Of(line)}, nil
 }
 
 func (g *Gateway) timeoutError(server, tool string) error {
@@ -367,11 +317,11 @@ func (g *Gateway) timeoutText(server, tool string) string {
 	return fmt.Sprintf("server %q did not answer tool %q within %s; the call was cancelled", server, tool, g.timeout())
 }
 
-func diedError(server string, sess *Session) error {
+func diedError(server string, sess *downstream.Session) error {
 	return &jsonrpc.Error{Code: codeInternal, Message: diedText(server, sess)}
 }
 
-func diedText(server string, sess *Session) string {
+func diedText(server string, sess *downstream.Session) string {
 	reason := sess.ExitReason()
 	if reason == "" {
 		return fmt.Sprintf("server %q stopped during the call", server)
@@ -386,104 +336,100 @@ func errorResult(text string) *sdk.CallToolResult {
 
 // cancelDownstream tells a stdio server that the gateway gave up on a
 // request. (For HTTP servers the SDK's client does it.)
-func (g *Gateway) cancelDownstream(sess *Session, n uint64, reason string) {
-	if sess.conn == nil {
+func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason string) {
+	if !sess.Stdio() {
 		return
 	}
 	b := make([]byte, 0, 128)
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
-	b = appendGWID(b, n)
+	b = wire.AppendGWID(b, n)
 	b = append(b, `,"reason":`...)
-	b = append(b, quoteJSON(reason)...)
+	b = append(b, wire.QuoteJSON(reason)...)
 	b = append(b, "}}\n"...)
-	sess.conn.writeLine(b)
+	sess.WriteLine(b)
 }
 
-// tapLine is the stdout tap of a session the gateway routes for: replies to
+// Tap is the stdout tap of a session the gateway routes for: replies to
 // gateway requests, progress with gateway tokens, and elicitation requests
 // (taken before the SDK, which refuses format "password") are the
 // gateway's.
-func (s *Session) tapLine(line []byte, p *rpcPeek) bool {
-	a := s.gw.Load()
-	if a == nil {
-		return false
-	}
-	if !p.method.ok() {
-		if n, ok := parseGWID(p.id.of(line)); ok {
+func (a *gwAttachment) Tap(s *downstream.Session, line []byte, p *wire.Peek) bool {
+	if !p.Method.OK() {
+		if n, ok := wire.ParseGWID(p.ID.Of(line)); ok {
 			if why := a.g.rawReply(s, n, line, p); why != "" {
-				s.conn.logStray(p.id.of(line), why)
+				s.LogStray(p.ID.Of(line), why)
 			}
 			return true
 		}
 		return false
 	}
 	switch {
-	case p.method.is(line, `"notifications/progress"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		tok := field(pb, "progressToken")
-		if n, ok := parseGWID(tok.of(pb)); ok {
-			a.g.rawProgress(s, n, line, tok.within(p.params), p.params)
+	case p.Method.Is(line, `"notifications/progress"`) && !p.ID.OK() && p.Params.OK():
+		pb := p.Params.Of(line)
+		tok := wire.Field(pb, "progressToken")
+		if n, ok := wire.ParseGWID(tok.Of(pb)); ok {
+			a.g.rawProgress(s, n, line, tok.Within(p.Params), p.Params)
 			return true
 		}
-	case p.method.is(line, `"notifications/message"`) && !p.id.ok() && p.params.ok():
+	case p.Method.Is(line, `"notifications/message"`) && !p.ID.OK() && p.Params.OK():
 		// Taken here rather than by the SDK's client, so that a message
 		// logged during a call is passed on before the call's reply: on
 		// HTTP it then still goes out on the call's stream.
 		var lp sdk.LoggingMessageParams
-		if json.Unmarshal(s.redactJSON(p.params.of(line)), &lp) != nil {
+		if json.Unmarshal(s.RedactJSON(p.Params.Of(line)), &lp) != nil {
 			return false
 		}
-		s.hooks.log(string(lp.Level), logMessageLine(&lp))
+		s.LogMessage(&lp)
 		a.g.downstreamLog(a.name, s, &lp)
 		return true
 	default:
-		return s.tapElicit(a, line, p)
+		return a.TapElicit(s, line, p)
 	}
 	return false
 }
 
 // rawReply takes a stdio server's reply to a gateway request. It returns
 // why the reply answers no call ("" when it answered one).
-func (g *Gateway) rawReply(s *Session, n uint64, line []byte, p *rpcPeek) (stray string) {
+func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire.Peek) (stray string) {
 	c, other := g.calls.takeFrom(n, s)
 	if c == nil {
 		if other {
-			return strayOtherServer
+			return downstream.StrayOtherServer
 		}
-		return strayNotInFlight // cancelled, timed out, or its client left
+		return downstream.StrayNotInFlight // cancelled, timed out, or its client left
 	}
-	c.dl.stop()
-	if p.err.ok() {
-		g.urlRequired(c, c.sess.redactJSON(p.err.of(line)))
+	c.dl.Stop()
+	if p.Err.OK() {
+		g.urlRequired(c, c.sess.RedactJSON(p.Err.Of(line)))
 	}
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
 		return ""
 	}
-	c.finish(c.sess.redactJSON(splice(line, edit{p.id.s, p.id.e, c.upID})))
+	c.finish(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
 	g.recordReply(c, line, p)
 	return ""
 }
 
 // rawProgress passes a stdio server's progress notification with a
 // gateway token to the assistant that made the call, with its own token.
-func (g *Gateway) rawProgress(s *Session, n uint64, line []byte, tok, params span) {
+func (g *Gateway) rawProgress(s *downstream.Session, n uint64, line []byte, tok, params wire.Span) {
 	c := g.calls.get(n)
 	if c == nil || c.sess != s {
 		return
 	}
-	pb := params.of(line)
-	if v := field(pb, "progress"); v.ok() {
-		if f, err := strconv.ParseFloat(string(v.of(pb)), 64); err == nil {
+	pb := params.Of(line)
+	if v := wire.Field(pb, "progress"); v.OK() {
+		if f, err := strconv.ParseFloat(string(v.Of(pb)), 64); err == nil {
 			c.progress.Store(math.Float64bits(f))
 		}
 	}
 	if c.upToken != nil {
-		c.up.send(c.sess.redactJSON(splice(line, edit{tok.s, tok.e, c.upToken})))
+		c.up.send(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: tok.Start, End: tok.End, Repl: c.upToken})))
 		return
 	}
 	var pp sdk.ProgressNotificationParams
-	if err := json.Unmarshal(c.sess.redactJSON(pb), &pp); err != nil {
+	if err := json.Unmarshal(c.sess.RedactJSON(pb), &pp); err != nil {
 		return
 	}
 	c.notifyProgress(&pp)
@@ -496,7 +442,7 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	if !ok {
 		return
 	}
-	n, ok := parseGWID([]byte(strconv.Quote(tok)))
+	n, ok := wire.ParseGWID([]byte(strconv.Quote(tok)))
 	if !ok {
 		return
 	}
@@ -506,7 +452,7 @@ func (g *Gateway) typedProgress(p *sdk.ProgressNotificationParams) {
 	}
 	c.progress.Store(math.Float64bits(p.Progress))
 	cp := *p
-	cp.Message = c.sess.redactText(cp.Message)
+	cp.Message = c.sess.RedactText(cp.Message)
 	c.notifyProgress(&cp)
 	if c.progressed != nil {
 		c.progressPassed()
@@ -534,10 +480,10 @@ func (c *call) notifyProgress(p *sdk.ProgressNotificationParams) {
 
 // failCalls answers the fast-path calls to a server whose session ended
 // (the slow path watches the session itself).
-func (g *Gateway) failCalls(sess *Session) {
+func (g *Gateway) failCalls(sess *downstream.Session) {
 	for _, c := range g.calls.takeWhere(func(c *call) bool { return c.sess == sess && c.upID != nil }) {
-		c.dl.stop()
-		c.finish(errorLine(c.upID, codeInternal, diedText(c.server, sess)))
+		c.dl.Stop()
+		c.finish(wire.ErrorLine(c.upID, codeInternal, diedText(c.server, sess)))
 		g.recordCall(c, OutcomeError)
 	}
 }
@@ -548,7 +494,7 @@ func (g *Gateway) expire(c *call) {
 		return
 	}
 	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
-	c.finish(errorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
+	c.finish(wire.ErrorLine(c.upID, codeTimeout, g.timeoutText(c.server, c.tool)))
 	g.recordCall(c, OutcomeTimeout)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -56,7 +57,7 @@ type metaServer struct {
 type metaTool struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
-	tool        *Tool
+	tool        *downstream.Tool
 	builtin     *BuiltinTool
 }
 
@@ -78,7 +79,7 @@ func (v *view) catalogue() []metaServer {
 	for _, name := range v.routes.Load().servers {
 		ms := metaServer{Name: name, Tools: []*metaTool{}}
 		d := g.down[name]
-		var tools []*Tool
+		var tools []*downstream.Tool
 		var conf *ConfiguredServer
 		for i := range g.configured {
 			if g.configured[i].Name == name {

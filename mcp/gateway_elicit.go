@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -59,38 +61,38 @@ func hasSecretWord(s string) bool {
 	return false
 }
 
-// tapElicit takes a stdio server's elicitation/create, or its withdrawal
+// TapElicit takes a stdio server's elicitation/create, or its withdrawal
 // of one (notifications/cancelled), for a's gateway; from the stdout tap
-// (tapLine, or startupTap while the server starts). Other lines go on.
-func (s *Session) tapElicit(a *gwAttachment, line []byte, p *rpcPeek) bool {
+// (Tap, or the startup tap while the server starts). Other lines go on.
+func (a *gwAttachment) TapElicit(s *downstream.Session, line []byte, p *wire.Peek) bool {
 	switch {
-	case p.method.is(line, `"notifications/cancelled"`) && !p.id.ok() && p.params.ok():
-		pb := p.params.of(line)
-		if id := field(pb, "requestId"); id.ok() && a.g.cancelRawElicit(s, string(id.of(pb))) {
+	case p.Method.Is(line, `"notifications/cancelled"`) && !p.ID.OK() && p.Params.OK():
+		pb := p.Params.Of(line)
+		if id := wire.Field(pb, "requestId"); id.OK() && a.g.cancelRawElicit(s, string(id.Of(pb))) {
 			return true
 		}
-	case p.method.is(line, `"elicitation/create"`) && p.id.ok():
+	case p.Method.Is(line, `"elicitation/create"`) && p.ID.OK():
 		var params []byte
-		if p.params.ok() {
-			params = bytes.Clone(p.params.of(line))
+		if p.Params.OK() {
+			params = bytes.Clone(p.Params.Of(line))
 		}
-		go a.g.rawElicit(a.name, s, bytes.Clone(p.id.of(line)), params)
+		go a.g.rawElicit(a.name, s, bytes.Clone(p.ID.Of(line)), params)
 		return true
 	}
 	return false
 }
 
 // rawElicit answers a stdio server's elicitation/create.
-func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
+func (g *Gateway) rawElicit(server string, s *downstream.Session, id, params []byte) {
 	var ep sdk.ElicitParams
 	var line []byte
 	if err := json.Unmarshal(params, &ep); err != nil || len(params) == 0 {
-		line = errorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
+		line = wire.ErrorLine(id, jsonrpc.CodeInvalidParams, "elicitation/create: params are not an elicitation request")
 	} else {
 		// A child of the session's life, not callContext's AfterFunc: when
 		// the session ends, every request of a burst sees it at once, and
 		// none still on its way takes a place in the inbox.
-		ctx, cancel := context.WithCancel(s.life)
+		ctx, cancel := context.WithCancel(s.Context())
 		key := elicitKey{s, string(id)}
 		g.mu.Lock()
 		g.rawElicits[key] = cancel
@@ -110,11 +112,11 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 			if errors.As(err, &we) {
 				code = we.Code
 			}
-			line = errorLine(id, code, err.Error())
+			line = wire.ErrorLine(id, code, err.Error())
 		} else {
 			b, err := json.Marshal(res)
 			if err != nil {
-				line = errorLine(id, codeInternal, "encoding the answer: "+err.Error())
+				line = wire.ErrorLine(id, codeInternal, "encoding the answer: "+err.Error())
 			} else {
 				line = make([]byte, 0, len(b)+len(id)+40)
 				line = append(line, `{"jsonrpc":"2.0","id":`...)
@@ -125,19 +127,19 @@ func (g *Gateway) rawElicit(server string, s *Session, id, params []byte) {
 			}
 		}
 	}
-	s.conn.writeLine(line)
+	s.WriteLine(line)
 }
 
 // elicitKey names a stdio server's elicitation request in flight.
 type elicitKey struct {
-	sess *Session
+	sess *downstream.Session
 	id   string // the request id, raw JSON
 }
 
 // cancelRawElicit cancels a stdio server's elicitation when the server
 // withdraws it (notifications/cancelled); the assistant or the inbox is
 // told in turn.
-func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
+func (g *Gateway) cancelRawElicit(s *downstream.Session, id string) bool {
 	g.mu.Lock()
 	cancel := g.rawElicits[elicitKey{s, id}]
 	g.mu.Unlock()
@@ -150,15 +152,15 @@ func (g *Gateway) cancelRawElicit(s *Session, id string) bool {
 // elicit routes a server's elicitation: to the assistant whose call caused
 // it when that is allowed, else to the inbox (GatewayOptions.Elicit).
 // rawSchema is the requested schema as sent (stdio servers), or nil.
-func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
+func (g *Gateway) elicit(ctx context.Context, server string, s *downstream.Session, params *sdk.ElicitParams, rawSchema json.RawMessage) (*sdk.ElicitResult, error) {
 	// A message (or schema, or URL) that echoes an earlier secret goes
 	// neither to the assistant nor to the inbox's audit row.
-	params, err := redactValue(s, params)
+	params, err := downstream.RedactValue(s, params)
 	if err != nil {
 		return nil, err
 	}
 	if rawSchema != nil {
-		rawSchema = s.redactJSON(rawSchema)
+		rawSchema = s.RedactJSON(rawSchema)
 	}
 	p := *params
 	if p.Mode == "" {
@@ -172,8 +174,8 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	c := g.calls.latestFor(s)
 	if c != nil {
 		info.Tool, info.Client = c.tool, c.up.clientName()
-		c.dl.pause()
-		defer c.dl.resume()
+		c.dl.Pause()
+		defer c.dl.Resume()
 	}
 	switch {
 	case info.Secret:
@@ -203,13 +205,12 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *Session, params 
 	if g.opts.Elicit == nil {
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
-	s.startClock.pause() // while the server starts: it waits on the person
-	defer s.startClock.resume()
+	defer s.PauseStartup()() // while the server starts: it waits on the person
 	res, err := g.opts.Elicit(ctx, info)
 	if err == nil && res != nil && res.Action == "accept" {
 		for _, f := range fields {
 			if v, ok := res.Content[f].(string); ok {
-				s.addSecret(v)
+				s.Redact(v)
 			}
 		}
 	}
@@ -281,26 +282,26 @@ func (v valuesCtx) Value(key any) any {
 
 // createMessage routes a server's sampling request to the assistant whose
 // call is in flight to it. The call's deadline stops meanwhile.
-func (g *Gateway) createMessage(ctx context.Context, server string, s *Session, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
+func (g *Gateway) createMessage(ctx context.Context, server string, s *downstream.Session, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
 	c := g.calls.latestFor(s)
 	if c == nil {
-		return nil, errNoAssistant
+		return nil, downstream.ErrNoAssistant
 	}
 	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}
 	}
-	params, err := redactValue(s, params)
+	params, err := downstream.RedactValue(s, params)
 	if err != nil {
 		return nil, err
 	}
-	c.dl.pause()
-	defer c.dl.resume()
+	c.dl.Pause()
+	defer c.dl.Resume()
 	return c.up.ss.CreateMessage(c.context(ctx), params)
 }
 
 // elicitationComplete passes notifications/elicitation/complete to the
 // assistant that got the URL elicitation.
-func (g *Gateway) elicitationComplete(server string, _ *Session, params *sdk.ElicitationCompleteParams) {
+func (g *Gateway) elicitationComplete(server string, _ *downstream.Session, params *sdk.ElicitationCompleteParams) {
 	g.mu.Lock()
 	up := g.urlElicits[params.ElicitationID]
 	delete(g.urlElicits, params.ElicitationID)

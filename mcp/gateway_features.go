@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -26,7 +27,7 @@ func (v *view) readAnywhere(ctx context.Context, req *sdk.ReadResourceRequest) (
 		if sess == nil {
 			continue
 		}
-		if caps := sess.capabilities(); caps == nil || caps.Resources == nil {
+		if caps := sess.Capabilities(); caps == nil || caps.Resources == nil {
 			continue
 		}
 		res, err := v.g.readResource(ctx, server, req.Params)
@@ -57,7 +58,7 @@ func (v *view) owner(uri string) string {
 	}
 	for _, server := range rt.servers {
 		if sess := v.g.session(server); sess != nil {
-			if caps := sess.capabilities(); caps != nil && caps.Resources != nil {
+			if caps := sess.Capabilities(); caps != nil && caps.Resources != nil {
 				return server
 			}
 		}
@@ -73,10 +74,10 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 		}
 		p := *req.Params
 		p.Name = name
-		ctx, stop := sess.callContext(ctx)
+		ctx, stop := sess.CallContext(ctx)
 		defer stop()
-		res, err := sess.cs.GetPrompt(ctx, &p)
-		return redactedAnswer(sess, res, err)
+		res, err := sess.Client().GetPrompt(ctx, &p)
+		return downstream.RedactedAnswer(sess, res, err)
 	}
 }
 
@@ -102,10 +103,10 @@ func (g *Gateway) readResource(ctx context.Context, server string, params *sdk.R
 	if sess == nil {
 		return nil, sdk.ResourceNotFoundError(params.URI)
 	}
-	ctx, stop := sess.callContext(ctx)
+	ctx, stop := sess.CallContext(ctx)
 	defer stop()
-	res, err := sess.cs.ReadResource(ctx, params)
-	return redactedAnswer(sess, res, err)
+	res, err := sess.Client().ReadResource(ctx, params)
+	return downstream.RedactedAnswer(sess, res, err)
 }
 
 // complete forwards completion/complete to the server behind the prompt or
@@ -128,14 +129,14 @@ func (v *view) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.Com
 	if sess == nil {
 		return &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}}}, nil
 	}
-	if caps := sess.capabilities(); caps == nil || caps.Completions == nil {
+	if caps := sess.Capabilities(); caps == nil || caps.Completions == nil {
 		return &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}}}, nil
 	}
 	p.Ref = &ref
-	ctx, stop := sess.callContext(ctx)
+	ctx, stop := sess.CallContext(ctx)
 	defer stop()
-	res, err := sess.cs.Complete(ctx, &p)
-	return redactedAnswer(sess, res, err)
+	res, err := sess.Client().Complete(ctx, &p)
+	return downstream.RedactedAnswer(sess, res, err)
 }
 
 func (v *view) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
@@ -183,9 +184,9 @@ func (g *Gateway) subscribe(ctx context.Context, up *upstream, server, uri strin
 	if sess == nil {
 		return nil
 	}
-	ctx, stop := sess.callContext(ctx)
+	ctx, stop := sess.CallContext(ctx)
 	defer stop()
-	return sess.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri})
+	return sess.Client().Subscribe(ctx, &sdk.SubscribeParams{URI: uri})
 }
 
 // unsubscribe drops an upstream subscription and the server's with the
@@ -210,15 +211,15 @@ func (g *Gateway) unsubscribe(ctx context.Context, up *upstream, server, uri str
 	if !last || sess == nil {
 		return nil
 	}
-	ctx, stop := sess.callContext(ctx)
+	ctx, stop := sess.CallContext(ctx)
 	defer stop()
-	return sess.cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: uri})
+	return sess.Client().Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: uri})
 }
 
 // resourceUpdated passes notifications/resources/updated to the views that
 // show the server; the SDK sends it to the sessions that subscribed.
-func (g *Gateway) resourceUpdated(server string, sess *Session, params *sdk.ResourceUpdatedNotificationParams) {
-	params, err := redactValue(sess, params)
+func (g *Gateway) resourceUpdated(server string, sess *downstream.Session, params *sdk.ResourceUpdatedNotificationParams) {
+	params, err := downstream.RedactValue(sess, params)
 	if err != nil {
 		return
 	}
@@ -239,7 +240,7 @@ func (g *Gateway) resourceUpdated(server string, sess *Session, params *sdk.Reso
 // sessions that see the server; the SDK drops it for sessions that asked
 // for a higher level, or none. On aggregate routes the logger names the
 // server.
-func (g *Gateway) downstreamLog(server string, sess *Session, params *sdk.LoggingMessageParams) {
+func (g *Gateway) downstreamLog(server string, sess *downstream.Session, params *sdk.LoggingMessageParams) {
 	g.mu.Lock()
 	var ups []*upstream
 	for _, up := range g.upstreams {
@@ -258,7 +259,7 @@ func (g *Gateway) downstreamLog(server string, sess *Session, params *sdk.Loggin
 		}
 		p := *params
 		if d, ok := p.Data.(string); ok {
-			p.Data = sess.redactText(d)
+			p.Data = sess.RedactText(d)
 		}
 		if up.v.key.aggregate() {
 			p.Logger = server + loggerSuffix(params.Logger)
@@ -282,7 +283,7 @@ var logLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 // it asked for.
 func (g *Gateway) applyLevels() {
 	type change struct {
-		sess  *Session
+		sess  *downstream.Session
 		level string
 	}
 	var changes []change
@@ -291,12 +292,12 @@ func (g *Gateway) applyLevels() {
 		if d.sess == nil {
 			continue
 		}
-		caps := d.sess.capabilities()
+		caps := d.sess.Capabilities()
 		if caps == nil || caps.Logging == nil {
 			continue
 		}
 		want := -1
-		if l := slices.Index(logLevels, d.sess.logLevel); l >= 0 {
+		if l := slices.Index(logLevels, d.sess.LogLevel()); l >= 0 {
 			want = l
 		}
 		for _, up := range g.upstreams {
@@ -311,7 +312,7 @@ func (g *Gateway) applyLevels() {
 			level = logLevels[want]
 		}
 		if d.level == "" {
-			d.level = d.sess.logLevel
+			d.level = d.sess.LogLevel()
 		}
 		if level != "" && level != d.level {
 			d.level = level
@@ -320,8 +321,8 @@ func (g *Gateway) applyLevels() {
 	}
 	g.mu.Unlock()
 	for _, c := range changes {
-		ctx, stop := c.sess.callContext(context.Background())
-		c.sess.cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.level)})
+		ctx, stop := c.sess.CallContext(context.Background())
+		c.sess.Client().SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.level)})
 		stop()
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -312,7 +313,7 @@ func TestGatewayHTTPServer(t *testing.T) {
 	t.Cleanup(remote.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sess, err := StartHTTP(ctx, HTTPSpec{Name: "remote", URL: remote.URL}, Hooks{})
+	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "remote", URL: remote.URL}, downstream.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

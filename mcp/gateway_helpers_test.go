@@ -20,7 +20,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,7 +59,7 @@ func newTestGateway(t testing.TB, opts GatewayOptions) (*Gateway, *testLog) {
 func addServer(t testing.TB, g *Gateway, name, mode string, opts ...fakeOpt) *fake {
 	t.Helper()
 	var f *fake
-	f = startFake(t, mode, Hooks{ToolsChanged: func() {
+	f = startFake(t, mode, downstream.Hooks{ToolsChanged: func() {
 		go f.ListTools(context.Background())
 	}}, opts...)
 	g.SetServer(name, f.Session)
@@ -185,7 +187,7 @@ func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientO
 func connectPipes(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
 	t.Helper()
 	inR, inW, outR, outW := twoPipes(t)
-	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, StdioStream(inR, outW))
+	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, wire.StdioStream(inR, outW))
 }
 
 // twoPipes makes the two pipes of a stdio session: in (read by the
@@ -281,7 +283,7 @@ func connectDirect(t testing.TB, mode string, co *sdk.ClientOptions) *testClient
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-direct", Version: "1"}, clientOptions(co))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: downstream.ProtocolVersion})
 	if err != nil {
 		t.Fatalf("connecting to fake %s: %v", mode, err)
 	}
@@ -352,7 +354,7 @@ var _ = io.EOF
 // rawStream is a stream session driven line by line.
 type rawStream struct {
 	conn net.Conn
-	lr   *lineReader
+	lr   *wire.LineReader
 }
 
 func connectRaw(t testing.TB, g *Gateway, uo UpstreamOptions) *rawStream {
@@ -364,7 +366,7 @@ func connectRaw(t testing.TB, g *Gateway, uo UpstreamOptions) *rawStream {
 		ours.Close()
 		<-done
 	})
-	return &rawStream{conn: ours, lr: newLineReader(ours, maxLineBytes)}
+	return &rawStream{conn: ours, lr: wire.NewLineReader(ours, wire.MaxLineBytes)}
 }
 
 func (r *rawStream) send(t testing.TB, line string) {
@@ -379,7 +381,7 @@ func (r *rawStream) recv(t testing.TB) string {
 	t.Helper()
 	r.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for {
-		line, _, err := r.lr.next()
+		line, _, err := r.lr.Next()
 		if err != nil {
 			t.Fatalf("reading: %v", err)
 		}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"io"
 	"mime"
 	"net/http"
@@ -55,19 +56,19 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	if len(t) == 0 || t[0] != '{' {
 		return false
 	}
-	p, err := peekMessage(t)
-	if err != nil || !p.method.ok() {
+	p, err := wire.PeekMessage(t)
+	if err != nil || !p.Method.OK() {
 		return false
 	}
 	switch {
-	case p.method.is(t, `"tools/call"`) && p.id.ok():
+	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
 		hw := &httpReply{w: w, answered: make(chan struct{})}
 		if !up.fastCall(t, &p, hw) {
 			return false
 		}
 		hw.wait(r)
 		return true
-	case p.method.is(t, `"notifications/cancelled"`) && !p.id.ok():
+	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
 		if !up.fastCancel(t, &p) {
 			return false
 		}
@@ -178,7 +179,7 @@ func (h *httpReply) wait(r *http.Request) {
 		<-h.answered // taken by someone who is answering it; the client is gone
 		return
 	}
-	c.dl.stop()
+	c.dl.Stop()
 	c.up.forgetRaw(c)
 	g.cancelDownstream(c.sess, c.n, "the client went away")
 	g.recordCall(c, OutcomeCancelled)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -27,7 +28,7 @@ type rawHTTP struct {
 // newRawHTTP initializes a session declaring capabilities (JSON).
 func newRawHTTP(t *testing.T, url, capabilities string) *rawHTTP {
 	r := &rawHTTP{t: t, url: url}
-	resp := r.post(context.Background(), `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+ProtocolVersion+`","capabilities":`+capabilities+`,"clientInfo":{"name":"raw","version":"1"}}}`)
+	resp := r.post(context.Background(), `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+downstream.ProtocolVersion+`","capabilities":`+capabilities+`,"clientInfo":{"name":"raw","version":"1"}}}`)
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	r.session = resp.Header.Get("Mcp-Session-Id")
@@ -50,7 +51,7 @@ func (r *rawHTTP) post(ctx context.Context, body string) *http.Response {
 	if r.session != "" {
 		req.Header.Set("Mcp-Session-Id", r.session)
 		if !r.noVersion {
-			req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
+			req.Header.Set("Mcp-Protocol-Version", downstream.ProtocolVersion)
 		}
 	}
 	resp, err := http.DefaultClient.Do(req)

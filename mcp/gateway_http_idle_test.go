@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -35,7 +36,7 @@ func TestHTTPIdleSessionsClosed(t *testing.T) {
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Authorization", "Bearer tok")
 	req.Header.Set("Mcp-Session-Id", listening.session)
-	req.Header.Set("Mcp-Protocol-Version", ProtocolVersion)
+	req.Header.Set("Mcp-Protocol-Version", downstream.ProtocolVersion)
 	stream, err := http.DefaultClient.Do(req)
 	if err != nil || stream.StatusCode != http.StatusOK {
 		t.Fatalf("GET stream: %v %v", err, stream)

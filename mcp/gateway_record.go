@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,12 +38,12 @@ func (g *Gateway) recordCall(c *call, outcome string) {
 
 // recordReply reports a fast-path call the server answered; line is its
 // reply. It runs after the reply went to the assistant.
-func (g *Gateway) recordReply(c *call, line []byte, p *rpcPeek) {
+func (g *Gateway) recordReply(c *call, line []byte, p *wire.Peek) {
 	if g.opts.OnToolCall == nil {
 		return
 	}
 	outcome := OutcomeOK
-	if p.err.ok() || isErrorResult(p.result.of(line)) {
+	if p.Err.OK() || isErrorResult(p.Result.Of(line)) {
 		outcome = OutcomeError
 	}
 	g.recordCall(c, outcome)
@@ -51,7 +52,7 @@ func (g *Gateway) recordReply(c *call, line []byte, p *rpcPeek) {
 // isErrorResult reports whether a raw tools/call result has
 // "isError": true.
 func isErrorResult(result []byte) bool {
-	return len(result) > 0 && field(result, "isError").is(result, "true")
+	return len(result) > 0 && wire.Field(result, "isError").Is(result, "true")
 }
 
 // recordForward reports a slow-path call (forward) once it returns.

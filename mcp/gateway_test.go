@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -288,7 +289,7 @@ func TestGatewayToolModes(t *testing.T) {
 		return map[string]any{"servers": []string{"e", "off"}}, "e, off", nil
 	}}
 	g, _ := newTestGateway(t, GatewayOptions{Builtins: []BuiltinTool{servers}})
-	cached := []*Tool{{Name: "send", Description: "Sends mail.", InputSchema: map[string]any{"type": "object"}}}
+	cached := []*downstream.Tool{{Name: "send", Description: "Sends mail.", InputSchema: map[string]any{"type": "object"}}}
 	g.SetConfigured([]ConfiguredServer{
 		{Name: "e", Enabled: true, State: "starting"},
 		{Name: "off", Enabled: false, State: "disabled", CachedTools: cached},

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -66,9 +68,9 @@ const (
 type route struct {
 	kind     routeKind
 	server   string
-	tool     string   // the server's own name for it
-	toolJSON []byte   // tool as a JSON string, ready to splice
-	sess     *Session // the server's session when it was ready at sync time; nil: not ready
+	tool     string              // the server's own name for it
+	toolJSON []byte              // tool as a JSON string, ready to splice
+	sess     *downstream.Session // the server's session when it was ready at sync time; nil: not ready
 	builtin  *BuiltinTool
 	refused  string // routeRefused: why, for the isError text
 }
@@ -85,7 +87,7 @@ func (g *Gateway) newView(key viewKey) *view {
 		toolFP: map[string]string{}, promptFP: map[string]string{},
 		resourceFP: map[string]string{}, templateFP: map[string]string{}}
 	v.routes.Store(&routeTable{tools: map[string]*route{}, prompts: map[string]promptRoute{}, resources: map[string]string{}})
-	impl := &sdk.Implementation{Name: "mcptray", Title: "mcptray", Version: version()}
+	impl := &sdk.Implementation{Name: "mcptray", Title: "mcptray", Version: downstream.Version()}
 	if !key.aggregate() {
 		impl.Name = "mcptray/" + key.server
 	}
@@ -146,7 +148,7 @@ func (v *view) includes(server string) bool {
 type snapshot struct {
 	order    []string // configured servers in file order, then the others by name
 	conf     map[string]ConfiguredServer
-	down     map[string]downstream
+	down     map[string]downServer
 	builtins []BuiltinTool
 }
 
@@ -155,7 +157,7 @@ func (g *Gateway) refresh() {
 	g.refreshMu.Lock()
 	defer g.refreshMu.Unlock()
 	g.mu.Lock()
-	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downstream{}, builtins: g.opts.Builtins}
+	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downServer{}, builtins: g.opts.Builtins}
 	for _, c := range g.configured {
 		if _, dup := snap.conf[c.Name]; !dup {
 			snap.conf[c.Name] = c
@@ -240,7 +242,7 @@ func (v *view) sync(snap *snapshot) []string {
 					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
 					continue
 				}
-				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: quoteJSON(t.Name), sess: sess}})
+				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess}})
 			}
 		}
 	}
@@ -283,7 +285,7 @@ func (v *view) sync(snap *snapshot) []string {
 
 // toolsOf is a server's tools as the view shows them, and its session if
 // it is ready.
-func (v *view) toolsOf(snap *snapshot, server string) ([]*Tool, *Session) {
+func (v *view) toolsOf(snap *snapshot, server string) ([]*downstream.Tool, *downstream.Session) {
 	d, ok := snap.down[server]
 	if ok && d.sess != nil {
 		return d.tools, d.sess
@@ -407,7 +409,7 @@ func syncSet(fps map[string]string, order []string, item func(string) any, remov
 // exposeTool copies t under name, with an input schema the SDK accepts
 // (an object schema; a missing "type" is taken to mean object). Every
 // other field is kept as the server sent it.
-func exposeTool(t *Tool, name string) (*sdk.Tool, bool) {
+func exposeTool(t *downstream.Tool, name string) (*sdk.Tool, bool) {
 	cp := *t
 	cp.Name = name
 	switch s := t.InputSchema.(type) {

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,7 +29,7 @@ func TestGatewayRefusesShadowedNames(t *testing.T) {
 	g, tl := newTestGateway(t, GatewayOptions{})
 	g.SetConfigured([]ConfiguredServer{
 		{Name: "a", Enabled: true, State: "ready"},
-		{Name: "a__b", Enabled: false, State: "disabled", CachedTools: []*Tool{{Name: "pid"}}},
+		{Name: "a__b", Enabled: false, State: "disabled", CachedTools: []*downstream.Tool{{Name: "pid"}}},
 	})
 	addServer(t, g, "a", "echo", withEnv(mcptest.ToolsEnv+"=b__pid"))
 

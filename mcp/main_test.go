@@ -7,103 +7,44 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"fmt"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
-// The test binary is also every fake server (mcptest.Main), the watchdog
-// (RunWatchdogIfRequested) and, with MCPTRAY_TEST_PARENT=1, a stand-in for
-// mcptray that the watchdog test kills with SIGKILL.
+// The test binary is also every fake server (mcptest.Main) and the
+// watchdog (downstream.RunWatchdogIfRequested).
 func TestMain(m *testing.M) {
-	RunWatchdogIfRequested()
+	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
-	if os.Getenv(testParentEnv) == "1" {
-		os.Exit(runTestParent())
-	}
-	if os.Getenv(testSubreaperEnv) == "1" {
-		os.Exit(runSubreaperParent())
-	}
 	os.Exit(m.Run())
-}
-
-const (
-	testParentEnv  = "MCPTRAY_TEST_PARENT"
-	testPidFileEnv = "MCPTRAY_TEST_PIDFILE"
-)
-
-// runTestParent plays mcptray: a watchdog, one server whose child is a
-// grandchild sleeper and one whose sleeper left the group as an orphan
-// (mode escaper). It prints "SERVER GRANDCHILD WATCHDOG ESCAPEE" pids and
-// waits to be killed.
-func runTestParent() int {
-	wd, err := StartWatchdog()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	pidfile := os.Getenv(testPidFileEnv)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := Start(ctx, StdioSpec{
-		Command:  os.Args[0],
-		Env:      mcptest.Env("grandchild", mcptest.PidFileEnv+"="+pidfile),
-		Watchdog: wd,
-	}, Hooks{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	escapeeFile := pidfile + ".escapee"
-	if _, err := Start(ctx, StdioSpec{
-		Command:  os.Args[0],
-		Env:      mcptest.Env("escaper", mcptest.PidFileEnv+"="+escapeeFile, mcptest.OrphanEnv+"=1"),
-		Watchdog: wd,
-	}, Hooks{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	b, err := os.ReadFile(pidfile)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	e, err := os.ReadFile(escapeeFile)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmt.Printf("%d %s %d %s\n", s.PID(), b, wd.PID(), e)
-	time.Sleep(30 * time.Second) // the test kills us long before
-	return 1
 }
 
 // fake is a started fake server with its log.
 type fake struct {
-	*Session
-	marker string // InstanceEnv=… in the server's environment
+	*downstream.Session
+	marker string // downstream.InstanceEnv=… in the server's environment
 	log    *logRecorder
 }
 
-type fakeOpt func(*StdioSpec)
+type fakeOpt func(*downstream.StdioSpec)
 
 func withEnv(kv ...string) fakeOpt {
-	return func(s *StdioSpec) { s.Env = append(s.Env, kv...) }
+	return func(s *downstream.StdioSpec) { s.Env = append(s.Env, kv...) }
 }
 
 // fakeSpec is the spec for a fake server in mode, marked with a fresh
 // instance id so the test can find every process it left.
-func fakeSpec(mode string, opts ...fakeOpt) (StdioSpec, string) {
-	marker := InstanceEnv + "=test-" + randomHex()
-	spec := StdioSpec{
+func fakeSpec(mode string, opts ...fakeOpt) (downstream.StdioSpec, string) {
+	marker := downstream.InstanceEnv + "=test-" + randomHex()
+	spec := downstream.StdioSpec{
 		Name:      mode,
 		Command:   os.Args[0],
 		Env:       mcptest.Env(mode, marker),
@@ -116,7 +57,7 @@ func fakeSpec(mode string, opts ...fakeOpt) (StdioSpec, string) {
 	return spec, marker
 }
 
-func startFake(t testing.TB, mode string, hooks Hooks, opts ...fakeOpt) *fake {
+func startFake(t testing.TB, mode string, hooks downstream.Hooks, opts ...fakeOpt) *fake {
 	t.Helper()
 	spec, marker := fakeSpec(mode, opts...)
 	rec := &logRecorder{}
@@ -125,9 +66,9 @@ func startFake(t testing.TB, mode string, hooks Hooks, opts ...fakeOpt) *fake {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := Start(ctx, spec, hooks)
+	s, err := downstream.Start(ctx, spec, hooks)
 	if err != nil {
-		t.Fatalf("Start(%s): %v", mode, err)
+		t.Fatalf("downstream.Start(%s): %v", mode, err)
 	}
 	t.Cleanup(func() {
 		s.Close()
@@ -144,7 +85,7 @@ func randomHex() string {
 	return hex.EncodeToString(b[:])
 }
 
-// logRecorder keeps every Hooks.Log line as "kind|line".
+// logRecorder keeps every downstream.Hooks.Log line as "kind|line".
 type logRecorder struct {
 	mu    sync.Mutex
 	lines []string // guarded by mu
@@ -202,52 +143,23 @@ func eventually(d time.Duration, cond func() bool) bool {
 	}
 }
 
-// processGone reports whether pid no longer runs (a zombie counts as gone:
-// its parent may never reap it).
-func processGone(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	st, err := readProcStat(pid)
-	return err != nil || st.state == 'Z' || st.state == 'X'
-}
-
-func waitGone(t *testing.T, what string, pid int) {
-	t.Helper()
-	if !eventually(5*time.Second, func() bool { return processGone(pid) }) {
-		t.Errorf("%s (pid %d) still runs", what, pid)
-	}
-}
-
 // markedPids lists the live processes whose environment has marker.
 func markedPids(marker string) []int {
+	ents, _ := os.ReadDir("/proc")
 	var pids []int
-	eachProc(func(pid int, st procStat) bool {
-		if st.state == 'Z' || st.state == 'X' {
-			return true
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
 		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err == nil && hasEnvEntry(env, []byte(marker)) {
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if i := bytes.LastIndexByte(stat, ')'); err != nil || i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' || stat[i+2] == 'X' {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && slices.ContainsFunc(bytes.Split(env, []byte{0}), func(kv []byte) bool { return string(kv) == marker }) {
 			pids = append(pids, pid)
 		}
-		return true
-	})
+	}
 	return pids
-}
-
-func readPidFile(t *testing.T, path string) int {
-	t.Helper()
-	var b []byte
-	if !eventually(5*time.Second, func() bool {
-		var err error
-		b, err = os.ReadFile(path)
-		return err == nil
-	}) {
-		t.Fatalf("no pid file %s", path)
-	}
-	pid, err := strconv.Atoi(string(bytes.TrimSpace(b)))
-	if err != nil {
-		t.Fatalf("pid file %s: %v", path, err)
-	}
-	return pid
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -32,9 +33,9 @@ func TestElicitationWhileStarting(t *testing.T) {
 				return &ElicitResult{Action: "accept", Content: map[string]any{"passphrase": "open-sesame-42"}}, nil
 			}})
 			spec, marker := fakeSpec(mode)
-			spec.Name, spec.Gateway, spec.StartTimeout = "vault", g, startTimeout
+			spec.Name, spec.Router, spec.StartTimeout = "vault", g.Router("vault"), startTimeout
 			rec := &logRecorder{}
-			s, err := Start(context.Background(), spec, Hooks{Log: rec.add})
+			s, err := downstream.Start(context.Background(), spec, downstream.Hooks{Log: rec.add})
 			if err != nil {
 				t.Fatalf("Start: %v", err)
 			}
@@ -75,7 +76,7 @@ func TestElicitationWhileStarting(t *testing.T) {
 func TestStartTimeoutWithoutElicitation(t *testing.T) {
 	spec, marker := fakeSpec("silent", withEnv(mcptest.MarkEnv+"=gen8"))
 	spec.StartTimeout = time.Second
-	_, err := Start(context.Background(), spec, Hooks{})
+	_, err := downstream.Start(context.Background(), spec, downstream.Hooks{})
 	if err == nil {
 		t.Fatal("Start succeeded")
 	}

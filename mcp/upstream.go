@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,7 +30,7 @@ type upstream struct {
 	g  *Gateway
 	v  *view
 	ss *sdk.ServerSession
-	w  *streamWriter // nil for HTTP sessions
+	w  *wire.StreamWriter // nil for HTTP sessions
 
 	ready atomic.Bool // the session is initialized: the fast path may run
 	since time.Time   // when the session began, for its log line at the end
@@ -103,11 +105,11 @@ func (g *Gateway) dropUpstream(up *upstream) {
 	}
 	for _, c := range calls {
 		if g.calls.take(c.n) != nil {
-			c.dl.stop()
+			c.dl.Stop()
 			g.cancelDownstream(c.sess, c.n, "the client went away")
 			g.recordCall(c, OutcomeCancelled)
 			if c.hw != nil {
-				c.hw.deliver(errorLine(c.upID, codeInternal, "the session ended"))
+				c.hw.deliver(wire.ErrorLine(c.upID, codeInternal, "the session ended"))
 			}
 		}
 	}
@@ -158,7 +160,7 @@ func clientInfo(ss *sdk.ServerSession) (name, version string) {
 // send writes line to the assistant; it reports whether it went out at
 // once (not queued for the writer's goroutine).
 func (up *upstream) send(line []byte) bool {
-	return up.w != nil && up.w.send(line)
+	return up.w != nil && up.w.Send(line)
 }
 
 func (up *upstream) forgetRaw(c *call) {
@@ -180,12 +182,12 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		rw.Close()
 		return err
 	}
-	w := newStreamWriter(rw)
+	w := wire.NewStreamWriter(rw)
 	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
-	ss, err := v.srv.Connect(ctx, connTransport{conn}, nil)
+	ss, err := v.srv.Connect(ctx, downstream.ConnTransport{Conn: conn}, nil)
 	if err != nil {
 		rw.Close()
-		w.close()
+		w.Close()
 		return fmt.Errorf("starting session: %w", err)
 	}
 	up := &upstream{g: g, v: v, ss: ss, w: w, raw: map[string]*call{}, subs: map[subKey]bool{}, since: time.Now()}
@@ -199,17 +201,17 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		rw.Close()
 	}()
 
-	lr := newLineReader(rw, maxLineBytes)
+	lr := wire.NewLineReader(rw, wire.MaxLineBytes)
 	var readErr error
 	for {
-		line, skipped, err := lr.next()
+		line, skipped, err := lr.Next()
 		if err != nil {
 			readErr = err
 			break
 		}
 		if skipped > 0 {
 			g.log.Warn("upstream line over 16 MiB discarded", "bytes", skipped)
-			up.send(errorLine(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message of %d bytes is over the 16 MiB limit", skipped)))
+			up.send(wire.ErrorLine(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message of %d bytes is over the 16 MiB limit", skipped)))
 			continue
 		}
 		up.handleLine(line, conn)
@@ -221,7 +223,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 	rw.Close()
 	g.dropUpstream(up)
 	ss.Wait()
-	w.close()
+	w.Close()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -239,14 +241,14 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		return
 	}
 	if t[0] == '{' {
-		p, err := peekMessage(t)
-		if err == nil && p.method.ok() {
+		p, err := wire.PeekMessage(t)
+		if err == nil && p.Method.OK() {
 			switch {
-			case p.method.is(t, `"tools/call"`) && p.id.ok():
+			case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
 				if up.fastCall(t, &p, nil) {
 					return
 				}
-			case p.method.is(t, `"notifications/cancelled"`) && !p.id.ok():
+			case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
 				if up.fastCancel(t, &p) {
 					return
 				}
@@ -254,7 +256,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		}
 		msg, err := jsonrpc.DecodeMessage(t)
 		if err != nil {
-			up.send(errorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
+			up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
 			return
 		}
 		conn.deliver(msg)
@@ -263,7 +265,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 	if t[0] == '[' {
 		msgs, err := decodeBatch(t)
 		if err != nil {
-			up.send(errorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
+			up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
 			return
 		}
 		for _, m := range msgs {
@@ -271,7 +273,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		}
 		return
 	}
-	up.send(errorLine(nil, jsonrpc.CodeParseError, "parse error: not a JSON-RPC message"))
+	up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: not a JSON-RPC message"))
 }
 
 // fastCall forwards a tools/call for a ready stdio server's tool as bytes:
@@ -279,47 +281,47 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 // false when the call must take the slow path. hw is set for an HTTP
 // session's call, whose answer goes to that request (without a progress
 // token only: progress needs a stream).
-func (up *upstream) fastCall(line []byte, p *rpcPeek, hw *httpReply) bool {
+func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if !up.ready.Load() {
 		if up.ss.InitializeParams() == nil {
 			return false
 		}
 		up.ready.Store(true)
 	}
-	if !p.params.ok() {
+	if !p.Params.OK() {
 		return false
 	}
-	params := p.params.of(line)
-	nameSp := field(params, "name")
-	name, ok := rawString(nameSp.of(params))
+	params := p.Params.Of(line)
+	nameSp := wire.Field(params, "name")
+	name, ok := wire.RawString(nameSp.Of(params))
 	if !ok {
 		return false
 	}
 	r := up.v.routes.Load().tools[name]
-	if r == nil || r.kind != routeTool || r.sess == nil || r.sess.conn == nil {
+	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() {
 		return false
 	}
-	var tokSp span
-	if meta := field(params, "_meta"); meta.ok() {
-		mb := meta.of(params)
-		if tok := field(mb, "progressToken"); tok.ok() && !tok.is(mb, "null") {
-			tokSp = tok.within(meta).within(p.params)
+	var tokSp wire.Span
+	if meta := wire.Field(params, "_meta"); meta.OK() {
+		mb := meta.Of(params)
+		if tok := wire.Field(mb, "progressToken"); tok.OK() && !tok.Is(mb, "null") {
+			tokSp = tok.Within(meta).Within(p.Params)
 		}
 	}
-	if hw != nil && tokSp.ok() {
+	if hw != nil && tokSp.OK() {
 		return false
 	}
 	g := up.g
-	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.id.of(line)), hw: hw, started: time.Now()}
-	gwID := appendGWID(make([]byte, 0, 24), c.n)
-	edits := make([]edit, 0, 3)
-	edits = append(edits, edit{p.id.s, p.id.e, gwID}, edit{nameSp.s + p.params.s, nameSp.e + p.params.s, r.toolJSON})
-	if tokSp.ok() {
-		c.upToken = bytes.Clone(tokSp.of(line))
-		edits = append(edits, edit{tokSp.s, tokSp.e, gwID})
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now()}
+	gwID := wire.AppendGWID(make([]byte, 0, 24), c.n)
+	edits := make([]wire.Edit, 0, 3)
+	edits = append(edits, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: gwID}, wire.Edit{Start: nameSp.Start + p.Params.Start, End: nameSp.End + p.Params.Start, Repl: r.toolJSON})
+	if tokSp.OK() {
+		c.upToken = bytes.Clone(tokSp.Of(line))
+		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}
 	sortEdits(edits)
-	out := splice(line, edits...)
+	out := wire.Splice(line, edits...)
 
 	up.mu.Lock()
 	if up.closed {
@@ -336,22 +338,22 @@ func (up *upstream) fastCall(line []byte, p *rpcPeek, hw *httpReply) bool {
 	up.raw[string(c.upID)] = c
 	up.mu.Unlock()
 	g.calls.add(c)
-	c.dl.start(g.timeout(), func() { g.expire(c) })
-	if err := r.sess.conn.writeLine(out); err != nil {
+	c.dl.Start(g.timeout(), func() { g.expire(c) })
+	if err := r.sess.WriteLine(out); err != nil {
 		if g.calls.take(c.n) != nil {
-			c.dl.stop()
-			c.finish(errorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			c.dl.Stop()
+			c.finish(wire.ErrorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
 	} else if g.calls.inFlight() == 1 {
-		handOff()
+		wire.HandOff()
 	}
 	return true
 }
 
-func sortEdits(e []edit) {
+func sortEdits(e []wire.Edit) {
 	for i := 1; i < len(e); i++ {
-		for j := i; j > 0 && e[j].s < e[j-1].s; j-- {
+		for j := i; j > 0 && e[j].Start < e[j-1].Start; j-- {
 			e[j], e[j-1] = e[j-1], e[j]
 		}
 	}
@@ -359,17 +361,17 @@ func sortEdits(e []edit) {
 
 // fastCancel passes the assistant's notifications/cancelled for a
 // fast-path call to the server, under the gateway's id.
-func (up *upstream) fastCancel(line []byte, p *rpcPeek) bool {
-	if !p.params.ok() {
+func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
+	if !p.Params.OK() {
 		return false
 	}
-	params := p.params.of(line)
-	id := field(params, "requestId")
-	if !id.ok() {
+	params := p.Params.Of(line)
+	id := wire.Field(params, "requestId")
+	if !id.OK() {
 		return false
 	}
 	up.mu.Lock()
-	c := up.raw[string(id.of(params))]
+	c := up.raw[string(id.Of(params))]
 	if c != nil {
 		delete(up.raw, string(c.upID))
 	}
@@ -378,17 +380,17 @@ func (up *upstream) fastCancel(line []byte, p *rpcPeek) bool {
 		return false
 	}
 	if up.g.calls.take(c.n) != nil {
-		c.dl.stop()
+		c.dl.Stop()
 		reason := "cancelled by the client"
-		if r := field(params, "reason"); r.ok() {
-			if s, ok := rawString(r.of(params)); ok && s != "" {
+		if r := wire.Field(params, "reason"); r.OK() {
+			if s, ok := wire.RawString(r.Of(params)); ok && s != "" {
 				reason = s
 			}
 		}
 		up.g.cancelDownstream(c.sess, c.n, reason)
 		up.g.recordCall(c, OutcomeCancelled)
 		if c.hw != nil { // its request is still open: end it
-			c.hw.deliver(errorLine(c.upID, codeCancelled, "request cancelled: "+reason))
+			c.hw.deliver(wire.ErrorLine(c.upID, codeCancelled, "request cancelled: "+reason))
 		}
 	}
 	return true
@@ -396,20 +398,20 @@ func (up *upstream) fastCancel(line []byte, p *rpcPeek) bool {
 
 func decodeBatch(b []byte) ([]jsonrpc.Message, error) {
 	var msgs []jsonrpc.Message
-	i := skipWS(b, 1)
+	i := wire.SkipWS(b, 1)
 	for i < len(b) && b[i] != ']' {
-		e := skipValue(b, i)
+		e := wire.SkipValue(b, i)
 		if e < 0 {
-			return nil, errNotObject
+			return nil, wire.ErrNotObject
 		}
 		m, err := jsonrpc.DecodeMessage(b[i:e])
 		if err != nil {
 			return nil, err
 		}
 		msgs = append(msgs, m)
-		i = skipWS(b, e)
+		i = wire.SkipWS(b, e)
 		if i < len(b) && b[i] == ',' {
-			i = skipWS(b, i+1)
+			i = wire.SkipWS(b, i+1)
 		}
 	}
 	if len(msgs) == 0 {
@@ -422,7 +424,7 @@ func decodeBatch(b []byte) ([]jsonrpc.Message, error) {
 // delivers the messages the fast path left, and the SDK's writes go to the
 // stream's writer.
 type upConn struct {
-	w    *streamWriter
+	w    *wire.StreamWriter
 	msgs chan jsonrpc.Message // read loop → Read; unbuffered
 
 	mu      sync.Mutex
@@ -470,7 +472,7 @@ func (c *upConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return sdk.ErrConnectionClosed
 	default:
 	}
-	c.w.send(append(data, '\n'))
+	c.w.Send(append(data, '\n'))
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.mu.Lock()
 		delete(c.pending, resp.ID)

@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -25,7 +26,7 @@ const drainTick = 10 * time.Millisecond
 // its answer, the assistant hangs up, ctx ends, or the call timeout (and
 // a second) has passed.
 func (up *upstream) drain(ctx context.Context, conn *upConn) {
-	out := up.w.rc // the output's descriptor, as the writer has it
+	out := up.w.RC // the output's descriptor, as the writer has it
 	if up.inFlight(conn) == 0 || outputGone(out) {
 		return
 	}
@@ -84,7 +85,7 @@ func outputGone(rc syscall.RawConn) bool {
 		return true
 	}
 	gone := true
-	if err := rc.Control(func(fd uintptr) { gone = hungUp(fd) }); err != nil {
+	if err := rc.Control(func(fd uintptr) { gone = wire.HungUp(fd) }); err != nil {
 		return true
 	}
 	return gone

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	"github.com/mcptray/mcptray/mcp/wire"
 )
 
 // TestStreamAnswersAfterInputEnds: an assistant that ends its input (a
@@ -44,7 +45,7 @@ func TestStreamAnswersAfterInputEnds(t *testing.T) {
 		t.Fatalf("answers after the input ended: %v", got)
 	}
 	r.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if line, _, err := r.lr.next(); err == nil {
+	if line, _, err := r.lr.Next(); err == nil {
 		t.Fatalf("after the answers: %s, want the end of the stream", line)
 	}
 }
@@ -62,7 +63,7 @@ func TestStdioStreamDrainsUnlessHungUp(t *testing.T) {
 		inR, inW, outR, outW := twoPipes(t)
 		t.Cleanup(func() { inW.Close(); outR.Close() })
 		done = make(chan error, 1)
-		go func() { done <- g.ServeStream(context.Background(), StdioStream(inR, outW), UpstreamOptions{}) }()
+		go func() { done <- g.ServeStream(context.Background(), wire.StdioStream(inR, outW), UpstreamOptions{}) }()
 		out = bufio.NewReader(outR)
 		inW.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
 		if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"protocolVersion"`) {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -32,7 +32,7 @@ const childDone = "ui.Run returned: "
 // TestMain makes this test binary, besides the tests: the watchdog and the
 // fake MCP servers the real core starts, and (childEnv) the app itself.
 func TestMain(m *testing.M) {
-	mcp.RunWatchdogIfRequested()
+	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(runChild())
@@ -55,7 +55,7 @@ func TestMain(m *testing.M) {
 // runChild runs the real core and ui.Run on the main goroutine, as
 // main.cmdRun does.
 func runChild() int {
-	mcp.ReleaseHugeCodeMappings() // as main does for the tray app
+	downstream.ReleaseHugeCodeMappings() // as main does for the tray app
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1) // as main does for run (cli/lean.go)
 	}

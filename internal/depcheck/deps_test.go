@@ -178,7 +178,7 @@ func reach(graph map[string][]string, from, start string) []string {
 
 func TestDeps(t *testing.T) {
 	graph := importGraph(t)
-	for _, p := range []string{module + "/app", module + "/ui"} {
+	for _, p := range []string{module + "/app", module + "/ui", module + "/mcp/downstream", module + "/mcp/wire"} {
 		if _, ok := graph[p]; !ok {
 			t.Fatalf("go list did not list %s; is this the repo root?", p)
 		}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/keyring"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 // Main runs one mcptray command line in-process and returns the exit code
@@ -299,7 +299,7 @@ func WatchdogPID(parent int) int {
 		}
 		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 		for kv := range bytes.SplitSeq(env, []byte{0}) {
-			if string(kv) == mcp.WatchdogEnv+"=1" {
+			if string(kv) == downstream.WatchdogEnv+"=1" {
 				return pid
 			}
 		}

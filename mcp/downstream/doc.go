@@ -1,0 +1,127 @@
+// Package downstream is mcptray's side of the connection to each MCP
+// server: the client end. It never imports the gateway (package mcp); the
+// gateway reaches it through the exported API below, and it reaches the
+// gateway only through the Router the gateway gives it.
+//
+// It starts downstream stdio servers in their own process groups, covers the
+// SDK's known gaps in one place (non-JSON stdout lines, non-standard
+// notification methods, process-group kill, protocol pinning), and runs the per-instance watchdog that kills every server's process group
+// when mcptray itself dies.
+//
+// # Sessions
+//
+// Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
+// connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
+// line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
+// UTF-8, tools with a key twice, stray replies) pinned to protocol
+// 2025-11-25, and lists every page of tools. StartHTTP does the same for a
+// remote streamable-HTTP server. Each Session owns its goroutines: a stdout
+// reader, a stderr reader, a reaper that waits for the process and then
+// stops whatever is left of its group, and a monitor that ends the session.
+// All of them end once the process group is gone. Close escalates (close
+// stdin, StopGrace, SIGTERM to the group, TermGrace, SIGKILL to the group;
+// each signal also goes to the server's strays, below) and returns only
+// when the process, its whole group and its strays are gone. Done is
+// closed at the same point, whoever ended the session.
+//
+// # Strays and the subreaper (Linux)
+//
+// A server's descendant that calls setsid() (or setpgid()) leaves the
+// group, and a signal to the group misses it: a stray. descendants_linux.go
+// finds strays by one walk of /proc: every process that descends, by its
+// parent links as they are now, from the leader (while its start time still
+// matches: no reused pid), from a process of the group or from a stray
+// known already, or whose /proc/PID/environ holds the server's marker —
+// serverEnv=<random>, new for every start and inherited by descendants —
+// for an orphan whose chain to the server is broken. Strays are kept by pid
+// and start time, so a later process with the same pid is never signalled.
+// The stop path looks for them first, while the leader still runs, and
+// again whenever it checks whether the family is gone; the reaper does the
+// same once the leader has exited by itself. A process that clears or
+// overwrites its environment block and loses its parent before the stop
+// is not found: that is the limit.
+//
+// Subreap (called by app.Core.Run, so by the daemon and the tray only)
+// makes the process a child subreaper (PR_SET_CHILD_SUBREAPER). An orphan
+// of a server's tree — the grandchild of a double fork — is then
+// reparented to mcptray instead of init: it stays within reach, and when it
+// dies it is mcptray's zombie, so mcptray must reap it. One goroutine does,
+// after each SIGCHLD (the kernel sends one when a child exits and when a
+// dead orphan is reparented to us), at most 20 times a second. It must not
+// take an exit status that someone else waits for — exitwait and os/exec
+// wait for servers, the watchdog and the browser opener, and would get
+// ECHILD and lose the exit code. waitid(P_ALL, WNOWAIT) only ever shows the
+// first zombie, so the reaper scans /proc instead, and reaps, by pid
+// (P_PID, WNOHANG), only a zombie child that
+//   - is not one of the children this package started and waits for
+//     (startOwned registers them under the lock the scan holds, so a
+//     server that exits at once is registered before it can be seen), and
+//   - is not in mcptray's own process group, where every child that other
+//     code starts with exec stays (orphans come from servers' groups or
+//     sessions of their own).
+//
+// Code in a subreaper process that starts children in a group or session
+// of their own and waits for them must use startOwned too. An orphan
+// that joins mcptray's own group stays a zombie until mcptray exits.
+//
+// # Watchdog
+//
+// StartWatchdog re-executes the running binary with MCPTRAY_WATCHDOG=1;
+// RunWatchdogIfRequested, first in main, turns that process into the
+// watchdog. Sessions tell it the groups they start and forget, with each
+// server's marker; when mcptray dies (EOF on the watchdog's stdin, or
+// SIGTERM as its parent-death signal) it SIGKILLs every group still
+// tracked, then every process carrying a tracked marker (strays: their
+// parent links died with mcptray, and they were reparented to init or
+// another subreaper), scanning again until none is left, for up to 2 s.
+// ReapGroup is the backstop for the
+// next start (and for macOS, which has no parent-death signal): it kills a
+// stale group's processes that carry this instance's InstanceEnv marker,
+// and ReapInstance then every process carrying a dead instance's marker,
+// whatever its group (strays, when the watchdog died too).
+//
+// # Contract
+//
+//   - Start (stdio) and StartHTTP connect one server and return a Session
+//     once it is initialized and its tools are listed; StdioSpec and
+//     HTTPSpec say how, Hooks receive what the server says outside of
+//     replies (log lines, events, tools/list_changed).
+//   - Session: Tools, ListTools, CallTool, and the other requests through
+//     the SDK's client (Client, Capabilities); Close, Done, ExitReason,
+//     ExitCode, PID, PGID; Redact adds a secret; LogLevel is the level
+//     asked for at startup, LogMessage hands a notifications/message to
+//     Hooks.Log. For the gateway's raw path: Stdio reports a stdio server,
+//     WriteLine writes one raw line to its stdin, LogStray logs a reply
+//     that answers nothing (StrayNotInFlight, StrayOtherServer);
+//     CallContext and Context end with the session; RedactJSON,
+//     RedactText, RedactErr, RedactValue and RedactedAnswer take the
+//     session's secrets out of what passes (wire.Secrets does the work);
+//     PauseStartup stops the startup deadline while the server waits on
+//     the person.
+//   - Router is what the gateway implements for each server: Attach gives
+//     it to a session (before the stdout tap, so the tap never sees a
+//     half-attached session); StdioSpec.Router and HTTPSpec.Router give one
+//     for the startup, which takes elicitations only (TapElicit, Elicit).
+//     Tap runs on the stdout read loop for every single-message line and
+//     must not block; one interface call a line, nothing allocated.
+//   - Deadline is a timer that can pause (a call's deadline while its
+//     elicitation waits in the inbox, and the startup's).
+//   - ConnTransport hands a made sdk.Connection to the SDK's Connect.
+//   - The watchdog (StartWatchdog, RunWatchdogIfRequested, WatchdogEnv),
+//     the subreaper (Subreap), ReapGroup and ReapInstance with InstanceEnv.
+//
+// # Goroutines
+//
+// A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
+// which runs the Router's Tap), the stderr reader, the reaper and the
+// monitor for stdio; the SDK's for HTTP. The SDK's client runs the
+// handlers that call the Router's other methods. All of them end once the
+// process group is gone (HTTP: the connection), and Close waits for that.
+// The watchdog is its own process; Subreap starts one reaping goroutine
+// for the life of the process. Nothing here starts a goroutine for the
+// gateway: Router methods run on the goroutines above and must hand longer
+// work off themselves.
+//
+// Platform parts live in proc_linux.go and proc_other.go (other Unix);
+// Windows is not supported yet.
+package downstream

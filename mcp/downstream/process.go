@@ -1,0 +1,345 @@
+//go:build unix
+
+package downstream
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/exitwait"
+)
+
+// process is one server child, leader of its own process group.
+type process struct {
+	cmd      *exec.Cmd
+	pid      int    // also the process group id
+	start    uint64 // the leader's start time (0: unknown), see scanStrays
+	marker   []byte // serverEnv=… in its environment: this start's alone
+	watchdog *Watchdog
+
+	mu     sync.Mutex
+	strays []stray // guarded by mu: descendants found outside the group
+
+	exited chan struct{}    // closed once the leader is reaped and its family is gone
+	state  *os.ProcessState // the leader's exit; set before exited closes
+}
+
+// startProcess starts path in a new process group with the given pipe ends
+// as its stdio, and reaps it in the background.
+func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (*process, error) {
+	env, marker := markServer(spec.Env)
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        append([]string{spec.Command}, spec.Args...),
+		Env:         env,
+		Dir:         spec.Dir,
+		Stdin:       stdin,
+		Stdout:      stdout,
+		Stderr:      stderr,
+		SysProcAttr: serverProcAttr(),
+	}
+	if err := startOwned(cmd); err != nil {
+		return nil, startError(spec, err)
+	}
+	p := &process{cmd: cmd, pid: cmd.Process.Pid, marker: []byte(marker), watchdog: spec.Watchdog, exited: make(chan struct{})}
+	p.start = procStart(p.pid)
+	if p.watchdog != nil {
+		p.watchdog.track(p.pid, marker)
+	}
+	go p.reap(termGraceOf(spec))
+	return p, nil
+}
+
+// markServer returns env (nil: ours) with serverEnv set to a value of its
+// own, and that KEY=VALUE entry. A marker inherited from elsewhere is
+// dropped, so each process carries one server's marker at most.
+func markServer(env []string) ([]string, string) {
+	if env == nil {
+		env = os.Environ()
+	}
+	var id [16]byte
+	rand.Read(id[:])
+	marker := serverEnv + "=" + hex.EncodeToString(id[:])
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, serverEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, marker), marker
+}
+
+// owned are the children this package started and waits for itself (the
+// servers and the watchdog): the subreaper's reaper leaves them alone.
+var owned = struct {
+	mu   sync.Mutex   // held across Start, so no owned child is seen unregistered
+	pids map[int]bool // guarded by mu
+}{pids: map[int]bool{}}
+
+// startOwned starts cmd and registers it as owned until disown.
+func startOwned(cmd *exec.Cmd) error {
+	owned.mu.Lock()
+	defer owned.mu.Unlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	owned.pids[cmd.Process.Pid] = true
+	return nil
+}
+
+// disown forgets pid once it has been reaped.
+func disown(pid int) {
+	owned.mu.Lock()
+	defer owned.mu.Unlock()
+	delete(owned.pids, pid)
+}
+
+// startError makes exec's error readable: which directory or which file.
+func startError(spec StdioSpec, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if pe.Op == "chdir" {
+			return fmt.Errorf("working directory %q: %v", pe.Path, pe.Err)
+		}
+		return fmt.Errorf("running %q: %v", pe.Path, pe.Err)
+	}
+	return fmt.Errorf("running %q: %v", spec.Command, err)
+}
+
+// reap waits for the leader, then stops whatever is left of its family
+// (SIGTERM, up to grace, SIGKILL), so a server's descendants never outlive
+// it: its group, and the strays that left the group.
+func (p *process) reap(grace time.Duration) {
+	exitwait.Wait(p.cmd) // the exit status is in ProcessState; Wait's error adds nothing
+	p.state = p.cmd.ProcessState
+	disown(p.pid)
+	if !p.familyGone() {
+		p.signalFamily(syscall.SIGTERM)
+		if !p.waitFamilyGone(grace) {
+			p.killFamily(time.Second)
+		}
+	}
+	if p.watchdog != nil {
+		p.watchdog.untrack(p.pid)
+	}
+	close(p.exited)
+}
+
+// collect looks for the family's strays again, adds them to those known
+// and reports how many are alive.
+func (p *process) collect() int {
+	p.mu.Lock()
+	known := slices.Clone(p.strays)
+	p.mu.Unlock()
+	found := scanStrays(p.pid, p.start, p.pid, p.marker, known)
+	p.mu.Lock()
+	for _, s := range found {
+		if !slices.Contains(p.strays, s) {
+			p.strays = append(p.strays, s)
+		}
+	}
+	p.mu.Unlock()
+	return len(found)
+}
+
+// signalFamily sends sig to every process in the group and to every
+// known stray.
+func (p *process) signalFamily(sig syscall.Signal) {
+	if p.pid > 1 { // never kill(-1, …): that is every process we may signal
+		syscall.Kill(-p.pid, sig)
+	}
+	p.mu.Lock()
+	strays := slices.Clone(p.strays)
+	p.mu.Unlock()
+	for _, s := range strays {
+		signalStray(s, sig)
+	}
+}
+
+// familyGone reports whether no process of the group, no known stray and
+// no newly found one is alive.
+func (p *process) familyGone() bool {
+	if !groupGone(p.pid) {
+		return false
+	}
+	p.mu.Lock()
+	strays := slices.Clone(p.strays)
+	p.mu.Unlock()
+	for _, s := range strays {
+		if strayAlive(s) {
+			return false
+		}
+	}
+	return p.collect() == 0
+}
+
+// waitFamilyGone polls until the family is gone, for up to d.
+func (p *process) waitFamilyGone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if p.familyGone() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// killFamily sends SIGKILL to the family until it is gone (a stray found
+// late, or forked meanwhile, gets its own), for up to d.
+func (p *process) killFamily(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		p.signalFamily(syscall.SIGKILL)
+		if p.familyGone() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitExit reports whether the family is gone within d.
+func (p *process) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// stop escalates: closeStdin, wait up to stopGrace, SIGTERM to the family,
+// wait up to termGrace, SIGKILL to the family, wait for the exit. It
+// reports whether a signal was needed. The strays are looked for first,
+// while the leader runs and its descendants are still linked to it.
+func (p *process) stop(closeStdin func(), stopGrace, termGrace time.Duration) (signaled bool) {
+	p.collect()
+	closeStdin()
+	if p.waitExit(stopGrace) {
+		return false
+	}
+	p.signalFamily(syscall.SIGTERM)
+	if p.waitExit(termGrace) {
+		return true
+	}
+	p.kill()
+	return true
+}
+
+// kill sends SIGKILL to the family and waits until it is gone.
+func (p *process) kill() {
+	p.signalFamily(syscall.SIGKILL)
+	<-p.exited
+}
+
+// describeExit is the one-line reason and the exit code (-1 for a signal).
+func describeExit(st *os.ProcessState) (string, int) {
+	if st == nil {
+		return "exited", -1
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("killed by signal %d", int(ws.Signal())), -1
+	}
+	return fmt.Sprintf("exited with code %d", st.ExitCode()), st.ExitCode()
+}
+
+// lookCommand resolves a configured command like a shell would, but with
+// the PATH from the child's environment when it has one.
+func lookCommand(command string, env []string, dir string) (string, error) {
+	if command == "" {
+		return "", errors.New("no command")
+	}
+	if strings.Contains(command, "/") {
+		path := command
+		if !filepath.IsAbs(path) && dir != "" {
+			path = filepath.Join(dir, path)
+		}
+		if err := checkExecutable(path); err != nil {
+			return "", fmt.Errorf("command %q: %v", command, err)
+		}
+		return path, nil
+	}
+	pathVar, ok := lookupEnv(env, "PATH")
+	if !ok {
+		pathVar = os.Getenv("PATH")
+	}
+	for _, d := range filepath.SplitList(pathVar) {
+		if !filepath.IsAbs(d) {
+			continue // a relative PATH entry would depend on the working directory
+		}
+		path := filepath.Join(d, command)
+		if checkExecutable(path) == nil {
+			return path, nil
+		}
+	}
+	return "", fmt.Errorf("command %q not found in PATH", command)
+}
+
+// checkDir reports a working directory that cannot be one, before exec
+// would fail with an error naming the command instead.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("working directory %q: %v", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("working directory %q: not a directory", dir)
+	}
+	return nil
+}
+
+func checkExecutable(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return errors.New("no such file")
+		}
+		return err
+	}
+	if fi.IsDir() {
+		return errors.New("is a directory")
+	}
+	if fi.Mode()&0o111 == 0 {
+		return errors.New("not executable")
+	}
+	return nil
+}
+
+// lookupEnv finds key in a KEY=VALUE list; the last one wins, as in exec.
+func lookupEnv(env []string, key string) (string, bool) {
+	if env == nil {
+		return "", false
+	}
+	val, found := "", false
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			val, found = v, true
+		}
+	}
+	return val, found
+}

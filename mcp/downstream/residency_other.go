@@ -1,0 +1,6 @@
+//go:build !linux
+
+package downstream
+
+// ReleaseHugeCodeMappings is Linux-only (see residency_linux.go).
+func ReleaseHugeCodeMappings() {}

@@ -1,0 +1,268 @@
+//go:build unix
+
+package downstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/wire"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// drainWait bounds how long a session waits, after its process group is
+// gone, for stdout and stderr to reach EOF (a process outside the group may
+// still hold them).
+const drainWait = time.Second
+
+// Start launches a stdio server in its own process group, connects the SDK
+// client pinned to ProtocolVersion, and runs initialize and a full
+// tools/list. ctx bounds the whole startup, and so does spec.StartTimeout
+// (paused while the server's elicitation waits in the inbox: see
+// session_startup.go). On any failure the process group
+// is killed before Start returns, and the error is one readable line such
+// as "exited with code 3 before initialize: panic: boom" or
+// "no answer to initialize within 2m0s".
+func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
+	begun := time.Now()
+	budget := startBudget(ctx, begun, spec.StartTimeout)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("not started: %w", err)
+	}
+	path, err := lookCommand(spec.Command, spec.Env, spec.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDir(spec.Dir); err != nil {
+		return nil, err
+	}
+	pipes, err := newStdioPipes()
+	if err != nil {
+		return nil, fmt.Errorf("making pipes: %w", err)
+	}
+	proc, err := startProcess(spec, path, pipes.childIn, pipes.childOut, pipes.childErr)
+	pipes.closeChildEnds()
+	if err != nil {
+		pipes.closeOurEnds()
+		return nil, err
+	}
+
+	s := newSession(hooks)
+	for _, v := range spec.Secrets {
+		s.addSecret(v)
+	}
+	s.proc = proc
+	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
+	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)
+	s.attachEarly(spec.Router)
+	s.stderr = readStderr(pipes.errOut, s.hooks, s.RedactText)
+	go s.monitor()
+	ctx, done := s.boundStart(ctx, spec.StartTimeout)
+	defer done()
+
+	cs, err := s.newClient().Connect(ctx, ConnTransport{s.conn}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		return nil, s.failStart(ctx, "initialize", budget, err)
+	}
+	s.cs = cs
+	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
+		return nil, s.failStart(ctx, "tools/list", budget, err)
+	}
+	return s, nil
+}
+
+func stopGraceOf(spec StdioSpec) time.Duration {
+	if spec.StopGrace > 0 {
+		return spec.StopGrace
+	}
+	return defaultStopGrace
+}
+
+func termGraceOf(spec StdioSpec) time.Duration {
+	if spec.TermGrace > 0 {
+		return spec.TermGrace
+	}
+	return defaultTermGrace
+}
+
+// failStart kills the process group, waits until the session has ended and
+// turns err into the one line a person reads.
+func (s *Session) failStart(ctx context.Context, phase string, budget time.Duration, err error) error {
+	byItself := false
+	if ctx.Err() == nil && s.conn.peerClosed() {
+		// The server closed its stdout: most likely it is on its way out.
+		// Give it a moment, so the error can say how it ended.
+		byItself = s.proc.waitExit(time.Second)
+	}
+	if !byItself {
+		s.endLife()
+		s.conn.Close()
+		s.proc.kill()
+	}
+	<-s.done
+	if s.cs != nil {
+		s.cs.Close()
+	}
+	last := s.stderr.last()
+	if byItself {
+		when := "before " + phase
+		if phase != "initialize" {
+			when = "during " + phase
+		}
+		reason, _ := describeExit(s.proc.state)
+		if last != "" {
+			reason += " " + when + ": " + last // what a crash printed last is usually why
+		} else {
+			reason += " " + when
+		}
+		return &startupError{msg: reason, cause: err}
+	}
+	detail := ""
+	if last != "" {
+		detail = " (last stderr line: " + last + ")"
+	}
+	if ctx.Err() != nil {
+		return timeoutError(ctx, phase, budget, detail)
+	}
+	return &startupError{msg: phase + ": " + err.Error() + detail, cause: err}
+}
+
+// monitor ends the session: when the process exits, when the connection
+// ends (stdout EOF, or the SDK closed it) or when Close is called. It owns
+// the stop escalation and closes done last.
+func (s *Session) monitor() {
+	cause := ""
+	select {
+	case <-s.proc.exited:
+	case <-s.closeReq:
+		cause = "stopped"
+	case <-s.conn.ended:
+		cause = "connection closed"
+	}
+	signaled := false
+	if cause != "" {
+		if cause == "stopped" {
+			s.endLife()
+		}
+		signaled = s.proc.stop(func() { s.conn.Close() }, s.stopGrace, s.termGrace)
+	}
+	reason, code := describeExit(s.proc.state)
+	if cause == "stopped" || (cause == "connection closed" && signaled) {
+		reason = cause
+	}
+
+	// The group is gone, so stdout and stderr reach EOF unless a process
+	// outside the group holds them; don't wait for that forever. Replies
+	// the server wrote before it exited still reach their callers.
+	timer := time.NewTimer(drainWait)
+	select {
+	case <-s.conn.readDone:
+	case <-timer.C:
+	}
+	select {
+	case <-s.stderr.done:
+	case <-timer.C:
+	}
+	timer.Stop()
+	s.endLife()
+	s.conn.Close()
+	s.conn.closeOut()
+	s.stderr.close()
+
+	s.exitReason, s.exitCode = reason, code
+	close(s.done)
+}
+
+// stdioPipes are the three pipes between mcptray and a server.
+type stdioPipes struct {
+	childIn, childOut, childErr *os.File // the child's ends
+	in, out, errOut             *os.File // ours: write stdin, read stdout and stderr
+}
+
+func newStdioPipes() (*stdioPipes, error) {
+	p := &stdioPipes{}
+	var err error
+	if p.childIn, p.in, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if p.out, p.childOut, err = os.Pipe(); err != nil {
+		p.closeChildEnds()
+		p.closeOurEnds()
+		return nil, err
+	}
+	if p.errOut, p.childErr, err = os.Pipe(); err != nil {
+		p.closeChildEnds()
+		p.closeOurEnds()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *stdioPipes) closeChildEnds() { closeFiles(p.childIn, p.childOut, p.childErr) }
+func (p *stdioPipes) closeOurEnds()   { closeFiles(p.in, p.out, p.errOut) }
+
+func closeFiles(fs ...*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// stderrReader passes a server's stderr to Hooks.Log line by line and keeps
+// the last line, redacted, for startup errors (shown in status, stored as
+// the run's reason).
+type stderrReader struct {
+	f    *os.File
+	done chan struct{} // closed at EOF
+
+	mu       sync.Mutex
+	lastLine string // guarded by mu: the last non-empty line
+}
+
+func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrReader {
+	r := &stderrReader{f: f, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		lr := wire.NewLineReader(f, wire.MaxStderrLineBytes)
+		for {
+			line, skipped, err := lr.Next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+					hooks.log("stderr", "reading stderr: "+err.Error())
+				}
+				return
+			}
+			if skipped > 0 {
+				hooks.log("stderr", fmt.Sprintf("line over 1 MiB discarded (%d bytes)", skipped))
+				continue
+			}
+			if len(line) == 0 {
+				continue
+			}
+			text := redact(wire.LogText(line))
+			r.mu.Lock()
+			r.lastLine = text
+			r.mu.Unlock()
+			hooks.log("stderr", text)
+		}
+	}()
+	return r
+}
+
+// last is the last stderr line, shortened for an error message.
+func (r *stderrReader) last() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.lastLine) > 300 {
+		return wire.LogText([]byte(r.lastLine[:300])) + "…"
+	}
+	return r.lastLine
+}
+
+func (r *stderrReader) close() { r.f.Close() }

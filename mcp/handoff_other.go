@@ -1,9 +1,0 @@
-//go:build !linux
-
-package mcp
-
-// Elsewhere the gateway does not hand off: what a yield does depends on
-// the scheduler, and only Linux's was measured.
-const canYield = false
-
-func schedYield() {}

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package mcp
-
-// ReleaseHugeCodeMappings is Linux-only (see residency_linux.go).
-func ReleaseHugeCodeMappings() {}

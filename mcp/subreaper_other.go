@@ -1,7 +1,0 @@
-//go:build unix && !linux
-
-package mcp
-
-// Subreap does nothing outside Linux: there is no child subreaper, and a
-// descendant that leaves its server's group is not followed.
-func Subreap() (stop func(), err error) { return func() {}, nil }
