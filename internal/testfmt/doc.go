@@ -5,7 +5,7 @@
 //
 //	testfmt run NAME -- CMD [ARG...]
 //	testfmt compile NAME -- CMD [ARG...]
-//	testfmt test [-- CMD [ARG...]]
+//	testfmt [test [-- CMD [ARG...]]]
 //
 // Each starts with `==> NAME` and ends with `==> NAME: ok (TIME)` or
 // `==> NAME: FAILED (TIME)`, and exits with CMD's status (1 when CMD
@@ -13,7 +13,7 @@
 // `go vet -v` or `go build -v`: the package names -v prints become a
 // progress line every few seconds, everything else (vet's findings,
 // compiler errors) is passed on as it is. test reads `go test -json` (from
-// CMD, or stdin without one): for every package a line with its time and
+// CMD, or stdin without one; plain `testfmt` is `testfmt test`): for every package a line with its time and
 // counts; a failed test's output, a failed package's own output (its
 // `FAIL` line) and build errors verbatim, as `go test` prints them without
 // -json; a line naming the packages still running after a quiet stretch;

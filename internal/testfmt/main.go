@@ -15,7 +15,7 @@ import (
 const usage = `usage:
   testfmt run NAME -- CMD [ARG...]      a phase: CMD's output as it is, then its time
   testfmt compile NAME -- CMD [ARG...]  a phase of go vet -v / go build -v: progress lines
-  testfmt test [-- CMD [ARG...]]        go test -json from CMD (or stdin): a line per package, the count
+  testfmt [test [-- CMD [ARG...]]]      go test -json from CMD (or stdin): a line per package, the count
 `
 
 func main() {
@@ -24,8 +24,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+		args = []string{"test"} // go test -json ./pkg | testfmt
 	}
 	mode, args := args[0], args[1:]
 	name := mode

@@ -312,15 +312,15 @@ func TestRunCommands(t *testing.T) {
 	}
 }
 
-// TestStdin: without CMD, test reads the stream from stdin
-// (`go test -json ./pkg | testfmt test`).
+// TestStdin: without arguments, testfmt reads the stream from stdin
+// (`go test -json ./pkg | testfmt`).
 func TestStdin(t *testing.T) {
 	b, err := os.ReadFile("testdata/skip.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if code := run([]string{"test"}, bytes.NewReader(b), &out, &out); code != 0 {
+	if code := run(nil, bytes.NewReader(b), &out, &out); code != 0 {
 		t.Errorf("exit %d\n%s", code, out.String())
 	}
 	sc := bufio.NewScanner(&out)
