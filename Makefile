@@ -53,13 +53,18 @@ run: build
 # progress line every few seconds, so go test only compiles the test
 # variants of the module's own packages and links. go test's own vet (a
 # subset of go vet's checks) is off: the full go vet just ran on the same
-# build. Then a line per package, the output of a failed test as go test
-# prints it, and the count: N passed, N failed, N skipped.
+# build. The headless vet (no cgo, no -race: nothing shared with the -race
+# build; TestHeadlessBuild reuses it) runs beside the -race one, on the core
+# the long single-file cgo compiles leave idle; its lines come after. Then a
+# line per package, the output of a failed test as go test prints it, and
+# the count: N passed, N failed, N skipped.
 test: deps
 	@$(GO) build -o $(TESTFMT) ./internal/testfmt
 	@$(TESTFMT) run gofmt -- $(MAKE) -s --no-print-directory fmt-check
-	@$(TESTFMT) compile "vet, compiling every package with -race" -- $(GO) vet $(RACE) -v ./...
-	@$(TESTFMT) compile "vet of the headless build" -- $(HEADLESS) vet -tags headless -v .
+	@headless=$$(mktemp); trap 'rm -f "$$headless"' EXIT; status=0; \
+	$(TESTFMT) compile "vet of the headless build (beside the -race one)" -- $(HEADLESS) vet -tags headless -v . >"$$headless" 2>&1 & \
+	$(TESTFMT) compile "vet, compiling every package with -race" -- $(GO) vet $(RACE) -v ./... || status=$$?; \
+	wait $$! || status=$$?; cat "$$headless"; exit $$status
 	@$(TESTFMT) run "npm peers of the end-to-end tests" -- bash -c 'scripts/npm-peers.sh >/dev/null'
 	@MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(TESTFMT) test -- $(SESSION) $(GO) test $(TESTFLAGS) -vet=off -json ./...
 
