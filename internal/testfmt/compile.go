@@ -53,11 +53,17 @@ func (f *compileFormatter) line(s string, now time.Time) {
 
 // tick writes the progress line if packages were compiled since the last
 // one and it is time.
+// Without a new package for 30 s (one cgo package can take minutes: its C
+// is one compile), it says it is still compiling.
 func (f *compileFormatter) tick(now time.Time) {
-	if !f.pending || now.Sub(f.last) < f.every {
+	switch {
+	case f.pending && now.Sub(f.last) >= f.every:
+		fmt.Fprintf(f.w, "     %d packages, %s: %s\n", f.n, duration(now.Sub(f.start)), f.latest)
+	case !f.pending && f.n > 0 && now.Sub(f.last) >= 30*time.Second:
+		fmt.Fprintf(f.w, "     %d packages, %s: still compiling\n", f.n, duration(now.Sub(f.start)))
+	default:
 		return
 	}
-	fmt.Fprintf(f.w, "     %d packages, %s: %s\n", f.n, duration(now.Sub(f.start)), f.latest)
 	f.last = now
 	f.pending = false
 }

@@ -260,10 +260,13 @@ func TestCompileProgress(t *testing.T) {
 	f.tick(t0.Add(7 * time.Second))
 	f.tick(t0.Add(20 * time.Second)) // nothing new: no line
 	f.line("fyne.io/fyne/v2/widget", t0.Add(21*time.Second))
+	f.tick(t0.Add(50 * time.Second)) // 29 s quiet: no line
+	f.tick(t0.Add(51 * time.Second))
 	want := "# example.com/x\n" +
 		"x/x.go:3:2: fmt.Printf format %d has arg s of wrong type string\n" +
 		"     3 packages, 6.0s: fyne.io/fyne/v2/internal/driver/glfw\n" +
-		"     4 packages, 21s: fyne.io/fyne/v2/widget\n"
+		"     4 packages, 21s: fyne.io/fyne/v2/widget\n" +
+		"     4 packages, 51s: still compiling\n"
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
 	}
