@@ -24,6 +24,9 @@ TESTFLAGS ?= $(RACE) -count=1 -timeout 20m
 export MCPTRAY_ARTIFACTS ?= $(CURDIR)/artifacts
 BENCHTIME ?= 500ms
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# make test's formatter (internal/testfmt): standard library only, built
+# once (seconds cold), then from the build cache.
+TESTFMT := .cache/testfmt
 
 .PHONY: all deps build build-headless run test fmt-check vet lint bench clean conformance
 
@@ -45,8 +48,25 @@ run: build
 
 # gofmt, vet, then every test (with -race) inside a private desktop session:
 # Xvfb, D-Bus, gnome-keyring and dunst of its own (scripts/desktop-session.sh).
-test: deps fmt-check vet
-	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test $(TESTFLAGS) ./...
+# Each phase says when it starts and how long it took (internal/testfmt):
+# vet compiles every package with -race, tests' dependencies too, with a
+# progress line every few seconds, so go test only compiles the test
+# variants of the module's own packages and links. go test's own vet (a
+# subset of go vet's checks) is off: the full go vet just ran on the same
+# build. The headless vet (no cgo, no -race: nothing shared with the -race
+# build; TestHeadlessBuild reuses it) runs beside the -race one, on the core
+# the long single-file cgo compiles leave idle; its lines come after. Then a
+# line per package, the output of a failed test as go test prints it, and
+# the count: N passed, N failed, N skipped.
+test: deps
+	@$(GO) build -o $(TESTFMT) ./internal/testfmt
+	@$(TESTFMT) run gofmt -- $(MAKE) -s --no-print-directory fmt-check
+	@headless=$$(mktemp); trap 'rm -f "$$headless"' EXIT; status=0; \
+	$(TESTFMT) compile "vet of the headless build (beside the -race one)" -- $(HEADLESS) vet -tags headless -v . >"$$headless" 2>&1 & \
+	$(TESTFMT) compile "vet, compiling every package with -race" -- $(GO) vet $(RACE) -v ./... || status=$$?; \
+	wait $$! || status=$$?; cat "$$headless"; exit $$status
+	@$(TESTFMT) run "npm peers of the end-to-end tests" -- bash -c 'scripts/npm-peers.sh >/dev/null'
+	@MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(TESTFMT) test -- $(SESSION) $(GO) test $(TESTFLAGS) -vet=off -json ./...
 
 fmt-check:
 	@files=$$(find . \( -path './.*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -print0 | xargs -0 gofmt -l); \

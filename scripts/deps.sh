@@ -2,6 +2,7 @@
 # deps.sh installs what `make run` and `make test` need on a Debian or Ubuntu
 # machine, and only what is missing. It is quiet and fast (well under a
 # second) when everything is already there, so make runs it every time.
+# When it installs, it says what and shows apt-get's progress every 10 s.
 #
 # What it installs:
 #   - a C toolchain and the X11/GL headers Fyne's cgo build needs;
@@ -70,12 +71,45 @@ as_root() {
 	fi
 }
 
+# apt_progress reads apt-get install's output and writes a line every
+# 10 s or so: how many packages are downloaded and set up, of how many
+# (the named ones and what they pull in). All of apt's output is kept in
+# $apt_log, to be shown if it fails.
+apt_progress() {
+	local total=? got=0 set_up=0 last=$SECONDS line
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >>"$apt_log"
+		case $line in
+		*" newly installed,"*)
+			total=${line#*upgraded, }
+			total=${total%% newly installed*}
+			echo "deps.sh: apt-get: $total packages to download and set up" >&2
+			;;
+		Get:*) got=$((got + 1)) ;;
+		"Setting up "*) set_up=$((set_up + 1)) ;;
+		esac
+		if ((SECONDS - last >= 10)); then
+			last=$SECONDS
+			echo "deps.sh: apt-get: $got of $total downloaded, $set_up set up ($((SECONDS - t0))s)" >&2
+		fi
+	done
+}
+
 if ((${#missing[@]} > 0)); then
-	echo "deps.sh: installing ${missing[*]}" >&2
+	t0=$SECONDS
+	echo "deps.sh: installing ${#missing[@]} packages with apt-get: ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
+	apt_log=$(mktemp "${TMPDIR:-/tmp}/deps-apt.XXXXXX")
+	trap 'rm -f "$apt_log"' EXIT
+	echo "deps.sh: apt-get update" >&2
 	as_root apt-get update -qq
-	as_root env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}" >/dev/null
+	if ! as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends --no-upgrade "${missing[@]}" 2>&1 | apt_progress; then
+		cat "$apt_log" >&2
+		echo "deps.sh: apt-get install failed (its output above)" >&2
+		exit 1
+	fi
+	echo "deps.sh: installed ${#missing[@]} packages and what they need ($((SECONDS - t0))s)" >&2
 fi
 
 if ! have_locale; then
