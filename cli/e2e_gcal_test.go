@@ -281,3 +281,37 @@ func (s *gcalSetup) searchAll(places map[string]string) {
 	}
 	s.searchSecrets()
 }
+
+// A bad x-mcptray.google setting stops `serve gcal` at once, and `mcptray
+// status` says which setting and what it takes.
+func TestGcalBadSettingInStatus(t *testing.T) {
+	for _, c := range []struct {
+		poll any
+		want string
+	}{
+		{"soon", `x-mcptray.google.calendarPoll "soon" is not a duration: write it like "2m0s"`},
+		{"500ms", `x-mcptray.google.calendarPoll "500ms" is too short: at least "1s"`},
+		{60, `x-mcptray.google.calendarPoll in `},
+	} {
+		exe, _ := os.Executable()
+		dir := t.TempDir()
+		in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
+		in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+		cfg, _ := json.Marshal(map[string]any{
+			"mcpServers": map[string]any{"gcal": map[string]any{"command": exe, "args": []string{"serve", "gcal"},
+				"env": map[string]string{"GORACE": "atexit_sleep_ms=0"}}},
+			"x-mcptray": map[string]any{"google": map[string]any{"calendarPoll": c.poll}},
+		})
+		os.WriteFile(in.Config, cfg, 0o600)
+		in.Start()
+		in.WaitFor("gcal's error", func(st statusJSON) bool {
+			for _, s := range st.Servers {
+				if s.Name == "gcal" && strings.Contains(s.Error, c.want) {
+					return true
+				}
+			}
+			return false
+		})
+		testdaemon.Stop(t, in.Instance)
+	}
+}
