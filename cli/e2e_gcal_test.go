@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/calendar"
@@ -314,4 +317,63 @@ func TestGcalBadSettingInStatus(t *testing.T) {
 		})
 		testdaemon.Stop(t, in.Instance)
 	}
+}
+
+// The tray app (`mcptray run`, the real tray binary) shows an event made
+// on another device as a desktop notification: it reaches the session's
+// dunst.
+func TestGcalNotificationReachesDunst(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" || exec.Command("dunstctl", "count").Run() != nil {
+		if os.Getenv("MCPTRAY_TEST_SESSION") == "1" {
+			t.Fatal("no X display or no dunst in the desktop session")
+		}
+		t.Skip("needs an X display and dunst (run in scripts/desktop-session.sh)")
+	}
+	s := newGcalSetup(t)
+	bin := buildTray(t)
+	in := &instance{&testdaemon.Instance{T: t, Config: s.config, Data: s.data}}
+	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	run := exec.Command(bin, append([]string{"run"}, in.FlagsFirst...)...)
+	run.Env = append(os.Environ(), s.env...)
+	stderr := new(syncBuffer)
+	run.Stderr = stderr
+	run.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { run.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		run.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			run.Process.Kill()
+			t.Error("the tray app did not exit within 30 s of SIGTERM")
+		}
+	})
+	waitFor(t, "the tray app's socket", func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("the tray app exited: %s", stderr)
+		default:
+		}
+		_, err := app.Dial(s.data)
+		return err == nil
+	})
+	in.WaitFor("gcal ready", states("gcal", "ready"))
+	s.waitSynced()
+
+	start := time.Now().Add(48 * time.Hour).Truncate(time.Hour)
+	if _, err := s.fake.AddEvent("ada@example.com", "primary", invitation("Quarterly review", start)); err != nil {
+		t.Fatal(err)
+	}
+	s.waitEvent(in, "event/new_calendar_event", `"Quarterly review"`)
+	var history []byte
+	waitFor(t, "the notification in dunst's history", func() bool {
+		exec.Command("dunstctl", "close-all").Run() // what is shown moves to the history
+		history, _ = exec.Command("dunstctl", "history").Output()
+		return strings.Contains(string(history), "New event: Quarterly review")
+	})
+	s.searchAll(map[string]string{"the tray app's log": stderr.String(), "dunst's history": string(history)})
 }
