@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/calendar"
@@ -246,7 +247,7 @@ func TestGcalEndToEnd(t *testing.T) {
 	// run, then DATA (logs and the database included), the daemon's log,
 	// the commands' output, the upstream bytes.
 	argv := map[string]string{}
-	for _, pid := range []int{in.Cmd.Process.Pid, func() int { _, p := state(in.Status(), "gcal"); return p }()} {
+	for _, pid := range []int{in.Cmd.Process.Pid, func() int { _, p := state(in.Status(), "gcal"); return p }(), a.cmd.Process.Pid} {
 		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 		if len(b) == 0 {
 			t.Errorf("no argv of process %d", pid)
@@ -376,4 +377,44 @@ func TestGcalNotificationReachesDunst(t *testing.T) {
 		return strings.Contains(string(history), "New event: Quarterly review")
 	})
 	s.searchAll(map[string]string{"the tray app's log": stderr.String(), "dunst's history": string(history)})
+}
+
+// The default mcp.json's gcal entry, off until `mcptray toggle gcal on`;
+// a call made before any account exists asks in the inbox, and signing in
+// there (the browser again) adds the account and answers the call.
+func TestGcalDefaultEntryAndFirstSignInFromTheInbox(t *testing.T) {
+	g := newGoogleEnv(t)
+	testdaemon.Keyring(t, "ssh/aliases") // the default config's ssh server reads it
+	clientFile := filepath.Join(t.TempDir(), "client.json")
+	os.WriteFile(clientFile, g.fake.ClientFile(), 0o600)
+	g.mustRun("auth", "google", "client", clientFile)
+	s := &gcalSetup{googleEnv: g, config: filepath.Join(t.TempDir(), "mcp.json"), outs: new(strings.Builder)}
+	// The default config, on a free port.
+	def := strings.Replace(string(config.Default()), `"127.0.0.1:7823"`, `"127.0.0.1:0"`, 1)
+	os.WriteFile(s.config, []byte(def), 0o600)
+	in := s.daemon("")
+	in.WaitFor("ssh ready, gcal off", states("ssh", "ready", "gcal", "disabled"))
+	if code, out, errs := s.run(in, "toggle", "gcal", "on"); code != 0 {
+		t.Fatalf("toggle gcal on: %q %q", out, errs)
+	}
+	in.WaitFor("gcal ready", states("gcal", "ready"))
+	a := startAssistant(t, in, map[string]any{})
+	id := a.call("gcal__list_calendars", map[string]any{})
+	l, raw := in.waitRequest("gcal")
+	if r := l.Requests[0]; r.Mode != "url" || !strings.Contains(r.Message, "Sign in to Google") || !strings.Contains(r.Message, "no account has been added yet") {
+		t.Fatalf("the inbox request: %s", raw)
+	}
+	if code, _, errs := s.run(in, "inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 {
+		t.Fatalf("inbox answer: %s", errs)
+	}
+	r := parseToolReply[map[string]any](t, a.wait(id))
+	if r.Result.IsError || !strings.Contains(fmt.Sprint(r.Result.Structured), "ada@example.com") {
+		t.Fatalf("list_calendars after the first sign-in: %+v", r.Result)
+	}
+	if l := s.list(); len(l.Accounts) != 1 || l.Accounts[0].Email != "ada@example.com" {
+		t.Errorf("accounts: %+v", l)
+	}
+	a.in.Close()
+	testdaemon.Stop(t, in.Instance)
+	s.searchAll(map[string]string{"mcptray's log": in.Stderr.String(), "the upstream bytes": a.out.String(), "the CLI's output": s.outs.String()})
 }

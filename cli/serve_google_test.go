@@ -34,3 +34,22 @@ func TestGoogleSettingsFromConfig(t *testing.T) {
 		}
 	}
 }
+
+// serve gcal takes --account and no argument; gmail is not built in yet.
+func TestServeGcalUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"serve", "gcal", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"serve", "gcal", "extra"}, 2, "serve gcal takes 0 argument(s), got 1"},
+		{[]string{"serve", "ssh", "extra"}, 2, "serve takes one of ssh, gcal, gmail"},
+		{[]string{"serve", "gmail"}, 1, "the built-in gmail server is not in this version of mcptray yet"},
+	} {
+		code, _, errs := cli(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d %q, want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
