@@ -381,10 +381,13 @@ func TestGcalNotificationReachesDunst(t *testing.T) {
 
 // The default mcp.json's gcal entry, off until `mcptray toggle gcal on`;
 // a call made before any account exists asks in the inbox, and signing in
-// there (the browser again) adds the account and answers the call.
+// there (the browser again) adds the account and answers the call. Later,
+// Google refusing the sign-in (invalid_grant) while the server runs asks
+// again at the next call.
 func TestGcalDefaultEntryAndFirstSignInFromTheInbox(t *testing.T) {
 	g := newGoogleEnv(t)
 	testdaemon.Keyring(t, "ssh/aliases") // the default config's ssh server reads it
+	g.fake.SetAccessTTL(10 * time.Second)
 	clientFile := filepath.Join(t.TempDir(), "client.json")
 	os.WriteFile(clientFile, g.fake.ClientFile(), 0o600)
 	g.mustRun("auth", "google", "client", clientFile)
@@ -413,6 +416,22 @@ func TestGcalDefaultEntryAndFirstSignInFromTheInbox(t *testing.T) {
 	}
 	if l := s.list(); len(l.Accounts) != 1 || l.Accounts[0].Email != "ada@example.com" {
 		t.Errorf("accounts: %+v", l)
+	}
+
+	// invalid_grant while the server runs: its access tokens (10 s, so
+	// stale at once for golang.org/x/oauth2) are refreshed on every call,
+	// and the next call after Google refuses asks again.
+	s.fake.FailRefresh("ada@example.com", googletest.ExpiredOrRevoked)
+	id = a.call("gcal__list_events", map[string]any{})
+	l, raw = in.waitRequest("gcal")
+	if r := l.Requests[0]; r.Mode != "url" || !strings.Contains(r.Message, "Sign in to Google again for ada@example.com") {
+		t.Fatalf("the inbox request: %s", raw)
+	}
+	if code, _, errs := s.run(in, "inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 {
+		t.Fatalf("inbox answer: %s", errs)
+	}
+	if r := parseToolReply[map[string]any](t, a.wait(id)); r.Result.IsError || r.Result.Structured == nil {
+		t.Fatalf("list_events after signing in again: %+v", r.Result)
 	}
 	a.in.Close()
 	testdaemon.Stop(t, in.Instance)
