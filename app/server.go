@@ -283,12 +283,14 @@ func (s *server) stop(sess *downstream.Session) {
 // serverEnv is the child's whole environment: mcptray's own, then the
 // entry's env, then MCPTRAY_CONFIG (the absolute path of mcp.json, unless
 // the entry sets it: the built-in servers read their x-mcptray settings
-// there) and the instance marker the watchdog and reaper look for.
+// there), MCPTRAY_DATA (the absolute data dir, unless the entry sets it:
+// the built-in Google servers keep their accounts file and cursors there)
+// and the instance marker the watchdog and reaper look for.
 func (c *Core) serverEnv(spec config.Server) []string {
 	env := make([]string, 0, len(os.Environ())+len(spec.Env)+2)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, override := spec.Env[k]; override || k == instanceEnv || k == configEnv {
+		if _, override := spec.Env[k]; override || k == instanceEnv || k == configEnv || k == dataEnv {
 			continue
 		}
 		env = append(env, kv)
@@ -296,6 +298,11 @@ func (c *Core) serverEnv(spec config.Server) []string {
 	if _, set := spec.Env[configEnv]; !set {
 		if p, err := filepath.Abs(c.opts.ConfigPath); err == nil {
 			env = append(env, configEnv+"="+p)
+		}
+	}
+	if _, set := spec.Env[dataEnv]; !set {
+		if p, err := filepath.Abs(c.opts.DataDir); err == nil {
+			env = append(env, dataEnv+"="+p)
 		}
 	}
 	keys := make([]string, 0, len(spec.Env))
@@ -314,6 +321,9 @@ const instanceEnv = downstream.InstanceEnv
 
 // configEnv tells a server where mcp.json is (config.DefaultPath reads it).
 const configEnv = "MCPTRAY_CONFIG"
+
+// dataEnv tells a server where the data dir is (DefaultDataDir reads it).
+const dataEnv = "MCPTRAY_DATA"
 
 // redactURL keeps scheme, host and path; query strings may carry tokens.
 func redactURL(u string) string {

@@ -73,17 +73,18 @@ func SSHServer(logger *slog.Logger) *sshsrv.Server {
 	})
 }
 
-// cmdServe runs a built-in stdio MCP server. gcal and gmail are not built
-// in yet: the default config's entries report this reason in `mcptray
-// status`.
+// cmdServe runs a built-in stdio MCP server. gmail is not built in yet:
+// the default config's entry reports this reason in `mcptray status`.
 func cmdServe(ctx context.Context, args []string) error {
-	if len(args) != 1 {
+	if len(args) == 0 || (args[0] != "gcal" && len(args) != 1) {
 		return usageError{"serve takes one of ssh, gcal, gmail"}
 	}
 	switch args[0] {
 	case "ssh":
 		return cmdServeSSH(ctx)
-	case "gcal", "gmail":
+	case "gcal":
+		return cmdServeGcal(ctx, args[1:])
+	case "gmail":
 		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
 	default:
 		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}
