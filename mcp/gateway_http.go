@@ -32,7 +32,8 @@ type HTTPOptions struct {
 }
 
 // HTTPHandler serves the gateway over streamable HTTP: /mcp for every
-// server, /mcp/{server} for one server under its own tool names, the
+// server, /mcp/{server} and /servers/{server}/mcp for one server under its
+// own tool names, the
 // tool-list mode from ?tools=live|stable|dynamic. Every request needs the
 // bearer token (401 otherwise); a foreign Host or Origin (DNS rebinding, a
 // web page) gets 403 first, and a body over MaxHTTPBody 413 before either.
@@ -77,6 +78,10 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", serve)
 	mux.HandleFunc("/mcp/{server}", serve)
+	// The same single-server route under a path that ends in /mcp: clients
+	// that guess the transport from the path (the inspector) take
+	// /mcp/NAME for SSE.
+	mux.HandleFunc("/servers/{server}/mcp", serve)
 
 	token := opts.Token
 	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {

@@ -113,6 +113,16 @@ func TestHTTPRoutes(t *testing.T) {
 	if err != nil || textOf(t, res) != "hi" {
 		t.Errorf("/mcp/e echo: %v %v", res, err)
 	}
+	alias := connectHTTP(t, srv.URL+"/servers/e/mcp", "tok", nil)
+	if got := toolNames(t, alias.ClientSession); !slices.Equal(got, []string{"add", "echo"}) {
+		t.Errorf("/servers/e/mcp: %v", got)
+	}
+	if res, _, err := alias.call(t, "echo", map[string]any{"message": "hi"}); err != nil || textOf(t, res) != "hi" {
+		t.Errorf("/servers/e/mcp echo: %v %v", res, err)
+	}
+	if status, _, body := post(t, srv.URL+"/servers/nope/mcp", map[string]string{"Authorization": "Bearer tok"}); status != 404 || !strings.Contains(body, `unknown server "nope"`) {
+		t.Errorf("/servers/nope/mcp: %d %s", status, body)
+	}
 	dyn := connectHTTP(t, srv.URL+"/mcp?tools=dynamic", "tok", nil)
 	if got := toolNames(t, dyn.ClientSession); len(got) != 3 {
 		t.Errorf("dynamic: %v", got)
