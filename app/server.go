@@ -87,7 +87,7 @@ func (s *server) setStatus(f func(*ServerStatus)) {
 
 func (s *server) setState(state, errText string) {
 	s.setStatus(func(st *ServerStatus) {
-		st.State, st.Error, st.Since = state, errText, time.Now().UTC()
+		st.State, st.Error, st.Since, st.StderrTail = state, errText, time.Now().UTC(), nil
 		if state != StateReady {
 			st.PID, st.Tools = 0, 0
 		}
@@ -168,8 +168,9 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 		}
 		var uptime time.Duration
 		var reason string
+		var tail []string
 		if err != nil {
-			reason = err.Error()
+			reason, tail = err.Error(), downstream.StderrTail(err)
 			s.log.Write(logLifecycle, "start failed: "+reason)
 		} else {
 			reason, uptime = s.serve(ctx, sess, started)
@@ -187,7 +188,10 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 			state = StateCrashLoop
 		}
 		s.log.Write(logLifecycle, fmt.Sprintf("%s; next start in %s", state, delay))
-		s.setState(state, reason)
+		s.setStatus(func(st *ServerStatus) {
+			st.State, st.Error, st.Since, st.StderrTail = state, reason, time.Now().UTC(), tail
+			st.PID, st.Tools = 0, 0
+		})
 		select {
 		case <-ctx.Done():
 			s.setState(StateStopped, "")
@@ -242,7 +246,7 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 	// a client that sees "ready" can call the server's tools.
 	s.core.serverReady(s.name, sess)
 	s.setStatus(func(st *ServerStatus) {
-		st.State, st.Error, st.Since = StateReady, "", ready.UTC()
+		st.State, st.Error, st.Since, st.StderrTail = StateReady, "", ready.UTC(), nil
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())
 	})
 	for {

@@ -32,6 +32,10 @@ type ServerStatus struct {
 	// once, since mcptray started, because maxPendingPerServer (32) of
 	// them were waiting already.
 	InboxRefused int `json:"inboxRefused"`
+	// StderrTail is the last lines a stdio server wrote on stderr (redacted,
+	// oldest first) when its last start failed; Error quotes the most
+	// telling of them. Empty once it is ready.
+	StderrTail []string `json:"stderrTail,omitempty"`
 }
 
 // Status is the whole core's state: what `mcptray status --json` prints.

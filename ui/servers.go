@@ -193,11 +193,15 @@ func (s *serversScreen) show(name string) {
 	s.log.follow(name)
 }
 
-// showError shows the selected server's whole last error above its log.
+// showError shows the selected server's whole last error above its log,
+// and the stderr lines of a failed start (stderrTail) under it.
 func (s *serversScreen) showError() {
 	text := ""
 	if i := s.index(s.selected); i >= 0 {
 		text = strings.TrimSpace(s.servers[i].Error)
+		if tail := s.servers[i].StderrTail; text != "" && len(tail) > 0 {
+			text += "\n\nIts last words on stderr:\n" + strings.Join(tail, "\n")
+		}
 	}
 	if text == s.errText.Text && s.errText.Visible() == (text != "") {
 		return

@@ -405,6 +405,13 @@ func TestWholeErrorOfTheSelectedServer(t *testing.T) {
 		t.Errorf("the whole error is %v wide, wider than the window (%v)", got, w.Canvas().Size().Width)
 	}
 
+	// A failed start's stderr lines show under its error.
+	st.Servers[2].StderrTail = []string{"Error: Cannot find module 'x'", "    at Module._load (node:internal/modules/cjs/loader:1038:27)", "Node.js v20.20.2"}
+	m.apply(st)
+	if want := want + "\n\nIts last words on stderr:\n" + strings.Join(st.Servers[2].StderrTail, "\n"); s.errText.Text != want {
+		t.Errorf("with stderrTail the error shown is %q, want %q", s.errText.Text, want)
+	}
+	st.Servers[2].StderrTail = nil
 	st.Servers[2].Error = "exited with code 2"
 	m.apply(st)
 	if s.errText.Text != "exited with code 2" {

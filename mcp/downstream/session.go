@@ -485,6 +485,7 @@ func Version() string {
 type startupError struct {
 	msg   string
 	cause error
+	tail  []string // the last stderr lines, for status (stderrTail)
 }
 
 func (e *startupError) Error() string { return e.msg }
@@ -508,7 +509,7 @@ func roundBudget(d time.Duration) time.Duration {
 }
 
 // timeoutError is the error for a startup that ctx cut short.
-func timeoutError(ctx context.Context, phase string, budget time.Duration, detail string) error {
+func timeoutError(ctx context.Context, phase string, budget time.Duration, detail string) *startupError {
 	var msg string
 	cause := context.Cause(ctx) // DeadlineExceeded also for StartTimeout
 	if errors.Is(cause, context.DeadlineExceeded) && budget > 0 {

@@ -108,28 +108,35 @@ func (s *Session) failStart(ctx context.Context, phase string, budget time.Durat
 	if s.cs != nil {
 		s.cs.Close()
 	}
-	last := s.stderr.last()
+	tail := s.stderr.lines()
+	telling := cutLine(tellingLine(tail), startErrorLineBytes)
 	if byItself {
 		when := "before " + phase
 		if phase != "initialize" {
 			when = "during " + phase
 		}
 		reason, _ := describeExit(s.proc.state)
-		if last != "" {
-			reason += " " + when + ": " + last // what a crash printed last is usually why
+		if telling != "" {
+			reason += " " + when + ": " + telling // what a crash printed is usually why
 		} else {
 			reason += " " + when
 		}
-		return &startupError{msg: reason, cause: err}
+		return &startupError{msg: reason, cause: err, tail: tail}
 	}
 	detail := ""
-	if last != "" {
-		detail = " (last stderr line: " + last + ")"
+	switch {
+	case telling == "":
+	case len(tail) > 0 && telling == cutLine(tail[len(tail)-1], startErrorLineBytes):
+		detail = " (last stderr line: " + telling + ")"
+	default:
+		detail = " (stderr: " + telling + ")"
 	}
 	if ctx.Err() != nil {
-		return timeoutError(ctx, phase, budget, detail)
+		err := timeoutError(ctx, phase, budget, detail)
+		err.tail = tail
+		return err
 	}
-	return &startupError{msg: phase + ": " + err.Error() + detail, cause: err}
+	return &startupError{msg: phase + ": " + err.Error() + detail, cause: err, tail: tail}
 }
 
 // monitor ends the session: when the process exits, when the connection
@@ -222,7 +229,7 @@ type stderrReader struct {
 	done chan struct{} // closed at EOF
 
 	mu       sync.Mutex
-	lastLine string // guarded by mu: the last non-empty line
+	tail []string // guarded by mu: the last stderrTailLines non-empty lines, oldest first
 }
 
 func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrReader {
@@ -247,7 +254,10 @@ func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrRead
 			}
 			text := redact(wire.LogText(line))
 			r.mu.Lock()
-			r.lastLine = text
+			if len(r.tail) == stderrTailLines {
+				r.tail = append(r.tail[:0], r.tail[1:]...)
+			}
+			r.tail = append(r.tail, cutLine(text, stderrTailLineBytes))
 			r.mu.Unlock()
 			hooks.log("stderr", text)
 		}
@@ -255,14 +265,11 @@ func readStderr(f *os.File, hooks Hooks, redact func(string) string) *stderrRead
 	return r
 }
 
-// last is the last stderr line, shortened for an error message.
-func (r *stderrReader) last() string {
+// lines is a copy of the stderr tail, oldest first.
+func (r *stderrReader) lines() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.lastLine) > 300 {
-		return wire.LogText([]byte(r.lastLine[:300])) + "…"
-	}
-	return r.lastLine
+	return append([]string(nil), r.tail...)
 }
 
 func (r *stderrReader) close() { r.f.Close() }
