@@ -228,7 +228,7 @@ type stderrReader struct {
 	f    *os.File
 	done chan struct{} // closed at EOF
 
-	mu       sync.Mutex
+	mu   sync.Mutex
 	tail []string // guarded by mu: the last stderrTailLines non-empty lines, oldest first
 }
 
