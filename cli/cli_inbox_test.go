@@ -164,9 +164,19 @@ func runOnPTY(t *testing.T, in *instance, args ...string) (cmd *exec.Cmd, master
 	}
 	tty.Close()
 	screen = new(syncBuffer)
-	go io.Copy(screen, master)
+	copied := make(chan struct{})
+	go func() { io.Copy(screen, master); close(copied) }() // EIO once the command's side is closed
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() {
+		err := cmd.Wait()
+		// What it wrote last may still be in the terminal: done says so only
+		// once screen has it all.
+		select {
+		case <-copied:
+		case <-time.After(10 * time.Second):
+		}
+		exited <- err
+	}()
 	return cmd, master, screen, exited
 }
 
