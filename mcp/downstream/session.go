@@ -500,10 +500,15 @@ func budgetOf(ctx context.Context, begun time.Time) time.Duration {
 	return roundBudget(dl.Sub(begun))
 }
 
-// roundBudget rounds a startup budget for a person to read.
+// roundBudget rounds a startup budget for a person to read: what a
+// deadline leaves once Start has begun is a little less than was given
+// (995ms of a 1s deadline reads "1s").
 func roundBudget(d time.Duration) time.Duration {
-	if d >= time.Second {
+	switch {
+	case d >= time.Second:
 		return d.Round(time.Second)
+	case d >= 100*time.Millisecond:
+		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
 }
