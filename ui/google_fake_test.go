@@ -22,6 +22,7 @@ type fakeGoogle struct {
 	// signIn is who the next AddGoogleAccount signs in ("" fails it).
 	signIn   string
 	browser  error    // the opened callback's browser error
+	waiting  func()   // called while a sign-in waits, after opened
 	imported []string // the files imported
 	added    []string // the sign-ins: email ("" for a new one) and services
 	removed  []string
@@ -53,6 +54,9 @@ func (g *fakeGoogle) ImportGoogleClient(path string) (string, error) {
 func (g *fakeGoogle) AddGoogleAccount(ctx context.Context, services []string, email string, opened func(string, error)) (app.GoogleAdded, error) {
 	g.added = append(g.added, email+" "+strings.Join(services, ","))
 	opened("https://accounts.example.com/o/oauth2/auth?client_id=x", g.browser)
+	if g.waiting != nil {
+		g.waiting()
+	}
 	if g.signIn == "" {
 		return app.GoogleAdded{}, errors.New("the sign-in was cancelled on Google's page (access_denied)")
 	}
