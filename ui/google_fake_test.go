@@ -91,9 +91,9 @@ func (g *fakeGoogle) RemoveGoogleAccount(_ context.Context, email string) (app.G
 func twoGoogleAccounts() *fakeGoogle {
 	return &fakeGoogle{clientID: "1234-abc.apps.googleusercontent.com", accounts: []app.GoogleAccount{
 		{Email: "ada@example.com", Scopes: []string{"calendar", "gmail"}, Status: app.GoogleStatusOK,
-			Added: time.Date(2026, 6, 1, 9, 30, 0, 0, time.UTC)},
+			Added: time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local)},
 		{Email: "bob@example.com", Scopes: []string{"calendar"}, Status: app.GoogleStatusNeedsSignIn,
 			Reason: "Google no longer accepts this sign-in (invalid_grant: Token has been expired or revoked)",
-			Added: time.Date(2026, 6, 20, 17, 5, 0, 0, time.UTC)},
+			Added: time.Date(2026, 6, 20, 17, 5, 0, 0, time.Local)},
 	}}
 }

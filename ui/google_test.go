@@ -296,3 +296,19 @@ func TestGoogleOpenOnToggle(t *testing.T) {
 		t.Errorf("Servers tab: %s %q %v", m.tabs.Selected().Text, m.google.waiting, set)
 	}
 }
+
+// TestGoldenGoogle: the Google tab with a client and two accounts, one
+// needing to sign in again.
+func TestGoldenGoogle(t *testing.T) {
+	failOnThreadErrors(t)
+	a := test.NewTempApp(t)
+	env, _ := testEnv(t, a, &fakeCore{fakeGoogle: twoGoogleAccounts()})
+	env.autostart = &fixedAutostart{on: true}
+	m := newMainScreen(env, "")
+	t.Cleanup(m.close)
+	m.apply(twoServers())
+	w := test.NewTempWindow(t, m.root)
+	w.Resize(fyne.NewSize(900, 560))
+	m.show(tabGoogle)
+	assertMarkup(t, "google.xml", w.Canvas())
+}
