@@ -161,11 +161,34 @@ func (s *googleScreen) refresh() {
 	for _, a := range list {
 		s.rows.Add(s.accountRow(a, hasClient))
 	}
+	if len(list) > 0 {
+		s.turnOnWaiting()
+	}
 	if hasClient && s.cancel == nil {
 		s.add.Enable()
 	} else {
 		s.add.Disable()
 	}
+}
+
+// turnOnWaiting turns on the server waiting for an account (there is one
+// now: added here, or by `mcptray auth google add`).
+func (s *googleScreen) turnOnWaiting() {
+	name := s.waiting
+	if name == "" {
+		return
+	}
+	s.waiting = ""
+	s.pending.Hide()
+	if err := s.core.SetEnabled(name, true); err != nil {
+		s.onError(fmt.Errorf("turning %s on: %w", name, err))
+		return
+	}
+	text := name + " is turned on."
+	if s.result.Text != "" {
+		text = s.result.Text + "\n" + text
+	}
+	s.result.SetText(text)
 }
 
 // accountRow is one account: address, status (with its reason), scopes
@@ -306,14 +329,6 @@ func (s *googleScreen) signedIn(added app.GoogleAdded, err error) {
 	text := fmt.Sprintf("Signed in %s (%s).", added.Account.Email, strings.Join(added.Account.Scopes, ", "))
 	for _, w := range added.Warnings {
 		text += "\nNote: " + w + "."
-	}
-	if name := s.waiting; name != "" {
-		s.waiting = ""
-		if err := s.core.SetEnabled(name, true); err != nil {
-			s.onError(fmt.Errorf("turning %s on: %w", name, err))
-		} else {
-			text += "\n" + name + " is turned on."
-		}
 	}
 	s.result.SetText(text)
 	s.result.Importance = widget.MediumImportance

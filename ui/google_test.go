@@ -295,6 +295,15 @@ func TestGoogleOpenOnToggle(t *testing.T) {
 	if m.tabs.Selected().Text != tabGoogle || m.google.waiting != "gcal" || !slices.Equal(set[4:], []string{"gcal off"}) {
 		t.Errorf("Servers tab: %s %q %v", m.tabs.Selected().Text, m.google.waiting, set)
 	}
+
+	// An account added elsewhere (mcptray auth google add): gcal is turned
+	// on when the tab next reads the accounts.
+	g.accounts = twoGoogleAccounts().accounts
+	m.show(tabServers)
+	m.show(tabGoogle)
+	if !slices.Equal(set[4:], []string{"gcal off", "gcal on"}) || m.google.waiting != "" || !strings.HasSuffix(m.google.result.Text, "gcal is turned on.") {
+		t.Errorf("account added elsewhere: %v %q", set, m.google.result.Text)
+	}
 }
 
 // TestGoldenGoogle: the Google tab with a client and two accounts, one
