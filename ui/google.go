@@ -218,7 +218,8 @@ func (s *googleScreen) accountRow(a app.GoogleAccount, hasClient bool) fyne.Canv
 	buttons.Add(widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.confirmRemove(email) }))
 	detail := widget.NewLabel(line)
 	detail.Wrapping = fyne.TextWrapWord
-	return container.NewBorder(nil, nil, container.NewHBox(title, status), buttons, detail)
+	// The buttons at the top, not stretched to a long reason's height.
+	return container.NewBorder(nil, nil, container.NewHBox(title, status), container.NewVBox(buttons), detail)
 }
 
 // openConsole opens the console's Credentials page in the browser.

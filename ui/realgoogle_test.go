@@ -63,7 +63,7 @@ func TestRealGoogle(t *testing.T) {
 	// bob's sign-in then refused (invalid_grant).
 	dir := t.TempDir()
 	script := filepath.Join(dir, "browser.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\nexec curl -sS -o /dev/null \"$1\"\n"), 0o755)
+	os.WriteFile(script, []byte("#!/bin/sh\nexec curl -sSL -o /dev/null \"$1\"\n"), 0o755)
 	t.Setenv("BROWSER", script)
 	c, err := google.ParseClientFile(fake.ClientFile())
 	if err != nil {
@@ -83,13 +83,13 @@ func TestRealGoogle(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake.FailRefresh("bob@example.com", "Token has been expired or revoked.")
-	hc, err := app.NewGoogleAccounts(a.data, nil).Client(ctx, "bob@example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp, err := hc.Get(fake.URL + "/calendar/v3/users/me/calendarList"); err == nil {
-		resp.Body.Close()
-		t.Fatal("bob's refused sign-in still worked")
+	// The next use of bob's sign-in finds it refused (a fresh Accounts:
+	// no access token in RAM).
+	if hc, err := app.NewGoogleAccounts(a.data, nil).Client(ctx, "bob@example.com"); err == nil {
+		if resp, err := hc.Get(fake.URL + "/calendar/v3/users/me/calendarList"); err == nil {
+			resp.Body.Close()
+			t.Fatal("bob's refused sign-in still worked")
+		}
 	}
 	if acc, _ := accs.Get("bob@example.com"); acc == nil || acc.Status != google.StatusNeedsSignIn {
 		t.Fatalf("bob: %+v", acc)
@@ -97,8 +97,10 @@ func TestRealGoogle(t *testing.T) {
 
 	// The tab reads them when selected.
 	xdo(t, "windowfocus", "--sync", win)
-	xdo(t, "key", "--window", win, "ctrl+1")
 	before := capture(win)
+	xdo(t, "key", "--window", win, "ctrl+1")
+	screenshotChange(t, a, win, "window-google-servers.png", before)
+	before = capture(win)
 	xdo(t, "key", "--window", win, "ctrl+5")
 	screenshotChange(t, a, win, "window-google-accounts.png", before)
 	// gcal waited for an account: there is one now, so it is on.
