@@ -94,6 +94,6 @@ func twoGoogleAccounts() *fakeGoogle {
 			Added: time.Date(2026, 6, 1, 9, 30, 0, 0, time.Local)},
 		{Email: "bob@example.com", Scopes: []string{"calendar"}, Status: app.GoogleStatusNeedsSignIn,
 			Reason: "Google no longer accepts this sign-in (invalid_grant: Token has been expired or revoked)",
-			Added: time.Date(2026, 6, 20, 17, 5, 0, 0, time.Local)},
+			Added:  time.Date(2026, 6, 20, 17, 5, 0, 0, time.Local)},
 	}}
 }
