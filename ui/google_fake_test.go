@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -13,8 +14,9 @@ import (
 // fakeGoogle is an in-memory GoogleCore; a nil *fakeGoogle has no client
 // and no account.
 type fakeGoogle struct {
-	clientID string
-	accounts []app.GoogleAccount
+	clientID  string
+	clientErr error // GoogleClient's error (a keyring that cannot be read)
+	accounts  []app.GoogleAccount
 	// importErr, when set, is ImportGoogleClient's error.
 	importErr error
 	// revokeErr, when set, is RemoveGoogleAccount's RevokeError.
@@ -32,7 +34,7 @@ func (g *fakeGoogle) GoogleClient() (string, error) {
 	if g == nil {
 		return "", nil
 	}
-	return g.clientID, nil
+	return g.clientID, g.clientErr
 }
 
 func (g *fakeGoogle) GoogleAccounts() ([]app.GoogleAccount, error) {
@@ -56,6 +58,9 @@ func (g *fakeGoogle) AddGoogleAccount(ctx context.Context, services []string, em
 	opened("https://accounts.example.com/o/oauth2/auth?client_id=x", g.browser)
 	if g.waiting != nil {
 		g.waiting()
+	}
+	if err := ctx.Err(); err != nil {
+		return app.GoogleAdded{}, fmt.Errorf("the Google sign-in was stopped before it finished: %w", err)
 	}
 	if g.signIn == "" {
 		return app.GoogleAdded{}, errors.New("the sign-in was cancelled on Google's page (access_denied)")

@@ -203,6 +203,36 @@ func TestGoogleScreenBrowserFails(t *testing.T) {
 	}
 }
 
+// TestGoogleScreenNoKeyring: a keyring that cannot be read is said, and
+// no sign-in can start.
+func TestGoogleScreenNoKeyring(t *testing.T) {
+	g := twoGoogleAccounts()
+	g.clientErr = errors.New("reading the Google OAuth client from the keyring: no Secret Service on the session bus (is gnome-keyring or KWallet running?)")
+	s, w, _, _ := googleTestScreen(t, g, nil)
+	if s.client.Text != "Cannot read the OAuth client: "+g.clientErr.Error() || !s.add.Disabled() {
+		t.Errorf("client %q, add disabled %v", s.client.Text, s.add.Disabled())
+	}
+	if again := buttons(w.Canvas().Content(), "Sign in again"); len(again) != 1 || !again[0].Disabled() {
+		t.Error("Sign in again is not there, or enabled, without a readable client")
+	}
+}
+
+// TestGoogleScreenCancel: Cancel stops a sign-in that waits for the
+// browser, and says so.
+func TestGoogleScreenCancel(t *testing.T) {
+	g := twoGoogleAccounts()
+	g.signIn = "cy@example.com"
+	s, w, _, _ := googleTestScreen(t, g, nil)
+	g.waiting = func() { test.Tap(button(t, w.Canvas().Content(), "Cancel")) }
+	test.Tap(s.add)
+	if want := "The sign-in did not finish: the Google sign-in was stopped before it finished: context canceled"; s.result.Text != want {
+		t.Errorf("cancelled: %q", s.result.Text)
+	}
+	if len(g.accounts) != 2 || s.progress.Visible() || s.add.Disabled() {
+		t.Errorf("after cancel: %d accounts, progress %v, add disabled %v", len(g.accounts), s.progress.Visible(), s.add.Disabled())
+	}
+}
+
 // TestGoogleScreenRemove: Remove asks first; No keeps the account, Yes
 // removes it; a failed revocation is said, the account gone all the same.
 func TestGoogleScreenRemove(t *testing.T) {
