@@ -12,31 +12,10 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/internal/testkeyring"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
-
-// ownKeyringEntry gives t the keyring entry to itself: what is there is
-// put back afterwards. Without a keyring t is skipped, except inside the
-// desktop session (scripts/desktop-session.sh), where it fails.
-func ownKeyringEntry(t *testing.T, entry string) {
-	t.Helper()
-	old, err := keyring.Get(entry)
-	switch {
-	case errors.Is(err, keyring.ErrUnavailable) && os.Getenv("MCPTRAY_TEST_SESSION") != "1":
-		t.Skipf("no keyring (run in scripts/desktop-session.sh): %v", err)
-	case err != nil && !errors.Is(err, keyring.ErrNotFound):
-		t.Fatal(err)
-	}
-	keyring.Delete(entry)
-	t.Cleanup(func() {
-		if old != "" {
-			keyring.Set(entry, old)
-		} else {
-			keyring.Delete(entry)
-		}
-	})
-}
 
 // TestGoogleAPI drives the tray's Google API on the real keyring against
 // the fake Google, the browser a script that follows the consent page
@@ -50,7 +29,7 @@ func TestGoogleAPI(t *testing.T) {
 		t.Skip("curl not installed")
 	}
 	for _, e := range []string{google.ClientEntry, "google/ada@example.com", "google/bob@example.com"} {
-		ownKeyringEntry(t, e)
+		testkeyring.Own(t, e)
 	}
 	fake := googletest.New()
 	t.Cleanup(fake.Close)

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
-	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/internal/testkeyring"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
@@ -29,7 +28,7 @@ func TestRealGoogle(t *testing.T) {
 		t.Fatal("curl is missing (run scripts/deps.sh)")
 	}
 	for _, e := range []string{google.ClientEntry, "google/ada@example.com", "google/bob@example.com"} {
-		ownEntry(t, e)
+		testkeyring.Own(t, e)
 	}
 	fake := googletest.New()
 	t.Cleanup(fake.Close)
@@ -106,23 +105,5 @@ func TestRealGoogle(t *testing.T) {
 	// gcal waited for an account: there is one now, so it is on.
 	waitFor(t, 30*time.Second, "gcal turned on once an account exists", func() bool {
 		return a.server("gcal").Enabled
-	})
-}
-
-// ownEntry gives t the keyring entry to itself: what is there is put back
-// afterwards.
-func ownEntry(t *testing.T, entry string) {
-	t.Helper()
-	old, err := keyring.Get(entry)
-	if err != nil && !errors.Is(err, keyring.ErrNotFound) {
-		t.Fatalf("the session's keyring: %v", err)
-	}
-	keyring.Delete(entry)
-	t.Cleanup(func() {
-		if old != "" {
-			keyring.Set(entry, old)
-		} else {
-			keyring.Delete(entry)
-		}
 	})
 }
