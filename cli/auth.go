@@ -2,17 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 )
 
@@ -24,43 +22,14 @@ const authUsage = `usage:
   mcptray auth google remove EMAIL       revoke an account's sign-in and forget it
 `
 
-// keyringStore is the Google accounts' Store on the OS keyring.
-type keyringStore struct{}
-
-func (keyringStore) Get(name string) (string, error) {
-	v, err := keyring.Get(name)
-	return v, keyringError(err)
-}
-
-func (keyringStore) Set(name, value string) error { return keyringError(keyring.Set(name, value)) }
-
-func (keyringStore) Delete(name string) error { return keyringError(keyring.Delete(name)) }
-
-// keyringError maps app/keyring's errors to what package google expects:
-// google.ErrNotFound, and an unavailable keyring as its reason alone.
-func keyringError(err error) error {
-	var ue *keyring.UnavailableError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, keyring.ErrNotFound):
-		return google.ErrNotFound
-	case errors.As(err, &ue):
-		return ue // its reason says what is missing
-	case errors.Is(err, keyring.ErrTooLarge):
-		return errors.New("the value is too large for this system's keyring")
-	}
-	return err
-}
+// keyringStore is the Google accounts' Store on the OS keyring, the one
+// the tray's Google tab uses too.
+type keyringStore = app.GoogleKeyring
 
 // googleAccounts are the Google accounts of data dir data: metadata in
 // DATA/google-accounts.json, tokens in the keyring.
 func googleAccounts(data string, logger *slog.Logger) *google.Accounts {
-	return google.New(google.Options{
-		Store:  keyringStore{},
-		Path:   filepath.Join(data, google.AccountsFile),
-		Logger: logger,
-	})
+	return app.NewGoogleAccounts(data, logger)
 }
 
 // cmdAuth is `mcptray auth google …`.

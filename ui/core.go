@@ -48,4 +48,7 @@ type Core interface {
 	AckEvents(req app.AckRequest) (int, error)
 	// SubscribeEvents says when events arrive or are marked read.
 	SubscribeEvents() (changes <-chan app.EventsChange, cancel func())
+
+	// GoogleCore is the Google tab's (google.go).
+	GoogleCore
 }

@@ -43,6 +43,7 @@ type desktopOptions struct {
 
 func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
 	d := &desktop{app: a, win: a.NewWindow("mcptray"), notify: o.env.notify, now: o.env.now}
+	c = googleGate{Core: c, open: d.needGoogle}
 	o.env.core = c
 	o.env.onError = d.showError
 	o.env.window = func() fyne.Window { return d.win }
@@ -181,6 +182,16 @@ func (d *desktop) showInboxCount() {
 		per[r.Server]++
 	}
 	d.tray.setInbox(per)
+}
+
+// needGoogle is gcal or gmail (name) turned on with no Google account: the
+// window opens on the Google tab, which turns it on once an account is
+// added, and the Servers tab's check goes back to off.
+func (d *desktop) needGoogle(name string) {
+	m := d.screen()
+	m.google.needAccount(name)
+	m.servers.setServers(d.st.Servers)
+	d.open(tabGoogle)
 }
 
 // open shows the main window on tab.

@@ -6,7 +6,9 @@
 //
 // One screen or widget per file: tray.go (menu and icon), popup.go (the
 // inbox popup), mainscreen.go (the window's tabs) over servers.go (with
-// logpane.go), inbox.go, events.go, connect.go and settings.go; form.go
+// logpane.go), inbox.go, events.go, ssh.go, google.go (the Google
+// accounts, and the gate that opens it when gcal or gmail is turned on
+// with no account), connect.go and settings.go; form.go
 // builds a request's form from its fields, requestview.go shows one
 // request in the popup and the Inbox tab. desktop.go ties them together;
 // run.go wires Fyne and the OS (tray host, autostart, clipboard, opener).

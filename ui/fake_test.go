@@ -30,6 +30,7 @@ type fakeCore struct {
 	unacked      func() (int, error)
 	ackEvents    func(req app.AckRequest) (int, error)
 	subEvents    func() (<-chan app.EventsChange, func())
+	*fakeGoogle  // the Google tab's; nil: no client, no account
 }
 
 func (f *fakeCore) Events(fl app.EventFilter) ([]app.Event, error) {

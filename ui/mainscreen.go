@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -17,12 +18,13 @@ const (
 	tabInbox    = "Inbox"
 	tabEvents   = "Events"
 	tabSSH      = "SSH"
+	tabGoogle   = "Google"
 	tabConnect  = "Connect"
 	tabSettings = "Settings"
 )
 
 // tabOrder is the order of the tabs; Ctrl+1… select them in this order.
-var tabOrder = []string{tabServers, tabInbox, tabEvents, tabSSH, tabConnect, tabSettings}
+var tabOrder = []string{tabServers, tabInbox, tabEvents, tabSSH, tabGoogle, tabConnect, tabSettings}
 
 // screenEnv is what the screens need besides the core: the parts of the
 // desktop that tests replace.
@@ -36,6 +38,7 @@ type screenEnv struct {
 	openConfig func(path string)  // opens the config file in the person's editor
 	onError    func(error)        // shows an error to the person
 	ssh        SSHAliases         // the SSH server's aliases; nil: not available
+	openURL    func(*url.URL)     // opens a web page in the person's browser
 	window     func() fyne.Window // the main window, for dialogs
 	// requestDone takes an inbox request the person answered off every
 	// screen.
@@ -53,6 +56,7 @@ type mainScreen struct {
 	inbox    *inboxScreen
 	events   *eventsScreen
 	ssh      *sshScreen
+	google   *googleScreen
 	connect  *connectScreen
 	settings *settingsScreen
 	root     fyne.CanvasObject
@@ -67,6 +71,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		inbox:    newInboxScreen(env.now, env.core.Answer, env.requestDone),
 		events:   newEventsScreen(env.core, env.now, env.onError),
 		ssh:      newSSHScreen(env.ssh, env.window, env.onError),
+		google:   newGoogleScreen(env),
 		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
 		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
 	}
@@ -82,6 +87,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		tabInbox:    container.NewTabItemWithIcon(tabInbox, theme.MailComposeIcon(), m.inbox.root),
 		tabEvents:   container.NewTabItemWithIcon(tabEvents, theme.InfoIcon(), m.events.root),
 		tabSSH:      container.NewTabItemWithIcon(tabSSH, theme.StorageIcon(), m.ssh.root),
+		tabGoogle:   container.NewTabItemWithIcon(tabGoogle, theme.AccountIcon(), m.google.root),
 		tabConnect:  container.NewTabItemWithIcon(tabConnect, theme.LoginIcon(), m.connect.root),
 		tabSettings: container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
 	}
@@ -92,6 +98,9 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	m.tabs.OnSelected = func(t *container.TabItem) {
 		if t.Text == tabSSH {
 			m.ssh.refresh() // `mcptray ssh alias` or an assistant may have changed them
+		}
+		if t.Text == tabGoogle {
+			m.google.refresh() // `mcptray auth google` or a server may have changed them
 		}
 	}
 	m.root = container.NewBorder(container.NewVBox(m.notice, m.banner.root), nil, nil, nil, m.tabs)

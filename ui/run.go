@@ -75,6 +75,7 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 			notify:    notify,
 			autostart: auto,
 			ssh:       ssh,
+			openURL:   func(u *url.URL) { a.OpenURL(u) },
 			openConfig: func(path string) {
 				if u, err := url.Parse(storage.NewFileURI(path).String()); err == nil {
 					a.OpenURL(u)

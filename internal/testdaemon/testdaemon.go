@@ -3,7 +3,6 @@ package testdaemon
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +16,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
-	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/internal/testkeyring"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -252,26 +251,10 @@ func WaitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // Keyring gives the test the keyring entry to itself: it saves what is
-// there and puts it back afterwards. Without a keyring the test is
+// there and puts it back afterwards, holding it against the tests of other
+// packages meanwhile (testkeyring.Own). Without a keyring the test is
 // skipped, except inside `make test`'s desktop session.
-func Keyring(t *testing.T, entry string) {
-	t.Helper()
-	old, err := keyring.Get(entry)
-	switch {
-	case errors.Is(err, keyring.ErrUnavailable) && os.Getenv("MCPTRAY_TEST_SESSION") != "1":
-		t.Skipf("no keyring (run in scripts/desktop-session.sh): %v", err)
-	case err != nil && !errors.Is(err, keyring.ErrNotFound):
-		t.Fatal(err)
-	}
-	keyring.Delete(entry)
-	t.Cleanup(func() {
-		if old != "" {
-			keyring.Set(entry, old)
-		} else {
-			keyring.Delete(entry)
-		}
-	})
-}
+func Keyring(t *testing.T, entry string) { testkeyring.Own(t, entry) }
 
 // ProcStatFields returns the fields of /proc/PID/stat after the command
 // name (which is in parentheses and may hold spaces): state, ppid, … — so
