@@ -34,8 +34,11 @@ func TestHandOffAfterEachWrite(t *testing.T) {
 		if got := r.recv(t); !strings.Contains(got, fmt.Sprintf(`"text":"m%d"`, i)) {
 			t.Fatalf("call %d: %s", i, got)
 		}
+		// The next request only once finish has looked at what is in
+		// flight: sent sooner (the answer is out before that look), it
+		// would be in flight then, rightly with no hand-off.
+		waitFor(t, "two hand-offs a call", func() bool { return n.Load() == int64(2*(i+1)) })
 	}
-	waitFor(t, "two hand-offs a call", func() bool { return n.Load() == 10 })
 
 	// Two calls at once: a hand-off after the first request (alone in
 	// flight) and after the last answer, none in between.
