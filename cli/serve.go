@@ -77,13 +77,19 @@ func SSHServer(logger *slog.Logger) *sshsrv.Server {
 // in yet: the default config's entries report this reason in `mcptray
 // status`.
 func cmdServe(ctx context.Context, args []string) error {
-	if len(args) != 1 {
+	if len(args) == 0 {
 		return usageError{"serve takes one of ssh, gcal, gmail"}
 	}
 	switch args[0] {
 	case "ssh":
+		if err := parse(newBareFlags("serve ssh"), args[1:], 0); err != nil {
+			return err
+		}
 		return cmdServeSSH(ctx)
 	case "gcal", "gmail":
+		if err := parse(newBareFlags("serve "+args[0]), args[1:], 0); err != nil {
+			return err
+		}
 		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
 	default:
 		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}
