@@ -18,7 +18,6 @@ import (
 	"github.com/mcptray/mcptray/app"
 )
 
-
 // fieldFlags collects repeated --field NAME=VALUE.
 type fieldFlags []string
 

@@ -26,7 +26,6 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-
 // Options are what only package main may give the commands.
 type Options struct {
 	// NewDesktop makes the tray app's UI for `mcptray run`; nil in a build

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/term"
 )
 
-
 // cmdSSH is `mcptray ssh alias …`: the SSH server's aliases, kept in the
 // keyring (entry ssh/aliases). No password is ever stored; `test` asks on
 // the terminal when the alias needs one.
