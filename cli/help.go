@@ -111,7 +111,7 @@ var commands = []command{
 			"With a running instance the change goes through it, and the servers using the secret restart with the new value."},
 	{path: "secret set", args: "NAME", listed: true,
 		summary: "store a ${keyring:NAME} value (read from the terminal or stdin, never argv)",
-		about: "Stores the value of ${keyring:NAME}. On a terminal it asks for the value without echo; otherwise it reads one line from stdin. " +
+		about: "Stores the value of ${keyring:NAME}. On a terminal it asks for the value without echo; otherwise it reads stdin (one trailing newline dropped, so a file works too). " +
 			"The value is never taken from the command line, where other users and the shell history could see it. A server waiting in error for it restarts.",
 		example: "mcptray secret set notes-key                 # asks, without echo\nprintf '%s\\n' \"$TOKEN\" | mcptray secret set remote-token"},
 	{path: "secret list", args: "[--json]", listed: true,

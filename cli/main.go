@@ -134,6 +134,8 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 		return cmdServe(ctx, args)
 	case "ssh":
 		return cmdSSH(ctx, args, os.Stdin, stdout, stderr)
+	case "secret":
+		return cmdSecret(ctx, args, os.Stdin, stdout, stderr)
 	case "version":
 		return cmdVersion(args, stdout)
 	}
