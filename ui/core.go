@@ -48,4 +48,12 @@ type Core interface {
 	AckEvents(req app.AckRequest) (int, error)
 	// SubscribeEvents says when events arrive or are marked read.
 	SubscribeEvents() (changes <-chan app.EventsChange, cancel func())
+
+	// SecretNames lists the names of the ${keyring:NAME} secrets (never a
+	// value); SetSecret stores one and restarts the servers using it;
+	// RemoveSecret deletes one (an error wrapping app.ErrNoSecret when
+	// there is none).
+	SecretNames() ([]string, error)
+	SetSecret(name, value string) error
+	RemoveSecret(name string) error
 }

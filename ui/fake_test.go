@@ -30,6 +30,7 @@ type fakeCore struct {
 	unacked      func() (int, error)
 	ackEvents    func(req app.AckRequest) (int, error)
 	subEvents    func() (<-chan app.EventsChange, func())
+	secrets      *fakeSecrets // secrets_test.go; nil: none, and setting fails
 }
 
 func (f *fakeCore) Events(fl app.EventFilter) ([]app.Event, error) {

@@ -68,7 +68,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		events:   newEventsScreen(env.core, env.now, env.onError),
 		ssh:      newSSHScreen(env.ssh, env.window, env.onError),
 		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
-		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
+		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.window, env.onError),
 	}
 	why := widget.NewLabel(noTray)
 	why.Wrapping = fyne.TextWrapWord
@@ -92,6 +92,9 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	m.tabs.OnSelected = func(t *container.TabItem) {
 		if t.Text == tabSSH {
 			m.ssh.refresh() // `mcptray ssh alias` or an assistant may have changed them
+		}
+		if t.Text == tabSettings {
+			m.settings.secrets.refresh() // `mcptray secret` may have changed them
 		}
 	}
 	m.root = container.NewBorder(container.NewVBox(m.notice, m.banner.root), nil, nil, nil, m.tabs)
