@@ -36,11 +36,18 @@ all: build
 deps:
 	@scripts/deps.sh
 
+# What `mcptray --version` prints when the binary carries no VCS
+# information (GOFLAGS=-buildvcs=false, as on the project's build machines):
+# -X only changes the link, not a package's build.
+STAMP := -ldflags "-X github.com/mcptray/mcptray/cli.stampedVersion=$$(git describe --tags --dirty 2>/dev/null) \
+	-X github.com/mcptray/mcptray/cli.stampedCommit=$$(git rev-parse HEAD 2>/dev/null) \
+	-X github.com/mcptray/mcptray/cli.stampedModified=$$(test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)"
+
 build: deps
-	$(GO) build -o $(BIN) .
+	$(GO) build $(STAMP) -o $(BIN) .
 
 build-headless:
-	$(HEADLESS) build -tags headless -o $(HEADLESS_BIN) .
+	$(HEADLESS) build -tags headless $(STAMP) -o $(HEADLESS_BIN) .
 
 # Starts the tray app; the default config is created on first run.
 run: build

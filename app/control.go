@@ -22,6 +22,7 @@ import (
 //	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
 //	/v1/events…, /v1/history         events and tool-call history (control_events.go)
 //	/v1/inbox…, /v1/inputs…          the secret inbox (control_inbox.go)
+//	/v1/secrets…                     the ${keyring:NAME} secrets (control_secrets.go)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500.
 func (c *Core) controlHandler() http.Handler {
@@ -53,8 +54,9 @@ func (c *Core) controlHandler() http.Handler {
 		}
 	})
 	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
-	c.eventRoutes(mux) // control_events.go
-	c.inboxRoutes(mux) // control_inbox.go
+	c.eventRoutes(mux)  // control_events.go
+	c.inboxRoutes(mux)  // control_inbox.go
+	c.secretRoutes(mux) // control_secrets.go
 	return mux
 }
 

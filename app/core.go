@@ -528,13 +528,25 @@ func SetEnabledInFile(path, name string, enabled bool) error {
 	return setEnabledInFile(path, name, enabled)
 }
 
-// Restart stops and starts one server, resetting its backoff.
+// Restart stops and starts one server, resetting its backoff. Its entry
+// is resolved again first (${keyring:…}, ${env:…}, ${input:…}), so a
+// secret set since it failed is used; when mcp.json does not parse now,
+// it restarts with the spec it has.
 func (c *Core) Restart(name string) error {
 	c.mu.Lock()
 	s, ok := c.servers[name]
 	c.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrNoServer, name)
+	}
+	cfg, err := config.Load(c.opts.ConfigPath, c.configEnv())
+	if err == nil {
+		if i := slices.IndexFunc(cfg.Servers, func(sp config.Server) bool { return sp.Name == name }); i >= 0 {
+			c.mu.Lock()
+			s.restartWith(cfg.Servers[i])
+			c.mu.Unlock()
+			return nil
+		}
 	}
 	s.restart()
 	return nil

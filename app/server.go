@@ -28,8 +28,9 @@ type server struct {
 	done         chan struct{}      // closed when manage has stopped everything
 	prev         *server            // a removed server of the same name still stopping
 
-	key    string       // guarded by core.mu: fingerprint + enabled state of the last spec sent
-	status ServerStatus // guarded by core.mu
+	key    string         // guarded by core.mu: fingerprint + enabled state of the last spec sent
+	fresh  *config.Server // guarded by core.mu: the spec the pending restart request brings (Restart resolved it again); nil: the current one
+	status ServerStatus   // guarded by core.mu
 }
 
 func newServer(c *Core, spec config.Server) *server {
@@ -61,11 +62,20 @@ func (s *server) update(spec config.Server) {
 		return
 	}
 	s.key = key
+	s.fresh = nil // older than spec
 	select {
 	case <-s.specs:
 	default:
 	}
 	s.specs <- spec
+}
+
+// restartWith restarts the server with spec, its variables resolved again
+// (a secret set since may be in it). Called with core.mu held.
+func (s *server) restartWith(spec config.Server) {
+	s.key = specKey(spec)
+	s.fresh = &spec
+	s.restart()
 }
 
 // remove stops the server for good. Called with core.mu held.
@@ -117,6 +127,11 @@ func (s *server) manage(ctx context.Context) {
 			s.log.Write(logLifecycle, "config changed: restarting")
 		case <-s.restarts:
 			s.log.Write(logLifecycle, "restart requested")
+			s.core.mu.Lock()
+			if s.fresh != nil {
+				spec, s.fresh = *s.fresh, nil
+			}
+			s.core.mu.Unlock()
 		case <-s.removed:
 			s.log.Write(logLifecycle, "removed from config: stopping")
 		case <-ctx.Done():

@@ -9,7 +9,8 @@ import (
 )
 
 // What the desktop UI needs beyond Status, Subscribe, SetEnabled and
-// Restart.
+// Restart. SecretNames, SetSecret and RemoveSecret (the Settings tab's
+// secrets) are in secrets.go, beside the control API's and the CLI's.
 
 // FollowLog copies server name's log to w, then every new line until ctx
 // ends (TailLog with follow, on this core's data dir).

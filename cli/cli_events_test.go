@@ -210,8 +210,8 @@ func TestCLIEvents(t *testing.T) {
 	} {
 		code, _, errs := in.Run(c.args...)
 		first := errs
-		if i := strings.Index(errs, "usage:"); i >= 0 {
-			first = errs[:i]
+		if i := strings.Index(errs, "run 'mcptray "); i >= 0 && c.code == 2 {
+			first = errs[:i] // the pointer to the usage: help_test.go
 		}
 		if code != c.code || first != c.err {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.args, code, first, c.code, c.err)
@@ -363,8 +363,8 @@ func TestCLIEventsLimit(t *testing.T) {
 		{"abc", "mcptray: invalid value \"abc\" for flag -limit: parse error\n"},
 	} {
 		code, _, errs := in.Run("events", "--limit", c.limit)
-		if i := strings.Index(errs, "usage:"); i >= 0 {
-			errs = errs[:i]
+		if i := strings.Index(errs, "run 'mcptray "); i >= 0 {
+			errs = errs[:i] // the pointer to the usage: help_test.go
 		}
 		if code != 2 || errs != c.err {
 			t.Errorf("events --limit %s: exit %d, stderr %q; want 2, %q", c.limit, code, errs, c.err)

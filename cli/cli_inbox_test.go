@@ -384,7 +384,7 @@ func TestInboxAnswerFlags(t *testing.T) {
 		}
 	}
 
-	if code, out, _ := in.Run("inbox", "--help"); code != 0 || !strings.Contains(out, "mcptray inbox answer ID") {
+	if code, out, _ := in.Run("inbox", "--help"); code != 0 || !strings.Contains(out, "inbox answer ID") {
 		t.Errorf("inbox --help: exit %d %q", code, out)
 	}
 	// "no value stored" in a desktop session; without one, the keyring's

@@ -23,8 +23,8 @@ const startWait = 10 * time.Second
 // app (or the daemon, without a display) first if none runs.
 func cmdConnect(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newFlags("connect")
-	server := f.String("server", "", "expose one server, with its own tool names")
-	tools := f.String("tools", "", "tool-list mode: live, stable or dynamic (default: x-mcptray.tools)")
+	server := f.String("server", "", "`NAME` expose one server, with its own tool names")
+	tools := f.String("tools", "", "`live|stable|dynamic` the tool-list mode (default: x-mcptray.tools)")
 	if err := parse(f, args, 0); err != nil {
 		return err
 	}

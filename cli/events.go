@@ -30,9 +30,9 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("events")
 	asJSON := f.Bool("json", false, "print JSON")
 	all := f.Bool("all", false, "acknowledged events too")
-	server := f.String("server", "", "only this server's events")
-	since := f.Int64("since", 0, "only events with a greater id, oldest first")
-	limit := f.Int("limit", defaultEvents, "how many events")
+	server := f.String("server", "", "`NAME` only this server's events")
+	since := f.Int64("since", 0, "`ID` the events after this one, oldest first")
+	limit := f.Int("limit", defaultEvents, "`N` how many events")
 	if err := parse(f, args, 0); err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 func cmdEventsAck(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("events ack")
 	all := f.Bool("all", false, "every unacknowledged event")
-	server := f.String("server", "", "with --all: only this server's events")
+	server := f.String("server", "", "`NAME` with --all: only this server's events")
 	pos, err := parseAny(f, args)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func cmdEventsAck(ctx context.Context, args []string, stdout io.Writer) error {
 func cmdHistory(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("history")
 	asJSON := f.Bool("json", false, "print JSON")
-	limit := f.Int("limit", app.DefaultHistory, "how many calls")
+	limit := f.Int("limit", app.DefaultHistory, "`N` how many calls")
 	if err := parse(f, args, 0); err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func parseAny(f *flags, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := f.Parse(args); err != nil {
-			return nil, usageError{err.Error()}
+			return nil, parseError(f, err)
 		}
 		args = f.Args()
 		if len(args) == 0 {

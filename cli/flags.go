@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,11 +18,27 @@ type flags struct {
 }
 
 func newFlags(name string) *flags {
+	f := newBareFlags(name)
+	f.StringVar(&f.config, "config", "", "`FILE` the mcp.json to read (default: $MCPTRAY_CONFIG, else the user config dir)")
+	f.StringVar(&f.data, "data", "", "`DIR` the data dir (default: $MCPTRAY_DATA, else the user state dir)")
+	return f
+}
+
+// newBareFlags is newFlags without --config and --data, for the commands
+// that read neither.
+func newBareFlags(name string) *flags {
 	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
 	f.SetOutput(io.Discard)
-	f.StringVar(&f.config, "config", "", "path of mcp.json (default: $MCPTRAY_CONFIG or the user config dir)")
-	f.StringVar(&f.data, "data", "", "data dir (default: $MCPTRAY_DATA or the user state dir)")
 	return f
+}
+
+// parseError is what parse returns for an error of the flag package: a
+// helpRequest for -h/--help, else a usage error.
+func parseError(f *flags, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return helpRequest{f.FlagSet}
+	}
+	return usageError{err.Error()}
 }
 
 // parse parses flags (which may come before or after positional args) and
@@ -30,7 +47,7 @@ func parse(f *flags, args []string, nargs int) error {
 	var pos []string
 	for {
 		if err := f.Parse(args); err != nil {
-			return usageError{err.Error()}
+			return parseError(f, err)
 		}
 		args = f.Args()
 		if len(args) == 0 {

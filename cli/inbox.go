@@ -18,35 +18,13 @@ import (
 	"github.com/mcptray/mcptray/app"
 )
 
-const inboxUsage = `usage:
-  mcptray inbox [--json]                    requests waiting for an answer (never a value)
-  mcptray inbox answer ID [--field NAME=VALUE]... [--yes|--decline|--cancel]
-                                            answer one; on a terminal without flags it
-                                            asks field by field (secrets masked).
-                                            --field NAME=- reads that value from stdin;
-                                            lists are comma-separated. --yes (or no
-                                            flag and no terminal) accepts, with the
-                                            defaults for fields not given.
-  mcptray inbox watch [--json]              wait for requests and answer each in turn
-  mcptray inputs forget ID                  forget the value of ${input:ID}; entries
-                                            using it ask again
-`
-
 // fieldFlags collects repeated --field NAME=VALUE.
 type fieldFlags []string
 
 func (f *fieldFlags) String() string     { return strings.Join(*f, ",") }
 func (f *fieldFlags) Set(v string) error { *f = append(*f, v); return nil }
 
-func wantsHelp(args []string) bool {
-	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" })
-}
-
 func cmdInbox(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
-	if wantsHelp(args) {
-		fmt.Fprint(stdout, inboxUsage)
-		return nil
-	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "answer":
@@ -115,10 +93,10 @@ func until(t time.Time) string {
 func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	f := newFlags("inbox answer")
 	var fields fieldFlags
-	f.Var(&fields, "field", "NAME=VALUE (repeatable)")
-	yes := f.Bool("yes", false, "accept")
-	decline := f.Bool("decline", false, "decline")
-	cancel := f.Bool("cancel", false, "cancel")
+	f.Var(&fields, "field", "`NAME=VALUE` a field's value (repeatable); a VALUE of - is read from stdin")
+	yes := f.Bool("yes", false, "accept, with the defaults for the fields not given")
+	decline := f.Bool("decline", false, "decline the request")
+	cancel := f.Bool("cancel", false, "cancel the request")
 	if err := parse(f, args, 1); err != nil {
 		return err
 	}
@@ -284,10 +262,6 @@ func describeEvent(w io.Writer, ev app.InboxEvent) {
 }
 
 func cmdInputs(ctx context.Context, args []string, stdout io.Writer) error {
-	if wantsHelp(args) {
-		fmt.Fprint(stdout, inboxUsage)
-		return nil
-	}
 	if len(args) == 0 || args[0] != "forget" {
 		return usageError{"inputs takes: forget ID"}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mcptray/mcptray/app"
@@ -24,33 +25,6 @@ const (
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
-
-const usage = `usage:
-  mcptray [run] [--config F] [--data D] [--log FILE]
-                                            tray app
-  mcptray daemon [--config F] [--data D] [--log FILE]
-                                            headless core
-  mcptray status [--json]                   servers and their states
-  mcptray toggle NAME on|off                enable or disable a server in mcp.json
-  mcptray restart NAME                      restart one server
-  mcptray logs NAME [-f]                    a server's log
-  mcptray events [--json] [--all] [--server NAME] [--since ID] [--limit N]
-                                            events the servers pushed
-  mcptray events ack ID...|--all [--server NAME]
-                                            acknowledge events
-  mcptray history [--json] [--limit N]      the last tool calls
-  mcptray connect [--server NAME] [--tools live|stable|dynamic]
-                                            stdio MCP endpoint for an assistant
-  mcptray token                             the HTTP endpoint's bearer token
-  mcptray inbox [--json]                    requests waiting for an answer
-  mcptray inbox answer ID [--field NAME=VALUE]... [--yes|--decline|--cancel]
-  mcptray inbox watch                       answer requests as they come
-  mcptray inputs forget ID                  forget a ${input:ID} value
-  mcptray ssh alias list|add|remove|test    the SSH server's aliases (in the keyring)
-  mcptray serve ssh                         the built-in SSH MCP server (stdio)
-  mcptray auth google client|add|list|remove
-                                            Google accounts for gcal and gmail
-`
 
 // Options are what only package main may give the commands.
 type Options struct {
@@ -70,65 +44,126 @@ type Desktop interface {
 
 // Main runs one command line and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer, opts Options) int {
+	switch {
+	case len(args) > 0 && isHelpFlag(args[0]):
+		writeUsage(stdout)
+		return exitOK
+	case len(args) > 0 && (args[0] == "--version" || args[0] == "-version"):
+		args = append([]string{"version"}, args[1:]...)
+	case len(args) > 0 && args[0] == "help":
+		return cmdHelp(args[1:], stdout, stderr, opts)
+	}
 	cmd := "run"
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
+	path := resolve(append([]string{cmd}, args...))
+	if c, ok := findCommand(path); ok && c.group() && !c.alsoCommand && asksHelp(args) {
+		writeHelp(stdout, c, nil) // a group has no flags of its own
+		return exitOK
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	switch cmd {
-	case "run", "daemon", "connect", "serve": // the ones that stay
-		downstream.ReleaseHugeCodeMappings()
-		leanRuntime(cmd != "serve")
-		defer startProfile(cmd)()
+	if !asksHelp(args) {
+		switch cmd {
+		case "run", "daemon", "connect", "serve": // the ones that stay
+			downstream.ReleaseHugeCodeMappings()
+			leanRuntime(cmd != "serve")
+			defer startProfile(cmd)()
+		}
 	}
-	var err error
-	switch cmd {
-	case "run":
-		err = cmdRun(ctx, args, stderr, true, opts.NewDesktop)
-	case "daemon":
-		err = cmdRun(ctx, args, stderr, false, nil)
-	case "status":
-		err = cmdStatus(ctx, args, stdout)
-	case "toggle":
-		err = cmdToggle(ctx, args, stdout)
-	case "restart":
-		err = cmdRestart(ctx, args, stdout)
-	case "logs":
-		err = cmdLogs(ctx, args, stdout)
-	case "events":
-		err = cmdEvents(ctx, args, stdout)
-	case "history":
-		err = cmdHistory(ctx, args, stdout)
-	case "connect":
-		err = cmdConnect(ctx, args, os.Stdin, stdout, stderr)
-	case "token":
-		err = cmdToken(args, stdout)
-	case "inbox":
-		err = cmdInbox(ctx, args, os.Stdin, stdout, stderr)
-	case "inputs":
-		err = cmdInputs(ctx, args, stdout)
-	case "serve":
-		err = cmdServe(ctx, args)
-	case "ssh":
-		err = cmdSSH(ctx, args, os.Stdin, stdout, stderr)
-	case "auth":
-		err = cmdAuth(ctx, args, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	default:
-		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
-	}
-	var ue usageError
+	err := dispatch(ctx, cmd, args, stdout, stderr, opts)
+	var (
+		ue usageError
+		hr helpRequest
+	)
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &hr):
+		c, ok := findCommand(path)
+		if !ok {
+			c, _ = findCommand(cmd)
+		}
+		writeHelp(stdout, c, hr.flags)
+		return exitOK
+	case errors.Is(err, errUnknownCommand):
+		if c, ok := findCommand(path); ok && asksHelp(args) {
+			writeHelp(stdout, c, nil) // documented, not in this build yet
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "mcptray: unknown command %q\n%s\n", escapeText(cmd), usagePointer(""))
+		return exitUsage
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "mcptray: %s\n%s", escapeText(err.Error()), usage)
+		fmt.Fprintf(stderr, "mcptray: %s\n%s\n", oneLine(err.Error()), usagePointer(path))
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "mcptray: %s\n", escapeText(err.Error()))
 		return exitFailure
 	}
+}
+
+// dispatch runs command cmd with the rest of the command line.
+func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, opts Options) error {
+	switch cmd {
+	case "run":
+		return cmdRun(ctx, "run", args, stderr, true, opts.NewDesktop)
+	case "daemon":
+		return cmdRun(ctx, "daemon", args, stderr, false, nil)
+	case "status":
+		return cmdStatus(ctx, args, stdout)
+	case "toggle":
+		return cmdToggle(ctx, args, stdout)
+	case "restart":
+		return cmdRestart(ctx, args, stdout)
+	case "logs":
+		return cmdLogs(ctx, args, stdout)
+	case "events":
+		return cmdEvents(ctx, args, stdout)
+	case "history":
+		return cmdHistory(ctx, args, stdout)
+	case "connect":
+		return cmdConnect(ctx, args, os.Stdin, stdout, stderr)
+	case "token":
+		return cmdToken(args, stdout)
+	case "inbox":
+		return cmdInbox(ctx, args, os.Stdin, stdout, stderr)
+	case "inputs":
+		return cmdInputs(ctx, args, stdout)
+	case "serve":
+		return cmdServe(ctx, args)
+	case "ssh":
+		return cmdSSH(ctx, args, os.Stdin, stdout, stderr)
+	case "secret":
+		return cmdSecret(ctx, args, os.Stdin, stdout, stderr)
+	case "auth":
+		return cmdAuth(ctx, args, stdout, stderr)
+	case "version":
+		return cmdVersion(args, stdout)
+	}
+	return errUnknownCommand
+}
+
+// cmdHelp is `mcptray help [COMMAND...]`: the list of commands, or what
+// `mcptray COMMAND... --help` prints.
+func cmdHelp(args []string, stdout, stderr io.Writer, opts Options) int {
+	switch {
+	case len(args) == 0:
+		writeUsage(stdout)
+		return exitOK
+	case args[0] == "help" || asksHelp(args):
+		c, _ := findCommand("help")
+		writeHelp(stdout, c, nil)
+		return exitOK
+	}
+	path := resolve(args)
+	if path == "" || path != strings.Join(args, " ") {
+		known := ""
+		if path != "" {
+			known = path
+		}
+		fmt.Fprintf(stderr, "mcptray: no command %q\n%s\n", escapeText(strings.Join(args, " ")), usagePointer(known))
+		return exitUsage
+	}
+	return Main(append(args, "--help"), stdout, stderr, opts)
 }

@@ -14,10 +14,10 @@ import (
 // cmdRun starts the core, and the tray UI when newDesktop is set (`run` in
 // a build with the desktop UI) and a display is there; without a display
 // the tray app runs headless, like `daemon`. gui says the command was
-// `run`.
-func cmdRun(ctx context.Context, args []string, stderr io.Writer, gui bool, newDesktop func() Desktop) error {
-	fs := newFlags("run")
-	logPath := fs.String("log", "", "log to FILE (stdout and stderr too), rotated at 5 MB to FILE.1")
+// `run`; name is the command's (run or daemon).
+func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, gui bool, newDesktop func() Desktop) error {
+	fs := newFlags(name)
+	logPath := fs.String("log", "", "`FILE` log to FILE (stdout and stderr too), rotated at 5 MB to FILE.1")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}

@@ -76,15 +76,21 @@ func SSHServer(logger *slog.Logger) *sshsrv.Server {
 // cmdServe runs a built-in stdio MCP server. gmail is not built in yet:
 // the default config's entry reports this reason in `mcptray status`.
 func cmdServe(ctx context.Context, args []string) error {
-	if len(args) == 0 || (args[0] != "gcal" && len(args) != 1) {
+	if len(args) == 0 {
 		return usageError{"serve takes one of ssh, gcal, gmail"}
 	}
 	switch args[0] {
 	case "ssh":
+		if err := parse(newBareFlags("serve ssh"), args[1:], 0); err != nil {
+			return err
+		}
 		return cmdServeSSH(ctx)
 	case "gcal":
 		return cmdServeGcal(ctx, args[1:])
 	case "gmail":
+		if err := parse(newBareFlags("serve gmail"), args[1:], 0); err != nil {
+			return err
+		}
 		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
 	default:
 		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}

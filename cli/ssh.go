@@ -14,25 +14,16 @@ import (
 	"golang.org/x/term"
 )
 
-const sshUsage = `usage:
-  mcptray ssh alias list [--json]
-  mcptray ssh alias add NAME --host H [--port P] --user U [--auth key|password|agent]
-                         [--key PATH] [--sudo nopasswd|prompt|none] [--accept-new-host-key]
-                         [--jump ALIAS] [--replace]
-  mcptray ssh alias remove NAME
-  mcptray ssh alias test NAME [--json]
-`
-
 // cmdSSH is `mcptray ssh alias …`: the SSH server's aliases, kept in the
 // keyring (entry ssh/aliases). No password is ever stored; `test` asks on
 // the terminal when the alias needs one.
 func cmdSSH(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "alias" {
-		return usageError{"ssh takes: alias list|add|remove|test\n" + sshUsage}
+		return usageError{"ssh takes: alias list|add|remove|test"}
 	}
 	args = args[1:]
 	if len(args) == 0 {
-		return usageError{"ssh alias takes list, add, remove or test\n" + sshUsage}
+		return usageError{"ssh alias takes list, add, remove or test"}
 	}
 	srv := SSHServer(slog.New(slog.DiscardHandler))
 	defer srv.Close()
@@ -54,7 +45,7 @@ func cmdSSH(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 	case "test":
 		return sshAliasTest(ctx, srv, rest, stdin, stdout, stderr)
 	default:
-		return usageError{fmt.Sprintf("ssh alias takes list, add, remove or test, got %q\n%s", sub, sshUsage)}
+		return usageError{fmt.Sprintf("ssh alias takes list, add, remove or test, got %q", sub)}
 	}
 }
 
@@ -101,21 +92,21 @@ func sshAliasList(srv *sshsrv.Server, args []string, stdout io.Writer) error {
 func sshAliasAdd(srv *sshsrv.Server, args []string, stdout io.Writer) error {
 	f := newFlags("ssh alias add")
 	var a sshsrv.Alias
-	f.StringVar(&a.Host, "host", "", "host name or IP address")
-	f.IntVar(&a.Port, "port", 22, "SSH port")
-	f.StringVar(&a.User, "user", "", "remote user")
-	f.StringVar(&a.Auth, "auth", sshsrv.AuthKey, "key, password or agent")
-	f.StringVar(&a.KeyPath, "key", "", "private key file (auth key)")
-	f.StringVar(&a.Sudo, "sudo", sshsrv.SudoPrompt, "nopasswd, prompt or none")
+	f.StringVar(&a.Host, "host", "", "`HOST` name or IP address")
+	f.IntVar(&a.Port, "port", 22, "`PORT` SSH port")
+	f.StringVar(&a.User, "user", "", "`USER` remote user")
+	f.StringVar(&a.Auth, "auth", sshsrv.AuthKey, "`key|password|agent` login method")
+	f.StringVar(&a.KeyPath, "key", "", "`FILE` private key (auth key)")
+	f.StringVar(&a.Sudo, "sudo", sshsrv.SudoPrompt, "`nopasswd|prompt|none` how sudo gets its password")
 	f.BoolVar(&a.AcceptNewHostKey, "accept-new-host-key", false, "add an unknown host's key to known_hosts")
-	f.StringVar(&a.Jump, "jump", "", "an alias to connect through")
+	f.StringVar(&a.Jump, "jump", "", "`ALIAS` an alias to connect through")
 	replace := f.Bool("replace", false, "replace an alias of that name")
 	if err := parse(f, args, 1); err != nil {
 		return err
 	}
 	a.Name = f.Arg(0)
 	if a.Host == "" || a.User == "" {
-		return usageError{"ssh alias add needs --host and --user\n" + sshUsage}
+		return usageError{"ssh alias add needs --host and --user"}
 	}
 	if a.KeyPath != "" && a.Auth != sshsrv.AuthKey {
 		return usageError{"--key goes with --auth key"}

@@ -51,4 +51,11 @@ type Core interface {
 
 	// GoogleCore is the Google tab's (google.go).
 	GoogleCore
+	// SecretNames lists the names of the ${keyring:NAME} secrets (never a
+	// value); SetSecret stores one and restarts the servers using it;
+	// RemoveSecret deletes one (an error wrapping app.ErrNoSecret when
+	// there is none).
+	SecretNames() ([]string, error)
+	SetSecret(name, value string) error
+	RemoveSecret(name string) error
 }

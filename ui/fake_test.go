@@ -30,7 +30,8 @@ type fakeCore struct {
 	unacked      func() (int, error)
 	ackEvents    func(req app.AckRequest) (int, error)
 	subEvents    func() (<-chan app.EventsChange, func())
-	*fakeGoogle  // the Google tab's; nil: no client, no account
+	*fakeGoogle               // the Google tab's; nil: no client, no account
+	secrets      *fakeSecrets // secrets_test.go; nil: none, and setting fails
 }
 
 func (f *fakeCore) Events(fl app.EventFilter) ([]app.Event, error) {

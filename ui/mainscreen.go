@@ -73,7 +73,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		ssh:      newSSHScreen(env.ssh, env.window, env.onError),
 		google:   newGoogleScreen(env),
 		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
-		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.onError),
+		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.window, env.onError),
 	}
 	why := widget.NewLabel(noTray)
 	why.Wrapping = fyne.TextWrapWord
@@ -101,6 +101,9 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		}
 		if t.Text == tabGoogle {
 			m.google.refresh() // `mcptray auth google` or a server may have changed them
+		}
+		if t.Text == tabSettings {
+			m.settings.secrets.refresh() // `mcptray secret` may have changed them
 		}
 	}
 	m.root = container.NewBorder(container.NewVBox(m.notice, m.banner.root), nil, nil, nil, m.tabs)

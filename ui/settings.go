@@ -20,8 +20,8 @@ var toolModes = []struct{ mode, about string }{
 
 // settingsScreen is the Settings tab: the config file (with a button that
 // opens it), the default tool-list mode (written to mcp.json by the core),
-// desktop notifications on or off, and starting at login. Main goroutine
-// only.
+// the ${keyring:NAME} secrets (secrets.go), desktop notifications on or
+// off, and starting at login. Main goroutine only.
 type settingsScreen struct {
 	core    Core
 	onError func(error)
@@ -34,11 +34,12 @@ type settingsScreen struct {
 	login     *widget.Check
 	loginNote *widget.Label
 	auto      autostart // nil when this platform has none
+	secrets   *secretsCard
 	root      fyne.CanvasObject
 }
 
-func newSettingsScreen(c Core, n notifier, auto autostart, openConfig func(string), onError func(error)) *settingsScreen {
-	s := &settingsScreen{core: c, onError: onError, auto: auto}
+func newSettingsScreen(c Core, n notifier, auto autostart, openConfig func(string), win func() fyne.Window, onError func(error)) *settingsScreen {
+	s := &settingsScreen{core: c, onError: onError, auto: auto, secrets: newSecretsCard(c, win, onError)}
 
 	s.path = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	s.path.Wrapping = fyne.TextWrapBreak
@@ -75,6 +76,7 @@ func newSettingsScreen(c Core, n notifier, auto autostart, openConfig func(strin
 		widget.NewCard("Config file", "", container.NewBorder(nil, nil, nil, container.NewCenter(open), s.path)),
 		widget.NewCard("Tool list", "What assistants see by default (x-mcptray.tools in mcp.json)",
 			container.NewVBox(container.NewBorder(nil, nil, nil, nil, s.mode), s.modeAbout, modeNote)),
+		s.secrets.root,
 		widget.NewCard("Notifications", "", s.notify),
 		widget.NewCard("Start at login", "", container.NewVBox(s.login, s.loginNote)),
 	))

@@ -258,7 +258,7 @@ func (r *resolver) keyringValue(name, field string) (string, error) {
 	}
 	cause, notFound := keyringCause(res.err)
 	if notFound {
-		return "", fmt.Errorf("keyring entry %q not found", name)
+		return "", fmt.Errorf("keyring entry %q not found (`mcptray secret set %s` stores it)", name, name)
 	}
 	return "", fmt.Errorf("reading keyring entry %q: %v", name, cause)
 }

@@ -44,7 +44,7 @@ func TestVariables(t *testing.T) {
 		{value: "${env:NOPE}", wantErr: "x: variable ${env:NOPE} is not set"},
 		{value: "${FOO}/${NOPE}", wantErr: "x: variable ${NOPE} is not set"},
 		{value: "${NOPE:-${ALSO_NOPE}}", wantErr: "x: variable ${ALSO_NOPE} is not set"},
-		{value: "${keyring:missing}", wantErr: `x: keyring entry "missing" not found`},
+		{value: "${keyring:missing}", wantErr: "x: keyring entry \"missing\" not found (`mcptray secret set missing` stores it)"},
 		{value: "${keyring:broken}", wantErr: `x: reading keyring entry "broken": no Secret Service on the session bus`},
 		{value: "${input:notes-key}", wantErr: "x: ${input:notes-key} cannot be asked for here (no inbox)"},
 		{value: "${input:other}", wantErr: `x: ${input:other} has no matching entry in "inputs"`},
@@ -196,7 +196,7 @@ func TestGoKeyringNotFound(t *testing.T) {
 	env := testEnv()
 	env.Keyring = func(string) (string, error) { return "", errString("secret not found in keyring") }
 	s := parseEntry(t, `{"url": "https://r/mcp", "headers": {"A": "${keyring:tok}"}}`, env)
-	if want := `x: keyring entry "tok" not found`; errText(s.Err) != want {
+	if want := "x: keyring entry \"tok\" not found (`mcptray secret set tok` stores it)"; errText(s.Err) != want {
 		t.Errorf("Err = %s, want %s", errText(s.Err), want)
 	}
 }
@@ -217,10 +217,10 @@ func TestKeyringErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{ErrKeyringNotFound, `x: keyring entry "tok" not found`},
-		{fmt.Errorf("reading %q: %w", "keyring/tok", ErrKeyringNotFound), `x: keyring entry "tok" not found`},
-		{errString("secret not found in keyring"), `x: keyring entry "tok" not found`},                                           // go-keyring
-		{fmt.Errorf("reading %q: %w", "keyring/tok", errString("not found in the keyring")), `x: keyring entry "tok" not found`}, // app/keyring
+		{ErrKeyringNotFound, "x: keyring entry \"tok\" not found (`mcptray secret set tok` stores it)"},
+		{fmt.Errorf("reading %q: %w", "keyring/tok", ErrKeyringNotFound), "x: keyring entry \"tok\" not found (`mcptray secret set tok` stores it)"},
+		{errString("secret not found in keyring"), "x: keyring entry \"tok\" not found (`mcptray secret set tok` stores it)"},                                           // go-keyring
+		{fmt.Errorf("reading %q: %w", "keyring/tok", errString("not found in the keyring")), "x: keyring entry \"tok\" not found (`mcptray secret set tok` stores it)"}, // app/keyring
 		{fmt.Errorf("reading %q: %w", "keyring/tok", &keyringUnavailable{"no Secret Service: start gnome-keyring"}),
 			`x: reading keyring entry "tok": no Secret Service: start gnome-keyring`},
 		{errString("the collection is locked"), `x: reading keyring entry "tok": the collection is locked`},

@@ -23,6 +23,11 @@ var (
 	// ErrTooLarge means the value is too large for this platform's keyring
 	// (macOS allows ≈ 3000 bytes, Windows 2560).
 	ErrTooLarge = errors.New("the value is too large for the keyring")
+
+	// ErrListUnsupported means this platform's keyring cannot list its
+	// entries (go-keyring has no list for the Keychain or the Credential
+	// Manager); only the Secret Service can.
+	ErrListUnsupported = errors.New("this keyring cannot list its entries")
 )
 
 // UnavailableError says why the keyring cannot be reached. Error returns

@@ -1,0 +1,420 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// command is one entry of the help: a command (`inbox answer`) or a group
+// of them (`ssh alias`). Adding a command's help is adding one entry to
+// commands; its flags come from the command's own FlagSet (parse turns
+// -h/--help into a helpRequest carrying it), so they are never written
+// twice.
+type command struct {
+	path    string // the words after mcptray: "inbox answer"
+	args    string // what follows the path in the usage line
+	summary string // one line, for the list in `mcptray --help` and in its group's help
+	about   string // what it does, in a few sentences
+	example string // one or more command lines, with a comment each
+	// listed: shown in `mcptray --help` (a group's subcommands may be
+	// left to the group's own help).
+	listed bool
+	// alsoCommand: a group that is a command too (inbox, events), whose
+	// help shows its own flags.
+	alsoCommand bool
+	// flags describes the flags of a command whose implementation is not
+	// in this build yet (its help is ready before it lands); once the
+	// command parses its flags with parse, its FlagSet is shown instead.
+	flags string
+}
+
+// commands is every command's help, in the order `mcptray --help` lists
+// them. A path with subcommands (another entry's path starts with it and
+// a space) is a group.
+var commands = []command{
+	{path: "run", args: "[--config FILE] [--data DIR] [--log FILE]", listed: true,
+		summary: "the tray app (the default command)",
+		about: "Starts the tray app: the core that supervises the servers in mcp.json, the gateway assistants connect to, and the tray icon with its window. " +
+			"Without a display, or in a build without the desktop UI, it runs headless, as `mcptray daemon`. One instance runs per data dir.",
+		example: "mcptray                          # the same as mcptray run\nmcptray run --log /tmp/mcptray.log"},
+	{path: "daemon", args: "[--config FILE] [--data DIR] [--log FILE]", listed: true,
+		summary: "the same core without a GUI",
+		about:   "Starts the core without the tray: for servers, containers and sessions without a desktop. `mcptray connect` starts it when no instance runs and there is no display.",
+		example: "mcptray daemon --log ~/.local/state/mcptray/mcptray.log"},
+	{path: "status", args: "[--json]", listed: true,
+		summary: "servers: name, state, pid, tools, restarts, error",
+		about:   "Shows every server of the running instance, the config error if mcp.json does not parse (the last good config keeps running), and where the HTTP endpoint listens.",
+		example: "mcptray status\nmcptray status --json | jq '.servers[] | select(.state == \"error\")'"},
+	{path: "toggle", args: "NAME on|off", listed: true,
+		summary: `turn a server on or off (rewrites its "disabled" in mcp.json)`,
+		about:   `Rewrites only that entry's "disabled" key in mcp.json, keeping every other byte; the running instance applies it. Works without a running instance too.`,
+		example: "mcptray toggle gmail on"},
+	{path: "restart", args: "NAME", listed: true,
+		summary: "restart one server, resolving its variables again",
+		about: "Stops and starts one server with its backoff reset. Its variables (${env:…}, ${keyring:…}, ${input:…}) are resolved again first, so a secret set since it failed is used; " +
+			"an ${input:ID} that was declined is asked again.",
+		example: "mcptray restart notes"},
+	{path: "logs", args: "NAME [-f]", listed: true,
+		summary: "a server's log",
+		about:   "Prints a server's log (its stderr and mcptray's lifecycle lines), with the control characters a server wrote shown escaped.",
+		example: "mcptray logs ssh -f"},
+	{path: "events", args: "[--json] [--all] [--server NAME] [--since ID] [--limit N]", listed: true, alsoCommand: true,
+		summary: "events the servers pushed",
+		about: "Prints one page of events, oldest first: without --since the newest N unacknowledged ones, with --since the N after that id (so --since pages forward). " +
+			"A last line says how many were left out.",
+		example: "mcptray events --server gmail\nmcptray events --all --since 0 --limit 1000 --json"},
+	{path: "events ack", args: "ID...|--all [--server NAME]", listed: true,
+		summary: "mark events read",
+		about:   "Acknowledges events by id (as `mcptray events` shows them), or every unacknowledged one with --all (of one server with --server).",
+		example: "mcptray events ack 12 13\nmcptray events ack --all --server gmail"},
+	{path: "history", args: "[--json] [--limit N]", listed: true,
+		summary: "the last tool calls (no arguments, no results)",
+		about:   "Lists the last tool calls made through the gateway: when, which server and tool, how long, and the outcome. Arguments and results are never kept.",
+		example: "mcptray history --limit 20"},
+	{path: "connect", args: "[--server NAME] [--tools live|stable|dynamic]", listed: true,
+		summary: "the stdio MCP endpoint an assistant runs",
+		about: "What an assistant's config runs: a stdio MCP server that joins the running instance's gateway, starting the tray app (or the daemon, without a display) when none runs. " +
+			"With --server it exposes one server, with its own tool names.",
+		example: `{"mcpServers": {"mcptray": {"command": "/usr/local/bin/mcptray", "args": ["connect"]}}}   # in the assistant's config`},
+	{path: "token", listed: true,
+		summary: "the HTTP endpoint's bearer token",
+		about:   "Prints the bearer token of the HTTP endpoint (created on first use and kept in the OS keyring, entry http-token).",
+		example: `curl -H "Authorization: Bearer $(mcptray token)" http://127.0.0.1:7823/mcp`},
+	{path: "inbox", args: "[--json]", listed: true, alsoCommand: true,
+		summary: "requests waiting for an answer (never a value)",
+		about:   "Lists the requests waiting in the secret inbox: passwords, confirmations, sign-ins and ${input:ID} values servers asked for. Answer them with `mcptray inbox answer`.",
+		example: "mcptray inbox\nmcptray inbox --json"},
+	{path: "inbox answer", args: "ID [--field NAME=VALUE]... [--yes|--decline|--cancel]", listed: true,
+		summary: "answer one request",
+		about: "Answers one request. On a terminal without flags it asks field by field, secrets without echo. --field NAME=- reads that value from stdin, never from the command line; " +
+			"lists are comma-separated. --yes (or no flag and no terminal) accepts, with the defaults for the fields not given.",
+		example: "mcptray inbox answer 3fa2c1e0\nprintf '%s\\n' \"$PW\" | mcptray inbox answer 3fa2c1e0 --field password=-\nmcptray inbox answer 3fa2c1e0 --decline"},
+	{path: "inbox watch", args: "[--json]", listed: true,
+		summary: "answer requests as they come",
+		about:   "Waits for requests and, on a terminal, asks for each in turn. With --json it prints each inbox event as a JSON line instead.",
+		example: "mcptray inbox watch"},
+	{path: "inputs", args: "forget ID",
+		summary: "the values given for ${input:ID}",
+		about:   "The values of mcp.json's ${input:ID} variables, given once through the inbox."},
+	{path: "inputs forget", args: "ID", listed: true,
+		summary: "forget a ${input:ID} value; the entries using it ask again",
+		about:   "Clears the value of ${input:ID} from memory, the OS keyring (entry input/ID) and the database; the servers using it ask for it again. Works without a running instance too.",
+		example: "mcptray inputs forget notes-key"},
+	{path: "secret", args: "set|list|remove",
+		summary: "the values of ${keyring:NAME}",
+		about: "The secrets mcp.json reads with ${keyring:NAME}, kept in the OS keyring (service mcptray, username keyring/NAME). " +
+			"With a running instance the change goes through it, and the servers using the secret restart with the new value."},
+	{path: "secret set", args: "NAME", listed: true,
+		summary: "store a ${keyring:NAME} value (read from the terminal or stdin, never argv)",
+		about: "Stores the value of ${keyring:NAME}. On a terminal it asks for the value without echo; otherwise it reads stdin (one trailing newline dropped, so a file works too). " +
+			"The value is never taken from the command line, where other users and the shell history could see it. A server waiting in error for it restarts.",
+		example: "mcptray secret set notes-key                 # asks, without echo\nprintf '%s\\n' \"$TOKEN\" | mcptray secret set remote-token"},
+	{path: "secret list", args: "[--json]", listed: true,
+		summary: "the names of the stored secrets (never a value)",
+		about:   "Lists the names of the ${keyring:NAME} secrets in the OS keyring. Values are never shown.",
+		example: "mcptray secret list"},
+	{path: "secret remove", args: "NAME", listed: true,
+		summary: "delete a ${keyring:NAME} value",
+		about:   "Deletes the secret from the OS keyring. Servers using it are refused (state error) until it is set again.",
+		example: "mcptray secret remove notes-key"},
+	{path: "ssh", args: "alias list|add|remove|test",
+		summary: "the built-in SSH server's settings",
+		about:   "The built-in SSH server's aliases, kept in the OS keyring (entry ssh/aliases; never a password)."},
+	{path: "ssh alias", args: "list|add|remove|test", listed: true,
+		summary: "the SSH server's aliases (in the keyring)",
+		about:   "The named SSH destinations an assistant may use through the built-in ssh server. Passwords, passphrases and sudo passwords are never stored: they are asked in the inbox when needed."},
+	{path: "ssh alias list", args: "[--json]",
+		summary: "the aliases",
+		about:   "Lists the aliases: destination, login method, sudo mode, jump alias, and whether new host keys are accepted.",
+		example: "mcptray ssh alias list --json"},
+	{path: "ssh alias add", args: "NAME --host H --user U [flags]",
+		summary: "add an alias",
+		about: "Adds an alias. Without --key, auth key uses the first of ~/.ssh/id_ed25519, id_ecdsa and id_rsa. " +
+			"An unknown host's key is refused unless --accept-new-host-key adds it to ~/.ssh/known_hosts on first contact.",
+		example: "mcptray ssh alias add prod --host prod.example.com --user deploy --key ~/.ssh/id_ed25519 --sudo prompt"},
+	{path: "ssh alias remove", args: "NAME",
+		summary: "remove an alias",
+		about:   "Removes an alias from the keyring entry.",
+		example: "mcptray ssh alias remove prod"},
+	{path: "ssh alias test", args: "NAME [--json]",
+		summary: "connect once and report",
+		about:   "Connects with the alias and reports the login method, the host key and its fingerprint, and whether sudo needs a password. It runs nothing as root; a password it needs is asked on the terminal.",
+		example: "mcptray ssh alias test prod"},
+	{path: "auth", args: "google client|add|list|remove",
+		summary: "accounts the built-in servers sign in with",
+		about:   "The accounts of the built-in Google servers (gcal, gmail)."},
+	{path: "auth google", args: "client|add|list|remove", listed: true,
+		summary: "Google accounts for gcal and gmail",
+		about: "Google accounts, signed in through your own Google Cloud \"Desktop app\" OAuth client. Only refresh tokens are stored, in the OS keyring (entries google/<email>); " +
+			"the client's id and secret are in google/client. MCPTRAY_GOOGLE_API_URL moves both APIs (tests, Google-compatible endpoints)."},
+	{path: "auth google client", args: "FILE",
+		summary: "import your OAuth client",
+		about: "Imports the OAuth client file Google Cloud's console downloads for a \"Desktop app\" client ({\"installed\": {\"client_id\", \"client_secret\", …}}). " +
+			"Its id and secret go into the keyring, entry google/client.",
+		example: "mcptray auth google client ~/Downloads/client_secret_1234.apps.googleusercontent.com.json"},
+	{path: "auth google add", args: "[--no-browser] [--scopes calendar,gmail]",
+		summary: "sign in to an account",
+		about: "Signs in to a Google account in the browser ($BROWSER, else xdg-open or open) through a loopback redirect on 127.0.0.1, and waits 5 minutes at most. " +
+			"It says which of the scopes asked for were not granted and what that disables. Only the refresh token is stored.",
+		example: "mcptray auth google add\nmcptray auth google add --no-browser --scopes calendar   # prints the URL to open",
+		flags:   "--no-browser\tprint the URL instead of opening the browser\n--scopes LIST\twhat to allow: calendar, gmail or both (default calendar,gmail)"},
+	{path: "auth google list", args: "[--json]",
+		summary: "the accounts and their status",
+		about:   "Lists the accounts: address, scopes, status (ok or needs-sign-in) and when each was added. Never a token.",
+		example: "mcptray auth google list --json",
+		flags:   "--json\tprint JSON"},
+	{path: "auth google remove", args: "EMAIL",
+		summary: "revoke and forget an account",
+		about:   "Revokes the account's token at Google, then deletes it from the keyring. When revocation fails (offline), it still deletes, and says so.",
+		example: "mcptray auth google remove ada@example.com"},
+	{path: "serve", args: "ssh|gcal|gmail",
+		summary: "the built-in stdio MCP servers",
+		about:   "The built-in MCP servers, speaking MCP on stdin and stdout. mcp.json's default entries run them as ${self} serve NAME; you rarely run them by hand."},
+	{path: "serve ssh", listed: true,
+		summary: "the built-in SSH server (what mcp.json's \"ssh\" entry runs)",
+		about: "The SSH MCP server on stdio, until the client closes stdin. Its aliases are in the keyring (`mcptray ssh alias`), its settings in mcp.json's x-mcptray.ssh " +
+			"(read from $MCPTRAY_CONFIG, which mcptray sets for the servers it starts).",
+		example: `"ssh": {"command": "${self}", "args": ["serve", "ssh"]}   # in mcp.json`},
+	{path: "serve gcal", args: "[--account EMAIL]", listed: true,
+		summary: "the built-in Google Calendar server",
+		about: "The Google Calendar MCP server on stdio: calendars, events, free time, and new or changed events as notifications. " +
+			"Its account is --account EMAIL, else the first one `mcptray auth google add` added; a tool call may name another.",
+		example: `"gcal": {"command": "${self}", "args": ["serve", "gcal"]}   # in mcp.json`,
+		flags:   "--account EMAIL\tthe account used when a tool call names none"},
+	{path: "serve gmail", args: "[--account EMAIL]", listed: true,
+		summary: "the built-in Gmail server",
+		about: "The Gmail MCP server on stdio: search, read, drafts, threaded replies, labels, attachments saved as files, and new mail as notifications. " +
+			"Sending asks you first in the inbox (x-mcptray.google.gmailSend: confirm, allow or drafts-only).",
+		example: `"gmail": {"command": "${self}", "args": ["serve", "gmail"]}   # in mcp.json`,
+		flags:   "--account EMAIL\tthe account used when a tool call names none"},
+	{path: "version", listed: true,
+		summary: "version, commit and Go version (also --version)",
+		about:   "Prints mcptray's version, the commit it was built from (and whether the tree had changes), and the Go version that built it.",
+		example: "mcptray --version"},
+	{path: "help", args: "[COMMAND...]", listed: true,
+		summary: "this list, or a command's usage, flags and an example",
+		about:   "Prints the list of commands, or one command's usage, flags and an example; `mcptray COMMAND --help` prints the same.",
+		example: "mcptray help inbox answer"},
+}
+
+// findCommand returns the entry of path ("inbox answer").
+func findCommand(path string) (command, bool) {
+	i := slices.IndexFunc(commands, func(c command) bool { return c.path == path })
+	if i < 0 {
+		return command{}, false
+	}
+	return commands[i], true
+}
+
+// subcommands are the entries one word below path.
+func subcommands(path string) []command {
+	var out []command
+	for _, c := range commands {
+		if rest, ok := strings.CutPrefix(c.path, path+" "); ok && !strings.Contains(rest, " ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (c command) group() bool { return len(subcommands(c.path)) > 0 }
+
+// resolve finds the command a command line names: the longest run of its
+// leading words (up to the first flag) that is an entry's path. It
+// returns "" when the first word is none.
+func resolve(args []string) string {
+	found := ""
+	for n := 1; n <= len(args) && !strings.HasPrefix(args[n-1], "-"); n++ {
+		if _, ok := findCommand(strings.Join(args[:n], " ")); ok {
+			found = strings.Join(args[:n], " ")
+		}
+	}
+	return found
+}
+
+// isHelpFlag reports whether a is one of the spellings of the help flag.
+func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
+
+// asksHelp reports whether args hold a help flag before a "--".
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelpFlag(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// helpRequest is what parse returns for -h/--help: the command's flags,
+// for its help. Main prints that help to stdout and exits 0.
+type helpRequest struct{ flags *flag.FlagSet }
+
+func (helpRequest) Error() string { return "help requested" }
+
+// writeUsage prints `mcptray --help`: every listed command.
+func writeUsage(w io.Writer) {
+	fmt.Fprintln(w, "mcptray supervises local MCP servers, gives AI assistants one endpoint for all of them, and asks you, not the model, for secrets.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "usage: mcptray COMMAND [ARGS] [--config FILE] [--data DIR]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	const col = 40 // where the summaries start
+	for _, c := range commands {
+		if !c.listed {
+			continue
+		}
+		line := strings.TrimSpace(c.path + " " + c.args)
+		if len(line) > col-4 { // the summary goes on the next line
+			fmt.Fprintf(w, "  %s\n  %*s%s\n", line, col-2, "", c.summary)
+			continue
+		}
+		fmt.Fprintf(w, "  %-*s%s\n", col-2, line, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Every command takes --config FILE (mcp.json; default $MCPTRAY_CONFIG, else the user config dir) and --data DIR (default $MCPTRAY_DATA, else the user state dir).")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 failure (one line on stderr says why), 2 usage error.")
+	fmt.Fprintln(w, "Run 'mcptray help COMMAND' or 'mcptray COMMAND --help' for a command's flags and an example.")
+}
+
+// writeHelp prints one command's help: usage, what it does, its
+// subcommands or flags, and an example. fs is the command's FlagSet; nil
+// for a group, a command without flags, or one not in this build.
+func writeHelp(w io.Writer, c command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: mcptray %s\n", strings.TrimSpace(c.path+" "+c.args))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, wrap(c.about, 78))
+	if subs := subcommands(c.path); len(subs) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "commands:")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, s := range subs {
+			fmt.Fprintf(tw, "  %s\t%s\n", strings.TrimSpace(s.path+" "+s.args), s.summary)
+		}
+		tw.Flush()
+	}
+	switch {
+	case fs != nil && hasFlags(fs):
+		writeFlags(w, fs)
+	case c.flags != "":
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "flags:")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, line := range strings.Split(c.flags, "\n") {
+			fmt.Fprintf(tw, "  %s\n", line)
+		}
+		tw.Flush()
+	}
+	if c.example != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "example:")
+		for _, line := range strings.Split(c.example, "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	if c.group() {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Run 'mcptray help %s COMMAND' for a command's flags and an example.\n", c.path)
+	}
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// commonFlags are the flags every command takes, listed last.
+var commonFlags = []string{"config", "data"}
+
+// writeFlags lists a FlagSet's flags: the command's own, then the common
+// ones, each with its value's placeholder (see placeholder) and a default
+// that is not the zero value.
+func writeFlags(w io.Writer, fs *flag.FlagSet) {
+	var own, common []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if slices.Contains(commonFlags, f.Name) {
+			common = append(common, f)
+		} else {
+			own = append(own, f)
+		}
+	})
+	if len(own)+len(common) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "flags:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, f := range append(own, common...) {
+		name, usage := placeholder(f)
+		dashes := "--"
+		if len(f.Name) == 1 {
+			dashes = "-"
+		}
+		spec := dashes + f.Name
+		if name != "" {
+			spec += " " + name
+		}
+		switch f.DefValue {
+		case "", "0", "false", "[]":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", spec, usage)
+	}
+	tw.Flush()
+}
+
+// placeholder splits a flag's usage into the name of its value and its
+// description. A usage that starts with a back-quoted word ("`FILE` the
+// mcp.json to read") names the value with it; otherwise it is
+// flag.UnquoteUsage's (a back-quoted word inside, else the type; none for
+// a bool).
+func placeholder(f *flag.Flag) (name, usage string) {
+	if rest, ok := strings.CutPrefix(f.Usage, "`"); ok {
+		if name, usage, ok := strings.Cut(rest, "`"); ok {
+			return name, strings.TrimSpace(usage)
+		}
+	}
+	return flag.UnquoteUsage(f)
+}
+
+// wrap breaks s into lines of at most width columns at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case n+1+len(word) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
+}
+
+// errUnknownCommand is the dispatch's answer to a command it does not
+// have.
+var errUnknownCommand = errors.New("unknown command")
+
+// usagePointer is the line under a usage error: where the usage of the
+// command the line names is.
+func usagePointer(path string) string {
+	if path == "" {
+		return "run 'mcptray --help' for usage"
+	}
+	return fmt.Sprintf("run 'mcptray %s --help' for usage", path)
+}
