@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcptray/mcptray/app/keyring"
@@ -18,6 +19,9 @@ import (
 // tests never wait for each other.
 func Own(t testing.TB, entry string) {
 	t.Helper()
+	if !ownInProcess(t, entry) {
+		return // t has it already
+	}
 	lockEntry(t, filepath.Join(os.TempDir(), "mcptray-test-keyring-"+strings.NewReplacer("/", "_", "@", "_").Replace(entry)+".lock"))
 	old, err := keyring.Get(entry)
 	switch {
@@ -34,4 +38,39 @@ func Own(t testing.TB, entry string) {
 			keyring.Delete(entry)
 		}
 	})
+}
+
+// owners is who in this process has which entry: a flock is held per open
+// file, so a second lock of the same entry from this process would wait
+// for itself.
+var owners = struct {
+	sync.Mutex
+	cond *sync.Cond
+	by   map[string]testing.TB
+}{by: map[string]testing.TB{}}
+
+func init() { owners.cond = sync.NewCond(&owners.Mutex) }
+
+// ownInProcess gives entry to t among this process's tests, waiting while
+// another has it, and gives it back when t ends. It returns false when t
+// has it already.
+func ownInProcess(t testing.TB, entry string) bool {
+	owners.Lock()
+	defer owners.Unlock()
+	for {
+		switch owners.by[entry] {
+		case nil:
+			owners.by[entry] = t
+			t.Cleanup(func() {
+				owners.Lock()
+				delete(owners.by, entry)
+				owners.cond.Broadcast()
+				owners.Unlock()
+			})
+			return true
+		case t:
+			return false
+		}
+		owners.cond.Wait()
+	}
 }
