@@ -13,7 +13,7 @@
 // A Gateway re-exposes the downstream sessions it is given (SetServer) to
 // assistants: ServeStream serves one session of newline-delimited JSON-RPC
 // (the unix socket behind `mcptray connect`), HTTPHandler serves
-// streamable HTTP. Tools are named by ToolName ("<server>__<tool>"), or
+// streamable HTTP. Tools are named by toolName ("<server>__<tool>"), or
 // unprefixed on a single-server route; names.go resolves collisions, and
 // a prefixed name by the longest configured server name it begins with.
 //

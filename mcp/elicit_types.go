@@ -11,17 +11,17 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ElicitParams is an elicitation/create request as a server sent it, so the
+// elicitParams is an elicitation/create request as a server sent it, so the
 // inbox (package app) can read it without importing the SDK.
-type ElicitParams = sdk.ElicitParams
+type elicitParams = sdk.ElicitParams
 
 // ElicitResult is the answer to an elicitation: Action "accept", "decline"
 // or "cancel", and Content (accept only) keyed by field name.
 type ElicitResult = sdk.ElicitResult
 
-// CodeURLElicitationRequired is the JSON-RPC error code of a request a
+// codeURLElicitationRequired is the JSON-RPC error code of a request a
 // server refuses until URL elicitations are completed (2025-11-25).
-const CodeURLElicitationRequired = sdk.CodeURLElicitationRequired
+const codeURLElicitationRequired = sdk.CodeURLElicitationRequired
 
 // urlRequired looks at a tools/call error reply. A URLElicitationRequired
 // error (-32042) lists URL elicitations the person must complete before a
@@ -35,7 +35,7 @@ func (g *Gateway) urlRequired(c *call, errObj []byte) {
 	if !code.OK() {
 		return
 	}
-	if n, err := strconv.Atoi(string(code.Of(errObj))); err != nil || n != CodeURLElicitationRequired {
+	if n, err := strconv.Atoi(string(code.Of(errObj))); err != nil || n != codeURLElicitationRequired {
 		return
 	}
 	var e struct {
@@ -81,7 +81,7 @@ func (g *Gateway) urlRequired(c *call, errObj []byte) {
 // servers).
 func (g *Gateway) urlRequiredErr(c *call, err error) {
 	var we *jsonrpc.Error
-	if errors.As(err, &we) && we.Code == CodeURLElicitationRequired {
+	if errors.As(err, &we) && we.Code == codeURLElicitationRequired {
 		if b, merr := json.Marshal(we); merr == nil {
 			g.urlRequired(c, c.sess.RedactJSON(b))
 		}

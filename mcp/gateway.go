@@ -14,30 +14,30 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultCallTimeout bounds one tool call through the gateway; the clock
+// defaultCallTimeout bounds one tool call through the gateway; the clock
 // stops while an elicitation for that call waits for an answer.
-const DefaultCallTimeout = 5 * time.Minute
+const defaultCallTimeout = 5 * time.Minute
 
 // Tool-list modes of an upstream session.
 const (
-	ToolsLive    = "live"    // only ready servers; list_changed on every change
+	toolsLive    = "live"    // only ready servers; list_changed on every change
 	ToolsStable  = "stable"  // every configured server's last known tools
 	ToolsDynamic = "dynamic" // three meta tools: list, describe, call
 )
 
 // Elicitation modes.
 const (
-	ElicitAuto  = "auto"  // non-secret requests go to the assistant when it can take them
+	elicitAuto  = "auto"  // non-secret requests go to the assistant when it can take them
 	ElicitLocal = "local" // everything goes to the inbox
 )
 
-// BuiltinPrefix starts the names of mcptray's own tools.
-const BuiltinPrefix = "mcptray" + nameSep
+// builtinPrefix starts the names of mcptray's own tools.
+const builtinPrefix = "mcptray" + nameSep
 
 // GatewayOptions configure a Gateway.
 type GatewayOptions struct {
 	Logger      *slog.Logger  // nil: slog.Default()
-	CallTimeout time.Duration // per tool call; 0 means DefaultCallTimeout
+	CallTimeout time.Duration // per tool call; 0 means defaultCallTimeout
 	// Builtins are mcptray's own tools, exposed as "mcptray__<Name>" on
 	// aggregate routes (not on single-server routes, and in dynamic mode
 	// only through the meta tools).
@@ -386,12 +386,12 @@ func (g *Gateway) notReadyText(name string) string {
 	return fmt.Sprintf("The MCP server %q is not ready (state: %s). Check it with: mcptray status; restart it with: mcptray restart %s (if it is turned off: mcptray toggle %s on)", name, state, name, name)
 }
 
-// SetSettings changes the per-call deadline (0: DefaultCallTimeout) and the
+// SetSettings changes the per-call deadline (0: defaultCallTimeout) and the
 // elicitation mode ("auto" or "local"; "": auto) for calls that start from
 // now on. The app calls it on every config reload.
 func (g *Gateway) SetSettings(callTimeout time.Duration, elicitation string) {
 	if callTimeout <= 0 {
-		callTimeout = DefaultCallTimeout
+		callTimeout = defaultCallTimeout
 	}
 	g.callTimeout.Store(int64(callTimeout))
 	g.elicitLocal.Store(elicitation == ElicitLocal)

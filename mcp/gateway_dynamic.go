@@ -15,9 +15,9 @@ import (
 // servers and their tools, describe one tool, call one tool. mcptray's own
 // tools appear there as the server "mcptray".
 const (
-	metaList     = BuiltinPrefix + "list_tools"
-	metaDescribe = BuiltinPrefix + "describe_tool"
-	metaCall     = BuiltinPrefix + "call_tool"
+	metaList     = builtinPrefix + "list_tools"
+	metaDescribe = builtinPrefix + "describe_tool"
+	metaCall     = builtinPrefix + "call_tool"
 	builtinHost  = "mcptray"
 )
 

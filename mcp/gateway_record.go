@@ -17,12 +17,12 @@ type ToolCallRecord struct {
 	Tool     string // the server's own name for the tool
 	Started  time.Time
 	Duration time.Duration
-	Outcome  string // OutcomeOK, OutcomeError, OutcomeCancelled or OutcomeTimeout
+	Outcome  string // outcomeOK, OutcomeError, OutcomeCancelled or OutcomeTimeout
 }
 
 // Outcomes of a tool call.
 const (
-	OutcomeOK        = "ok"        // a result without isError
+	outcomeOK        = "ok"        // a result without isError
 	OutcomeError     = "error"     // isError, a JSON-RPC error, the server down or gone mid-call
 	OutcomeCancelled = "cancelled" // the assistant cancelled it or went away
 	OutcomeTimeout   = "timeout"   // the call timeout passed
@@ -42,7 +42,7 @@ func (g *Gateway) recordReply(c *call, line []byte, p *wire.Peek) {
 	if g.opts.OnToolCall == nil {
 		return
 	}
-	outcome := OutcomeOK
+	outcome := outcomeOK
 	if p.Err.OK() || isErrorResult(p.Result.Of(line)) {
 		outcome = OutcomeError
 	}
@@ -57,7 +57,7 @@ func isErrorResult(result []byte) bool {
 
 // recordForward reports a slow-path call (forward) once it returns.
 func (g *Gateway) recordForward(ctx context.Context, server, tool string, started time.Time, res *sdk.Result, err *error) {
-	outcome := OutcomeOK
+	outcome := outcomeOK
 	var werr *jsonrpc.Error
 	switch {
 	case *err != nil && errors.As(*err, &werr) && werr.Code == codeTimeout:

@@ -46,7 +46,7 @@ func TestGatewayToolCallRecords(t *testing.T) {
 			if _, _, err := c.call(t, "r__rich", map[string]any{}); err != nil {
 				t.Fatal(err)
 			}
-			check("rich", OutcomeOK)
+			check("rich", outcomeOK)
 			if res, _, err := c.call(t, "r__rich", map[string]any{"isError": true}); err != nil || !res.IsError {
 				t.Fatalf("isError call: %v %v", res, err)
 			}

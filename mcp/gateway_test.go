@@ -295,7 +295,7 @@ func TestGatewayToolModes(t *testing.T) {
 		{Name: "off", Enabled: false, State: "disabled", CachedTools: cached},
 	})
 	changed := make(chan struct{}, 10)
-	live := connectStream(t, g, UpstreamOptions{Tools: ToolsLive}, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+	live := connectStream(t, g, UpstreamOptions{Tools: toolsLive}, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 		changed <- struct{}{}
 	}})
 	stable := connectStream(t, g, UpstreamOptions{Tools: ToolsStable}, nil)

@@ -114,8 +114,8 @@ func (g *Gateway) newView(key viewKey) *view {
 func (g *Gateway) view(server, mode string) (*view, error) {
 	switch mode {
 	case "":
-		mode = ToolsLive
-	case ToolsLive, ToolsStable, ToolsDynamic:
+		mode = toolsLive
+	case toolsLive, ToolsStable, ToolsDynamic:
 	default:
 		return nil, fmt.Errorf("unknown tools mode %q (want live, stable or dynamic)", mode)
 	}
@@ -219,7 +219,7 @@ func (v *view) sync(snap *snapshot) []string {
 		if v.key.aggregate() {
 			for i := range snap.builtins {
 				b := &snap.builtins[i]
-				name := BuiltinPrefix + b.Name
+				name := builtinPrefix + b.Name
 				nm.reserve(name, "mcptray/"+b.Name)
 				tools = append(tools, exposed{builtinTool(b, name), &route{kind: routeBuiltin, server: "mcptray", tool: b.Name, builtin: b}})
 			}
@@ -229,7 +229,7 @@ func (v *view) sync(snap *snapshot) []string {
 			for _, t := range list {
 				want := singleName(t.Name)
 				if v.key.aggregate() {
-					want = ToolName(server, t.Name)
+					want = toolName(server, t.Name)
 					if owner, ok := shadowedBy(nested, server, want); ok {
 						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
 						refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
@@ -318,7 +318,7 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, nested []
 		for _, p := range d.prompts {
 			name := p.Name
 			if v.key.aggregate() {
-				want := ToolName(server, p.Name)
+				want := toolName(server, p.Name)
 				if owner, ok := shadowedBy(nested, server, want); ok {
 					tn.collisions = append(tn.collisions, "prompt "+shadowNote(server, p.Name, want, owner))
 					continue

@@ -7,20 +7,20 @@ import (
 	"strings"
 )
 
-// MaxToolName is the longest tool name the gateway exposes; several clients
+// maxToolName is the longest tool name the gateway exposes; several clients
 // reject longer ones.
-const MaxToolName = 64
+const maxToolName = 64
 
 // nameSep joins a server's name and its tool's name.
 const nameSep = "__"
 
-// ToolName is the name under which the gateway exposes a server's tool:
+// toolName is the name under which the gateway exposes a server's tool:
 // "<server>__<tool>", every character outside [A-Za-z0-9_-] replaced by '_',
 // and, when that is longer than 64 characters, cut to 55 and ended with '_'
 // and 8 hex digits of a hash of the original pair (stable across runs).
 // Two tools that end up with the same name are told apart by the gateway
-// (see assignNames); ToolName alone does not.
-func ToolName(server, tool string) string {
+// (see assignNames); toolName alone does not.
+func toolName(server, tool string) string {
 	return fitName(sanitizeName(server)+nameSep+sanitizeName(tool), server+"\x00"+tool)
 }
 
@@ -60,21 +60,21 @@ func nameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// fitName shortens name to MaxToolName with a hash of key.
+// fitName shortens name to maxToolName with a hash of key.
 func fitName(name, key string) string {
-	if len(name) <= MaxToolName {
+	if len(name) <= maxToolName {
 		return name
 	}
 	return withHash(name, key)
 }
 
 // withHash is name cut short and ended with "_" and 8 hex digits of the
-// hash of key, at most MaxToolName long.
+// hash of key, at most maxToolName long.
 func withHash(name, key string) string {
 	sum := sha256.Sum256([]byte(key))
 	h := hex.EncodeToString(sum[:4])
-	if len(name) > MaxToolName-len(h)-1 {
-		name = name[:MaxToolName-len(h)-1]
+	if len(name) > maxToolName-len(h)-1 {
+		name = name[:maxToolName-len(h)-1]
 	}
 	return name + "_" + h
 }

@@ -12,21 +12,21 @@ func TestToolName(t *testing.T) {
 		{"gmail", "søg/ned", "gmail__s_g_ned"},
 		{"", "", "____"},
 	} {
-		if got := ToolName(tc.server, tc.tool); got != tc.want {
-			t.Errorf("ToolName(%q, %q) = %q, want %q", tc.server, tc.tool, got, tc.want)
+		if got := toolName(tc.server, tc.tool); got != tc.want {
+			t.Errorf("toolName(%q, %q) = %q, want %q", tc.server, tc.tool, got, tc.want)
 		}
 	}
-	long := ToolName("server", strings.Repeat("t", 100))
-	if len(long) != MaxToolName {
+	long := toolName("server", strings.Repeat("t", 100))
+	if len(long) != maxToolName {
 		t.Errorf("long name has %d characters: %s", len(long), long)
 	}
-	if long != ToolName("server", strings.Repeat("t", 100)) {
+	if long != toolName("server", strings.Repeat("t", 100)) {
 		t.Error("long name is not stable")
 	}
-	if other := ToolName("server", strings.Repeat("t", 99)+"u"); other == long || len(other) != MaxToolName {
+	if other := toolName("server", strings.Repeat("t", 99)+"u"); other == long || len(other) != maxToolName {
 		t.Errorf("two long names collide: %s", other)
 	}
-	for _, n := range []string{long, ToolName("a b", "c.d")} {
+	for _, n := range []string{long, toolName("a b", "c.d")} {
 		for _, c := range []byte(n) {
 			if !nameByte(c) {
 				t.Errorf("%q has %q", n, c)
@@ -40,8 +40,8 @@ func TestNamerResolvesCollisions(t *testing.T) {
 		nm := newNamer()
 		nm.reserve("mcptray__servers", "mcptray/servers")
 		return []string{
-			nm.assign(ToolName("a.b", "c"), "a.b", "c"),
-			nm.assign(ToolName("a_b", "c"), "a_b", "c"),
+			nm.assign(toolName("a.b", "c"), "a.b", "c"),
+			nm.assign(toolName("a_b", "c"), "a_b", "c"),
 			nm.assign("mcptray__servers", "mcptray", "servers"),
 			strings.Join(nm.collisions, ";"),
 		}
