@@ -78,7 +78,7 @@ func authClient(args []string, stdout io.Writer) error {
 func authAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newFlags("auth google add")
 	noBrowser := f.Bool("no-browser", false, "print the sign-in address instead of opening a browser")
-	scopes := f.String("scopes", "calendar,gmail", "the services to sign in for: calendar, gmail or both")
+	scopes := f.String("scopes", "calendar,gmail", "the `LIST` of services to sign in for: calendar, gmail or both")
 	if err := parse(f, args, 0); err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func readGoogleSettings(path string) (googleSettings, error) {
 // `mcptray status` shows.
 func cmdServeGcal(ctx context.Context, args []string) error {
 	f := newFlags("serve gcal")
-	account := f.String("account", "", "the default account of the tools (default: the first account added)")
+	account := f.String("account", "", "the default `EMAIL` of the tools (default: the first account added)")
 	if err := parse(f, args, 0); err != nil {
 		return err
 	}

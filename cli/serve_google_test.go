@@ -44,7 +44,7 @@ func TestServeGcalUsage(t *testing.T) {
 	}{
 		{[]string{"serve", "gcal", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 		{[]string{"serve", "gcal", "extra"}, 2, "serve gcal takes 0 argument(s), got 1"},
-		{[]string{"serve", "ssh", "extra"}, 2, "serve takes one of ssh, gcal, gmail"},
+		{[]string{"serve", "ssh", "extra"}, 2, "serve ssh takes 0 argument(s), got 1"},
 		{[]string{"serve", "gmail"}, 1, "the built-in gmail server is not in this version of mcptray yet"},
 	} {
 		code, _, errs := cli(t, c.args...)
