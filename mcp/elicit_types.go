@@ -11,10 +11,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// elicitParams is an elicitation/create request as a server sent it, so the
-// inbox (package app) can read it without importing the SDK.
-type elicitParams = sdk.ElicitParams
-
 // ElicitResult is the answer to an elicitation: Action "accept", "decline"
 // or "cancel", and Content (accept only) keyed by field name.
 type ElicitResult = sdk.ElicitResult

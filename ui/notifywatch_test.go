@@ -150,9 +150,3 @@ func (w *notifyWatch) since(n int) []string {
 	return append([]string(nil), w.log[min(n, len(w.log)):]...)
 }
 
-// logLen is how many entries the log has.
-func (w *notifyWatch) logLen() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.log)
-}
