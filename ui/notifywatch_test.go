@@ -149,4 +149,3 @@ func (w *notifyWatch) since(n int) []string {
 	defer w.mu.Unlock()
 	return append([]string(nil), w.log[min(n, len(w.log)):]...)
 }
-
