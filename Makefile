@@ -15,6 +15,10 @@ BIN := bin/mcptray
 # machines without a desktop.
 HEADLESS_BIN := bin/mcptray-headless
 HEADLESS := env CGO_ENABLED=0 $(GO)
+# mcptray's Google servers (serve gcal|gmail) run in this binary, beside
+# either mcptray: the Google API clients stay out of the daemon and the
+# tray app (docs/google.md). Pure Go, like the headless build.
+GOOGLE_BIN := bin/mcptray-google
 SESSION := scripts/desktop-session.sh
 # test and vet build with -race both, so they share one build of the cgo
 # packages; build, run and bench build without it.
@@ -28,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # once (seconds cold), then from the build cache.
 TESTFMT := .cache/testfmt
 
-.PHONY: all deps build build-headless run test fmt-check vet lint bench clean conformance
+.PHONY: all deps build build-headless google run test fmt-check vet lint bench clean conformance
 
 all: build
 
@@ -43,11 +47,14 @@ STAMP := -ldflags "-X github.com/mcptray/mcptray/cli.stampedVersion=$$(git descr
 	-X github.com/mcptray/mcptray/cli.stampedCommit=$$(git rev-parse HEAD 2>/dev/null) \
 	-X github.com/mcptray/mcptray/cli.stampedModified=$$(test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)"
 
-build: deps
+build: deps google
 	$(GO) build $(STAMP) -o $(BIN) .
 
-build-headless:
+build-headless: google
 	$(HEADLESS) build -tags headless $(STAMP) -o $(HEADLESS_BIN) .
+
+google:
+	$(HEADLESS) build -o $(GOOGLE_BIN) ./cmd/mcptray-google
 
 # Starts the tray app; the default config is created on first run.
 run: build

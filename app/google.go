@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/app/googlekeys"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 )
 
@@ -19,49 +19,13 @@ import (
 // package google; this file only adapts it to the keyring and to the UI.
 
 // GoogleKeyring is the Store of package google on the OS keyring
-// (app/keyring): its errors become google.ErrNotFound for a missing entry,
-// and an unavailable keyring's reason alone.
-type GoogleKeyring struct{}
-
-// Get reads the entry name.
-func (GoogleKeyring) Get(name string) (string, error) {
-	v, err := keyring.Get(name)
-	return v, googleKeyringError(err)
-}
-
-// Set stores value under name.
-func (GoogleKeyring) Set(name, value string) error {
-	return googleKeyringError(keyring.Set(name, value))
-}
-
-// Delete removes the entry name.
-func (GoogleKeyring) Delete(name string) error { return googleKeyringError(keyring.Delete(name)) }
-
-// googleKeyringError maps app/keyring's errors to what package google
-// expects.
-func googleKeyringError(err error) error {
-	var ue *keyring.UnavailableError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, keyring.ErrNotFound):
-		return google.ErrNotFound
-	case errors.As(err, &ue):
-		return ue // its reason says what is missing
-	case errors.Is(err, keyring.ErrTooLarge):
-		return errors.New("the value is too large for this system's keyring")
-	}
-	return err
-}
+// (app/googlekeys).
+type GoogleKeyring = googlekeys.Store
 
 // NewGoogleAccounts returns the Google accounts of data dir data: metadata
 // in DATA/google-accounts.json, tokens in the keyring. logger may be nil.
 func NewGoogleAccounts(data string, logger *slog.Logger) *google.Accounts {
-	return google.New(google.Options{
-		Store:  GoogleKeyring{},
-		Path:   filepath.Join(data, google.AccountsFile),
-		Logger: logger,
-	})
+	return googlekeys.Accounts(data, logger)
 }
 
 // Google account statuses, as GoogleAccount.Status has them.

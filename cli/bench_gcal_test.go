@@ -115,6 +115,7 @@ func BenchmarkGcalServeIdleRSS(b *testing.B) {
 			} else {
 				bin = buildTray(b)
 			}
+			buildGoogleBeside(b, bin)
 			cmd := exec.Command(bin, "serve", "gcal")
 			cmd.Env = append(os.Environ(), g.env...)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -160,16 +161,21 @@ func BenchmarkGcalServeIdleRSS(b *testing.B) {
 	}
 }
 
-// BenchmarkGcalBinarySizes builds the tray binary (`make build`) and the
-// headless one (`make build-headless`) and reports their sizes; what they
-// were before the Google packages landed is in docs/performance.md.
+// BenchmarkGcalBinarySizes builds the tray binary (`make build`), the
+// headless one (`make build-headless`) and mcptray-google, and reports
+// their sizes; what they were before the Google packages landed is in
+// docs/performance.md.
 func BenchmarkGcalBinarySizes(b *testing.B) {
-	for _, build := range []string{"headless", "tray"} {
+	for _, build := range []string{"headless", "tray", "google"} {
 		var bin string
-		if build == "headless" {
+		switch build {
+		case "headless":
 			bin = buildMcptray(b, "mcptray-headless", []string{"CGO_ENABLED=0"}, "-tags", "headless")
-		} else {
+		case "tray":
 			bin = buildMcptray(b, "mcptray", nil)
+		default:
+			bin = filepath.Join(b.TempDir(), GoogleBinary)
+			buildGoogleBeside(b, bin)
 		}
 		st, err := os.Stat(bin)
 		if err != nil {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +57,20 @@ func buildMcptray(t testing.TB, name string, env []string, flags ...string) stri
 		t.Fatalf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
 	}
 	return bin
+}
+
+// buildGoogleBeside builds mcptray-google (cmd/mcptray-google, static, as
+// `make build` does) into the folder of the mcptray at bin, where
+// `mcptray serve gcal|gmail` looks for it.
+func buildGoogleBeside(t testing.TB, bin string) {
+	t.Helper()
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	build := exec.Command(goBin, "build", "-o", filepath.Join(filepath.Dir(bin), GoogleBinary), "./cmd/mcptray-google")
+	build.Dir = ".."
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/mcptray-google: %v\n%s", err, out)
+	}
 }
 
 // buildTray builds the tray binary, as `make build` does.
@@ -128,6 +144,67 @@ func TestHeadlessBuild(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("mcptray-headless did not exit within 30 s of SIGTERM")
 	}
+}
+
+// TestServeGcalBecomesMcptrayGoogle: a built mcptray checks `serve gcal`'s
+// command line itself, then becomes the mcptray-google beside it — the
+// same process, which answers MCP on the same stdio; without one beside it
+// or on PATH, it says where it looked and how to get one.
+func TestServeGcalBecomesMcptrayGoogle(t *testing.T) {
+	bin := buildMcptray(t, "mcptray-headless", []string{"CGO_ENABLED=0"}, "-tags", "headless")
+	dir := t.TempDir()
+	env := append(os.Environ(), "MCPTRAY_DATA="+filepath.Join(dir, "data"), "MCPTRAY_CONFIG="+filepath.Join(dir, "mcp.json"), "PATH=/usr/bin:/bin")
+
+	// No mcptray-google yet.
+	cmd := exec.Command(bin, "serve", "gcal")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	want := "mcptray: the Google servers run in mcptray-google, which is neither in " + filepath.Dir(bin) + " nor on PATH"
+	if code := exitCode(err); code != 1 || !strings.Contains(string(out), want) {
+		t.Errorf("without mcptray-google: exit %d %q, want 1 and %q", code, out, want)
+	}
+
+	buildGoogleBeside(t, bin)
+	cmd = exec.Command(bin, "serve", "gcal", "--bogus")
+	cmd.Env = env
+	out, err = cmd.CombinedOutput()
+	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "mcptray: flag provided but not defined: -bogus") {
+		t.Errorf("a bad flag: exit %d %q, want mcptray's usage error", code, out)
+	}
+
+	cmd = exec.Command(bin, "serve", "gcal")
+	cmd.Env = env
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr := new(syncBuffer)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))
+	line := make([]byte, 64<<10)
+	n, _ := stdout.Read(line)
+	if !strings.Contains(string(line[:n]), `"id":1`) || !strings.Contains(string(line[:n]), `"serverInfo"`) {
+		t.Fatalf("serve gcal answered %q; stderr: %s", line[:n], stderr)
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", cmd.Process.Pid))
+	if err != nil || filepath.Base(exe) != GoogleBinary {
+		t.Errorf("serve gcal runs %q (%v), want mcptray-google in the same process", exe, err)
+	}
+}
+
+// exitCode is a finished command's exit code (0 for a nil error).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }
 
 // TestNoLocaleErrorUnderCUTF8: with LANG=C.UTF-8 (Debian's and Docker's

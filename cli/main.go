@@ -32,6 +32,10 @@ type Options struct {
 	// without the desktop UI (`go build -tags headless`), where run works
 	// like daemon.
 	NewDesktop func() Desktop
+	// ServeGoogle runs `serve gcal|gmail ARGS…` (args without "serve") in
+	// this process; nil for mcptray's way, an exec of mcptray-google.
+	// Test binaries, which link the Google servers, set it.
+	ServeGoogle func(ctx context.Context, args []string) error
 }
 
 // Desktop is the tray app's UI, as `mcptray run` drives it.
@@ -131,7 +135,7 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 	case "inputs":
 		return cmdInputs(ctx, args, stdout)
 	case "serve":
-		return cmdServe(ctx, args)
+		return cmdServe(ctx, args, opts.ServeGoogle)
 	case "ssh":
 		return cmdSSH(ctx, args, os.Stdin, stdout, stderr)
 	case "secret":

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/cli/googleserve"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
@@ -22,13 +23,14 @@ import (
 
 // TestMain makes this test binary three things besides the tests: the fake
 // MCP servers (mcptest), the watchdog, and — with MCPTRAY_TEST_AS_MCPTRAY=1 —
-// mcptray itself (without a desktop UI), so end-to-end tests run the real command line in a real
+// mcptray itself (without a desktop UI, and with the Google servers in
+// process instead of an exec of mcptray-google), so end-to-end tests run the real command line in a real
 // subprocess without a separate build.
 func TestMain(m *testing.M) {
 	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
 	testdaemon.Main = func(args []string, stdout, stderr io.Writer) int {
-		return Main(args, stdout, stderr, Options{})
+		return Main(args, stdout, stderr, Options{ServeGoogle: googleserve.Serve})
 	}
 	if os.Getenv("MCPTRAY_TEST_AS_MCPTRAY") == "1" {
 		if n, err := strconv.ParseInt(os.Getenv(logMaxEnv), 10, 64); err == nil {

@@ -73,9 +73,9 @@ func SSHServer(logger *slog.Logger) *sshsrv.Server {
 	})
 }
 
-// cmdServe runs a built-in stdio MCP server. gmail is not built in yet:
-// the default config's entry reports this reason in `mcptray status`.
-func cmdServe(ctx context.Context, args []string) error {
+// cmdServe runs a built-in stdio MCP server: ssh here, gcal and gmail in
+// mcptray-google (serveGoogle, nil for the exec).
+func cmdServe(ctx context.Context, args []string, serveGoogle func(context.Context, []string) error) error {
 	if len(args) == 0 {
 		return usageError{"serve takes one of ssh, gcal, gmail"}
 	}
@@ -85,13 +85,8 @@ func cmdServe(ctx context.Context, args []string) error {
 			return err
 		}
 		return cmdServeSSH(ctx)
-	case "gcal":
-		return cmdServeGcal(ctx, args[1:])
-	case "gmail":
-		if err := parse(newBareFlags("serve gmail"), args[1:], 0); err != nil {
-			return err
-		}
-		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", args[0])
+	case "gcal", "gmail":
+		return cmdServeGoogle(ctx, args, serveGoogle)
 	default:
 		return usageError{fmt.Sprintf("no built-in server %q (ssh, gcal, gmail)", args[0])}
 	}

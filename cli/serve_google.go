@@ -1,93 +1,71 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"log/slog"
 	"os"
-
-	"github.com/mcptray/mcptray/app/config"
-	"github.com/mcptray/mcptray/mcp/servers/google/calendar"
+	"os/exec"
+	"path/filepath"
 )
 
-// googleSettings are mcp.json's x-mcptray.google: the Google servers'
-// settings, as the file writes them (the servers parse the durations).
-type googleSettings struct {
-	CalendarPoll     string // "2m" when absent
-	CalendarReminder string // "10m" when absent
+// GoogleBinary is the executable that runs the Google servers: mcptray
+// itself links no Google API client (cli/googleserve, docs/google.md).
+const GoogleBinary = "mcptray-google"
+
+// cmdServeGoogle is `mcptray serve gcal|gmail [--account EMAIL]`: it checks
+// the command line as every command does (usage errors and --help are
+// mcptray's), then runs the server through serve: in mcptray,
+// execGoogle, which replaces this process with mcptray-google — same pid,
+// same stdin and stdout, same environment (MCPTRAY_DATA and
+// MCPTRAY_CONFIG, which the supervisor sets) — so the supervisor sees no
+// difference.
+func cmdServeGoogle(ctx context.Context, args []string, serve func(context.Context, []string) error) error {
+	name := args[0]
+	f := newFlags("serve " + name)
+	f.String("account", "", "the default `EMAIL` of the tools (default: the first account added)")
+	if err := parse(f, args[1:], 0); err != nil {
+		return err
+	}
+	if serve == nil {
+		serve = execGoogle
+	}
+	return serve(ctx, args)
 }
 
-// readGoogleSettings reads x-mcptray.google from the mcp.json at path
-// (a missing file means the defaults). A value of the wrong type is an
-// error naming the key and what it takes.
-func readGoogleSettings(path string) (googleSettings, error) {
-	var s googleSettings
-	data, err := config.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("reading %s: %w", path, err)
-	}
-	cfg, err := config.Parse(data, config.Env{})
-	if err != nil {
-		return s, fmt.Errorf("%s: %w", path, err)
-	}
-	raw := cfg.Settings.Raw["google"]
-	if raw == nil || bytes.Equal(raw, []byte("null")) {
-		return s, nil
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
-		return s, fmt.Errorf(`x-mcptray.google in %s must be an object, like {"calendarPoll": "2m"}`, path)
-	}
-	for key, dst := range map[string]*string{"calendarPoll": &s.CalendarPoll, "calendarReminder": &s.CalendarReminder} {
-		v, ok := members[key]
-		if !ok {
-			continue
+// googleExecutable finds mcptray-google: beside this executable (symlinks
+// resolved: bin/, /usr/bin), else on PATH.
+func googleExecutable() (string, error) {
+	self, err := os.Executable()
+	if err == nil {
+		if real, rerr := filepath.EvalSymlinks(self); rerr == nil {
+			self = real
 		}
-		if err := json.Unmarshal(v, dst); err != nil {
-			return s, fmt.Errorf(`x-mcptray.google.%s in %s must be a duration in quotes, like "2m", got %s`, key, path, v)
+		p := filepath.Join(filepath.Dir(self), GoogleBinary)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
 		}
 	}
-	return s, nil
+	if p, err := exec.LookPath(GoogleBinary); err == nil {
+		return p, nil
+	}
+	where := "this mcptray"
+	if self != "" {
+		where = filepath.Dir(self)
+	}
+	return "", errors.New("the Google servers run in " + GoogleBinary + ", which is neither in " + where +
+		" nor on PATH: `make build` builds it beside bin/mcptray, and mcptray's packages install both")
 }
 
-// cmdServeGcal is `mcptray serve gcal [--account EMAIL]`: the Google
-// Calendar MCP server on stdio, on the accounts of the data dir
-// (MCPTRAY_DATA, which the supervisor sets) and the keyring, with
-// x-mcptray.google from mcp.json (MCPTRAY_CONFIG), until the client
-// closes stdin. A bad setting ends it at once with the reason, which
-// `mcptray status` shows.
-func cmdServeGcal(ctx context.Context, args []string) error {
-	f := newFlags("serve gcal")
-	account := f.String("account", "", "the default `EMAIL` of the tools (default: the first account added)")
-	if err := parse(f, args, 0); err != nil {
-		return err
-	}
-	configPath, data, err := f.paths()
+// execGoogle runs mcptray-google serve ARGS in place of this process
+// (execProcess: an exec where the system has one).
+func execGoogle(_ context.Context, args []string) error {
+	bin, err := googleExecutable()
 	if err != nil {
 		return err
 	}
-	settings, err := readGoogleSettings(configPath)
-	if err != nil {
-		return err
+	if err := execProcess(bin, append([]string{bin, "serve"}, args...)); err != nil {
+		return fmt.Errorf("starting %s: %w", bin, err)
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	srv, err := calendar.NewFromConfig(calendar.Config{
-		Accounts:         googleAccounts(data, logger),
-		Account:          *account,
-		DataDir:          data,
-		CalendarPoll:     settings.CalendarPoll,
-		CalendarReminder: settings.CalendarReminder,
-		Logger:           logger,
-	})
-	if err != nil {
-		return err
-	}
-	return srv.ServeStdio(ctx)
+	return nil
 }

@@ -5,10 +5,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-
-	"google.golang.org/api/calendar/v3"
-	"google.golang.org/api/gmail/v1"
-	"google.golang.org/api/option"
 )
 
 // APIURLEnv names the environment variable holding the base URL that both
@@ -55,18 +51,4 @@ func (e *SignInNeededError) Error() string {
 		return "no Google account is signed in: " + e.Reason
 	}
 	return "the Google account " + e.Email + " needs to sign in again: " + e.Reason
-}
-
-// CalendarService is the official Calendar client for hc (an authorized
-// client from AccountSource.Client), its requests sent under APIURL().
-func CalendarService(ctx context.Context, hc *http.Client) (*calendar.Service, error) {
-	// Calendar's base path already holds its service path.
-	return calendar.NewService(ctx, option.WithHTTPClient(hc), option.WithEndpoint(APIURL()+"calendar/v3/"))
-}
-
-// GmailService is the official Gmail client for hc, its requests sent
-// under APIURL().
-func GmailService(ctx context.Context, hc *http.Client) (*gmail.Service, error) {
-	// Gmail's client puts gmail/v1/users/… under its base.
-	return gmail.NewService(ctx, option.WithHTTPClient(hc), option.WithEndpoint(APIURL()))
 }

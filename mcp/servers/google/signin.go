@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
-	"google.golang.org/api/idtoken"
 )
 
 // DefaultSignInTimeout is how long a sign-in waits for the browser unless
@@ -245,14 +244,14 @@ func (s *SignIn) email(tok *oauth2.Token) (string, error) {
 	if raw == "" {
 		return "", errors.New("google's answer has no ID token, so the account's address is unknown (was the openid scope refused?)")
 	}
-	p, err := idtoken.ParsePayload(raw)
+	p, err := parseIDToken(raw)
 	if err != nil {
 		return "", fmt.Errorf("reading the ID token in Google's answer: %w", err)
 	}
 	if p.Audience != s.clientID {
 		return "", errors.New("the ID token in Google's answer was issued to another OAuth client")
 	}
-	email, _ := p.Claims["email"].(string)
+	email := p.Email
 	if email == "" {
 		return "", errors.New("the ID token in Google's answer has no email address (was the email scope refused?)")
 	}

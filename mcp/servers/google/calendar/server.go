@@ -191,7 +191,7 @@ func (s *Server) try(ctx context.Context, email string, op func(*gcal.Service) e
 	if err != nil {
 		return err
 	}
-	svc, err := google.CalendarService(ctx, hc)
+	svc, err := newService(ctx, hc)
 	if err != nil {
 		return fmt.Errorf("making the Calendar client: %w", err)
 	}
