@@ -158,7 +158,7 @@ func newEnv(t *testing.T, mods ...func(*Options)) *env {
 		m(&opts)
 	}
 	e.srv = New(opts)
-	e.srv.retry.base = time.Millisecond
+	e.srv.retry.Base = time.Millisecond
 	e.connect()
 	return e
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/servers/google"
 	gcal "google.golang.org/api/calendar/v3"
 )
 
@@ -210,7 +211,7 @@ func (p *poller) sync(ctx context.Context, email, calID string) error {
 		items, next, updated, err = p.list(ctx, email, calID, "", "")
 	case cur.SyncToken != "":
 		items, next, updated, err = p.list(ctx, email, calID, cur.SyncToken, "")
-		if code(err) == 410 {
+		if google.StatusCode(err) == 410 {
 			// The token expired: start over, announcing nothing old.
 			p.s.log.Info("calendar sync token expired; syncing afresh", "account", email, "calendar", calID)
 			quiet = true

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
@@ -31,22 +30,6 @@ func TestRateLimitsAreRetried(t *testing.T) {
 	}
 	e.fake.InjectRateLimits(limits...)
 	e.callErr("list_calendars", nil, "rate-limited", "5 times", "try again")
-}
-
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
-	for v, want := range map[string]time.Duration{"": 0, "3": 3 * time.Second, "x": 0,
-		now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second} {
-		if got := retryAfter(v, now); got != want {
-			t.Errorf("Retry-After %q: %v, want %v", v, got, want)
-		}
-	}
-	b := backoff{attempts: 3, base: time.Millisecond, max: time.Millisecond, longest: time.Second}
-	n := 0
-	err := b.do(context.Background(), func() error { n++; return errors.New("not a rate limit") })
-	if n != 1 || err == nil {
-		t.Errorf("another error is not retried: %d calls", n)
-	}
 }
 
 // TestSignInThenRetry: a call whose account must sign in asks SignIn

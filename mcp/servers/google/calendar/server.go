@@ -62,7 +62,7 @@ type Options struct {
 type Server struct {
 	opts  Options
 	log   *slog.Logger
-	retry backoff
+	retry google.Backoff
 
 	zoneMu sync.Mutex        // guards zones
 	zones  map[string]string // account → its primary calendar's zone
@@ -94,7 +94,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Server{opts: opts, log: opts.Logger, retry: defaultBackoff, zones: map[string]string{}, own: map[string]time.Time{}}
+	return &Server{opts: opts, log: opts.Logger, retry: google.DefaultBackoff, zones: map[string]string{}, own: map[string]time.Time{}}
 }
 
 // ServeStdio serves MCP on stdin and stdout, and polls for changes,
@@ -195,7 +195,7 @@ func (s *Server) try(ctx context.Context, email string, op func(*gcal.Service) e
 	if err != nil {
 		return fmt.Errorf("making the Calendar client: %w", err)
 	}
-	return s.retry.do(ctx, func() error { return op(svc) })
+	return s.retry.Do(ctx, func() error { return op(svc) })
 }
 
 // zone is the account's primary calendar's time zone (cached), or the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/servers/google"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	gcal "google.golang.org/api/calendar/v3"
 )
@@ -144,7 +145,7 @@ func (s *Server) eventsIn(ctx context.Context, req *sdk.CallToolRequest, email *
 // explainCalendar words an error of a call on a calendar; a missing
 // calendar says where to find the ids.
 func explainCalendar(err error, email, calID, doing string) error {
-	if code(err) == 404 {
+	if google.StatusCode(err) == 404 {
 		return fmt.Errorf("%s: there is no calendar %q in %s (list_calendars shows the ids; primary is the main one)", doing, calID, email)
 	}
 	return explain(err, doing+" of calendar "+calID)
@@ -238,7 +239,7 @@ func (s *Server) getEvent(ctx context.Context, req *sdk.CallToolRequest, email *
 		ev, err = svc.Events.Get(calID, id).Context(ctx).Do()
 		return err
 	})
-	if code(err) == 404 {
+	if google.StatusCode(err) == 404 {
 		return nil, fmt.Errorf("there is no event %q in calendar %q of %s (list_events shows the ids; is calendar_id right?)", id, calID, *email)
 	}
 	if err != nil {
