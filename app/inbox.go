@@ -77,10 +77,14 @@ type InboxRequest struct {
 	URL  string `json:"url,omitempty"`
 	Host string `json:"host,omitempty"`
 	// Confirm is set for a form without fields: a yes/no question.
-	Confirm  bool      `json:"confirm,omitempty"`
-	Fields   []Field   `json:"fields"`
-	Created  time.Time `json:"created"`
-	Deadline time.Time `json:"deadline"`
+	Confirm bool `json:"confirm,omitempty"`
+	// AcceptLabel, for a yes/no request, is what the server asks its
+	// accept button to say ("Send"); Cancel then declines. "" for Accept,
+	// Decline and Cancel.
+	AcceptLabel string    `json:"acceptLabel,omitempty"`
+	Fields      []Field   `json:"fields"`
+	Created     time.Time `json:"created"`
+	Deadline    time.Time `json:"deadline"`
 }
 
 // Answer is a person's answer to a request.

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 
@@ -72,6 +74,9 @@ func (c *Core) elicit(ctx context.Context, info mcp.ElicitInfo) (*mcp.ElicitResu
 			return c.refuseRequest(info.Server, fmt.Sprintf("its form has %d fields, over the limit of %d", len(fields), maxInboxFields))
 		}
 		req.Fields, req.Confirm = fields, len(fields) == 0
+		if req.Confirm {
+			req.AcceptLabel = acceptLabel(p.Meta[mcp.AcceptLabelMeta])
+		}
 	}
 	r := c.inbox.ask(ctx, req, p.ElicitationID, c.inboxTimeout())
 	return r.res, nil
@@ -147,4 +152,24 @@ func urlHost(raw string) string {
 		host += ":" + port
 	}
 	return host
+}
+
+// maxAcceptLabel is the longest accept-button label a server may ask for.
+const maxAcceptLabel = 24
+
+// acceptLabel is the label a server asked its accept button to carry
+// (_meta mcptray/acceptLabel), or "" when v is not a short one-line
+// string of printable characters.
+func acceptLabel(v any) string {
+	s, ok := v.(string)
+	s = strings.TrimSpace(s)
+	if !ok || s == "" || utf8.RuneCountInString(s) > maxAcceptLabel {
+		return ""
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return ""
+		}
+	}
+	return s
 }

@@ -210,3 +210,14 @@ func TestURLHost(t *testing.T) {
 		}
 	}
 }
+
+// The label a server asks for its yes: a short printable string, else
+// none (the inbox's own Accept, Decline and Cancel).
+func TestAcceptLabel(t *testing.T) {
+	for v, want := range map[any]string{"Send": "Send", "  Send  ": "Send", "": "", nil: "", true: "", 3: "",
+		"Send\nnow": "", "Send\x1b[31m": "", "a label far longer than twenty-four runes": "", "Envoyer ✉": "Envoyer ✉"} {
+		if got := acceptLabel(v); got != want {
+			t.Errorf("acceptLabel(%q) = %q, want %q", v, got, want)
+		}
+	}
+}

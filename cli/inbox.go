@@ -76,6 +76,8 @@ func kind(r app.InboxRequest) string {
 		return "input " + oneLine(r.Input)
 	case r.Mode == "url":
 		return "url " + oneLine(r.Host)
+	case r.Confirm && r.AcceptLabel != "":
+		return "yes/no (" + oneLine(r.AcceptLabel) + ")"
 	case r.Confirm:
 		return "yes/no"
 	}

@@ -87,6 +87,12 @@ func (g *Gateway) urlRequiredErr(c *call, err error) {
 // InboxOnlyMeta is the _meta key (value true) with which a server marks an
 // elicitation as one for the person: it goes to mcptray's inbox, never to
 // an assistant, whatever the elicitation setting. mcptray's built-in
-// servers mark their Google sign-ins so (google.InboxMeta is the same
-// key).
+// servers mark their Google sign-ins and Gmail's send confirmations so
+// (google.InboxMeta is the same key).
 const InboxOnlyMeta = "mcptray/inbox"
+
+// AcceptLabelMeta is the _meta key whose short text labels the inbox's
+// accept button of a yes/no request ("Send" for Gmail's confirmation;
+// google.AcceptLabelMeta is the same key). The inbox then offers that
+// button and Cancel, which declines.
+const AcceptLabelMeta = "mcptray/acceptLabel"

@@ -347,6 +347,30 @@ func TestConfirmRequest(t *testing.T) {
 	}
 }
 
+// A yes/no request whose server named its yes (Gmail's "Send") offers
+// that and Cancel, which declines.
+func TestConfirmRequestWithItsOwnLabel(t *testing.T) {
+	req := app.InboxRequest{ID: "c2", Server: "gmail", Tool: "send", Mode: "form", Confirm: true, AcceptLabel: "Send",
+		Message: "From: ada@example.com\nTo: bob@example.com\nSubject: Lunch?", Created: testNow, Deadline: testNow.Add(time.Minute)}
+	v, ans, _, _ := showRequest(t, req)
+	if v.accept.Text != "Send" {
+		t.Errorf("accept button %q, want Send", v.accept.Text)
+	}
+	var labels []string
+	for _, o := range test.LaidOutObjects(v.root) {
+		if b, ok := o.(*widget.Button); ok {
+			labels = append(labels, b.Text)
+		}
+	}
+	if !reflect.DeepEqual(labels, []string{"Send", "Cancel"}) {
+		t.Errorf("buttons %q, want Send and Cancel", labels)
+	}
+	test.Tap(button(t, v.root, "Cancel"))
+	if len(ans.got) != 1 || ans.got[0].Action != app.ActionDecline {
+		t.Errorf("Cancel answered %v, want decline", ans.got)
+	}
+}
+
 func TestCountdown(t *testing.T) {
 	v, _, _, _ := showRequest(t, typesRequest())
 	if got := v.countdown.Text; got != "4:50 left" {

@@ -14,8 +14,9 @@ import (
 
 // requestView shows one inbox request and answers it: who asks and during
 // which tool call, the message, a countdown to the deadline, then the form
-// (Accept / Decline / Cancel), a yes/no question, or for a URL the host in
-// large type with "Open in browser" / Decline. The popup and the Inbox tab
+// (Accept / Decline / Cancel), a yes/no question (or the server's own
+// label for yes, e.g. Send / Cancel), or for a URL the host in large type
+// with "Open in browser" / Decline. The popup and the Inbox tab
 // both use it. Main goroutine only.
 type requestView struct {
 	req       app.InboxRequest
@@ -68,6 +69,13 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 		if !req.Confirm {
 			v.form = newRequestForm(req.Fields, func() { v.send(app.ActionAccept) }, func() { v.send(app.ActionCancel) })
 			box.Add(v.form.root)
+		}
+		if req.Confirm && req.AcceptLabel != "" {
+			// The server named its yes ("Send"): the choices are that or
+			// not doing it.
+			v.accept = widget.NewButton(req.AcceptLabel, func() { v.send(app.ActionAccept) })
+			buttons = container.NewHBox(v.accept, widget.NewButton("Cancel", func() { v.send(app.ActionDecline) }))
+			break
 		}
 		v.accept = widget.NewButton("Accept", func() { v.send(app.ActionAccept) })
 		buttons = container.NewHBox(v.accept, decline, cancel)
