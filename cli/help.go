@@ -190,8 +190,7 @@ var commands = []command{
 		summary: "the built-in Gmail server",
 		about: "The Gmail MCP server on stdio: search, read, drafts, threaded replies, labels, attachments saved as files, and new mail as notifications. " +
 			"Sending asks you first in the inbox (x-mcptray.google.gmailSend: confirm, allow or drafts-only).",
-		example: `"gmail": {"command": "${self}", "args": ["serve", "gmail"]}   # in mcp.json`,
-		flags:   "--account EMAIL\tthe account used when a tool call names none"},
+		example: `"gmail": {"command": "${self}", "args": ["serve", "gmail"]}   # in mcp.json`},
 	{path: "version", listed: true,
 		summary: "version, commit and Go version (also --version)",
 		about:   "Prints mcptray's version, the commit it was built from (and whether the tree had changes), and the Go version that built it.",
