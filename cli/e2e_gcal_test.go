@@ -332,6 +332,7 @@ func TestGcalNotificationReachesDunst(t *testing.T) {
 	}
 	s := newGcalSetup(t)
 	bin := buildTray(t)
+	buildGoogleBeside(t, bin) // the real tray binary execs it for serve gcal
 	in := &instance{&testdaemon.Instance{T: t, Config: s.config, Data: s.data}}
 	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
 	run := exec.Command(bin, append([]string{"run"}, in.FlagsFirst...)...)
