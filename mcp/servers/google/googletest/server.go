@@ -16,9 +16,10 @@ type Server struct {
 	*httptest.Server
 	mux *http.ServeMux
 
-	mu     sync.Mutex
-	now    func() time.Time
+	mu     sync.Mutex             // guards the fields below
+	now    func() time.Time       // the fake's clock
 	access map[string]accessToken // access token → what it grants
+	limits []RateLimit            // injected answers for the next API requests
 
 	cal   *calendarFake // the Calendar API (calendar*.go)
 	oauth oauthState    // the OAuth endpoints' state (oauth.go)
