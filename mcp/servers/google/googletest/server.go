@@ -22,6 +22,7 @@ type Server struct {
 	limits []RateLimit            // injected answers for the next API requests
 
 	cal   *calendarFake // the Calendar API (calendar*.go)
+	gmail *gmailFake    // the Gmail API (gmail*.go)
 	oauth oauthState    // the OAuth endpoints' state (oauth.go)
 }
 
@@ -36,6 +37,7 @@ type accessToken struct {
 func New() *Server {
 	s := &Server{mux: http.NewServeMux(), now: time.Now, access: map[string]accessToken{}}
 	s.cal = newCalendarFake(s)
+	s.gmail = newGmailFake(s)
 	s.Server = httptest.NewServer(s.mux)
 	s.oauthRoutes()
 	return s
