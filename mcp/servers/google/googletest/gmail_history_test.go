@@ -35,8 +35,7 @@ func historyKinds(h []*gmail.History) []string {
 }
 
 func TestGmailHistory(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	p, err := svc.Users.GetProfile("me").Do()
 	must(t, err)
@@ -138,8 +137,7 @@ func TestGmailHistory(t *testing.T) {
 }
 
 func TestGmailLabels(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	list, err := svc.Users.Labels.List("me").Do()
 	must(t, err)
@@ -208,8 +206,7 @@ func TestGmailLabels(t *testing.T) {
 }
 
 func TestGmailRateLimits(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	cal := calService(t, s, ada, CalendarScope)
 	s.InjectRateLimits(RateLimit{Code: 429, RetryAfter: "3", API: APIGmail},

@@ -17,8 +17,7 @@ func dated(from, to, subject, body string, ago time.Duration, extra ...string) [
 }
 
 func TestGmailSearch(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	imp := func(raw []byte, labels ...string) string {
 		m, err := svc.Users.Messages.Import("me", &gmail.Message{Raw: b64(raw), LabelIds: labels}).Do()
@@ -102,8 +101,7 @@ func TestGmailSearch(t *testing.T) {
 }
 
 func TestGmailPaging(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	var want []string
 	for i := range 7 {
@@ -135,8 +133,7 @@ func TestGmailPaging(t *testing.T) {
 }
 
 func TestGmailInsertAndImport(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	old := dated(bob, ada, "archived", "from 2019", time.Since(time.Date(2019, 5, 1, 12, 0, 0, 0, time.UTC)))
 	m, err := svc.Users.Messages.Insert("me", &gmail.Message{Raw: b64(old), LabelIds: []string{"INBOX"}}).Do()
@@ -168,8 +165,7 @@ func TestGmailInsertAndImport(t *testing.T) {
 }
 
 func TestGmailModifyTrashAndBatches(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	id := deliver(t, s, ada, rawMail(bob, ada, "hi", "x"))
 	work := s.AddGmailLabel(ada, "Work")
@@ -225,8 +221,7 @@ func TestGmailModifyTrashAndBatches(t *testing.T) {
 }
 
 func TestGmailThreads(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	first := deliver(t, s, ada, rawMail(bob, ada, "Plans", "first", "Message-ID: <p1@example.org>"))
 	reply := deliver(t, s, ada, rawMail(bob, ada, "RE: plans", "second", "Message-ID: <p2@example.org>", "In-Reply-To: <p1@example.org>"))

@@ -13,8 +13,7 @@ import (
 )
 
 func TestGmailSendThreading(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	in := deliver(t, s, ada, rawMail(bob, ada, "Dinner", "Friday?", "Message-ID: <d1@example.org>"))
 
@@ -72,8 +71,7 @@ func TestGmailSendThreading(t *testing.T) {
 }
 
 func TestGmailSendAs(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	s.AddSendAs(ada, "ada@work.example")
 	list, err := svc.Users.Settings.SendAs.List("me").Do()
@@ -117,8 +115,7 @@ func TestGmailSendAs(t *testing.T) {
 }
 
 func TestGmailDrafts(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	in := deliver(t, s, ada, rawMail(bob, ada, "Trip", "when?", "Message-ID: <t1@example.org>"))
 	d, err := svc.Users.Drafts.Create("me", &gmail.Draft{Message: &gmail.Message{ThreadId: in,
@@ -189,8 +186,7 @@ func TestGmailDrafts(t *testing.T) {
 }
 
 func TestGmailUploads(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	// A message with a large attachment, sent with Media: multipart when
 	// it fits one chunk, resumable in chunks when it does not.
