@@ -105,7 +105,8 @@ func newCalendarFake(s *Server) *calendarFake {
 type calHandler func(w http.ResponseWriter, r *http.Request, a *calAccount)
 
 // serve wraps h: it admits the request (recorded, rate limits, bearer
-// token), checks the calendar scope, and holds c.mu.
+// token), checks the calendar scope, holds c.mu, and cuts the answer to
+// the fields asked for.
 func (c *calendarFake) serve(h calHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		email, scopes, ok := c.s.admit(w, r, APICalendar, &c.reqs)
@@ -116,9 +117,11 @@ func (c *calendarFake) serve(h calHandler) http.HandlerFunc {
 			apiError(w, http.StatusForbidden, "Request had insufficient authentication scopes.", "insufficientPermissions", "PERMISSION_DENIED")
 			return
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		h(w, r, c.account(email))
+		withFields(w, r, func(w http.ResponseWriter) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			h(w, r, c.account(email))
+		})
 	}
 }
 

@@ -164,20 +164,23 @@ func newGmailFake(s *Server) *gmailFake {
 }
 
 // serve wraps a route's handler: it admits the request (recorded, rate
-// limits, bearer token), checks the scopes and the userId, and holds g.mu.
+// limits, bearer token), checks the scopes and the userId, holds g.mu,
+// and cuts the answer to the fields asked for.
 func (g *gmailFake) serve(rt *gmailRoute) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		email, scopes, ok := g.s.admit(w, r, APIGmail, &g.reqs)
 		if !ok || !g.allowed(w, r, rt, email, scopes) {
 			return
 		}
-		if rt.upload && strings.HasPrefix(r.URL.Path, "/upload/") {
-			g.upload(w, r, rt, email)
-			return
-		}
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		rt.h(w, r, g.mailbox(email))
+		withFields(w, r, func(w http.ResponseWriter) {
+			if rt.upload && strings.HasPrefix(r.URL.Path, "/upload/") {
+				g.upload(w, r, rt, email)
+				return
+			}
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			rt.h(w, r, g.mailbox(email))
+		})
 	}
 }
 
@@ -200,7 +203,8 @@ func (g *gmailFake) allowed(w http.ResponseWriter, r *http.Request, rt *gmailRou
 			apiError(w, http.StatusForbidden, "Metadata scope does not support 'q' parameter", "forbidden", "PERMISSION_DENIED")
 			return false
 		}
-		if f := q.Get("format"); r.Method == http.MethodGet && (f == "full" || f == "raw" || (f == "" && r.PathValue("id") != "")) {
+		gets := rt.pattern == "GET messages/{id}" || rt.pattern == "GET threads/{id}"
+		if f := q.Get("format"); gets && (f == "full" || f == "raw" || f == "") {
 			if f == "" {
 				f = "full"
 			}

@@ -115,6 +115,12 @@ func TestGmailScopes(t *testing.T) {
 		t.Errorf("metadata with gmail.metadata: %+v, %v", m, err)
 	}
 
+	if _, err := meta.Users.Labels.Get("me", "INBOX").Do(); err != nil {
+		t.Errorf("labels.get with gmail.metadata: %v", err)
+	}
+	_, err = meta.Users.Messages.Attachments.Get("me", id, "x").Do()
+	wantAPIError(t, err, 403, "insufficient")
+
 	_, err = mod.Users.Messages.List(bob).Do()
 	wantAPIError(t, err, 403, "Delegation denied")
 	if _, err := mod.Users.Messages.List(ada).Do(); err != nil {
