@@ -48,7 +48,8 @@ type gmailFake struct {
 	seq     uint64                    // ids made
 }
 
-// mailbox is one account's mail.
+// mailbox is one account's mail. Mailboxes and their messages are
+// guarded by gmailFake.mu.
 type mailbox struct {
 	email     string
 	msgs      map[string]*mailMessage   // id → message
@@ -269,43 +270,6 @@ func decodeRaw(s string) ([]byte, error) {
 }
 
 func encodeRaw(b []byte) string { return base64.URLEncoding.EncodeToString(b) }
-
-// getProfile is users.getProfile.
-func (g *gmailFake) getProfile(w http.ResponseWriter, r *http.Request, mb *mailbox) {
-	p := &gmail.Profile{EmailAddress: mb.email, MessagesTotal: int64(len(mb.msgs)), ThreadsTotal: int64(len(mb.threads)),
-		HistoryId: mb.historyID, ForceSendFields: []string{"MessagesTotal", "ThreadsTotal"}}
-	writeJSON(w, p)
-}
-
-func (mb *mailbox) sendAs(addr string) *gmail.SendAs {
-	if strings.EqualFold(addr, mb.email) {
-		return &gmail.SendAs{SendAsEmail: mb.email, IsPrimary: true, IsDefault: true}
-	}
-	for _, a := range mb.aliases {
-		if strings.EqualFold(a, addr) {
-			return &gmail.SendAs{SendAsEmail: a, TreatAsAlias: true, VerificationStatus: "accepted"}
-		}
-	}
-	return nil
-}
-
-// listSendAs is settings.sendAs.list: the primary address, then the
-// aliases.
-func (g *gmailFake) listSendAs(w http.ResponseWriter, r *http.Request, mb *mailbox) {
-	out := &gmail.ListSendAsResponse{SendAs: []*gmail.SendAs{mb.sendAs(mb.email)}}
-	for _, a := range mb.aliases {
-		out.SendAs = append(out.SendAs, mb.sendAs(a))
-	}
-	writeJSON(w, out)
-}
-
-func (g *gmailFake) getSendAs(w http.ResponseWriter, r *http.Request, mb *mailbox) {
-	if sa := mb.sendAs(r.PathValue("sendAsEmail")); sa != nil {
-		writeJSON(w, sa)
-		return
-	}
-	notFound(w)
-}
 
 // paging reads maxResults (default 100, at most 500) and pageToken (the
 // offset it stands for), answering 400 (false) for a bad value or a token

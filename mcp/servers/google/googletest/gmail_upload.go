@@ -28,14 +28,15 @@ type uploaded struct{ meta, media []byte }
 
 type uploadKey struct{}
 
-// uploadSession is a resumable upload under way.
+// uploadSession is a resumable upload under way. Its first fields are
+// set when it starts; data and closed change under gmailFake.mu.
 type uploadSession struct {
 	rt     *gmailRoute
 	email  string
 	id     string // the path's {id} (drafts.update)
-	meta   []byte
-	data   []byte
-	closed bool
+	meta   []byte // the resource, as JSON
+	data   []byte // the message, as much as came
+	closed bool   // the last chunk came
 }
 
 // readRequest reads a request that may carry a message: its resource
@@ -144,8 +145,9 @@ func (g *gmailFake) chunk(w http.ResponseWriter, r *http.Request, email string) 
 	id := r.URL.Query().Get("upload_id")
 	g.mu.Lock()
 	sess := g.uploads[id]
+	known := sess != nil && sess.email == email && !sess.closed
 	g.mu.Unlock()
-	if sess == nil || sess.email != email || sess.closed {
+	if !known {
 		notFound(w)
 		return
 	}
