@@ -88,6 +88,15 @@ type gmailRoute struct {
 	upload  bool
 }
 
+func route(pattern string, scopes []string, h gmailHandler) gmailRoute {
+	return gmailRoute{pattern: pattern, scopes: scopes, h: h}
+}
+
+// uploadRoute is a route whose method also takes media uploads.
+func uploadRoute(pattern string, scopes []string, h gmailHandler) gmailRoute {
+	return gmailRoute{pattern: pattern, scopes: scopes, h: h, upload: true}
+}
+
 // The scope sets of the methods, each a subset of the discovery
 // document's.
 var (
@@ -111,45 +120,45 @@ const GmailBase = "/gmail/v1/users/{userId}/"
 func newGmailFake(s *Server) *gmailFake {
 	g := &gmailFake{s: s, boxes: map[string]*mailbox{}, pages: map[string]int{}, uploads: map[string]*uploadSession{}}
 	g.routes = []gmailRoute{
-		{"GET profile", scopesProfile, g.getProfile, false},
-		{"GET settings/sendAs", scopesReadBody, g.listSendAs, false},
-		{"GET settings/sendAs/{sendAsEmail}", scopesReadBody, g.getSendAs, false},
+		route("GET profile", scopesProfile, g.getProfile),
+		route("GET settings/sendAs", scopesReadBody, g.listSendAs),
+		route("GET settings/sendAs/{sendAsEmail}", scopesReadBody, g.getSendAs),
 
-		{"GET messages", scopesRead, g.listMessages, false},
-		{"POST messages", scopesInsert, g.insertMessage, true},
-		{"POST messages/import", scopesInsert, g.importMessage, true},
-		{"POST messages/send", scopesSend, g.sendMessage, true},
-		{"GET messages/{id}", scopesRead, g.getMessage, false},
-		{"DELETE messages/{id}", scopesDelete, g.deleteMessage, false},
-		{"POST messages/{id}/modify", scopesModify, g.modifyMessage, false},
-		{"POST messages/{id}/trash", scopesModify, g.trashMessage, false},
-		{"POST messages/{id}/untrash", scopesModify, g.untrashMessage, false},
-		{"POST messages/batchModify", scopesModify, g.batchModify, false},
-		{"POST messages/batchDelete", scopesDelete, g.batchDelete, false},
-		{"GET messages/{messageId}/attachments/{id}", scopesReadBody, g.getAttachment, false},
+		route("GET messages", scopesRead, g.listMessages),
+		uploadRoute("POST messages", scopesInsert, g.insertMessage),
+		uploadRoute("POST messages/import", scopesInsert, g.importMessage),
+		uploadRoute("POST messages/send", scopesSend, g.sendMessage),
+		route("GET messages/{id}", scopesRead, g.getMessage),
+		route("DELETE messages/{id}", scopesDelete, g.deleteMessage),
+		route("POST messages/{id}/modify", scopesModify, g.modifyMessage),
+		route("POST messages/{id}/trash", scopesModify, g.trashMessage),
+		route("POST messages/{id}/untrash", scopesModify, g.untrashMessage),
+		route("POST messages/batchModify", scopesModify, g.batchModify),
+		route("POST messages/batchDelete", scopesDelete, g.batchDelete),
+		route("GET messages/{messageId}/attachments/{id}", scopesReadBody, g.getAttachment),
 
-		{"GET threads", scopesRead, g.listThreads, false},
-		{"GET threads/{id}", scopesRead, g.getThread, false},
-		{"DELETE threads/{id}", scopesDelete, g.deleteThread, false},
-		{"POST threads/{id}/modify", scopesModify, g.modifyThread, false},
-		{"POST threads/{id}/trash", scopesModify, g.trashThread, false},
-		{"POST threads/{id}/untrash", scopesModify, g.untrashThread, false},
+		route("GET threads", scopesRead, g.listThreads),
+		route("GET threads/{id}", scopesRead, g.getThread),
+		route("DELETE threads/{id}", scopesDelete, g.deleteThread),
+		route("POST threads/{id}/modify", scopesModify, g.modifyThread),
+		route("POST threads/{id}/trash", scopesModify, g.trashThread),
+		route("POST threads/{id}/untrash", scopesModify, g.untrashThread),
 
-		{"GET labels", scopesLabelsRO, g.listLabels, false},
-		{"POST labels", scopesLabels, g.createLabel, false},
-		{"GET labels/{id}", scopesLabelsRO, g.getLabel, false},
-		{"PATCH labels/{id}", scopesLabels, g.patchLabel, false},
-		{"PUT labels/{id}", scopesLabels, g.updateLabel, false},
-		{"DELETE labels/{id}", scopesLabels, g.deleteLabel, false},
+		route("GET labels", scopesLabelsRO, g.listLabels),
+		route("POST labels", scopesLabels, g.createLabel),
+		route("GET labels/{id}", scopesLabelsRO, g.getLabel),
+		route("PATCH labels/{id}", scopesLabels, g.patchLabel),
+		route("PUT labels/{id}", scopesLabels, g.updateLabel),
+		route("DELETE labels/{id}", scopesLabels, g.deleteLabel),
 
-		{"GET drafts", scopesDraftRO, g.listDrafts, false},
-		{"POST drafts", scopesDraft, g.createDraft, true},
-		{"GET drafts/{id}", scopesDraftRO, g.getDraft, false},
-		{"PUT drafts/{id}", scopesDraft, g.updateDraft, true},
-		{"DELETE drafts/{id}", scopesDraft, g.deleteDraft, false},
-		{"POST drafts/send", scopesDraft, g.sendDraft, true},
+		route("GET drafts", scopesDraftRO, g.listDrafts),
+		uploadRoute("POST drafts", scopesDraft, g.createDraft),
+		route("GET drafts/{id}", scopesDraftRO, g.getDraft),
+		uploadRoute("PUT drafts/{id}", scopesDraft, g.updateDraft),
+		route("DELETE drafts/{id}", scopesDraft, g.deleteDraft),
+		uploadRoute("POST drafts/send", scopesDraft, g.sendDraft),
 
-		{"GET history", scopesRead, g.listHistory, false},
+		route("GET history", scopesRead, g.listHistory),
 	}
 	for i := range g.routes {
 		rt := &g.routes[i]

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"google.golang.org/api/gmail/v1"
@@ -93,8 +94,22 @@ func attachmentID(msgID, partID string) string {
 	return "ANGjdJ" + base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// message finds the path's message, answering 404 (nil) when there is none.
+// validID says whether id can be a message or thread id (hex digits):
+// Google answers 400 for one that cannot, 404 for one it does not have.
+func validID(w http.ResponseWriter, id string) bool {
+	_, err := strconv.ParseUint(id, 16, 64)
+	if err != nil {
+		invalidArgument(w, "Invalid id value")
+	}
+	return err == nil
+}
+
+// message finds the path's message, answering 400 or 404 (nil) when
+// there is none.
 func (mb *mailbox) message(w http.ResponseWriter, id string) *mailMessage {
+	if !validID(w, id) {
+		return nil
+	}
 	m := mb.msgs[id]
 	if m == nil {
 		notFound(w)

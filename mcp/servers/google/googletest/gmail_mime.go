@@ -212,11 +212,25 @@ func (e *entity) text() string {
 	})
 	switch {
 	case plain != nil:
-		return string(plain.body)
+		return plain.utf8()
 	case html != nil:
-		return stripTags(string(html.body))
+		return stripTags(html.utf8())
 	}
 	return ""
+}
+
+// utf8 is a text leaf's body as UTF-8: Latin-1 (and Windows-1252, near
+// enough) converted, other charsets taken as UTF-8.
+func (e *entity) utf8() string {
+	switch strings.ToLower(e.params["charset"]) {
+	case "iso-8859-1", "latin1", "windows-1252", "cp1252":
+		r := make([]rune, len(e.body))
+		for i, b := range e.body {
+			r[i] = rune(b)
+		}
+		return string(r)
+	}
+	return strings.ToValidUTF8(string(e.body), "\uFFFD")
 }
 
 // stripTags drops HTML tags, and the contents of style and script.

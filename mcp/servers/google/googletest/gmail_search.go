@@ -24,6 +24,7 @@ import (
 type term struct {
 	neg     bool
 	op, val string // op "" for words or a phrase
+	all     bool   // val is op:(words): each word, in any order
 	alts    []term
 }
 
@@ -42,6 +43,9 @@ func parseQuery(q string) []term {
 		}
 		if op, val, ok := strings.Cut(tok, ":"); ok && op != "" && !strings.HasPrefix(tok, `"`) {
 			t.op, t.val = strings.ToLower(op), strings.Trim(val, `"`)
+			if words, ok := strings.CutPrefix(val, "\x00"); ok {
+				t.val, t.all = strings.TrimSuffix(words, "\x00"), true
+			}
 		} else {
 			t.val = strings.Trim(tok, `"`)
 		}
@@ -56,7 +60,7 @@ func parseQuery(q string) []term {
 }
 
 // tokenizeQuery splits at spaces outside quotes, dropping parentheses and
-// braces.
+// braces but for op:(words), kept whole between NUL bytes.
 func tokenizeQuery(q string) []string {
 	var out []string
 	var cur strings.Builder
@@ -72,6 +76,12 @@ func tokenizeQuery(q string) []string {
 		case r == '"':
 			quoted = !quoted
 			cur.WriteRune(r)
+		case !quoted && r == '(' && strings.HasSuffix(cur.String(), ":"):
+			quoted = true // op:(a b): all of the words, in any order
+			cur.WriteString("\x00")
+		case quoted && r == ')' && strings.Contains(cur.String(), "\x00"):
+			quoted = false
+			cur.WriteString("\x00")
 		case !quoted && (unicode.IsSpace(r) || strings.ContainsRune("(){}", r)):
 			flush()
 		default:
@@ -174,7 +184,14 @@ var isLabels = map[string]string{"unread": "UNREAD", "starred": "STARRED", "impo
 // match says whether m matches t (its negation and alternatives
 // included).
 func (mb *mailbox) match(m *mailMessage, t term, now time.Time) bool {
-	ok := mb.matchOne(m, t, now)
+	ok := true
+	if t.all {
+		for _, w := range strings.Fields(t.val) {
+			ok = ok && mb.matchOne(m, term{op: t.op, val: w}, now)
+		}
+	} else {
+		ok = mb.matchOne(m, t, now)
+	}
 	for _, alt := range t.alts {
 		ok = ok || mb.match(m, alt, now)
 	}

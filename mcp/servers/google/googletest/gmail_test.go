@@ -230,6 +230,15 @@ func TestGmailMessageFormats(t *testing.T) {
 	wantAPIError(t, err, 400, "Invalid value at 'format'")
 	_, err = svc.Users.Messages.Get("me", "18c0000000000000").Do()
 	wantAPIError(t, err, 404, "Requested entity was not found.")
+	_, err = svc.Users.Messages.Get("me", "nope").Do()
+	wantAPIError(t, err, 400, "Invalid id value")
+
+	latin := deliver(t, s, ada, []byte("From: bob@example.org\r\nSubject: =?ISO-8859-1?Q?Caf=E9?=\r\n"+
+		"Content-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\nun caf\xe9\r\n"))
+	m, err = svc.Users.Messages.Get("me", latin).Do()
+	if err != nil || m.Snippet != "un café" || header(m.Payload, "Subject") != "Café" {
+		t.Errorf("a Latin-1 message: snippet %q, subject %q, %v", m.Snippet, header(m.Payload, "Subject"), err)
+	}
 
 	// An RFC 2047 subject sent by the client comes back decoded, and its
 	// raw bytes as sent.

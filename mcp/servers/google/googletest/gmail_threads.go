@@ -7,8 +7,12 @@ import (
 	"google.golang.org/api/gmail/v1"
 )
 
-// thread finds the path's thread, answering 404 (nil) when there is none.
+// thread finds the path's thread, answering 400 or 404 (nil) when there
+// is none.
 func (mb *mailbox) thread(w http.ResponseWriter, id string) []*mailMessage {
+	if !validID(w, id) {
+		return nil
+	}
 	t := mb.threads[id]
 	if len(t) == 0 {
 		notFound(w)
