@@ -103,7 +103,7 @@ func fileType(name string, data []byte) string {
 type downloadIn struct {
 	accountArg
 	MessageID    string `json:"message_id"`
-	AttachmentID string `json:"attachment_id" jsonschema:"an attachment's id from read_message"`
+	AttachmentID string `json:"attachment_id" jsonschema:"from read_message"`
 }
 
 type downloadOut struct {

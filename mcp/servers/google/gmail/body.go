@@ -18,7 +18,7 @@ import (
 
 // Attachment is a file attached to a message.
 type Attachment struct {
-	ID   string `json:"id" jsonschema:"for download_attachment"`
+	ID   string `json:"id"`
 	Name string `json:"name"`
 	Type string `json:"type"`
 	Size int64  `json:"size"`
@@ -65,8 +65,9 @@ func decodeData(s string) []byte {
 	return b
 }
 
-// partText is a text part's content as UTF-8: decoded from its charset
-// (Gmail hands the bytes over in the charset the sender used).
+// partText is a text part's content as UTF-8 with \n line ends: decoded
+// from its charset (Gmail hands the bytes over in the charset the sender
+// used).
 func partText(p *gm.MessagePart) string {
 	if p.Body == nil || p.Body.Data == "" {
 		return ""
@@ -81,7 +82,8 @@ func partText(p *gm.MessagePart) string {
 			}
 		}
 	}
-	return strings.ToValidUTF8(string(data), "\uFFFD")
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 }
 
 func mimeType(p *gm.MessagePart) string { return strings.ToLower(p.MimeType) }

@@ -136,14 +136,14 @@ func TestCutText(t *testing.T) {
 
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
-		"report.pdf":          "report.pdf",
-		"../../etc/passwd":    "passwd",
-		`C:\Users\x\evil.exe`: "evil.exe",
-		".bashrc":             "bashrc",
-		"a\x00b\nc.txt":       "a_b_c.txt",
-		"":                    "attachment",
-		"..":                  "attachment",
-		"Übersicht März.txt":  "Übersicht März.txt",
+		"report.pdf":                      "report.pdf",
+		"../../etc/passwd":                "passwd",
+		`C:\Users\x\evil.exe`:             "evil.exe",
+		".bashrc":                         "bashrc",
+		"a\x00b\nc.txt":                   "a_b_c.txt",
+		"":                                "attachment",
+		"..":                              "attachment",
+		"Übersicht März.txt":              "Übersicht März.txt",
 		strings.Repeat("ü", 150) + ".pdf": strings.Repeat("ü", 98) + ".pdf",
 	} {
 		if got := safeName(in); got != want {

@@ -59,7 +59,7 @@ type DraftSummary struct {
 
 type listDraftsIn struct {
 	accountArg
-	Query      string `json:"query,omitempty" jsonschema:"Gmail search among drafts"`
+	Query      string `json:"query,omitempty"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"1-100, default 20"`
 	PageToken  string `json:"page_token,omitempty"`
 }
@@ -128,7 +128,7 @@ func (s *Server) listDraftsTool(ctx context.Context, req *sdk.CallToolRequest, i
 
 type draftIDIn struct {
 	accountArg
-	DraftID string `json:"draft_id" jsonschema:"an id from list_drafts or create_draft"`
+	DraftID string `json:"draft_id"`
 }
 
 // getDraft reads a draft in full; a missing one says where ids come from.

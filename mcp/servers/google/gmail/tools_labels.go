@@ -18,7 +18,7 @@ import (
 type Label struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
-	Type string `json:"type" jsonschema:"system or user"`
+	Type string `json:"type"`
 }
 
 // labelInfo is an account's labels as last read.
@@ -143,12 +143,12 @@ func (s *Server) listLabelsTool(ctx context.Context, req *sdk.CallToolRequest, i
 
 type createLabelIn struct {
 	accountArg
-	Name string `json:"name" jsonschema:"the label's name; Parent/Child nests it"`
+	Name string `json:"name"`
 }
 
 type createLabelOut struct {
 	Label   Label `json:"label"`
-	Created bool  `json:"created" jsonschema:"false when it existed"`
+	Created bool  `json:"created"`
 }
 
 func (s *Server) createLabelTool(ctx context.Context, req *sdk.CallToolRequest, in createLabelIn) (*sdk.CallToolResult, createLabelOut, error) {
@@ -195,18 +195,18 @@ const maxModify = 1000
 
 type modifyIn struct {
 	accountArg
-	IDs          []string `json:"ids" jsonschema:"message ids (at most 1000)"`
-	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"label names or ids"`
-	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"label names or ids"`
-	Read         *bool    `json:"read,omitempty" jsonschema:"true marks read, false unread"`
-	Archive      bool     `json:"archive,omitempty" jsonschema:"take out of the inbox"`
-	Star         *bool    `json:"star,omitempty" jsonschema:"true stars, false unstars"`
+	IDs          []string `json:"ids" jsonschema:"message ids"`
+	AddLabels    []string `json:"add_labels,omitempty" jsonschema:"names or ids"`
+	RemoveLabels []string `json:"remove_labels,omitempty" jsonschema:"names or ids"`
+	Read         *bool    `json:"read,omitempty" jsonschema:"false: unread"`
+	Archive      bool     `json:"archive,omitempty"`
+	Star         *bool    `json:"star,omitempty" jsonschema:"false: unstar"`
 }
 
 type modifyOut struct {
 	Modified int      `json:"modified"`
-	Added    []string `json:"added" jsonschema:"label ids added"`
-	Removed  []string `json:"removed" jsonschema:"label ids removed"`
+	Added    []string `json:"added"`
+	Removed  []string `json:"removed"`
 }
 
 // checkIDs checks a list of message ids: some, at most limit, none empty.
@@ -302,12 +302,12 @@ func listText(list []string) string {
 
 type trashIn struct {
 	accountArg
-	IDs []string `json:"ids" jsonschema:"message ids (at most 1000)"`
+	IDs []string `json:"ids" jsonschema:"message ids"`
 }
 
 type trashOut struct {
 	Trashed []string `json:"trashed"`
-	Failed  []string `json:"failed,omitempty" jsonschema:"id: why, for those not trashed"`
+	Failed  []string `json:"failed,omitempty" jsonschema:"id: why"`
 }
 
 func (s *Server) trashTool(ctx context.Context, req *sdk.CallToolRequest, in trashIn) (*sdk.CallToolResult, trashOut, error) {

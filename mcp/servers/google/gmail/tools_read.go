@@ -12,11 +12,12 @@ import (
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	gm "google.golang.org/api/gmail/v1"
+	"google.golang.org/api/googleapi"
 )
 
 // accountArg is every tool's optional account.
 type accountArg struct {
-	Account string `json:"account,omitempty" jsonschema:"the Google account (email); default the server's"`
+	Account string `json:"account,omitempty"`
 }
 
 // MessageSummary is one message of search.
@@ -34,9 +35,9 @@ type MessageSummary struct {
 
 type searchIn struct {
 	accountArg
-	Query      string `json:"query,omitempty" jsonschema:"Gmail search; empty: all but spam and trash"`
+	Query      string `json:"query,omitempty"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"1-100, default 20"`
-	PageToken  string `json:"page_token,omitempty" jsonschema:"next_page_token of the previous search"`
+	PageToken  string `json:"page_token,omitempty"`
 }
 
 type searchOut struct {
@@ -48,7 +49,7 @@ type searchOut struct {
 type Message struct {
 	ID          string       `json:"id"`
 	ThreadID    string       `json:"thread_id"`
-	MessageID   string       `json:"message_id" jsonschema:"RFC 5322 Message-ID"`
+	MessageID   string       `json:"message_id" jsonschema:"RFC Message-ID"`
 	From        string       `json:"from"`
 	To          string       `json:"to"`
 	Cc          string       `json:"cc,omitempty"`
@@ -59,19 +60,19 @@ type Message struct {
 	Labels      []string     `json:"labels"`
 	Body        string       `json:"body"`
 	BodyChars   int          `json:"body_chars" jsonschema:"the whole body's length"`
-	NextOffset  int          `json:"next_offset,omitempty" jsonschema:"more body follows: read_message with this offset"`
+	NextOffset  int          `json:"next_offset,omitempty" jsonschema:"offset of the rest, if cut"`
 	Attachments []Attachment `json:"attachments"`
 }
 
 type readMessageIn struct {
 	accountArg
-	ID     string `json:"id" jsonschema:"a message id from search"`
-	Offset int    `json:"offset,omitempty" jsonschema:"where the body goes on (next_offset)"`
+	ID     string `json:"id" jsonschema:"message id"`
+	Offset int    `json:"offset,omitempty" jsonschema:"a next_offset"`
 }
 
 type readThreadIn struct {
 	accountArg
-	ID string `json:"id" jsonschema:"a thread_id"`
+	ID string `json:"id" jsonschema:"thread id"`
 }
 
 type threadOut struct {
@@ -166,6 +167,18 @@ func (m MessageSummary) line() string {
 	return fmt.Sprintf("%s (thread %s) %s from %s: %s%s", m.ID, m.ThreadID, m.Date, m.From, m.Subject, flags)
 }
 
+// summaryFields is what search reads of each message: everything but the
+// bodies' data (the parts, four deep, tell whether it has attachments).
+var summaryFields = googleapi.Field("id,threadId,labelIds,snippet,internalDate,payload(" + partFields(4) + ")")
+
+func partFields(depth int) string {
+	f := "partId,mimeType,filename,headers,body(size,attachmentId)"
+	if depth > 0 {
+		f += ",parts(" + partFields(depth-1) + ")"
+	}
+	return f
+}
+
 // getMessages reads the messages of a list, a few at a time, in order.
 func (s *Server) getMessages(ctx context.Context, email string, refs []*gm.Message) ([]*gm.Message, error) {
 	out := make([]*gm.Message, len(refs))
@@ -181,7 +194,7 @@ func (s *Server) getMessages(ctx context.Context, email string, refs []*gm.Messa
 			// The list call before signed in if needed: no sign-in from
 			// several goroutines here.
 			err := s.try(ctx, email, func(svc *gm.Service) (err error) {
-				out[i], err = svc.Users.Messages.Get("me", ref.Id).Format("full").Context(ctx).Do()
+				out[i], err = svc.Users.Messages.Get("me", ref.Id).Format("full").Fields(summaryFields).Context(ctx).Do()
 				return err
 			})
 			if google.StatusCode(err) == 404 {

@@ -16,15 +16,15 @@ import (
 // composeIn is what send and create_draft take.
 type composeIn struct {
 	accountArg
-	To               []string `json:"to,omitempty" jsonschema:"addresses (a reply defaults to the original's sender)"`
+	To               []string `json:"to,omitempty"`
 	Cc               []string `json:"cc,omitempty"`
 	Bcc              []string `json:"bcc,omitempty"`
-	Subject          string   `json:"subject,omitempty" jsonschema:"a reply defaults to Re: the original's"`
+	Subject          string   `json:"subject,omitempty"`
 	Body             string   `json:"body,omitempty" jsonschema:"plain text"`
-	HTML             string   `json:"html,omitempty" jsonschema:"HTML version; body then defaults to its text"`
-	Attachments      []string `json:"attachments,omitempty" jsonschema:"local file paths, inside x-mcptray.localRoots"`
-	ReplyToMessageID string   `json:"reply_to_message_id,omitempty" jsonschema:"id of the message replied to"`
-	ReplyAll         bool     `json:"reply_all,omitempty" jsonschema:"reply to its To and Cc too"`
+	HTML             string   `json:"html,omitempty" jsonschema:"HTML version of body"`
+	Attachments      []string `json:"attachments,omitempty" jsonschema:"local file paths"`
+	ReplyToMessageID string   `json:"reply_to_message_id,omitempty"`
+	ReplyAll         bool     `json:"reply_all,omitempty"`
 }
 
 type sendOut struct {
@@ -139,7 +139,7 @@ func (s *Server) compose(ctx context.Context, req *sdk.CallToolRequest, email *s
 	if m.Text == "" && m.HTML != "" {
 		m.Text = htmlToText(m.HTML)
 	}
-	c.From, c.To, c.Cc, c.Bcc = m.From.String(), addressText(to), addressText(cc), addressText(bcc)
+	c.From, c.To, c.Cc, c.Bcc = addressText([]*mail.Address{m.From}), addressText(to), addressText(cc), addressText(bcc)
 	c.Subject, c.Body = m.Subject, m.Text
 	for _, f := range files {
 		c.Attachments = append(c.Attachments, Attachment{Name: f.Name, Type: f.Type, Size: int64(len(f.Data))})
