@@ -16,7 +16,7 @@ func TestLocalRootsEnforced(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s"), 0o600))
 	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(home, "work", "link.txt")))
 	must(t, os.Symlink(outside, filepath.Join(home, "work", "dirlink")))
-	s := New(Options{Accounts: noAccounts{}, Home: home, LocalRoots: []string{filepath.Join(home, "work")}})
+	s := New(Options{Accounts: noAccountsYet{}, Home: home, LocalRoots: []string{filepath.Join(home, "work")}})
 
 	files, err := s.loadAttachments([]string{filepath.Join(home, "work", "a.txt"), "~/work/a.txt"})
 	if err != nil || len(files) != 2 || files[0].Name != "a.txt" || string(files[1].Data) != "a" || !strings.HasPrefix(files[0].Type, "text/plain") {
@@ -42,7 +42,7 @@ func TestLocalRootsEnforced(t *testing.T) {
 			t.Errorf("%s: %v, want %q", p, err, want)
 		}
 	}
-	none := New(Options{Accounts: noAccounts{}, Home: home, LocalRoots: []string{}})
+	none := New(Options{Accounts: noAccountsYet{}, Home: home, LocalRoots: []string{}})
 	if _, err := none.loadAttachments([]string{filepath.Join(home, "work", "a.txt")}); err == nil {
 		t.Error("an empty localRoots allows a file")
 	}
@@ -51,7 +51,7 @@ func TestLocalRootsEnforced(t *testing.T) {
 // A download never overwrites: the second of a name gets "name (1).ext".
 func TestSaveNeverOverwrites(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dl")
-	s := New(Options{Accounts: noAccounts{}, Home: t.TempDir(), DownloadDir: dir})
+	s := New(Options{Accounts: noAccountsYet{}, Home: t.TempDir(), DownloadDir: dir})
 	var paths []string
 	for _, content := range []string{"one", "two", "three"} {
 		p, err := s.save("report.pdf", []byte(content))

@@ -8,27 +8,27 @@ import (
 	"time"
 )
 
-// noAccounts is an AccountSource with none.
-type noAccounts struct{}
+// noAccountsYet is an AccountSource with none.
+type noAccountsYet struct{}
 
-func (noAccounts) Emails() ([]string, error) { return nil, nil }
-func (noAccounts) Client(context.Context, string) (*http.Client, error) {
+func (noAccountsYet) Emails() ([]string, error) { return nil, nil }
+func (noAccountsYet) Client(context.Context, string) (*http.Client, error) {
 	return nil, nil
 }
 
 func TestNewFromConfig(t *testing.T) {
-	s, err := NewFromConfig(Config{Accounts: noAccounts{}, Home: "/home/ada"})
+	s, err := NewFromConfig(Config{Accounts: noAccountsYet{}, Home: "/home/ada"})
 	if err != nil || s.opts.Poll != DefaultPoll || s.opts.Send != SendConfirm || s.opts.DownloadDir != "/home/ada/Downloads/mcptray" ||
 		strings.Join(s.opts.LocalRoots, ",") != "/home/ada" {
 		t.Fatalf("defaults: %v %+v", err, s.opts)
 	}
-	s, err = NewFromConfig(Config{Accounts: noAccounts{}, Home: "/home/ada", GmailPoll: "5m", GmailSend: "drafts-only",
+	s, err = NewFromConfig(Config{Accounts: noAccountsYet{}, Home: "/home/ada", GmailPoll: "5m", GmailSend: "drafts-only",
 		DownloadDir: "/tmp/dl", LocalRoots: []string{"/srv/a", "/srv/b"}, Account: "bob@example.com"})
 	if err != nil || s.opts.Poll != 5*time.Minute || s.opts.Send != SendDraftsOnly || s.opts.DownloadDir != "/tmp/dl" ||
 		strings.Join(s.opts.LocalRoots, ",") != "/srv/a,/srv/b" || s.opts.Account != "bob@example.com" {
 		t.Fatalf("set: %v %+v", err, s.opts)
 	}
-	if s, _ := NewFromConfig(Config{Accounts: noAccounts{}, Home: "/h", LocalRoots: []string{}}); len(s.opts.LocalRoots) != 0 {
+	if s, _ := NewFromConfig(Config{Accounts: noAccountsYet{}, Home: "/h", LocalRoots: []string{}}); len(s.opts.LocalRoots) != 0 {
 		t.Errorf("an empty localRoots allows %v", s.opts.LocalRoots)
 	}
 	for _, c := range []struct {
@@ -42,7 +42,7 @@ func TestNewFromConfig(t *testing.T) {
 		{Config{DownloadDir: "dl"}, `x-mcptray.google.downloadDir "dl" must be an absolute folder`},
 		{Config{LocalRoots: []string{"rel"}}, `x-mcptray.localRoots: "rel" must be an absolute folder`},
 	} {
-		c.cfg.Accounts = noAccounts{}
+		c.cfg.Accounts = noAccountsYet{}
 		if _, err := NewFromConfig(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
