@@ -25,9 +25,11 @@
 // server), a downloaded one is written under [Options].DownloadDir and
 // never overwrites (attachments.go); their bytes never enter the context.
 //
-// Goroutines: the tool handlers run on the SDK's; search reads its
-// messages a few at a time on goroutines that end before it returns.
+// Goroutines: the tool handlers run on the SDK's; search and trash work
+// on a few messages at a time on goroutines that end before they return.
 // ServeStdio starts the new-mail poller through startPoller (server.go;
-// the poller itself, event/new_email, is poller.go's) and returns only
-// once it has stopped.
+// the poller itself, event/new_email every [Options].Poll, is
+// poller.go's) and returns only once it has stopped. The Server holds
+// no other state than caches of each account's labels and send-as
+// addresses (a few minutes old at most).
 package gmail

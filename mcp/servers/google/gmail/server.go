@@ -143,13 +143,18 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // startPoller starts the new-mail poller for as long as ctx lives and
 // returns a function that waits until it has stopped.
 //
-// POLLER HOOK (branch gmailpoll): the poller of poller.go, which sends
-// event/new_email, is built here from s.opts.Accounts, s.opts.DataDir,
-// s.opts.Poll, s.opts.Notify, s.log and s.opts.Now, run on one goroutine
-// ended by ctx, and waited for by the function returned. Until it is
-// merged the server polls nothing.
+// POLLER HOOK: the poller (poller.go, branch gmailpoll) plugs in here, as
+//
+//	p, err := NewPoller(PollerOptions{Accounts: s.opts.Accounts, DataDir: s.opts.DataDir,
+//		Interval: s.opts.Poll, Notify: s.opts.Notify, Logger: s.log})
+//	if err != nil { s.log.Warn("gmail poller", "err", err); return func() {} }
+//	done := make(chan struct{})
+//	go func() { defer close(done); p.Run(ctx) }()
+//	return func() { <-done }
+//
+// Until it is merged the server polls nothing.
 func (s *Server) startPoller(ctx context.Context) (wait func()) {
-	_ = ctx
+	_ = ctx // the poller's lifetime
 	return func() {}
 }
 

@@ -24,7 +24,7 @@ func (s *Server) createDraftTool(ctx context.Context, req *sdk.CallToolRequest, 
 	if err != nil {
 		return nil, zero, err
 	}
-	m, c, err := s.compose(ctx, req, &email, in)
+	m, c, err := s.compose(ctx, req, &email, in, true)
 	if err != nil {
 		return nil, zero, err
 	}
@@ -44,7 +44,11 @@ func (s *Server) createDraftTool(ctx context.Context, req *sdk.CallToolRequest, 
 	if d.Message != nil {
 		out.MessageID, out.ThreadID = d.Message.Id, d.Message.ThreadId
 	}
-	return text(fmt.Sprintf("Saved draft %s: %q to %s.", out.DraftID, m.Subject, recipientsText(c))), out, nil
+	to := recipientsText(c)
+	if to == "" {
+		to = "nobody yet"
+	}
+	return text(fmt.Sprintf("Saved draft %s: %q to %s.", out.DraftID, m.Subject, to)), out, nil
 }
 
 // DraftSummary is one draft of list_drafts.

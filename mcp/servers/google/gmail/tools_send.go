@@ -84,8 +84,8 @@ func (s *Server) sender(ctx context.Context, req *sdk.CallToolRequest, email *st
 const maxAttachBytes = 25 << 20
 
 // compose builds the message of a send or create_draft, and what the
-// person is shown before it goes out.
-func (s *Server) compose(ctx context.Context, req *sdk.CallToolRequest, email *string, in composeIn) (*outgoing, confirmation, error) {
+// person is shown before it goes out; a draft may lack recipients.
+func (s *Server) compose(ctx context.Context, req *sdk.CallToolRequest, email *string, in composeIn, draft bool) (*outgoing, confirmation, error) {
 	var c confirmation
 	to, err := parseAddresses("to", in.To)
 	if err != nil {
@@ -132,7 +132,7 @@ func (s *Server) compose(ctx context.Context, req *sdk.CallToolRequest, email *s
 		m.Subject = replySubject(m.Subject)
 		c.InReplyTo = fmt.Sprintf("%q from %s", header(p, "Subject"), header(p, "From"))
 	}
-	if len(to)+len(cc)+len(bcc) == 0 {
+	if len(to)+len(cc)+len(bcc) == 0 && !draft {
 		return nil, c, errors.New("to is required: at least one recipient (to, cc or bcc)")
 	}
 	m.To, m.Cc, m.Bcc = to, cc, bcc
@@ -192,7 +192,7 @@ func (s *Server) sendTool(ctx context.Context, req *sdk.CallToolRequest, in comp
 	if err != nil {
 		return nil, zero, err
 	}
-	m, c, err := s.compose(ctx, req, &email, in)
+	m, c, err := s.compose(ctx, req, &email, in, false)
 	if err != nil {
 		return nil, zero, err
 	}

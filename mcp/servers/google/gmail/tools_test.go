@@ -418,6 +418,12 @@ func TestDrafts(t *testing.T) {
 		t.Errorf("drafts left: %+v", list.Drafts)
 	}
 	e.callErr("delete_draft", map[string]any{"draft_id": d2.DraftID}, "there is no draft")
+	// A draft may wait for its recipients; sending it then says so.
+	var d3 draftOut
+	if txt := e.call("create_draft", map[string]any{"subject": "Ideas", "body": "later"}, &d3); !strings.Contains(txt, "to nobody yet") {
+		t.Errorf("create_draft without recipients: %s", txt)
+	}
+	e.callErr("send_draft", map[string]any{"draft_id": d3.DraftID}, "has no recipient", "nothing was sent")
 	e.callErr("send_draft", map[string]any{"draft_id": "nope"}, `there is no draft "nope"`, "list_drafts")
 }
 
