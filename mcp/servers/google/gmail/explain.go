@@ -24,6 +24,8 @@ func explain(err error, doing string) error {
 	}
 	msg := ge.Message
 	switch ge.Code {
+	case http.StatusUnauthorized:
+		return fmt.Errorf("%s: Google did not accept the account's sign-in (%s); try again, and if it goes on, sign in again with: mcptray auth google add", doing, msg)
 	case http.StatusNotFound:
 		return fmt.Errorf("%s: not found (Google: %s)", doing, msg)
 	case http.StatusForbidden:

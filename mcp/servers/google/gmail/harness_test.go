@@ -134,6 +134,7 @@ type env struct {
 	home     string // the Server's home folder, its local root
 	download string // its download folder
 	logs     *syncBuffer
+	results  strings.Builder // every tool result, for searching
 }
 
 // syncBuffer is a log destination safe for concurrent writers.
@@ -239,6 +240,8 @@ func (e *env) callRaw(cs *sdk.ClientSession, name string, args map[string]any) *
 	if err != nil {
 		e.t.Fatalf("%s: %v", name, err)
 	}
+	b, _ := json.Marshal(res)
+	e.results.Write(b)
 	return res
 }
 

@@ -90,6 +90,8 @@ type Server struct {
 	mu      sync.Mutex            // guards senders and labels
 	senders map[string]senderInfo // account → its send-as addresses
 	labels  map[string]labelInfo  // account → its labels
+
+	uploadAbove int // a message larger goes as an upload (tests make it small)
 }
 
 // New returns a Server.
@@ -125,7 +127,7 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Server{opts: opts, log: opts.Logger, retry: google.DefaultBackoff,
-		senders: map[string]senderInfo{}, labels: map[string]labelInfo{}}
+		senders: map[string]senderInfo{}, labels: map[string]labelInfo{}, uploadAbove: uploadAbove}
 }
 
 // ServeStdio serves MCP on stdin and stdout, and polls for new mail,

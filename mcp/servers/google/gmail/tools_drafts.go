@@ -28,13 +28,17 @@ func (s *Server) createDraftTool(ctx context.Context, req *sdk.CallToolRequest, 
 	if err != nil {
 		return nil, zero, err
 	}
-	msg, err := raw(m)
+	w, err := s.toWire(m)
 	if err != nil {
 		return nil, zero, err
 	}
 	var d *gm.Draft
 	err = s.api(ctx, req, &email, func(svc *gm.Service) (err error) {
-		d, err = svc.Users.Drafts.Create("me", &gm.Draft{Message: msg}).Context(ctx).Do()
+		call := svc.Users.Drafts.Create("me", &gm.Draft{Message: w.msg}).Context(ctx)
+		if w.media != nil {
+			call = call.Media(w.upload())
+		}
+		d, err = call.Do()
 		return err
 	})
 	if err != nil {

@@ -1,16 +1,19 @@
 package gmail
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/mail"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	gm "google.golang.org/api/gmail/v1"
+	"google.golang.org/api/googleapi"
 )
 
 // composeIn is what send and create_draft take.
@@ -177,13 +180,33 @@ func addressText(list []*mail.Address) string {
 	return strings.Join(parts, ", ")
 }
 
-// raw is m as the API's raw field: the message in base64url.
-func raw(m *outgoing) (*gm.Message, error) {
+// uploadAbove is the size from which a message goes as a media upload
+// (message/rfc822) rather than in the request's raw field: Google's
+// JSON requests are for small messages, its uploads take 35 MB.
+const uploadAbove = 4 << 20
+
+// wire is a composed message as the API takes it.
+type wire struct {
+	msg   *gm.Message // the thread, and the raw field when small
+	media []byte      // the RFC 822 bytes when uploaded, else nil
+}
+
+// toWire composes m for the API: in the raw field (base64url) up to
+// s.uploadAbove bytes, as an upload beyond.
+func (s *Server) toWire(m *outgoing) (wire, error) {
 	b, err := m.compose()
 	if err != nil {
-		return nil, fmt.Errorf("composing the message: %w", err)
+		return wire{}, fmt.Errorf("composing the message: %w", err)
 	}
-	return &gm.Message{Raw: base64.URLEncoding.EncodeToString(b), ThreadId: m.ThreadID}, nil
+	if len(b) > s.uploadAbove {
+		return wire{msg: &gm.Message{ThreadId: m.ThreadID}, media: b}, nil
+	}
+	return wire{msg: &gm.Message{Raw: base64.URLEncoding.EncodeToString(b), ThreadId: m.ThreadID}}, nil
+}
+
+// upload is w's message as a media upload (a new reader for each try).
+func (w wire) upload() (io.Reader, googleapi.MediaOption) {
+	return bytes.NewReader(w.media), googleapi.ContentType("message/rfc822")
 }
 
 func (s *Server) sendTool(ctx context.Context, req *sdk.CallToolRequest, in composeIn) (*sdk.CallToolResult, sendOut, error) {
@@ -196,7 +219,7 @@ func (s *Server) sendTool(ctx context.Context, req *sdk.CallToolRequest, in comp
 	if err != nil {
 		return nil, zero, err
 	}
-	msg, err := raw(m)
+	w, err := s.toWire(m)
 	if err != nil {
 		return nil, zero, err
 	}
@@ -205,7 +228,11 @@ func (s *Server) sendTool(ctx context.Context, req *sdk.CallToolRequest, in comp
 	}
 	var sent *gm.Message
 	err = s.api(ctx, req, &email, func(svc *gm.Service) (err error) {
-		sent, err = svc.Users.Messages.Send("me", msg).Context(ctx).Do()
+		call := svc.Users.Messages.Send("me", w.msg).Context(ctx)
+		if w.media != nil {
+			call = call.Media(w.upload())
+		}
+		sent, err = call.Do()
 		return err
 	})
 	if err != nil {

@@ -521,6 +521,22 @@ func TestAttachmentsAsFiles(t *testing.T) {
 		t.Fatalf("sent attachments: %+v", m.Attachments)
 	}
 
+	// A large message goes as an upload (message/rfc822), a draft too.
+	e.srv.uploadAbove = 1000
+	big := filepath.Join(e.home, "big.bin")
+	must(t, os.WriteFile(big, make([]byte, 5000), 0o600))
+	e.call("send", map[string]any{"to": []string{bob}, "subject": "Big", "attachments": []string{big}}, &out)
+	var d draftOut
+	e.call("create_draft", map[string]any{"to": []string{bob}, "subject": "Big draft", "attachments": []string{big}}, &d)
+	e.asker.take()
+	if n := e.fake.GmailRequests("POST /upload/gmail/v1/users/me/messages/send") + e.fake.GmailRequests("POST /upload/gmail/v1/users/me/drafts"); n != 2 {
+		t.Errorf("%d uploads, want 2", n)
+	}
+	e.call("read_message", map[string]any{"id": out.ID}, &m)
+	if len(m.Attachments) != 1 || m.Attachments[0].Size != 5000 || m.Subject != "Big" {
+		t.Errorf("the uploaded message: %+v", m)
+	}
+
 	in := e.deliver(ada, reportMail)
 	e.call("read_message", map[string]any{"id": in}, &m)
 	var dl downloadOut
