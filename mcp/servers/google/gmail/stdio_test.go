@@ -17,11 +17,12 @@ import (
 )
 
 // The test binary re-run as `serve gmail` on stdio (TestMain): the
-// fake's URL is MCPTRAY_GOOGLE_API_URL, the account's access token comes
-// in childTokenEnv.
+// fake's URL is MCPTRAY_GOOGLE_API_URL, the account's access token and
+// the data dir come in these variables.
 const (
 	childEnv      = "GMAIL_TEST_CHILD"
 	childTokenEnv = "GMAIL_TEST_TOKEN"
+	childDataEnv  = "GMAIL_TEST_DATA"
 )
 
 func TestMain(m *testing.M) {
@@ -43,7 +44,7 @@ func (a staticTokenAccounts) Client(context.Context, string) (*http.Client, erro
 var _ google.AccountSource = staticTokenAccounts{}
 
 func serveChild() int {
-	s, err := NewFromConfig(Config{Accounts: staticTokenAccounts{ada, os.Getenv(childTokenEnv)}, DataDir: os.TempDir(),
+	s, err := NewFromConfig(Config{Accounts: staticTokenAccounts{ada, os.Getenv(childTokenEnv)}, DataDir: os.Getenv(childDataEnv),
 		GmailPoll: "1s", GmailSend: "drafts-only", Version: "test"})
 	if err == nil {
 		err = s.ServeStdio(context.Background())
@@ -67,7 +68,7 @@ func TestServeStdio(t *testing.T) {
 	exe, err := os.Executable()
 	must(t, err)
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), childEnv+"=serve", google.APIURLEnv+"="+fake.URL,
+	cmd.Env = append(os.Environ(), childEnv+"=serve", google.APIURLEnv+"="+fake.URL, childDataEnv+"="+t.TempDir(),
 		childTokenEnv+"="+fake.IssueAccessToken(ada, []string{googletest.GmailModifyScope}, time.Hour))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
