@@ -124,14 +124,14 @@ func (p *Poller) Interval() time.Duration { return p.o.Interval }
 func (p *Poller) Run(ctx context.Context) error {
 	t := time.NewTicker(p.o.Interval)
 	defer t.Stop()
-	for {
+	for ctx.Err() == nil {
 		p.PollOnce(ctx)
 		select {
 		case <-ctx.Done():
-			return nil
 		case <-t.C:
 		}
 	}
+	return nil
 }
 
 // PollOnce polls every Gmail account one time and saves the cursors. An

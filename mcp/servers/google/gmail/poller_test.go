@@ -116,3 +116,44 @@ func TestNewPollerOptions(t *testing.T) {
 		}
 	}
 }
+
+// countingAccounts is an AccountSource with no account that says on
+// rounds each time the poller reads the accounts.
+type countingAccounts struct {
+	noAccounts
+	rounds chan struct{}
+}
+
+func (a countingAccounts) Emails() ([]string, error) {
+	a.rounds <- struct{}{}
+	return nil, nil
+}
+
+// TestPollerRuns: Run polls at once, again every Interval, and returns
+// when its context ends.
+func TestPollerRuns(t *testing.T) {
+	acc := countingAccounts{rounds: make(chan struct{})}
+	p, err := NewPoller(PollerOptions{Accounts: acc, Interval: MinPollInterval})
+	noErr(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- p.Run(ctx) }()
+	for i := range 2 {
+		select {
+		case <-acc.rounds:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("poll %d did not come", i+1)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run returned %v", err)
+		}
+	case <-acc.rounds:
+		t.Fatal("a poll after the context ended")
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
