@@ -83,9 +83,14 @@ type Poller struct {
 	log *slog.Logger
 	cur *mailCursors
 
+	pageSize int64 // history records per page: historyPage (tests set less)
+
 	round   sync.Mutex        // held by PollOnce: one round at a time
 	failing map[string]string // account ("" the cursor file) → the last error logged; guarded by round
 }
+
+// historyPage is the most history records Gmail gives in one page.
+const historyPage = 500
 
 // NewPoller returns a Poller. A cursor file it cannot read is logged and
 // started afresh; the error is for options it cannot work with.
@@ -106,7 +111,7 @@ func NewPoller(o PollerOptions) (*Poller, error) {
 	if o.Backoff == (google.Backoff{}) {
 		o.Backoff = google.DefaultBackoff
 	}
-	p := &Poller{o: o, log: o.Logger, failing: map[string]string{}}
+	p := &Poller{o: o, log: o.Logger, pageSize: historyPage, failing: map[string]string{}}
 	cur, err := loadCursors(o.DataDir)
 	if err != nil {
 		p.log.Warn("gmail poll", "err", err)
@@ -288,7 +293,7 @@ func (p *Poller) history(ctx context.Context, svc *gm.Service, start uint64) (ad
 		var page *gm.ListHistoryResponse
 		err := p.o.Backoff.Do(ctx, func() (err error) {
 			call := svc.Users.History.List("me").Context(ctx).StartHistoryId(start).
-				HistoryTypes("messageAdded").LabelId("INBOX").MaxResults(500)
+				HistoryTypes("messageAdded").LabelId("INBOX").MaxResults(p.pageSize)
 			if token != "" {
 				call = call.PageToken(token)
 			}
