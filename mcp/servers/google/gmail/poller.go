@@ -244,7 +244,7 @@ func (p *Poller) poll(ctx context.Context, email string) error {
 	}
 	var done []string // handled this poll: announced, or found not to be
 	for _, m := range added {
-		if m == nil || m.Id == "" || seen[m.Id] || (len(m.LabelIds) > 0 && !announced(m.LabelIds)) {
+		if m == nil || m.Id == "" || seen[m.Id] || (len(m.LabelIds) > 0 && !announceable(m.LabelIds)) {
 			continue
 		}
 		seen[m.Id] = true
@@ -337,17 +337,17 @@ func (p *Poller) message(ctx context.Context, svc *gm.Service, email, id string)
 	if err != nil {
 		return nil, err
 	}
-	if !announced(m.LabelIds) {
+	if !announceable(m.LabelIds) {
 		return nil, nil
 	}
 	n := newEmailNotice(email, m)
 	return &n, nil
 }
 
-// announced says whether a message with labels is new mail to announce:
+// announceable says whether a message with labels is new mail to announce:
 // in the inbox, and not a draft. What we sent ourselves (SENT without
 // INBOX) is not; a message to ourselves is.
-func announced(labels []string) bool {
+func announceable(labels []string) bool {
 	return slices.Contains(labels, "INBOX") && !slices.Contains(labels, "DRAFT")
 }
 
@@ -359,7 +359,7 @@ func (p *Poller) notify(n NewEmailNotice) {
 
 // newEmailNotice is the params announcing m (read with format=metadata).
 func newEmailNotice(email string, m *gm.Message) NewEmailNotice {
-	from, subject, date := header(m, "From"), header(m, "Subject"), header(m, "Date")
+	from, subject, date := metaHeader(m, "From"), metaHeader(m, "Subject"), metaHeader(m, "Date")
 	labels := m.LabelIds
 	if labels == nil {
 		labels = []string{}
@@ -371,14 +371,14 @@ func newEmailNotice(email string, m *gm.Message) NewEmailNotice {
 		From:      from,
 		Subject:   subject,
 		Snippet:   html.UnescapeString(m.Snippet),
-		Date:      mailDate(date, m.InternalDate),
+		Date:      noticeDate(date, m.InternalDate),
 		Labels:    labels,
-		Title:     mailTitle(subject, from),
+		Title:     noticeTitle(subject, from),
 	}
 }
 
-// header is the value of m's first header name ("" when none).
-func header(m *gm.Message, name string) string {
+// metaHeader is the value of m's first header name ("" when none).
+func metaHeader(m *gm.Message, name string) string {
 	if m.Payload == nil {
 		return ""
 	}
@@ -390,12 +390,21 @@ func header(m *gm.Message, name string) string {
 	return ""
 }
 
-// mailTitle is what the desktop notification shows: "Lunch? —
-// ada@example.com", the subject and the sender's address.
-func mailTitle(subject, from string) string {
+// titleSubject is the most of a subject a title keeps, so that the
+// sender's address still shows in a desktop notification (the app keeps
+// 120 characters of "gmail: " + title).
+const titleSubject = 72
+
+// noticeTitle is what the desktop notification shows: "Lunch? —
+// ada@example.com", the subject (its start, when long) and the sender's
+// address.
+func noticeTitle(subject, from string) string {
 	subject = strings.Join(strings.Fields(subject), " ")
 	if subject == "" {
 		subject = "(no subject)"
+	}
+	if r := []rune(subject); len(r) > titleSubject {
+		subject = strings.TrimSpace(string(r[:titleSubject-1])) + "…"
 	}
 	sender := from
 	if a, err := mail.ParseAddress(from); err == nil {
@@ -409,10 +418,10 @@ func mailTitle(subject, from string) string {
 	return subject + " — " + sender
 }
 
-// mailDate is when a message was sent, RFC 3339: its Date header in the
+// noticeDate is when a message was sent, RFC 3339: its Date header in the
 // sender's offset, else Gmail's internalDate (milliseconds since the
 // epoch) in UTC; "" when neither is known.
-func mailDate(header string, internalMillis int64) string {
+func noticeDate(header string, internalMillis int64) string {
 	if t, err := mail.ParseDate(header); err == nil {
 		return t.Format(time.RFC3339)
 	}

@@ -40,7 +40,7 @@ func BenchmarkPollNoNewMail(b *testing.B) {
 	}
 	ctx := context.Background()
 	p.PollOnce(ctx)
-	reqs, lists := len(fake.RecordedGmailRequests()), fake.GmailRequests(historyList)
+	reqs, lists := len(fake.RecordedGmailRequests()), fake.GmailRequests(historyListRoute)
 	b.ResetTimer()
 	for b.Loop() {
 		p.PollOnce(ctx)
@@ -48,5 +48,5 @@ func BenchmarkPollNoNewMail(b *testing.B) {
 	b.StopTimer()
 	const accounts = 2
 	b.ReportMetric(float64(len(fake.RecordedGmailRequests())-reqs)/float64(b.N)/accounts, "requests/account/poll")
-	b.ReportMetric(float64(fake.GmailRequests(historyList)-lists)/float64(b.N)/accounts, "history.list/account/poll")
+	b.ReportMetric(float64(fake.GmailRequests(historyListRoute)-lists)/float64(b.N)/accounts, "history.list/account/poll")
 }

@@ -30,7 +30,7 @@ func (noAccounts) Client(context.Context, string) (*http.Client, error) {
 	return nil, errors.New("no account")
 }
 
-func TestMailTitle(t *testing.T) {
+func TestNoticeTitle(t *testing.T) {
 	for _, c := range []struct{ subject, from, want string }{
 		{"Lunch?", "ada@example.com", "Lunch? — ada@example.com"},
 		{"Lunch?", "Ada Lovelace <ada@example.com>", "Lunch? — ada@example.com"},
@@ -40,14 +40,16 @@ func TestMailTitle(t *testing.T) {
 		{"  Re:\r\n  lunch  ", "ada@example.com", "Re: lunch — ada@example.com"},
 		{"Lunch?", "not an address", "Lunch? — not an address"},
 		{"Lunch?", "", "Lunch?"},
+		{strings.Repeat("long ", 30), "ada@example.com", strings.TrimSpace(strings.Repeat("long ", 15)[:71]) + "… — ada@example.com"},
+		{strings.Repeat("é", 72), "ada@example.com", strings.Repeat("é", 72) + " — ada@example.com"},
 	} {
-		if got := mailTitle(c.subject, c.from); got != c.want {
-			t.Errorf("mailTitle(%q, %q) = %q, want %q", c.subject, c.from, got, c.want)
+		if got := noticeTitle(c.subject, c.from); got != c.want {
+			t.Errorf("noticeTitle(%q, %q) = %q, want %q", c.subject, c.from, got, c.want)
 		}
 	}
 }
 
-func TestMailDate(t *testing.T) {
+func TestNoticeDate(t *testing.T) {
 	for _, c := range []struct {
 		header   string
 		internal int64
@@ -59,13 +61,13 @@ func TestMailDate(t *testing.T) {
 		{"", 1772525700000, "2026-03-03T08:15:00Z"},
 		{"", 0, ""},
 	} {
-		if got := mailDate(c.header, c.internal); got != c.want {
-			t.Errorf("mailDate(%q, %d) = %q, want %q", c.header, c.internal, got, c.want)
+		if got := noticeDate(c.header, c.internal); got != c.want {
+			t.Errorf("noticeDate(%q, %d) = %q, want %q", c.header, c.internal, got, c.want)
 		}
 	}
 }
 
-func TestAnnounced(t *testing.T) {
+func TestAnnounceable(t *testing.T) {
 	for _, c := range []struct {
 		labels []string
 		want   bool
@@ -78,8 +80,8 @@ func TestAnnounced(t *testing.T) {
 		{[]string{"SPAM", "UNREAD"}, false},
 		{nil, false},
 	} {
-		if got := announced(c.labels); got != c.want {
-			t.Errorf("announced(%v) = %v", c.labels, got)
+		if got := announceable(c.labels); got != c.want {
+			t.Errorf("announceable(%v) = %v", c.labels, got)
 		}
 	}
 }
@@ -176,7 +178,7 @@ const (
 	calOnly = "cal@example.com" // signed in for Calendar only
 )
 
-const historyList = "GET /gmail/v1/users/{userId}/history"
+const historyListRoute = "GET /gmail/v1/users/{userId}/history"
 
 // pollAccounts is an AccountSource (with List, as *google.Accounts has)
 // whose clients carry access tokens the fake issued. Accounts in
@@ -273,19 +275,19 @@ func (n *pollNotes) take() []NewEmailNotice {
 	return out
 }
 
-// lockedBuffer is a log destination safe for several goroutines.
-type lockedBuffer struct {
+// pollLog is a log destination safe for several goroutines.
+type pollLog struct {
 	mu sync.Mutex
 	b  strings.Builder
 }
 
-func (s *lockedBuffer) Write(p []byte) (int, error) {
+func (s *pollLog) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *lockedBuffer) String() string {
+func (s *pollLog) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
@@ -300,7 +302,7 @@ type pollEnv struct {
 	accounts *pollAccounts
 	dataDir  string
 	notes    *pollNotes
-	logs     *lockedBuffer
+	logs     *pollLog
 }
 
 func newPollEnv(t *testing.T) *pollEnv {
@@ -314,7 +316,7 @@ func newPollEnv(t *testing.T) *pollEnv {
 		{Email: bobMail, Scopes: both, Status: google.StatusOK},
 		{Email: calOnly, Scopes: []string{google.ServiceCalendar}, Status: google.StatusOK},
 	}}
-	return &pollEnv{t: t, fake: fake, accounts: acc, dataDir: t.TempDir(), notes: &pollNotes{}, logs: &lockedBuffer{}}
+	return &pollEnv{t: t, fake: fake, accounts: acc, dataDir: t.TempDir(), notes: &pollNotes{}, logs: &pollLog{}}
 }
 
 // poller is a new Poller on the env's data dir (a restart is another
@@ -359,7 +361,7 @@ func (e *pollEnv) service(email string) *gm.Service {
 	return svc
 }
 
-func subjects(ns []NewEmailNotice) string {
+func noticeSubjects(ns []NewEmailNotice) string {
 	var s []string
 	for _, n := range ns {
 		s = append(s, n.Account+":"+n.Subject)
@@ -367,7 +369,7 @@ func subjects(ns []NewEmailNotice) string {
 	return strings.Join(s, " ")
 }
 
-func rawB64(from, to, subject string) string {
+func pollRaw(from, to, subject string) string {
 	return base64.URLEncoding.EncodeToString([]byte("From: " + from + "\r\nTo: " + to + "\r\nSubject: " + subject +
 		"\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nHello\r\n"))
 }
@@ -377,16 +379,16 @@ func TestPollerAnnouncesNewMail(t *testing.T) {
 	e.deliver(adaMail, "Old <old@example.com>", "Before the first poll")
 	p := e.poller()
 	if got := e.poll(p); len(got) != 0 {
-		t.Fatalf("the first poll announced %s", subjects(got))
+		t.Fatalf("the first poll announced %s", noticeSubjects(got))
 	}
-	if n := e.fake.GmailRequests(historyList); n != 0 {
+	if n := e.fake.GmailRequests(historyListRoute); n != 0 {
 		t.Errorf("the first poll listed the history %d times; it should only read where the mailbox stands", n)
 	}
 
 	id := e.deliver(adaMail, "Bob Example <bob@example.com>", "Lunch?", "Date: Tue, 3 Mar 2026 12:05:00 +0100")
 	got := e.poll(p)
 	if len(got) != 1 {
-		t.Fatalf("after one delivery: %s", subjects(got))
+		t.Fatalf("after one delivery: %s", noticeSubjects(got))
 	}
 	stored := e.fake.Messages(adaMail)[1]
 	want := NewEmailNotice{Account: adaMail, MessageID: id, ThreadID: stored.ThreadID, From: "Bob Example <bob@example.com>",
@@ -404,10 +406,10 @@ func TestPollerAnnouncesNewMail(t *testing.T) {
 		}
 	}
 	if got := e.poll(p); len(got) != 0 {
-		t.Errorf("announced again: %s", subjects(got))
+		t.Errorf("announced again: %s", noticeSubjects(got))
 	}
 	for _, r := range e.fake.RecordedGmailRequests() {
-		if r.Pattern == historyList && (r.Query.Get("labelId") != "INBOX" || r.Query.Get("historyTypes") != "messageAdded") {
+		if r.Pattern == historyListRoute && (r.Query.Get("labelId") != "INBOX" || r.Query.Get("historyTypes") != "messageAdded") {
 			t.Errorf("history.list with %v", r.Query)
 		}
 		if strings.HasPrefix(r.Pattern, "GET /gmail/v1/users/{userId}/messages/") &&
@@ -432,11 +434,11 @@ func TestPollerSeveralInOneRound(t *testing.T) {
 	e.deliver(bobMail, "ada@example.com", "For Bob")
 	noErr(t, e.fake.ChangeLabels(adaMail, archived, nil, []string{"INBOX"}))
 	noErr(t, e.fake.DeleteMessage(adaMail, deleted))
-	if got := subjects(e.poll(p)); got != "ada@example.com:One ada@example.com:Two bob@example.com:For Bob" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:One ada@example.com:Two bob@example.com:For Bob" {
 		t.Errorf("announced %s", got)
 	}
 	if got := e.poll(p); len(got) != 0 {
-		t.Errorf("announced again: %s", subjects(got))
+		t.Errorf("announced again: %s", noticeSubjects(got))
 	}
 }
 
@@ -447,22 +449,22 @@ func TestPollerSkipsOwnMail(t *testing.T) {
 	p := e.poller()
 	e.poll(p)
 	svc := e.service(adaMail)
-	_, err := svc.Users.Messages.Send("me", &gm.Message{Raw: rawB64(adaMail, "bob@example.com", "Sent by me")}).Do()
+	_, err := svc.Users.Messages.Send("me", &gm.Message{Raw: pollRaw(adaMail, "bob@example.com", "Sent by me")}).Do()
 	noErr(t, err)
-	_, err = svc.Users.Drafts.Create("me", &gm.Draft{Message: &gm.Message{Raw: rawB64(adaMail, "bob@example.com", "A draft")}}).Do()
+	_, err = svc.Users.Drafts.Create("me", &gm.Draft{Message: &gm.Message{Raw: pollRaw(adaMail, "bob@example.com", "A draft")}}).Do()
 	noErr(t, err)
 	before := e.fake.RecordedGmailRequests()
 	if got := e.poll(p); len(got) != 0 {
-		t.Errorf("our own mail was announced: %s", subjects(got))
+		t.Errorf("our own mail was announced: %s", noticeSubjects(got))
 	}
 	for _, r := range e.fake.RecordedGmailRequests()[len(before):] {
-		if r.Pattern != historyList {
+		if r.Pattern != historyListRoute {
 			t.Errorf("our own mail cost a request: %s %s", r.Method, r.Path)
 		}
 	}
-	_, err = svc.Users.Messages.Send("me", &gm.Message{Raw: rawB64(adaMail, adaMail, "Note to self")}).Do()
+	_, err = svc.Users.Messages.Send("me", &gm.Message{Raw: pollRaw(adaMail, adaMail, "Note to self")}).Do()
 	noErr(t, err)
-	if got := subjects(e.poll(p)); got != "ada@example.com:Note to self" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:Note to self" {
 		t.Errorf("a message to ourselves: %q", got)
 	}
 }
@@ -477,13 +479,13 @@ func TestPollerResetsQuietlyAfter404(t *testing.T) {
 	e.deliver(adaMail, "bob@example.com", "Lost in the expiry")
 	e.fake.ExpireHistory(adaMail)
 	if got := e.poll(p); len(got) != 0 {
-		t.Errorf("the reset announced %s", subjects(got))
+		t.Errorf("the reset announced %s", noticeSubjects(got))
 	}
 	if !strings.Contains(e.logs.String(), "gmail history expired") {
 		t.Errorf("the reset is not logged:\n%s", e.logs)
 	}
 	e.deliver(adaMail, "bob@example.com", "After")
-	if got := subjects(e.poll(p)); got != "ada@example.com:After" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:After" {
 		t.Errorf("after the reset: %q", got)
 	}
 }
@@ -495,16 +497,16 @@ func TestPollerRestartNeitherMissesNorRepeats(t *testing.T) {
 	e := newPollEnv(t)
 	e.poll(e.poller())
 	e.deliver(adaMail, "bob@example.com", "Seen")
-	if got := subjects(e.poll(e.poller())); got != "ada@example.com:Seen" {
+	if got := noticeSubjects(e.poll(e.poller())); got != "ada@example.com:Seen" {
 		t.Fatalf("first restart: %q", got)
 	}
 	e.deliver(adaMail, "bob@example.com", "While down")
 	e.deliver(bobMail, "ada@example.com", "Bob's while down")
-	if got := subjects(e.poll(e.poller())); got != "ada@example.com:While down bob@example.com:Bob's while down" {
+	if got := noticeSubjects(e.poll(e.poller())); got != "ada@example.com:While down bob@example.com:Bob's while down" {
 		t.Errorf("second restart: %q", got)
 	}
 	if got := e.poll(e.poller()); len(got) != 0 {
-		t.Errorf("third restart repeated: %s", subjects(got))
+		t.Errorf("third restart repeated: %s", noticeSubjects(got))
 	}
 	b, err := os.ReadFile(filepath.Join(e.dataDir, CursorFile))
 	noErr(t, err)
@@ -547,12 +549,12 @@ func TestPollerOneRequestWhenIdle(t *testing.T) {
 	before := e.fake.RecordedGmailRequests()
 	for range 3 {
 		if got := e.poll(p); len(got) != 0 {
-			t.Fatalf("idle poll announced %s", subjects(got))
+			t.Fatalf("idle poll announced %s", noticeSubjects(got))
 		}
 	}
 	reqs := e.fake.RecordedGmailRequests()[len(before):]
 	for _, r := range reqs {
-		if r.Pattern != historyList {
+		if r.Pattern != historyListRoute {
 			t.Errorf("an idle poll sent %s %s", r.Method, r.Path)
 		}
 	}
@@ -574,7 +576,7 @@ func TestPollerSkipsAccountNeedingSignIn(t *testing.T) {
 	e.accounts.setNeedSignIn(adaMail, true)
 	e.deliver(adaMail, "bob@example.com", "While signed out")
 	e.deliver(bobMail, "ada@example.com", "For Bob")
-	if got := subjects(e.poll(p)); got != "bob@example.com:For Bob" {
+	if got := noticeSubjects(e.poll(p)); got != "bob@example.com:For Bob" {
 		t.Errorf("with ada signed out: %q", got)
 	}
 	e.poll(p)
@@ -582,7 +584,7 @@ func TestPollerSkipsAccountNeedingSignIn(t *testing.T) {
 		t.Errorf("logged %d times:\n%s", n, e.logs)
 	}
 	e.accounts.setNeedSignIn(adaMail, false)
-	if got := subjects(e.poll(p)); got != "ada@example.com:While signed out" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:While signed out" {
 		t.Errorf("after signing in again: %q", got)
 	}
 	if !strings.Contains(e.logs.String(), "gmail poll works again") {
@@ -608,7 +610,7 @@ func TestPollerRateLimits(t *testing.T) {
 	e.deliver(adaMail, "bob@example.com", "One")
 	e.fake.InjectRateLimits(googletest.RateLimit{Code: 429, API: googletest.APIGmail},
 		googletest.RateLimit{Code: 403, Reason: "userRateLimitExceeded", API: googletest.APIGmail})
-	if got := subjects(e.poll(p)); got != "ada@example.com:One" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:One" {
 		t.Errorf("after two rate limits: %q", got)
 	}
 
@@ -617,13 +619,13 @@ func TestPollerRateLimits(t *testing.T) {
 	e.deliver(bobMail, "ada@example.com", "For Bob")
 	limit := googletest.RateLimit{Code: 429, API: googletest.APIGmail}
 	e.fake.InjectRateLimits(limit, limit, limit)
-	if got := subjects(e.poll(p)); got != "bob@example.com:For Bob" {
+	if got := noticeSubjects(e.poll(p)); got != "bob@example.com:For Bob" {
 		t.Errorf("with ada rate-limited: %q", got)
 	}
 	if !strings.Contains(e.logs.String(), "rate-limited") {
 		t.Errorf("the rate limit is not logged:\n%s", e.logs)
 	}
-	if got := subjects(e.poll(p)); got != "ada@example.com:Two" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:Two" {
 		t.Errorf("the next poll: %q", got)
 	}
 }
@@ -644,16 +646,16 @@ func TestPollerStopsPartWay(t *testing.T) {
 			e.fake.InjectRateLimits(limit, limit, limit)
 		}
 	}
-	if got := subjects(e.poll(p)); got != "ada@example.com:One" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:One" {
 		t.Errorf("the poll that failed part way: %q", got)
 	}
 	e.notes.onNotify = nil
 	p = e.poller() // a restart
-	if got := subjects(e.poll(p)); got != "ada@example.com:Two ada@example.com:Three" {
+	if got := noticeSubjects(e.poll(p)); got != "ada@example.com:Two ada@example.com:Three" {
 		t.Errorf("the next poll, after a restart: %q", got)
 	}
 	if got := e.poll(p); len(got) != 0 {
-		t.Errorf("announced again: %s", subjects(got))
+		t.Errorf("announced again: %s", noticeSubjects(got))
 	}
 	if cur, _ := p.cur.get(adaMail); len(cur.Announced) != 0 || cur.HistoryID != e.fake.GmailHistoryID(adaMail) {
 		t.Errorf("cursor %+v", cur)
