@@ -83,8 +83,7 @@ func ids(msgs []*gmail.Message) []string {
 }
 
 func TestGmailScopes(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	id := deliver(t, s, ada, rawMail(bob, ada, "hi", "hello"))
 
 	_, err := gmailService(t, s, ada, "openid").Users.Messages.List("me").Do()
@@ -166,8 +165,7 @@ const multipartMail = "From: =?UTF-8?Q?Jos=C3=A9_Bl=C3=A1?= <jose@example.net>\r
 	"epilogue\r\n"
 
 func TestGmailMessageFormats(t *testing.T) {
-	s := New()
-	defer s.Close()
+	s := newTestServer(t)
 	svc := gmailService(t, s, ada)
 	id := deliver(t, s, ada, []byte(multipartMail))
 
