@@ -23,12 +23,6 @@ import (
 // message in an inbox.
 const MethodNewEmail = "event/new_email"
 
-// The poll interval (x-mcptray.google.gmailPoll).
-const (
-	DefaultPollInterval = 60 * time.Second
-	MinPollInterval     = time.Second
-)
-
 // NewEmailNotice is the params of an event/new_email notification.
 type NewEmailNotice struct {
 	Account   string   `json:"account"`
@@ -52,7 +46,7 @@ type PollerOptions struct {
 	// the cursors in RAM only.
 	DataDir string
 	// Interval is the time between polls (x-mcptray.google.gmailPoll),
-	// default DefaultPollInterval, at least MinPollInterval.
+	// default DefaultPoll, at least MinPoll.
 	Interval time.Duration
 	// Notify sends a notification. Default stdioserver.Notify.
 	Notify func(method string, params any) error
@@ -99,9 +93,9 @@ func NewPoller(o PollerOptions) (*Poller, error) {
 		return nil, errors.New("gmail poller: no accounts given")
 	}
 	if o.Interval <= 0 {
-		o.Interval = DefaultPollInterval
+		o.Interval = DefaultPoll
 	}
-	o.Interval = max(o.Interval, MinPollInterval)
+	o.Interval = max(o.Interval, MinPoll)
 	if o.Notify == nil {
 		o.Notify = stdioserver.Notify
 	}

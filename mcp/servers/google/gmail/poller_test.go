@@ -114,8 +114,8 @@ func TestNewPollerOptions(t *testing.T) {
 		t.Error("no error without accounts")
 	}
 	for _, c := range []struct{ in, want time.Duration }{
-		{0, DefaultPollInterval},
-		{time.Millisecond, MinPollInterval},
+		{0, DefaultPoll},
+		{time.Millisecond, MinPoll},
 		{5 * time.Minute, 5 * time.Minute},
 	} {
 		p, err := NewPoller(PollerOptions{Accounts: noAccounts{}, Interval: c.in})
@@ -145,7 +145,7 @@ func (a countingAccounts) Emails() ([]string, error) {
 // when its context ends.
 func TestPollerRuns(t *testing.T) {
 	acc := countingAccounts{rounds: make(chan struct{})}
-	p, err := NewPoller(PollerOptions{Accounts: acc, Interval: MinPollInterval})
+	p, err := NewPoller(PollerOptions{Accounts: acc, Interval: MinPoll})
 	noErr(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)

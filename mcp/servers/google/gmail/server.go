@@ -142,22 +142,19 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 	return err
 }
 
-// startPoller starts the new-mail poller for as long as ctx lives and
-// returns a function that waits until it has stopped.
-//
-// POLLER HOOK: the poller (poller.go, branch gmailpoll) plugs in here, as
-//
-//	p, err := NewPoller(PollerOptions{Accounts: s.opts.Accounts, DataDir: s.opts.DataDir,
-//		Interval: s.opts.Poll, Notify: s.opts.Notify, Logger: s.log})
-//	if err != nil { s.log.Warn("gmail poller", "err", err); return func() {} }
-//	done := make(chan struct{})
-//	go func() { defer close(done); p.Run(ctx) }()
-//	return func() { <-done }
-//
-// Until it is merged the server polls nothing.
+// startPoller starts the new-mail poller (poller.go) for as long as ctx
+// lives, on a goroutine of its own, and returns a function that waits
+// until it has stopped.
 func (s *Server) startPoller(ctx context.Context) (wait func()) {
-	_ = ctx // the poller's lifetime
-	return func() {}
+	p, err := NewPoller(PollerOptions{Accounts: s.opts.Accounts, DataDir: s.opts.DataDir,
+		Interval: s.opts.Poll, Notify: s.opts.Notify, Logger: s.log, Backoff: s.retry})
+	if err != nil {
+		s.log.Warn("gmail: no new-mail poller", "err", err)
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); p.Run(ctx) }()
+	return func() { <-done }
 }
 
 // account resolves a tool's account argument: "" is the default account.
