@@ -197,10 +197,13 @@ func TestGmailDraftsOnly(t *testing.T) {
 	}
 }
 
-// New mail becomes a desktop notification under the test session's dunst,
-// through the real tray binary (whose serve gmail execs mcptray-google):
-// "gmail: <subject> — <sender>".
-func TestGmailNotificationReachesDunst(t *testing.T) {
+// Gmail in the real tray binary (whose serve gmail execs mcptray-google):
+// new mail becomes a desktop notification under the test session's dunst,
+// "gmail: <subject> — <sender>"; a reply the assistant sends pops up the
+// confirmation (From, To, Subject, the body; Send and Cancel), which is
+// photographed for the README (gmail-send.png in $MCPTRAY_ARTIFACTS), then
+// answered; the reply goes out and the popup closes.
+func TestGmailInTheTrayApp(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" || exec.Command("dunstctl", "count").Run() != nil {
 		if os.Getenv("MCPTRAY_TEST_SESSION") == "1" {
 			t.Fatal("no X display or no dunst in the desktop session")
@@ -222,5 +225,58 @@ func TestGmailNotificationReachesDunst(t *testing.T) {
 		history, _ = exec.Command("dunstctl", "history").Output()
 		return strings.Contains(string(history), "gmail: Café tomorrow? ☕ — bob@example.com")
 	})
+
+	a := startAssistant(t, in, map[string]any{})
+	reply := a.call("gmail__send", map[string]any{"reply_to_message_id": id,
+		"body": "Yes — 12:30 at the café works.\nI'll book a table.\n\nAda"})
+	l, _ := in.waitRequest("gmail")
+	popup := windowTitled(t, "gmail")
+	shotWindow(t, popup, "gmail-send.png")
+	if code, _, errs := s.run(in, "inbox", "answer", l.Requests[0].ID, "--yes"); code != 0 {
+		t.Fatalf("inbox answer --yes: %s", errs)
+	}
+	if r := parseToolReply[map[string]any](t, a.wait(reply)); r.Result.IsError {
+		t.Fatalf("send after yes: %+v", r.Result)
+	}
+	waitFor(t, "the popup to close", func() bool { return windowID("gmail") == "" })
+	if n := len(s.fake.SentMessages("ada@example.com")); n != 1 {
+		t.Errorf("%d messages in SENT, want the reply", n)
+	}
 	s.searchAll(map[string]string{"the tray app's log": stderr.String(), "dunst's history": string(history)})
+}
+
+// windowID is the first visible X window titled title, or "".
+func windowID(title string) string {
+	o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
+	id, _, _ := strings.Cut(strings.TrimSpace(string(o)), "\n")
+	return id
+}
+
+// windowTitled waits for a visible X window titled title.
+func windowTitled(t *testing.T, title string) string {
+	t.Helper()
+	var id string
+	waitFor(t, "a window titled "+title, func() bool { id = windowID(title); return id != "" })
+	return id
+}
+
+// shotWindow saves X window win as name in $MCPTRAY_ARTIFACTS (make test
+// sets it; else the test's temp dir) once two captures in a row are the
+// same (drawn, no animation under way).
+func shotWindow(t *testing.T, win, name string) {
+	t.Helper()
+	dir := os.Getenv("MCPTRAY_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	os.MkdirAll(dir, 0o755)
+	shot := filepath.Join(dir, name)
+	var last []byte
+	waitFor(t, name+" to be drawn", func() bool {
+		cur, _ := exec.Command("import", "-window", win, "-depth", "8", "rgba:-").Output()
+		still := len(cur) > 0 && string(cur) == string(last)
+		last = cur
+		return still && exec.Command("import", "-window", win, shot).Run() == nil
+	})
+	t.Logf("screenshot: %s", shot)
 }
