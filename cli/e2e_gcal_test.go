@@ -27,7 +27,7 @@ import (
 // gmail for newGmailSetup), switched on, polling every second.
 type gcalSetup struct {
 	*googleEnv
-	server string           // "gcal" or "gmail"
+	server string // "gcal" or "gmail"
 	config string
 	outs   *strings.Builder // what the in-process CLI commands printed
 }
