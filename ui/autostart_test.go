@@ -88,3 +88,38 @@ func TestLaunchAgent(t *testing.T) {
 		}
 	}
 }
+
+// The .deb's system-wide entry (/etc/xdg/autostart) starts mcptray for
+// everyone; the person's own entry turns it off with Hidden=true.
+func TestXDGAutostartSystemEntry(t *testing.T) {
+	dir, sys := t.TempDir(), t.TempDir()
+	a := xdgAutostart(dir, "/usr/bin/mcptray", filepath.Join(sys, "none"), sys)
+	if on, err := a.Enabled(); on || err != nil {
+		t.Fatalf("Enabled() = %v, %v with no entry at all", on, err)
+	}
+	os.MkdirAll(filepath.Join(sys, "autostart"), 0o755)
+	system := filepath.Join(sys, "autostart", AppID+".desktop")
+	os.WriteFile(system, []byte("[Desktop Entry]\nType=Application\nName=mcptray\nExec=/usr/bin/mcptray\n"), 0o644)
+	if on, err := a.Enabled(); !on || err != nil {
+		t.Fatalf("Enabled() = %v, %v with the system's entry", on, err)
+	}
+	if err := a.SetEnabled(false); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(a.Where())
+	if !strings.Contains(string(data), "\nHidden=true\n") {
+		t.Errorf("turning off over a system entry wrote:\n%s", data)
+	}
+	if on, _ := a.Enabled(); on {
+		t.Error("Enabled() after SetEnabled(false) over a system entry")
+	}
+	if err := a.SetEnabled(true); err != nil {
+		t.Fatal(err)
+	}
+	if on, _ := a.Enabled(); !on {
+		t.Error("Enabled() false after SetEnabled(true)")
+	}
+	if data, _ := os.ReadFile(system); !strings.Contains(string(data), "Exec=/usr/bin/mcptray") {
+		t.Error("the system's entry was changed")
+	}
+}
