@@ -2,6 +2,7 @@ package ui
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,5 +122,19 @@ func TestXDGAutostartSystemEntry(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(system); !strings.Contains(string(data), "Exec=/usr/bin/mcptray") {
 		t.Error("the system's entry was changed")
+	}
+}
+
+// The .deb's /etc/xdg/autostart entry (packaging/install.sh) is the one
+// the Settings tab writes.
+func TestAutostartEntryMatchesPackage(t *testing.T) {
+	for _, exe := range []string{"/usr/bin/mcptray", "/home/me/My Apps/mcptray", `/odd/"$dir"/100%/back\slash`} {
+		out, err := exec.Command("sh", "../packaging/install.sh", "autostart-entry", exe).Output()
+		if err != nil {
+			t.Fatalf("install.sh autostart-entry: %v", err)
+		}
+		if want := string(xdgAutostart(t.TempDir(), exe).content); string(out) != want {
+			t.Errorf("install.sh autostart-entry %s:\n%s\nthe Settings tab's:\n%s", exe, out, want)
+		}
 	}
 }
