@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,10 +58,13 @@ func TestInstalledExecutable(t *testing.T) {
 }
 
 func TestInCheckout(t *testing.T) {
-	// This test binary runs from go test's temporary folder.
-	self, _ := os.Executable()
-	if !inCheckout(self, os.TempDir()) {
+	// This test binary runs from go test's temporary folder (unless
+	// GOTMPDIR put it elsewhere).
+	if self, _ := os.Executable(); strings.HasPrefix(self, os.TempDir()+string(filepath.Separator)) && !inCheckout(self, os.TempDir()) {
 		t.Errorf("%s (go test's build) is not taken for a checkout build", self)
+	}
+	if !inCheckout("/tmp/go-build123/b001/exe/mcptray", "/tmp") {
+		t.Error("a go run build is not taken for a checkout build")
 	}
 	if inCheckout("/usr/bin/mcptray", os.TempDir()) {
 		t.Error("/usr/bin/mcptray is taken for a checkout build")

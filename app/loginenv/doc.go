@@ -6,11 +6,12 @@
 //
 // Read runs `$SHELL -ilc` once, printing `env -0` between two markers, and
 // keeps PATH and the variables of an allow-list (Allowed) — never anything
-// else, and never a name that looks like a secret. The shell runs in its
-// own process group with stdin from /dev/null; when its timeout (5 s by
-// default) passes, the whole group is killed and Read returns an error, as
-// it does when the shell prints no marked environment (junk, an rc file
-// that execs another shell). Read starts no goroutine that outlives it.
+// else, and never a name that looks like a secret. The shell runs in a
+// session of its own (a process group, no controlling terminal) with stdin
+// from /dev/null; when its timeout (5 s by default) passes, the whole group
+// is killed and Read returns an error, as it does when the shell prints no
+// marked environment (junk, an rc file that execs another shell). Read
+// starts no goroutine that outlives it.
 //
 // Wanted is the rule for when to read at all (see its doc and the README):
 // the MCPTRAY_LOGIN_SHELL override, else only without a controlling
