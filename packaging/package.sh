@@ -32,6 +32,7 @@ arch=$($GO env GOARCH)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/mcptray-stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir -p dist
+rm -f dist/mcptray_*.deb dist/mcptray-*-linux-*.tar.gz # one version at a time
 
 # The .deb's tree, staged by the same script `make install` runs.
 MCPTRAY_BIN=bin/mcptray MCPTRAY_GOOGLE_BIN=bin/mcptray-google MCPTRAY_ICON=assets/icon.png \
