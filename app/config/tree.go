@@ -77,6 +77,12 @@ func parseRoot(data []byte) (text []byte, root *node, err error) {
 	if len(data) > MaxFileSize {
 		return nil, nil, tooBig(int64(len(data)))
 	}
+	return parseRootAnySize(data)
+}
+
+// parseRootAnySize is parseRoot without mcp.json's size cap: for the
+// editor's callers, which enforce their own ([MaxEditSize]).
+func parseRootAnySize(data []byte) (text []byte, root *node, err error) {
 	text, badComment, ok := stripJSONC(data)
 	if !ok {
 		return nil, nil, errorAt(data, badComment, "comment /* is not closed")
