@@ -21,9 +21,9 @@ type Client struct {
 	Key string
 	// TOML: the file is TOML (Codex); else JSON, comments allowed.
 	TOML bool
-	// Reload is what the person does after setup for the client to run
-	// mcptray ("restart Claude Desktop to load mcptray"); "" when the
-	// client loads the file again by itself.
+	// Reload is what the person does after an edit for the client to
+	// read its config again ("restart Claude Desktop"); "" when the client
+	// does so by itself (VS Code, Zed). See ReloadHint.
 	Reload string
 	// typeStdio: the entry says "type": "stdio" (Claude Code, VS Code).
 	typeStdio bool
@@ -260,24 +260,24 @@ func zedPath(e Env) (string, error) {
 
 var clients = []*Client{
 	{Name: "claude-desktop", Display: "Claude Desktop", Key: "mcpServers",
-		Reload: "restart Claude Desktop to load mcptray",
+		Reload: "restart Claude Desktop",
 		args:   []string{"connect", "--tools", "stable"}, path: claudeDesktopPath},
 	{Name: "claude-code", Display: "Claude Code", Key: "mcpServers", typeStdio: true,
-		Reload: "start a new Claude Code session to load mcptray",
+		Reload: "start a new Claude Code session",
 		args:   []string{"connect"}, path: claudeCodePath},
 	{Name: "cursor", Display: "Cursor", Key: "mcpServers",
-		Reload: "restart Cursor to load mcptray",
+		Reload: "restart Cursor",
 		args:   []string{"connect"}, path: inHome(".cursor", "mcp.json")},
 	{Name: "vscode", Display: "VS Code", Key: "servers", typeStdio: true,
 		args: []string{"connect"}, path: inConfigDir("Code", "User", "mcp.json")},
 	{Name: "windsurf", Display: "Windsurf", Key: "mcpServers",
-		Reload: "refresh Windsurf's MCP servers (or restart it) to load mcptray",
+		Reload: "refresh Windsurf's MCP servers (or restart it)",
 		args:   []string{"connect"}, path: inHome(".codeium", "windsurf", "mcp_config.json")},
 	{Name: "codex", Display: "Codex", Key: "mcp_servers", TOML: true,
-		Reload: "start a new Codex session to load mcptray",
+		Reload: "start a new Codex session",
 		args:   []string{"connect"}, path: codexPath},
 	{Name: "gemini", Display: "Gemini CLI", Key: "mcpServers",
-		Reload: "restart Gemini CLI to load mcptray",
+		Reload: "restart Gemini CLI",
 		args:   []string{"connect"}, path: inHome(".gemini", "settings.json")},
 	{Name: "zed", Display: "Zed", Key: "context_servers",
 		args: []string{"connect"}, path: zedPath},
@@ -313,6 +313,19 @@ func (c *Client) Path(e Env) (string, error) {
 		return "", fmt.Errorf("finding %s's config: %w", c.Display, err)
 	}
 	return p, nil
+}
+
+// ReloadHint is the line a person reads after action was applied:
+// "restart Claude Desktop to load mcptray"; "" when the client reloads
+// by itself.
+func (c *Client) ReloadHint(a Action) string {
+	switch {
+	case c.Reload == "":
+		return ""
+	case a == Remove:
+		return c.Reload + " for it to stop running mcptray"
+	}
+	return c.Reload + " to load mcptray"
 }
 
 // Args are the arguments the client's mcptray entry runs mcptray with:

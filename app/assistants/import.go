@@ -41,7 +41,7 @@ type KV struct{ Key, Value string }
 // Imported is a server of the assistant's config on its way into mcp.json.
 type Imported struct {
 	Server
-	As   string // its name in mcp.json: Name, or Name-2, Name-3… on a clash
+	As   string // its name in mcp.json: Name, or Name-2, Name-3… when Name is taken there
 	Skip string // why it is not copied ("" when it is): already in mcp.json
 }
 
@@ -55,8 +55,9 @@ type Import struct {
 	// Secrets are the literal values that look like secrets, each with the
 	// caller's choice (Move); all kept as they are until it says so.
 	Secrets []*Secret
-	// Notes say what a person should know: a server renamed on a clash,
-	// one skipped, an input kept.
+	// Notes say what else a person should know: an entry that could not
+	// be read, an input mcp.json has already. (A server renamed on a clash
+	// has As != Name; one already in mcp.json, its Skip.)
 	Notes []string
 
 	self          string
@@ -117,15 +118,11 @@ func NewImport(c *Client, e Env, configPath string) (*Import, error) {
 		imp := &Imported{Server: s, As: s.Name}
 		if old, ok := existing[s.Name]; ok && sameServer(old, s) {
 			imp.Skip = "already in mcp.json"
-			im.Notes = append(im.Notes, fmt.Sprintf("%s: already in mcp.json, not copied again", s.Name))
 			im.Servers = append(im.Servers, imp)
 			continue
 		}
 		for n := 2; taken(imp.As); n++ {
 			imp.As = s.Name + "-" + strconv.Itoa(n)
-		}
-		if imp.As != s.Name {
-			im.Notes = append(im.Notes, fmt.Sprintf("%s: the name is taken in mcp.json; imported as %s", s.Name+s.from(), imp.As))
 		}
 		im.Servers = append(im.Servers, imp)
 		im.Secrets = append(im.Secrets, secretsOf(imp)...)

@@ -170,7 +170,7 @@ func (c *Client) Plan(e Env, a Action) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Client: c, Path: path, Action: a, Before: before, Existed: existed}
+	p := &Plan{Client: c, Path: path, Action: a, Before: before, Existed: existed, redact: secretValues(c, path, before)}
 	backup, hasBackup, _ := readFile(path + BackupSuffix)
 	if c.TOML {
 		err = c.planTOML(p, e, backup, hasBackup)
@@ -331,4 +331,20 @@ func jsonEqual(a, b []byte) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return bytes.Equal(xb, yb)
+}
+
+// secretValues are the literal secrets of a client's file (as an import
+// would find them), which a diff of it never shows, not even as context.
+func secretValues(c *Client, path string, data []byte) []string {
+	servers, _, _, err := readServers(c, path, data)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range servers {
+		for _, sec := range secretsOf(&Imported{Server: s, As: s.Name}) {
+			out = append(out, sec.value)
+		}
+	}
+	return out
 }

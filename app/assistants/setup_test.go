@@ -133,6 +133,9 @@ func TestSetupGoldens(t *testing.T) {
 			}
 			golden(t, filepath.Join("setup", f.name+f.ext), p.After)
 			golden(t, filepath.Join("setup", f.name+".diff"), []byte(strings.ReplaceAll(p.Diff(), e.Home, "~")))
+			if strings.Contains(p.Diff(), secretMark) {
+				t.Error("a secret of the file is in the diff's context")
+			}
 			if !bytes.Equal(readBytes(t, path), f.data) {
 				t.Fatal("planning wrote the file")
 			}
@@ -420,8 +423,11 @@ func TestEntries(t *testing.T) {
 		}
 	}
 	c, _ := Find("claude-desktop")
-	if c.Reload != "restart Claude Desktop to load mcptray" {
-		t.Errorf("Claude Desktop's reload: %q", c.Reload)
+	if h := c.ReloadHint(Add); h != "restart Claude Desktop to load mcptray" {
+		t.Errorf("Claude Desktop's reload hint: %q", h)
+	}
+	if h := mustFind(t, "vscode").ReloadHint(Add); h != "" {
+		t.Errorf("VS Code's reload hint: %q", h)
 	}
 	if _, err := c.Plan(Env{Home: t.TempDir(), Self: "mcptray"}, Add); err == nil {
 		t.Error("a relative path was written")
