@@ -376,8 +376,14 @@ func readServers(c *Client, path string, data []byte) (servers []Server, inputs 
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, nil, nil
 	}
-	add := func(where []string, project string) error {
-		ms, err := config.Members(data, where)
+	// add reads the servers of the object at key in doc (the file, or a
+	// part of it at prefix), whose place in the file is prefix + key.
+	add := func(doc []byte, prefix []string, key, project string) error {
+		ms, err := config.Members(doc, []string{key})
+		if err != nil && project != "" {
+			notes = append(notes, fmt.Sprintf("project %s: skipped: its %q is not an object", project, key))
+			return nil
+		}
 		if err != nil {
 			return fileError(path, err)
 		}
@@ -387,24 +393,26 @@ func readServers(c *Client, path string, data []byte) (servers []Server, inputs 
 				notes = append(notes, fmt.Sprintf("%s: skipped: %v", m.Key, err))
 				continue
 			}
-			s.Project, s.where = project, append(slices.Clone(where), m.Key)
+			s.Project, s.where = project, append(slices.Concat(prefix, []string{key}), m.Key)
 			servers = append(servers, s)
 		}
 		return nil
 	}
-	if err := add([]string{c.Key}, ""); err != nil {
+	if err := add(data, nil, c.Key, ""); err != nil {
 		return nil, nil, nil, err
 	}
 	if c.Name == "claude-code" {
+		// Each project is read from its own text: ~/.claude.json can be
+		// large, and has one object per project ever opened.
 		projects, err := config.Members(data, []string{"projects"})
 		if err != nil {
 			return nil, nil, nil, fileError(path, err)
 		}
 		for _, p := range projects {
-			if v, found, _ := config.Lookup(p.Value, []string{"mcpServers"}); !found || isEmptyObject(v) {
+			if !bytes.Contains(p.Value, []byte(`"mcpServers"`)) || bytes.TrimSpace(p.Value)[0] != '{' {
 				continue
 			}
-			if err := add([]string{"projects", p.Key, "mcpServers"}, p.Key); err != nil {
+			if err := add(p.Value, []string{"projects", p.Key}, "mcpServers", p.Key); err != nil {
 				return nil, nil, nil, err
 			}
 		}

@@ -324,3 +324,11 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 		}
 	}
 }
+
+// A short secret is hidden where it is a whole string, not inside words.
+func TestDiffHidesShortSecrets(t *testing.T) {
+	p := &Plan{Path: "f", Existed: true, Before: []byte("{\"a\": \"ab\", \"about\": 1}\n"), After: []byte("{\"a\": \"ab\", \"about\": 2}\n"), redact: []string{"ab"}}
+	if d := p.Diff(); !strings.Contains(d, `{"a": "********", "about": 2}`) {
+		t.Errorf("diff:\n%s", d)
+	}
+}

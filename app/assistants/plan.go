@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcptray/mcptray/app/config"
@@ -93,15 +94,30 @@ func (p *Plan) Diff() string {
 		b = "/dev/null"
 	}
 	d := unifiedDiff(a, b, p.Before, after)
-	for _, s := range p.redact {
+	redact := p.redact
+	if p.Client != nil {
+		// The literal secrets of the client's file, even in context lines.
+		redact = append(slices.Clone(redact), secretValues(p.Client, p.Path, p.Before)...)
+	}
+	for _, s := range redact {
 		for _, form := range []string{s, strings.Trim(string(jsonString(s)), `"`), tomlEscape(s)} {
-			if form != "" {
+			switch {
+			case form == "":
+			case len(form) < minRedact:
+				// A short value would match inside other words: only
+				// whole strings.
+				d = strings.ReplaceAll(d, `"`+form+`"`, `"********"`)
+			default:
 				d = strings.ReplaceAll(d, form, "********")
 			}
 		}
 	}
 	return d
 }
+
+// minRedact is the length from which a secret is hidden wherever it is in
+// a diff; a shorter one only where it is a whole string.
+const minRedact = 6
 
 // Apply writes the plan: a backup of the file beside it (BackupSuffix)
 // first, then the new bytes through a temp file and a rename (or the file
@@ -170,7 +186,7 @@ func (c *Client) Plan(e Env, a Action) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Client: c, Path: path, Action: a, Before: before, Existed: existed, redact: secretValues(c, path, before)}
+	p := &Plan{Client: c, Path: path, Action: a, Before: before, Existed: existed}
 	backup, hasBackup, _ := readFile(path + BackupSuffix)
 	if c.TOML {
 		err = c.planTOML(p, e, backup, hasBackup)
@@ -194,9 +210,6 @@ func (c *Client) planJSON(p *Plan, e Env, backup []byte, hasBackup bool) error {
 		base = []byte(emptyJSON)
 	}
 	path := []string{c.Key, EntryName}
-	if _, err := config.Members(base, []string{c.Key}); err != nil {
-		return fileError(p.Path, err)
-	}
 	switch p.Action {
 	case Add:
 		after, err := config.SetMember(base, path, c.Entry(e.Self))
@@ -206,7 +219,9 @@ func (c *Client) planJSON(p *Plan, e Env, backup []byte, hasBackup bool) error {
 		p.After = after
 		return nil
 	case Remove:
-		if _, found, _ := config.Lookup(base, path); !found {
+		if _, found, err := config.Lookup(base, path); err != nil {
+			return fileError(p.Path, err)
+		} else if !found {
 			p.After = p.Before
 			return nil
 		}
