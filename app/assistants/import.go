@@ -388,7 +388,7 @@ func readServers(c *Client, path string, data []byte) (servers []Server, inputs 
 			return fileError(path, err)
 		}
 		for _, m := range ms {
-			s, err := readJSONServer(c, m.Key, m.Value)
+			s, err := readJSONServer(m.Key, m.Value)
 			if err != nil {
 				notes = append(notes, fmt.Sprintf("%s: skipped: %v", m.Key, err))
 				continue
@@ -437,7 +437,7 @@ func readServers(c *Client, path string, data []byte) (servers []Server, inputs 
 }
 
 // readJSONServer converts one entry of a JSON client.
-func readJSONServer(c *Client, name string, raw json.RawMessage) (Server, error) {
+func readJSONServer(name string, raw json.RawMessage) (Server, error) {
 	s := Server{Name: name}
 	var e struct {
 		Type      string          `json:"type"`

@@ -50,8 +50,8 @@ func (c *Client) Entry(self string) json.RawMessage {
 
 // Plan is one edit of one file, computed but not written.
 type Plan struct {
-	Client *Client
-	Path   string // the file
+	Client *Client // nil for mcp.json (an import's)
+	Path   string  // the file
 	Action Action
 	// Before is the file's bytes when the plan was made; Existed says
 	// whether there was a file.
