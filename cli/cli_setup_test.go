@@ -121,8 +121,8 @@ func TestSetupCLI(t *testing.T) {
 		t.Errorf("setup again: exit %d %q", code, out)
 	}
 	code, out, _ = runHome(t, home, "", "setup")
-	if !strings.Contains(out, "claude-desktop  found   yes") {
-		t.Errorf("setup's list after setup:\n%s", out)
+	if code != 0 || !strings.Contains(out, "claude-desktop  found   yes") {
+		t.Errorf("setup's list after setup: exit %d\n%s", code, out)
 	}
 	code, out, _ = runHome(t, home, "", "setup", "claude-desktop", "--remove")
 	if code != 0 || !strings.HasPrefix(out, "removed mcptray from Claude Desktop's config") || !strings.Contains(out, "restart Claude Desktop for it to stop running mcptray") {
