@@ -6,7 +6,7 @@
 // [Clients] is the table of the assistants it knows: each one's config file
 // per OS ([Client.Path], with $CLAUDE_CONFIG_DIR, $CODEX_HOME and the MSIX
 // folder of Claude Desktop on Windows), the shape its servers take, and what
-// the person does so that it loads mcptray ([Client.Reload]). [Detect] says
+// the person does so that it loads mcptray ([Client.ReloadHint]). [Detect] says
 // for each whether its file exists and holds mcptray.
 //
 // Setup is one entry named "mcptray": the stdio bridge, `<mcptray's absolute
