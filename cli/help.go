@@ -81,6 +81,26 @@ var commands = []command{
 		about: "What an assistant's config runs: a stdio MCP server that joins the running instance's gateway, starting the tray app (or the daemon, without a display) when none runs. " +
 			"With --server it exposes one server, with its own tool names.",
 		example: `{"mcpServers": {"mcptray": {"command": "/usr/local/bin/mcptray", "args": ["connect"]}}}   # in the assistant's config`},
+	{path: "setup", args: "[CLIENT] [--dry-run] [--remove]", listed: true,
+		summary: "write mcptray into an assistant's config",
+		about: "Without CLIENT, lists the assistants mcptray knows (claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed): whether each one's config exists, whether mcptray is in it, and its path. " +
+			"With CLIENT, adds one entry named mcptray to that config: `<this mcptray's absolute path> connect` (Claude Desktop, which ignores list_changed, gets --tools stable). " +
+			"Every other byte of the file stays (comments, order, formatting); a copy is written beside it first (<file>.mcptray-backup); a file that does not parse is refused with its line and column. " +
+			"Running it again changes nothing; --remove takes out what it added. It says when the assistant must be restarted.",
+		example: "mcptray setup                              # the assistants and their configs\n" +
+			"mcptray setup claude-desktop --dry-run     # the change, as a diff\n" +
+			"mcptray setup claude-desktop\n" +
+			"mcptray setup vscode --remove"},
+	{path: "import", args: "CLIENT [--dry-run] [--move-secrets|--keep-secrets] [--replace]", listed: true,
+		summary: "bring an assistant's servers into mcp.json",
+		about: "Copies the servers of an assistant's config into mcp.json, in mcptray's shape (VS Code's servers and inputs, Codex's TOML, Zed's context_servers, Claude Code's user and project entries). " +
+			"A name mcp.json has already gets a suffix (-2, -3…); a server already there with the same command line is skipped. " +
+			"Values of env variables and headers whose names look like tokens, keys or passwords can move into the keyring, mcp.json getting ${keyring:NAME} references: on a terminal it asks; otherwise --move-secrets or --keep-secrets decides, and without either it refuses. " +
+			"It then offers to take the servers out of the assistant's config and put mcptray in their place, so that none runs twice (--replace; --no-replace, the default without a terminal, leaves it). " +
+			"Secrets are stored through the running mcptray when there is one, else in the keyring directly; never shown.",
+		example: "mcptray import claude-desktop --dry-run    # the changes, as diffs (secrets hidden)\n" +
+			"mcptray import claude-desktop              # asks about secrets, then about replacing\n" +
+			"mcptray import vscode --move-secrets --replace"},
 	{path: "token", listed: true,
 		summary: "the HTTP endpoint's bearer token",
 		about:   "Prints the bearer token of the HTTP endpoint (created on first use and kept in the OS keyring, entry http-token).",

@@ -25,6 +25,8 @@ func TestHelpGolden(t *testing.T) {
 		"ssh-alias":    {"ssh", "alias", "--help"},
 		"auth-google":  {"auth", "google", "add", "--help"},
 		"restart":      {"restart", "--help"},
+		"setup":        {"setup", "--help"},
+		"import":       {"import", "--help"},
 	} {
 		code, out, errs := cli(t, args...)
 		if code != 0 || errs != "" {

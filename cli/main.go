@@ -128,6 +128,10 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 		return cmdHistory(ctx, args, stdout)
 	case "connect":
 		return cmdConnect(ctx, args, os.Stdin, stdout, stderr)
+	case "setup":
+		return cmdSetup(args, stdout)
+	case "import":
+		return cmdImport(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
 		return cmdToken(args, stdout)
 	case "inbox":

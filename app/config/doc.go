@@ -32,7 +32,12 @@
 // whole file; [ReadFile] (and so [Load]) reads no more than the cap.
 //
 // [SetDisabled] rewrites one entry's enable state in the raw bytes and keeps
-// every other byte; [WriteAtomic] puts the result on disk with a temp file and
+// every other byte. The general editor does the same for any member of any
+// JSONC file (mcp.json, an assistant's config): [SetMember] replaces or adds
+// one (creating missing parents), [RemoveMember] takes one out with exactly
+// the separator and line it added, [AppendElement] adds to an array, and
+// [Lookup] and [Members] read values; see edit.go for the style rules.
+// [WriteAtomic] puts the result on disk with a temp file and
 // a rename, at the end of a chain of symlinks ([Links], [Target]), which
 // stays. [Default], [DefaultPath] and [EnsureDefault] make the first-run
 // file.

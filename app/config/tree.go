@@ -1,8 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // node is one JSON value of the (comment-free, already validated) text, with
@@ -55,6 +57,9 @@ func (n *node) raw(text []byte) []byte { return text[n.start:n.end] }
 
 // str decodes a string value.
 func (n *node) str(text []byte) string {
+	if raw := text[n.start+1 : n.end-1]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw) // nothing to decode (syntaxCheck refused control bytes)
+	}
 	var s string
 	if err := json.Unmarshal(n.raw(text), &s); err != nil {
 		return ""
@@ -77,6 +82,12 @@ func parseRoot(data []byte) (text []byte, root *node, err error) {
 	if len(data) > MaxFileSize {
 		return nil, nil, tooBig(int64(len(data)))
 	}
+	return parseRootAnySize(data)
+}
+
+// parseRootAnySize is parseRoot without mcp.json's size cap: for the
+// editor's callers, which enforce their own ([MaxEditSize]).
+func parseRootAnySize(data []byte) (text []byte, root *node, err error) {
 	text, badComment, ok := stripJSONC(data)
 	if !ok {
 		return nil, nil, errorAt(data, badComment, "comment /* is not closed")
