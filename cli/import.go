@@ -42,7 +42,7 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	if err != nil {
 		return err
 	}
-	env, err := assistants.DefaultEnv()
+	env, err := assistantsEnv()
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/assistants"
 )
 
@@ -24,7 +26,7 @@ func cmdSetup(args []string, stdout io.Writer) error {
 	if len(pos) > 1 {
 		return usageError{fmt.Sprintf("setup takes at most one CLIENT, got %d", len(pos))}
 	}
-	env, err := assistants.DefaultEnv()
+	env, err := assistantsEnv()
 	if err != nil {
 		return err
 	}
@@ -161,4 +163,27 @@ func setupList(w io.Writer, env assistants.Env, asJSON bool) error {
 		fmt.Fprintln(w, "\"other\": the entry runs another mcptray (moved or reinstalled); `mcptray setup CLIENT` points it at this one.")
 	}
 	return nil
+}
+
+// assistantsEnv is the environment setup and import work in, the mcptray
+// they write into an assistant's config being an installed one when this
+// is a build in a checkout (app.InstalledExecutable: `make build`'s
+// bin/mcptray moves and goes, an installed one stays), else this very
+// one by the name it was started as (assistants.SelfPath).
+func assistantsEnv() (assistants.Env, error) {
+	env, err := assistants.DefaultEnv()
+	if err != nil {
+		return env, err
+	}
+	if installed, ok := app.InstalledExecutable(); ok && !sameFile(installed, env.Self) {
+		env.Self = installed
+	}
+	return env, nil
+}
+
+// sameFile reports whether paths a and b name the same file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
