@@ -106,9 +106,11 @@ func (s *Server) confirmSend(ctx context.Context, req *sdk.CallToolRequest, c co
 	})
 	if err != nil {
 		s.log.Warn("asking to confirm sending", "err", err)
+		//lint:ignore ST1005 the tool's result, a sentence the model reads
 		return errors.New(notConfirmed)
 	}
 	if res.Action != "accept" {
+		//lint:ignore ST1005 the tool's result, a sentence the model reads
 		return errors.New(notConfirmed)
 	}
 	return nil

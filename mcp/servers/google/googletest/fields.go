@@ -24,6 +24,7 @@ func parseSelection(s string) (selection, error) {
 		err = fmt.Errorf("unexpected %q", rest)
 	}
 	if err != nil {
+		//lint:ignore ST1005 Google's own wording, which the fake answers with
 		return nil, fmt.Errorf("Invalid field selection %s: %v", s, err)
 	}
 	return sel, nil

@@ -145,6 +145,7 @@ func searchDate(v string) (time.Time, error) {
 			return t, nil
 		}
 	}
+	//lint:ignore ST1005 Google's own wording, which the fake answers with
 	return time.Time{}, fmt.Errorf("Invalid date: %s", v)
 }
 
