@@ -2,7 +2,6 @@ package gmail
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -181,48 +180,20 @@ func (s *Server) account(in string) (string, error) {
 	return "", fmt.Errorf("no Google account %s has been added; the accounts are %s (add one with: mcptray auth google add)", in, strings.Join(emails, ", "))
 }
 
-// api runs one API call op for *email: it gets the account's client,
-// retries op when rate-limited, and when the account must sign in asks
-// SignIn once and runs op again. *email "" (no account yet) becomes the
-// account signed in.
+// api runs one API call op for *email (google.Caller.Call): the
+// account's client, retries while rate-limited, one sign-in when needed.
+// *email "" (no account yet) becomes the account signed in.
 func (s *Server) api(ctx context.Context, req *sdk.CallToolRequest, email *string, op func(*gm.Service) error) error {
-	for attempt := 0; ; attempt++ {
-		err := s.try(ctx, *email, op)
-		var sn *google.SignInNeededError
-		if !errors.As(err, &sn) || attempt > 0 {
-			return err
-		}
-		if s.opts.SignIn == nil {
-			return fmt.Errorf("%v (sign in with: mcptray auth google add)", sn)
-		}
-		var ss *sdk.ServerSession
-		if req != nil {
-			ss = req.Session
-		}
-		if serr := s.opts.SignIn(ctx, ss, sn.Email, sn); serr != nil {
-			return fmt.Errorf("%v; signing in did not complete: %w", sn, serr)
-		}
-		if *email == "" {
-			e, rerr := s.account("")
-			if rerr != nil {
-				return rerr
-			}
-			*email = e
-		}
-	}
+	return s.caller().Call(ctx, req, email, op)
 }
 
+// try runs op once for email, without signing in (google.Caller.Try).
 func (s *Server) try(ctx context.Context, email string, op func(*gm.Service) error) error {
-	if email == "" {
-		return &google.SignInNeededError{Reason: "no account has been added yet"}
-	}
-	hc, err := s.opts.Accounts.Client(ctx, email)
-	if err != nil {
-		return err
-	}
-	svc, err := newService(ctx, hc)
-	if err != nil {
-		return fmt.Errorf("making the Gmail client: %w", err)
-	}
-	return s.retry.Do(ctx, func() error { return op(svc) })
+	return s.caller().Try(ctx, email, op)
+}
+
+// caller is the server's google.Caller, on its current options.
+func (s *Server) caller() *google.Caller[*gm.Service] {
+	return &google.Caller[*gm.Service]{Accounts: s.opts.Accounts, NewService: newService, What: "Gmail",
+		Retry: &s.retry, SignIn: s.opts.SignIn, Account: s.account}
 }
