@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcptray/mcptray/mcp/servers/localroots"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pkg/sftp"
 )
@@ -49,31 +50,10 @@ func (s *Server) localPath(p string) (string, error) {
 	if !filepath.IsAbs(q) {
 		return "", fmt.Errorf("local path %q must be absolute or start with ~/", p)
 	}
-	real := resolveExisting(filepath.Clean(q))
-	for _, root := range st.LocalRoots {
-		r := resolveExisting(root)
-		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return real, nil
-		}
+	if real, ok := localroots.Inside(q, st.LocalRoots); ok {
+		return real, nil
 	}
 	return "", fmt.Errorf("local path %s is outside the folders the SSH server may use (x-mcptray.localRoots: %s)", q, strings.Join(st.LocalRoots, ", "))
-}
-
-// resolveExisting resolves the symlinks of the longest existing prefix of
-// p and appends the rest.
-func resolveExisting(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }
 
 func (s *Server) uploadTool(ctx context.Context, req *sdk.CallToolRequest, in uploadIn) (*sdk.CallToolResult, transferOut, error) {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptray/mcptray/mcp/servers/localroots"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	gm "google.golang.org/api/gmail/v1"
 )
@@ -27,37 +28,11 @@ func (s *Server) localFile(p string) (string, error) {
 	if !filepath.IsAbs(q) {
 		return "", fmt.Errorf("attachment %q must be an absolute path or start with ~/", p)
 	}
-	real := resolveExisting(filepath.Clean(q))
-	for _, root := range s.opts.LocalRoots {
-		if within(resolveExisting(root), real) {
-			return real, nil
-		}
+	if real, ok := localroots.Inside(q, s.opts.LocalRoots); ok {
+		return real, nil
 	}
 	return "", fmt.Errorf("attachment %s is outside the folders mcptray may read (x-mcptray.localRoots: %s); nothing was sent",
 		q, strings.Join(s.opts.LocalRoots, ", "))
-}
-
-// within says whether p is root or inside it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// resolveExisting resolves the symlinks of the longest existing prefix of
-// p and appends the rest.
-func resolveExisting(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }
 
 // loadAttachments reads the files to attach: regular files inside the
