@@ -32,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # once (seconds cold), then from the build cache.
 TESTFMT := .cache/testfmt
 
-.PHONY: all deps build build-headless google run test fmt-check vet lint bench clean conformance
+.PHONY: all deps build build-headless google run test fmt-check vet lint bench clean conformance install uninstall package package-check
 
 all: build
 
@@ -111,7 +111,32 @@ bench: deps
 	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
+
+# Installs the tray app and mcptray-google side by side into PREFIX/bin
+# (default ~/.local, or /usr/local as root), with a desktop entry in
+# PREFIX/share/applications and the icon in the hicolor theme
+# (packaging/install.sh; DESTDIR= stages them under another root).
+# uninstall removes exactly those files.
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
+INSTALL_SH := MCPTRAY_BIN=$(BIN) MCPTRAY_GOOGLE_BIN=$(GOOGLE_BIN) MCPTRAY_ICON=assets/icon.png \
+	packaging/install.sh
+install: build
+	$(INSTALL_SH) install --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
+
+uninstall:
+	$(INSTALL_SH) uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
+
+# The .deb and the .tar.gz for Linux into dist/ (packaging/package.sh; nfpm
+# runs as a Go module, built once). macOS and Windows packages are made on
+# those systems (README).
+package: build
+	packaging/package.sh
+
+# CI's check of the .deb on this system (as root): install it, run
+# /usr/bin/mcptray, remove it (scripts/package-check.sh).
+package-check: package
+	scripts/package-check.sh
 
 # The official MCP conformance suite (docs/conformance.md): the server suite
 # against mcptray's /mcp/everything in front of the go-sdk's everything-server,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/app/loginenv"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
@@ -57,6 +58,13 @@ type Options struct {
 	// OpenURL opens a URL the person accepted in the inbox; default the
 	// desktop's browser ($BROWSER, else xdg-open, open or rundll32).
 	OpenURL func(url string) error
+	// LoginShell is the login shell whose PATH and variables the servers
+	// get (loginenv.Wanted decides; zero: none), unless the config's
+	// x-mcptray.loginShell is false. It is read once, beside the rest of
+	// startup; servers starting meanwhile wait for it.
+	LoginShell loginenv.Decision
+	// LoginShellTimeout bounds that read; default loginenv.Timeout (5 s).
+	LoginShellTimeout time.Duration
 }
 
 // Core is the running heart of mcptray. See the package doc.
@@ -74,6 +82,7 @@ type Core struct {
 	inbox    *inbox               // the secret inbox (inbox.go)
 	audit    *auditLog            // the inbox's audit rows (audit.go)
 	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
+	login    *loginShell          // the login shell's environment for the servers (loginshell.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
@@ -176,6 +185,7 @@ func New(opts Options) (*Core, error) {
 		statusDirty:   make(chan struct{}, 1),
 		inputs:        inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
 	}
+	c.login = newLoginShell(opts.LoginShell, opts.LoginShellTimeout)
 	c.audit = newAuditLog(c.log, st)
 	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)
 	c.inbox.refused, c.inbox.relieved = c.inboxRefused, c.inboxRelieved
@@ -356,6 +366,8 @@ func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 		}
 	}
 	c.settings = cfg.Settings
+	// Before any server starts: those that start now wait for the read.
+	c.login.begin(ctx, cfg.Settings.NoLoginShell, c.log, c.broadcast)
 	order := make([]string, 0, len(cfg.Servers))
 	seen := make(map[string]bool, len(cfg.Servers))
 	for _, spec := range cfg.Servers {
@@ -400,6 +412,7 @@ func (c *Core) Status() Status {
 // statusLocked is Status for a caller holding c.mu.
 func (c *Core) statusLocked() Status {
 	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, EndpointWarning: c.endpointWarning, Servers: make([]ServerStatus, 0, len(c.order))}
+	st.ServerPath, st.LoginShell = c.serverPathLocked()
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
 			st.Servers = append(st.Servers, s.status)

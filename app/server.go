@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -235,6 +234,9 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 		return downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
 			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}, hooks)
 	}
+	// Started by the desktop: wait for the login shell's PATH (bounded
+	// by its timeout).
+	s.core.login.wait(ctx)
 	s.log.Write(logLifecycle, "starting "+spec.Command)
 	return downstream.Start(ctx, downstream.StdioSpec{
 		Name:         spec.Name,
@@ -299,15 +301,17 @@ func (s *server) stop(sess *downstream.Session) {
 	s.log.Write(logLifecycle, "stopped: "+sess.ExitReason())
 }
 
-// serverEnv is the child's whole environment: mcptray's own, then the
-// entry's env, then MCPTRAY_CONFIG (the absolute path of mcp.json, unless
+// serverEnv is the child's whole environment: mcptray's own (with the
+// login shell's PATH and variables when they are used: loginshell.go), then
+// the entry's env, then MCPTRAY_CONFIG (the absolute path of mcp.json, unless
 // the entry sets it: the built-in servers read their x-mcptray settings
 // there), MCPTRAY_DATA (the absolute data dir, unless the entry sets it:
 // the built-in Google servers keep their accounts file and cursors there)
 // and the instance marker the watchdog and reaper look for.
 func (c *Core) serverEnv(spec config.Server) []string {
-	env := make([]string, 0, len(os.Environ())+len(spec.Env)+2)
-	for _, kv := range os.Environ() {
+	base := c.baseEnv()
+	env := make([]string, 0, len(base)+len(spec.Env)+2)
+	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		if _, override := spec.Env[k]; override || k == instanceEnv || k == configEnv || k == dataEnv {
 			continue

@@ -49,4 +49,9 @@ type Status struct {
 	// EndpointWarning says why the endpoint is not at its configured
 	// address (its port was taken, so it listens on a free one).
 	EndpointWarning string `json:"endpointWarning,omitempty"`
+	// ServerPath is the PATH the servers get (an entry's env may set its
+	// own): mcptray's own, or the login shell's followed by the entries of
+	// mcptray's own it lacks. LoginShell says which, and why.
+	ServerPath string           `json:"serverPath"`
+	LoginShell LoginShellStatus `json:"loginShell"`
 }

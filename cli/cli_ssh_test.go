@@ -108,8 +108,9 @@ func TestSSHAliasCLI(t *testing.T) {
 	}
 }
 
-// serve ssh reads x-mcptray.ssh from the file MCPTRAY_CONFIG names, again
-// when it changes; a file that stops parsing keeps the last good settings.
+// serve ssh reads x-mcptray.ssh and x-mcptray.localRoots from the file
+// MCPTRAY_CONFIG names, again when it changes; a file that stops parsing
+// keeps the last good settings.
 func TestSSHSettingsFromConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
@@ -133,6 +134,11 @@ func TestSSHSettingsFromConfig(t *testing.T) {
 	if err != nil || st.SecretTTL != 90*time.Second || strings.Join(st.LocalRoots, ",") != "/home/ada/work,/srv/data" {
 		t.Errorf("settings: %+v %v", st, err)
 	}
+	// The top-level x-mcptray.localRoots, which gmail reads too, wins.
+	write(`{"mcpServers": {}, "x-mcptray": {"localRoots": ["~/shared"], "ssh": {"localRoots": ["~/work"], "secretTTL": "90s"}}}`)
+	if st, err = cs.get(); err != nil || st.SecretTTL != 90*time.Second || strings.Join(st.LocalRoots, ",") != "/home/ada/shared" {
+		t.Errorf("top-level localRoots: %+v %v", st, err)
+	}
 	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"localRoots": ["~/work"], "secretTTL": "90s"}}, oops`)
 	if st, err = cs.get(); err != nil || st.SecretTTL != 90*time.Second {
 		t.Errorf("a broken file kept: %+v %v", st, err)
@@ -140,6 +146,10 @@ func TestSSHSettingsFromConfig(t *testing.T) {
 	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"localRoots": "work"}}}`)
 	if _, err = cs.get(); err == nil || !strings.Contains(err.Error(), "x-mcptray.ssh.localRoots must be a list of folders") {
 		t.Errorf("a bad value: %v", err)
+	}
+	write(`{"mcpServers": {}, "x-mcptray": {"localRoots": "shared"}}`)
+	if _, err = cs.get(); err == nil || !strings.Contains(err.Error(), "x-mcptray.localRoots must be a list of folders") {
+		t.Errorf("a bad top-level value: %v", err)
 	}
 	write(`{"mcpServers": {}, "x-mcptray": {"ssh": {"secretTTL": "forever"}}}`)
 	if _, err = cs.get(); err == nil || !strings.Contains(err.Error(), `x-mcptray.ssh.secretTTL must be a duration like "5m" or "90s", got "forever"`) {

@@ -23,28 +23,41 @@ import (
 
 // gcalSetup is a Google account signed in against the fake (client file
 // imported and `auth google add` driven through the BROWSER script), and
-// mcp.json with the default config's gcal entry, switched on, polling
-// every second.
+// mcp.json with the default config's entry of one Google server (gcal, or
+// gmail for newGmailSetup), switched on, polling every second.
 type gcalSetup struct {
 	*googleEnv
+	server string // "gcal" or "gmail"
 	config string
 	outs   *strings.Builder // what the in-process CLI commands printed
 }
 
 func newGcalSetup(t *testing.T) *gcalSetup {
 	t.Helper()
+	return newGoogleServerSetup(t, "gcal", "calendar", map[string]any{"calendarPoll": "1s"}, nil)
+}
+
+// newGoogleServerSetup signs ada in for the services scopes and writes
+// mcp.json with server's entry, x-mcptray.google settings and the other
+// top-level x-mcptray settings top.
+func newGoogleServerSetup(t *testing.T, server, scopes string, settings, top map[string]any) *gcalSetup {
+	t.Helper()
 	g := newGoogleEnv(t)
 	clientFile := filepath.Join(t.TempDir(), "client_secret_desktop.json")
 	os.WriteFile(clientFile, g.fake.ClientFile(), 0o600)
 	g.mustRun("auth", "google", "client", clientFile)
-	if out := g.mustRun("auth", "google", "add", "--scopes", "calendar"); out != "added ada@example.com (calendar)\n" {
+	if out := g.mustRun("auth", "google", "add", "--scopes", scopes); out != "added ada@example.com ("+scopes+")\n" {
 		t.Fatalf("add: %q", out)
 	}
-	s := &gcalSetup{googleEnv: g, config: filepath.Join(t.TempDir(), "mcp.json"), outs: new(strings.Builder)}
+	s := &gcalSetup{googleEnv: g, server: server, config: filepath.Join(t.TempDir(), "mcp.json"), outs: new(strings.Builder)}
+	x := map[string]any{"google": settings}
+	for k, v := range top {
+		x[k] = v
+	}
 	cfg, _ := json.Marshal(map[string]any{
-		"mcpServers": map[string]any{"gcal": map[string]any{"command": "${self}", "args": []string{"serve", "gcal"},
+		"mcpServers": map[string]any{server: map[string]any{"command": "${self}", "args": []string{"serve", server},
 			"env": map[string]string{"GORACE": "atexit_sleep_ms=0"}}},
-		"x-mcptray": map[string]any{"google": map[string]any{"calendarPoll": "1s"}},
+		"x-mcptray": x,
 	})
 	os.WriteFile(s.config, cfg, 0o600)
 	return s
@@ -79,13 +92,13 @@ func (s *gcalSetup) waitSynced() {
 	})
 }
 
-// waitEvent polls `mcptray events --json --server gcal` until an event of
-// method whose params hold want shows, and returns its params.
+// waitEvent polls `mcptray events --json --server SERVER` until an event
+// of method whose params hold want shows, and returns its params.
 func (s *gcalSetup) waitEvent(in *instance, method, want string) map[string]any {
 	s.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		code, out, errs := s.run(in, "events", "--json", "--server", "gcal")
+		code, out, errs := s.run(in, "events", "--json", "--server", s.server)
 		if code != 0 {
 			s.t.Fatalf("events --json: %d %s", code, errs)
 		}
@@ -331,38 +344,7 @@ func TestGcalNotificationReachesDunst(t *testing.T) {
 		t.Skip("needs an X display and dunst (run in scripts/desktop-session.sh)")
 	}
 	s := newGcalSetup(t)
-	bin := buildTray(t)
-	buildGoogleBeside(t, bin) // the real tray binary execs it for serve gcal
-	in := &instance{&testdaemon.Instance{T: t, Config: s.config, Data: s.data}}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	run := exec.Command(bin, append([]string{"run"}, in.FlagsFirst...)...)
-	run.Env = append(os.Environ(), s.env...)
-	stderr := new(syncBuffer)
-	run.Stderr = stderr
-	run.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	if err := run.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { run.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		run.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			run.Process.Kill()
-			t.Error("the tray app did not exit within 30 s of SIGTERM")
-		}
-	})
-	waitFor(t, "the tray app's socket", func() bool {
-		select {
-		case <-exited:
-			t.Fatalf("the tray app exited: %s", stderr)
-		default:
-		}
-		_, err := app.Dial(s.data)
-		return err == nil
-	})
+	in, stderr := s.trayApp()
 	in.WaitFor("gcal ready", states("gcal", "ready"))
 	s.waitSynced()
 
@@ -380,6 +362,47 @@ func TestGcalNotificationReachesDunst(t *testing.T) {
 	s.searchAll(map[string]string{"the tray app's log": stderr.String(), "dunst's history": string(history)})
 }
 
+// trayApp starts the real tray binary (`mcptray run`, with mcptray-google
+// beside it) on the setup's config and data dir, in this test's desktop
+// session, and returns once its socket answers; it is stopped (SIGTERM)
+// at the end of the test.
+func (s *gcalSetup) trayApp() (*instance, *syncBuffer) {
+	s.t.Helper()
+	bin := buildTray(s.t)
+	buildGoogleBeside(s.t, bin) // the real tray binary execs it for serve gcal|gmail
+	in := &instance{&testdaemon.Instance{T: s.t, Config: s.config, Data: s.data}}
+	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	run := exec.Command(bin, append([]string{"run"}, in.FlagsFirst...)...)
+	run.Env = append(os.Environ(), s.env...)
+	stderr := new(syncBuffer)
+	run.Stderr = stderr
+	run.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	if err := run.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { run.Wait(); close(exited) }()
+	s.t.Cleanup(func() {
+		run.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			run.Process.Kill()
+			s.t.Error("the tray app did not exit within 30 s of SIGTERM")
+		}
+	})
+	waitFor(s.t, "the tray app's socket", func() bool {
+		select {
+		case <-exited:
+			s.t.Fatalf("the tray app exited: %s", stderr)
+		default:
+		}
+		_, err := app.Dial(s.data)
+		return err == nil
+	})
+	return in, stderr
+}
+
 // The default mcp.json's gcal entry, off until `mcptray toggle gcal on`;
 // a call made before any account exists asks in the inbox, and signing in
 // there (the browser again) adds the account and answers the call. Later,
@@ -392,7 +415,7 @@ func TestGcalDefaultEntryAndFirstSignInFromTheInbox(t *testing.T) {
 	clientFile := filepath.Join(t.TempDir(), "client.json")
 	os.WriteFile(clientFile, g.fake.ClientFile(), 0o600)
 	g.mustRun("auth", "google", "client", clientFile)
-	s := &gcalSetup{googleEnv: g, config: filepath.Join(t.TempDir(), "mcp.json"), outs: new(strings.Builder)}
+	s := &gcalSetup{googleEnv: g, server: "gcal", config: filepath.Join(t.TempDir(), "mcp.json"), outs: new(strings.Builder)}
 	// The default config, on a free port.
 	def := strings.Replace(string(config.Default()), `"127.0.0.1:7823"`, `"127.0.0.1:0"`, 1)
 	os.WriteFile(s.config, []byte(def), 0o600)

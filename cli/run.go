@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/loginenv"
 )
 
 // cmdRun starts the core, and the tray UI when newDesktop is set (`run` in
@@ -32,7 +33,9 @@ func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, g
 	case gui && !hasDisplay():
 		why = "no display found: running headless (as `mcptray daemon`)"
 	}
-	opts := app.Options{ConfigPath: configPath, DataDir: data}
+	// Started by the desktop (no controlling terminal), the servers get the
+	// login shell's PATH (app/loginenv: the rule, and MCPTRAY_LOGIN_SHELL).
+	opts := app.Options{ConfigPath: configPath, DataDir: data, LoginShell: loginenv.Wanted(os.Getenv)}
 	if *logPath != "" {
 		w, err := app.OpenDaemonLog(*logPath, daemonLogMax)
 		if err != nil {

@@ -61,7 +61,7 @@ func (keyringAliases) Save(list []sshsrv.Alias) error {
 }
 
 // SSHServer is the built-in SSH server as mcptray runs it: aliases in the
-// keyring, settings from mcp.json's x-mcptray.ssh.
+// keyring, settings from mcp.json's x-mcptray.ssh and x-mcptray.localRoots.
 func SSHServer(logger *slog.Logger) *sshsrv.Server {
 	home, _ := os.UserHomeDir()
 	cs := &configSettings{home: home, log: logger}
@@ -99,7 +99,8 @@ func cmdServeSSH(ctx context.Context) error {
 	return SSHServer(logger).ServeStdio(ctx)
 }
 
-// configSettings reads x-mcptray.ssh from mcp.json — the file named by
+// configSettings reads x-mcptray.ssh (and the top-level
+// x-mcptray.localRoots, which wins over x-mcptray.ssh.localRoots) from mcp.json — the file named by
 // MCPTRAY_CONFIG, which the supervisor sets for every server it starts, or
 // the default path — again whenever the file changes. A file that does not
 // parse keeps the last good settings (mcptray reports the error itself).
@@ -137,7 +138,7 @@ func (c *configSettings) get() (sshsrv.Settings, error) {
 	if err == nil {
 		var cfg *config.Config
 		if cfg, err = config.Parse(data, config.Env{}); err == nil {
-			c.cur, c.err = sshsrv.ParseSettings(cfg.Settings.Raw["ssh"], c.home)
+			c.cur, c.err = sshsrv.ParseSettings(cfg.Settings.Raw["ssh"], cfg.Settings.Raw["localRoots"], c.home)
 			c.good = c.err == nil
 			return c.cur, c.err
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// serve gcal takes --account and no argument; gmail is not built in yet.
+// serve gcal and serve gmail take --account and no argument.
 func TestServeGcalUsage(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -15,7 +15,8 @@ func TestServeGcalUsage(t *testing.T) {
 		{[]string{"serve", "gcal", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 		{[]string{"serve", "gcal", "extra"}, 2, "serve gcal takes 0 argument(s), got 1"},
 		{[]string{"serve", "ssh", "extra"}, 2, "serve ssh takes 0 argument(s), got 1"},
-		{[]string{"serve", "gmail"}, 1, "the built-in gmail server is not in this version of mcptray yet"},
+		{[]string{"serve", "gmail", "extra"}, 2, "serve gmail takes 0 argument(s), got 1"},
+		{[]string{"serve", "gmail", "--bogus"}, 2, "flag provided but not defined: -bogus"},
 	} {
 		code, _, errs := cli(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {

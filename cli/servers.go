@@ -51,6 +51,12 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 	if st.EndpointWarning != "" && st.Endpoint != "" {
 		fmt.Fprintf(stdout, "warning: %s\n", escapeText(st.EndpointWarning))
 	}
+	switch st.LoginShell.State {
+	case app.LoginShellUsed:
+		fmt.Fprintf(stdout, "servers' PATH: from the login shell %s (status --json shows it)\n", escapeText(st.LoginShell.Shell))
+	case app.LoginShellFailed:
+		fmt.Fprintf(stdout, "servers' PATH: mcptray's own; reading the login shell's failed: %s\n", escapeText(st.LoginShell.Detail))
+	}
 	for _, s := range st.Servers {
 		if s.InboxRefused > 0 {
 			fmt.Fprintf(stdout, "%s: %d inbox requests refused (answered cancel: too many were waiting); see mcptray logs %s\n", s.Name, s.InboxRefused, s.Name)

@@ -13,6 +13,8 @@
 #   - node and npm (end-to-end tests run real MCP servers from npm), unless
 #     `node` and `npm` are already on PATH (e.g. a nodesource or /usr/local
 #     install);
+#   - desktop-file-utils (desktop-file-validate, for the packages' desktop
+#     entries);
 #   - the en_US.UTF-8 locale (Fyne logs a locale error under C.UTF-8);
 #   - Go, only if no `go` is found: Debian's golang-go. go.mod asks for Go
 #     1.26, so that older go must fetch the newer toolchain itself
@@ -35,6 +37,9 @@ packages=(
 	# a real tray host for the UI's tests: its notification area shows the
 	# tray icon and opens the tray menu (ui/trayhost_test.go)
 	xfce4-panel
+	# desktop-file-validate: make package and the install test check the
+	# desktop entries with it
+	desktop-file-utils
 )
 
 # A go outside PATH (e.g. /usr/local/go when sudo resets PATH) still counts.

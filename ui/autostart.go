@@ -38,14 +38,19 @@ func (f fileAutostart) Enabled() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading %s: %w", f.path, err)
 	}
-	// A desktop entry the person (or their desktop's settings) turned off.
+	return entryOn(data), nil
+}
+
+// entryOn reports whether a desktop entry is on: not one the person (or
+// their desktop's settings) turned off.
+func entryOn(data []byte) bool {
 	for _, line := range strings.Split(string(data), "\n") {
 		switch strings.TrimSpace(line) {
 		case "Hidden=true", "X-GNOME-Autostart-enabled=false":
-			return false, nil
+			return false
 		}
 	}
-	return true, nil
+	return true
 }
 
 func (f fileAutostart) SetEnabled(on bool) error {
@@ -69,9 +74,46 @@ func (f fileAutostart) SetEnabled(on bool) error {
 	return nil
 }
 
+// xdgEntry is the XDG autostart entry of the person, over the entries of
+// the same name in the system's folders ($XDG_CONFIG_DIRS, /etc/xdg: the
+// .deb puts one there) that start mcptray for everyone at login. The
+// person's entry wins (XDG Autostart Specification): turning autostart off
+// while a system entry is on writes the person's entry with Hidden=true.
+type xdgEntry struct {
+	fileAutostart
+	system []string // the system's entries, most important first
+}
+
+func (x xdgEntry) Enabled() (bool, error) {
+	if _, err := os.Stat(x.path); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return x.fileAutostart.Enabled()
+	}
+	return x.systemOn(), nil
+}
+
+// systemOn reports whether the most important system entry is on.
+func (x xdgEntry) systemOn() bool {
+	for _, p := range x.system {
+		if data, err := os.ReadFile(p); err == nil {
+			return entryOn(data)
+		}
+	}
+	return false
+}
+
+func (x xdgEntry) SetEnabled(on bool) error {
+	if on || !x.systemOn() {
+		return x.fileAutostart.SetEnabled(on)
+	}
+	hidden := x.fileAutostart
+	hidden.content = []byte("[Desktop Entry]\nType=Application\nName=mcptray\nHidden=true\n")
+	return hidden.SetEnabled(true)
+}
+
 // xdgAutostart is the XDG autostart entry (configDir/autostart/AppID.desktop)
-// that starts exe with no arguments (the tray app) at login.
-func xdgAutostart(configDir, exe string) fileAutostart {
+// that starts exe with no arguments (the tray app) at login, over the
+// entries of the same name in systemDirs' autostart folders.
+func xdgAutostart(configDir, exe string, systemDirs ...string) xdgEntry {
 	entry := "[Desktop Entry]\n" +
 		"Type=Application\n" +
 		"Name=mcptray\n" +
@@ -79,10 +121,28 @@ func xdgAutostart(configDir, exe string) fileAutostart {
 		"Exec=" + desktopExecQuote(exe) + "\n" +
 		"Terminal=false\n" +
 		"X-GNOME-Autostart-enabled=true\n"
-	return fileAutostart{
+	x := xdgEntry{fileAutostart: fileAutostart{
 		path:    filepath.Join(configDir, "autostart", AppID+".desktop"),
 		content: []byte(entry),
+	}}
+	for _, d := range systemDirs {
+		x.system = append(x.system, filepath.Join(d, "autostart", AppID+".desktop"))
 	}
+	return x
+}
+
+// xdgConfigDirs is $XDG_CONFIG_DIRS, default /etc/xdg.
+func xdgConfigDirs() []string {
+	var dirs []string
+	for _, d := range filepath.SplitList(os.Getenv("XDG_CONFIG_DIRS")) {
+		if filepath.IsAbs(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"/etc/xdg"}
+	}
+	return dirs
 }
 
 // desktopExecQuote quotes one argument of a desktop entry's Exec key (the

@@ -21,5 +21,5 @@ func defaultAutostart(exe string) (autostart, error) {
 	if err != nil {
 		return nil, err
 	}
-	return xdgAutostart(dir, exe), nil
+	return xdgAutostart(dir, exe, xdgConfigDirs()...), nil
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,6 +86,55 @@ func TestLaunchAgent(t *testing.T) {
 	} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("plist lacks %q:\n%s", want, data)
+		}
+	}
+}
+
+// The .deb's system-wide entry (/etc/xdg/autostart) starts mcptray for
+// everyone; the person's own entry turns it off with Hidden=true.
+func TestXDGAutostartSystemEntry(t *testing.T) {
+	dir, sys := t.TempDir(), t.TempDir()
+	a := xdgAutostart(dir, "/usr/bin/mcptray", filepath.Join(sys, "none"), sys)
+	if on, err := a.Enabled(); on || err != nil {
+		t.Fatalf("Enabled() = %v, %v with no entry at all", on, err)
+	}
+	os.MkdirAll(filepath.Join(sys, "autostart"), 0o755)
+	system := filepath.Join(sys, "autostart", AppID+".desktop")
+	os.WriteFile(system, []byte("[Desktop Entry]\nType=Application\nName=mcptray\nExec=/usr/bin/mcptray\n"), 0o644)
+	if on, err := a.Enabled(); !on || err != nil {
+		t.Fatalf("Enabled() = %v, %v with the system's entry", on, err)
+	}
+	if err := a.SetEnabled(false); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(a.Where())
+	if !strings.Contains(string(data), "\nHidden=true\n") {
+		t.Errorf("turning off over a system entry wrote:\n%s", data)
+	}
+	if on, _ := a.Enabled(); on {
+		t.Error("Enabled() after SetEnabled(false) over a system entry")
+	}
+	if err := a.SetEnabled(true); err != nil {
+		t.Fatal(err)
+	}
+	if on, _ := a.Enabled(); !on {
+		t.Error("Enabled() false after SetEnabled(true)")
+	}
+	if data, _ := os.ReadFile(system); !strings.Contains(string(data), "Exec=/usr/bin/mcptray") {
+		t.Error("the system's entry was changed")
+	}
+}
+
+// The .deb's /etc/xdg/autostart entry (packaging/install.sh) is the one
+// the Settings tab writes.
+func TestAutostartEntryMatchesPackage(t *testing.T) {
+	for _, exe := range []string{"/usr/bin/mcptray", "/home/me/My Apps/mcptray", `/odd/"$dir"/100%/back\slash`} {
+		out, err := exec.Command("sh", "../packaging/install.sh", "autostart-entry", exe).Output()
+		if err != nil {
+			t.Fatalf("install.sh autostart-entry: %v", err)
+		}
+		if want := string(xdgAutostart(t.TempDir(), exe).content); string(out) != want {
+			t.Errorf("install.sh autostart-entry %s:\n%s\nthe Settings tab's:\n%s", exe, out, want)
 		}
 	}
 }

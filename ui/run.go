@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"net/url"
-	"os"
 	"time"
 
 	fyneapp "fyne.io/fyne/v2/app"
@@ -37,7 +36,9 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	a := fyneapp.NewWithID(AppID)
 	defer startDozing()() // once the app is there: its goroutine queues work for Fyne
 	a.SetIcon(assets.Icon)
-	exe, _ := os.Executable()
+	// The Connect snippets and the autostart entry name an installed
+	// mcptray over a build in a checkout (app.InstalledExecutable).
+	exe, _ := app.InstalledExecutable()
 	auto, err := defaultAutostart(exe)
 	if err != nil {
 		auto = nil

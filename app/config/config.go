@@ -32,6 +32,10 @@ type Settings struct {
 	Raw          map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
 	// EventRetentionDays is how long acknowledged events are kept; default 30.
 	EventRetentionDays int
+	// NoLoginShell ("loginShell": false) keeps the login shell's PATH and
+	// variables from the servers, even when mcptray was started without a
+	// terminal (app/loginshell.go).
+	NoLoginShell bool
 }
 
 // Defaults of Settings.

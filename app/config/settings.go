@@ -43,6 +43,12 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 			}
 			s.EventRetentionDays = days
 			continue
+		case "loginShell":
+			if m.value.kind != kindBool {
+				return errorAt(orig, m.value.start, "x-mcptray.loginShell must be true or false, got %s", m.value.kind)
+			}
+			s.NoLoginShell = !m.value.boolean(text)
+			continue
 		case "listen":
 			dst = &s.Listen
 		case "tools":

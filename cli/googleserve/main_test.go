@@ -2,6 +2,8 @@ package googleserve
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,6 +30,27 @@ func TestMainUsage(t *testing.T) {
 		code := Main(c.args, &out, &errs)
 		if code != c.code || !strings.Contains(out.String(), c.out) || !strings.Contains(errs.String(), c.errs) || (c.errs != "" && strings.Count(errs.String(), "\n") != 1 && code != 2) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.args, code, out.String(), errs.String(), c.code, c.out, c.errs)
+		}
+	}
+}
+
+// serve gmail runs the Gmail server: its settings are checked at once,
+// a bad one ending it with exit 1 and a reason that names the key.
+func TestServeGmailChecksItsSettings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	for text, want := range map[string]string{
+		`{"mcpServers": {}, "x-mcptray": {"google": {"gmailSend": "sometimes"}}}`: `x-mcptray.google.gmailSend "sometimes" must be "confirm"`,
+		`{"mcpServers": {}, "x-mcptray": {"google": {"gmailPoll": "10ms"}}}`:      `x-mcptray.google.gmailPoll "10ms" is too short`,
+		`{"mcpServers": {}, "x-mcptray": {"localRoots": "~"}}`:                    `x-mcptray.localRoots in ` + path + ` must be a list of folders`,
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := Main([]string{"serve", "gmail", "--config", path, "--data", dir}, &out, &errs)
+		if code != 1 || !strings.Contains(errs.String(), want) || strings.Count(errs.String(), "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", text, code, errs.String(), want)
 		}
 	}
 }

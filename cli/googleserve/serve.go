@@ -16,6 +16,7 @@ import (
 	"github.com/mcptray/mcptray/app/googlekeys"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/servers/google/calendar"
+	"github.com/mcptray/mcptray/mcp/servers/google/gmail"
 )
 
 // Servers are the servers mcptray-google runs.
@@ -102,7 +103,7 @@ func Serve(ctx context.Context, args []string) error {
 	}
 	lean()
 	if name == "gmail" {
-		return fmt.Errorf("the built-in %s server is not in this version of mcptray yet", name)
+		return serveGmail(ctx, *account, *configPath, *data)
 	}
 	return serveGcal(ctx, *account, *configPath, *data)
 }
@@ -123,7 +124,8 @@ func lean() {
 // at configPath. A bad setting ends it at once with the reason, which
 // `mcptray status` shows.
 func serveGcal(ctx context.Context, account, configPath, data string) error {
-	s, err := readSettings(configPath)
+	home, _ := os.UserHomeDir()
+	s, err := readSettings(configPath, home)
 	if err != nil {
 		return err
 	}
@@ -135,6 +137,34 @@ func serveGcal(ctx context.Context, account, configPath, data string) error {
 		CalendarPoll:     s.CalendarPoll,
 		CalendarReminder: s.CalendarReminder,
 		Logger:           logger,
+	})
+	if err != nil {
+		return err
+	}
+	return srv.ServeStdio(ctx)
+}
+
+// serveGmail is the Gmail MCP server on stdio, on the accounts of data dir
+// data and the keyring, with x-mcptray.google and x-mcptray.localRoots
+// from the mcp.json at configPath. A bad setting ends it at once with the
+// reason, which `mcptray status` shows.
+func serveGmail(ctx context.Context, account, configPath, data string) error {
+	home, _ := os.UserHomeDir()
+	s, err := readSettings(configPath, home)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	srv, err := gmail.NewFromConfig(gmail.Config{
+		Accounts:    googlekeys.Accounts(data, logger),
+		Account:     account,
+		DataDir:     data,
+		GmailPoll:   s.GmailPoll,
+		GmailSend:   s.GmailSend,
+		DownloadDir: s.DownloadDir,
+		LocalRoots:  s.LocalRoots,
+		Home:        home,
+		Logger:      logger,
 	})
 	if err != nil {
 		return err

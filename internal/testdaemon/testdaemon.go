@@ -100,7 +100,9 @@ func (in *Instance) Start() {
 		exe, _ = os.Executable()
 	}
 	in.Cmd = exec.Command(exe, append([]string{"daemon"}, in.FlagsFirst...)...)
-	in.Cmd.Env = append(append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1"), in.Env...)
+	// Without a terminal (CI) the daemon would read the login shell's
+	// PATH; a test that wants that sets MCPTRAY_LOGIN_SHELL in in.Env.
+	in.Cmd.Env = append(append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1", "MCPTRAY_LOGIN_SHELL=off"), in.Env...)
 	in.Stderr = new(SyncBuffer)
 	in.Cmd.Stderr = in.Stderr
 	in.Cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // gone with the test binary

@@ -290,7 +290,24 @@ func lookCommand(command string, env []string, dir string) (string, error) {
 			return path, nil
 		}
 	}
-	return "", fmt.Errorf("command %q not found in PATH", command)
+	return "", &CommandNotFoundError{Command: command, Path: pathVar}
+}
+
+// CommandNotFoundError is a bare command name that no directory of the
+// server's PATH holds. Its message names that PATH (never another
+// variable) and how to avoid depending on it.
+type CommandNotFoundError struct {
+	Command string
+	Path    string // the PATH searched
+}
+
+func (e *CommandNotFoundError) Error() string {
+	path := e.Path
+	if path == "" {
+		path = "(empty)"
+	}
+	return fmt.Sprintf("command %q not found in PATH %s; give its absolute path in mcp.json, as `mcptray setup` does "+
+		"(`command -v %s` in a terminal prints it), or see the servers' PATH in `mcptray status --json`", e.Command, path, e.Command)
 }
 
 // checkDir reports a working directory that cannot be one, before exec

@@ -279,8 +279,12 @@ func TestCommandErrors(t *testing.T) {
 		spec StdioSpec
 		want string
 	}{
-		{"missing", StdioSpec{Command: "mcptray-no-such-server"}, `command "mcptray-no-such-server" not found in PATH`},
-		{"not in Env's PATH", StdioSpec{Command: "sh", Env: []string{"PATH=" + dir}}, `command "sh" not found in PATH`},
+		{"missing", StdioSpec{Command: "mcptray-no-such-server"}, `command "mcptray-no-such-server" not found in PATH ` + os.Getenv("PATH") +
+			"; give its absolute path in mcp.json, as `mcptray setup` does (`command -v mcptray-no-such-server` in a terminal prints it), " +
+			"or see the servers' PATH in `mcptray status --json`"},
+		{"not in Env's PATH", StdioSpec{Command: "sh", Env: []string{"PATH=" + dir}}, `command "sh" not found in PATH ` + dir +
+			"; give its absolute path in mcp.json, as `mcptray setup` does (`command -v sh` in a terminal prints it), " +
+			"or see the servers' PATH in `mcptray status --json`"},
 		{"not executable", StdioSpec{Command: notExec}, fmt.Sprintf("command %q: not executable", notExec)},
 		{"no such file", StdioSpec{Command: "./nope"}, `command "./nope": no such file`},
 		{"empty", StdioSpec{}, "no command"},

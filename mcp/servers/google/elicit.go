@@ -13,6 +13,12 @@ import (
 // one mcptray keeps in its own inbox (never handed to an assistant).
 const InboxMeta = "mcptray/inbox"
 
+// AcceptLabelMeta is the _meta key of a confirmation (a form-mode
+// elicitation with an empty schema) whose string value labels the accept
+// button in mcptray's inbox, as "Send" does for gmail's confirmation
+// before a message goes out.
+const AcceptLabelMeta = "mcptray/acceptLabel"
+
 // multiRoundTripVersion is the first protocol version whose clients take
 // input-required results instead of elicitation/create during a call.
 const multiRoundTripVersion = "2026-07-28"
@@ -87,4 +93,23 @@ func SignInByElicitation(ctx context.Context, ss *sdk.ServerSession, a *Accounts
 			added.Account.Email, email, added.Account.Email)
 	}
 	return added, nil
+}
+
+// ElicitSignIn is the SignIn option of a Google server on the real
+// accounts: the person is asked in mcptray's inbox through a URL-mode
+// elicitation on the call's session (SignInByElicitation), and the call
+// goes on once the browser came back. ss is nil outside a tool call.
+func ElicitSignIn(a *Accounts) func(ctx context.Context, ss *sdk.ServerSession, email string, why error) error {
+	return func(ctx context.Context, ss *sdk.ServerSession, email string, why error) error {
+		if ss == nil {
+			return errors.New("there is no MCP session to ask the person through; sign in with `mcptray auth google add`")
+		}
+		reason := why.Error()
+		var sn *SignInNeededError
+		if errors.As(why, &sn) {
+			reason = sn.Reason
+		}
+		_, err := SignInByElicitation(ctx, ss, a, email, reason)
+		return err
+	}
 }

@@ -12,7 +12,9 @@ import (
 // Settings are the server's knobs, from mcp.json's "x-mcptray": {"ssh": {…}}.
 type Settings struct {
 	// LocalRoots are the local folders upload may read from and download
-	// may write to (x-mcptray.ssh.localRoots). Default: the user's home.
+	// may write to (x-mcptray.localRoots, which gmail's attachments share;
+	// the older x-mcptray.ssh.localRoots when that is absent). Default:
+	// the user's home.
 	LocalRoots []string
 	// SecretTTL is how long a password or passphrase stays in RAM after it
 	// was typed (x-mcptray.ssh.secretTTL). Default 5 minutes; 0 asks every
@@ -31,35 +33,36 @@ func DefaultSettings(home string) Settings {
 	return Settings{LocalRoots: []string{home}, SecretTTL: DefaultSecretTTL}
 }
 
-// ParseSettings reads the JSON object of x-mcptray.ssh: "localRoots" (a
-// list of folders; a leading ~ is the home folder) and "secretTTL" (a
-// duration such as "5m" or "90s", or a number of seconds). Unknown keys are
-// ignored. An empty raw gives DefaultSettings.
-func ParseSettings(raw []byte, home string) (Settings, error) {
+// ParseSettings reads the JSON object of x-mcptray.ssh, raw:
+// "localRoots" (a list of folders; a leading ~ is the home folder) and
+// "secretTTL" (a duration such as "5m" or "90s", or a number of seconds),
+// and the top-level x-mcptray.localRoots, roots, which wins over the
+// former. Unknown keys are ignored. Empty raw and roots give
+// DefaultSettings.
+func ParseSettings(raw, roots []byte, home string) (Settings, error) {
 	s := DefaultSettings(home)
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return s, nil
-	}
 	var in struct {
 		LocalRoots *json.RawMessage `json:"localRoots"`
 		SecretTTL  *json.RawMessage `json:"secretTTL"`
 	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return s, fmt.Errorf("x-mcptray.ssh must be an object: %v", err)
+	if !isNull(raw) {
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return s, fmt.Errorf("x-mcptray.ssh must be an object: %v", err)
+		}
 	}
-	if in.LocalRoots != nil {
-		var roots []string
-		if err := json.Unmarshal(*in.LocalRoots, &roots); err != nil {
-			return s, fmt.Errorf("x-mcptray.ssh.localRoots must be a list of folders, like [\"~/work\"]")
+	switch {
+	case !isNull(roots):
+		list, err := parseRoots("x-mcptray.localRoots", roots, home)
+		if err != nil {
+			return s, err
 		}
-		s.LocalRoots = nil
-		for _, r := range roots {
-			p := expandHome(r, home)
-			if !filepath.IsAbs(p) {
-				return s, fmt.Errorf("x-mcptray.ssh.localRoots: %q must be an absolute folder or start with ~", r)
-			}
-			s.LocalRoots = append(s.LocalRoots, filepath.Clean(p))
+		s.LocalRoots = list
+	case in.LocalRoots != nil:
+		list, err := parseRoots("x-mcptray.ssh.localRoots", *in.LocalRoots, home)
+		if err != nil {
+			return s, err
 		}
+		s.LocalRoots = list
 	}
 	if in.SecretTTL != nil {
 		d, err := parseTTL(*in.SecretTTL)
@@ -69,6 +72,28 @@ func ParseSettings(raw []byte, home string) (Settings, error) {
 		s.SecretTTL = d
 	}
 	return s, nil
+}
+
+// parseRoots reads a list of local folders, key naming where it is.
+func parseRoots(key string, raw json.RawMessage, home string) ([]string, error) {
+	var roots []string
+	if err := json.Unmarshal(raw, &roots); err != nil {
+		return nil, fmt.Errorf("%s must be a list of folders, like [\"~/work\"]", key)
+	}
+	var out []string
+	for _, r := range roots {
+		p := expandHome(r, home)
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("%s: %q must be an absolute folder or start with ~", key, r)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out, nil
+}
+
+func isNull(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
 }
 
 func parseTTL(raw json.RawMessage) (time.Duration, error) {

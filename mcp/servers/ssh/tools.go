@@ -97,13 +97,13 @@ func (s *Server) mcpServer() *sdk.Server {
 	sdk.AddTool(srv, &sdk.Tool{
 		Name: "upload",
 		Description: "Copy a local file or directory (recursive) to the host. A trailing / or an existing directory as remote_path means into it. " +
-			"Local paths must be inside x-mcptray.ssh.localRoots (default: the home folder). Existing remote files are overwritten.",
+			"Local paths must be inside x-mcptray.localRoots (default: the home folder). Existing remote files are overwritten.",
 		Annotations: ann("Upload over SFTP", false, true, true, true),
 	}, withInput(s.uploadTool))
 	sdk.AddTool(srv, &sdk.Tool{
 		Name: "download",
 		Description: "Copy a file or directory (recursive) from the host to this machine. A trailing / or an existing directory as local_path means into it. " +
-			"Local paths must be inside x-mcptray.ssh.localRoots (default: the home folder). Existing local files are overwritten.",
+			"Local paths must be inside x-mcptray.localRoots (default: the home folder). Existing local files are overwritten.",
 		Annotations: ann("Download over SFTP", false, true, true, true),
 	}, withInput(s.downloadTool))
 	sdk.AddTool(srv, &sdk.Tool{

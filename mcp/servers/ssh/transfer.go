@@ -16,7 +16,7 @@ import (
 
 type uploadIn struct {
 	aliasArg
-	LocalPath  string `json:"local_path" jsonschema:"file or directory on this machine (absolute or ~/…); only inside x-mcptray.ssh.localRoots (default: the home folder)"`
+	LocalPath  string `json:"local_path" jsonschema:"file or directory on this machine (absolute or ~/…); only inside x-mcptray.localRoots (default: the home folder)"`
 	RemotePath string `json:"remote_path" jsonschema:"destination; a trailing / or an existing directory means into it, like scp and rsync"`
 	Recursive  bool   `json:"recursive,omitempty" jsonschema:"copy a directory with everything in it"`
 }
@@ -24,7 +24,7 @@ type uploadIn struct {
 type downloadIn struct {
 	aliasArg
 	RemotePath string `json:"remote_path" jsonschema:"file or directory on the remote host"`
-	LocalPath  string `json:"local_path" jsonschema:"destination on this machine (absolute or ~/…), inside x-mcptray.ssh.localRoots; a trailing / or an existing directory means into it"`
+	LocalPath  string `json:"local_path" jsonschema:"destination on this machine (absolute or ~/…), inside x-mcptray.localRoots; a trailing / or an existing directory means into it"`
 	Recursive  bool   `json:"recursive,omitempty" jsonschema:"copy a directory with everything in it"`
 }
 
@@ -56,7 +56,7 @@ func (s *Server) localPath(p string) (string, error) {
 			return real, nil
 		}
 	}
-	return "", fmt.Errorf("local path %s is outside the folders the SSH server may use (x-mcptray.ssh.localRoots: %s)", q, strings.Join(st.LocalRoots, ", "))
+	return "", fmt.Errorf("local path %s is outside the folders the SSH server may use (x-mcptray.localRoots: %s)", q, strings.Join(st.LocalRoots, ", "))
 }
 
 // resolveExisting resolves the symlinks of the longest existing prefix of

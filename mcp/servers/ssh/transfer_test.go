@@ -63,7 +63,7 @@ func TestUpload(t *testing.T) {
 	}
 }
 
-// Local paths stay inside x-mcptray.ssh.localRoots, symlinks included.
+// Local paths stay inside x-mcptray.localRoots, symlinks included.
 func TestLocalRoots(t *testing.T) {
 	ts := startServer(t)
 	e := newEnv(t)
@@ -81,7 +81,7 @@ func TestLocalRoots(t *testing.T) {
 	}
 	for _, p := range []string{outside + "/", "~/escape/r.txt"} {
 		msg := e.fail("download", map[string]any{"alias": "box", "remote_path": "r.txt", "local_path": p})
-		if !strings.Contains(msg, "outside the folders the SSH server may use (x-mcptray.ssh.localRoots: "+e.home+")") {
+		if !strings.Contains(msg, "outside the folders the SSH server may use (x-mcptray.localRoots: "+e.home+")") {
 			t.Errorf("download to %s: %s", p, msg)
 		}
 	}

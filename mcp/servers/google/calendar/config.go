@@ -2,7 +2,6 @@ package calendar
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -62,21 +61,8 @@ func setting(name, v string, def time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-// ElicitSignIn is the SignIn of a server on the real accounts: the
-// person is asked in mcptray's inbox through a URL-mode elicitation on
-// the call's session (google.SignInByElicitation), and the call goes on
-// once the browser came back.
+// ElicitSignIn is the SignIn of a server on the real accounts:
+// google.ElicitSignIn, which gmail shares.
 func ElicitSignIn(a *google.Accounts) func(ctx context.Context, ss *sdk.ServerSession, email string, why error) error {
-	return func(ctx context.Context, ss *sdk.ServerSession, email string, why error) error {
-		if ss == nil {
-			return errors.New("there is no MCP session to ask the person through; sign in with `mcptray auth google add`")
-		}
-		reason := why.Error()
-		var sn *google.SignInNeededError
-		if errors.As(why, &sn) {
-			reason = sn.Reason
-		}
-		_, err := google.SignInByElicitation(ctx, ss, a, email, reason)
-		return err
-	}
+	return google.ElicitSignIn(a)
 }

@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -17,99 +14,25 @@ import (
 	gcal "google.golang.org/api/calendar/v3"
 )
 
-// discoveryMethod is one REST method of a discovery document.
-type discoveryMethod struct {
-	ID         string                     `json:"id"`
-	Path       string                     `json:"path"`
-	HTTPMethod string                     `json:"httpMethod"`
-	Parameters map[string]json.RawMessage `json:"parameters"`
-}
-
-type discoveryResource struct {
-	Methods   map[string]discoveryMethod   `json:"methods"`
-	Resources map[string]discoveryResource `json:"resources"`
-}
-
-type discoveryDoc struct {
-	ServicePath string                       `json:"servicePath"`
-	Parameters  map[string]json.RawMessage   `json:"parameters"`
-	Resources   map[string]discoveryResource `json:"resources"`
-}
-
-// calendarDiscovery reads calendar/v3/calendar-api.json from the module
-// google.golang.org/api that this build uses.
-func calendarDiscovery(t *testing.T) discoveryDoc {
-	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	out, err := exec.Command(goBin, "list", "-m", "-f", "{{.Dir}}", "google.golang.org/api").Output()
-	if err != nil {
-		t.Fatalf("finding google.golang.org/api: %v", err)
-	}
-	path := filepath.Join(strings.TrimSpace(string(out)), "calendar", "v3", "calendar-api.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading the discovery document: %v", err)
-	}
-	var doc discoveryDoc
-	must(t, json.Unmarshal(b, &doc))
-	return doc
-}
-
-func (r discoveryResource) all(out *[]discoveryMethod) {
-	for _, m := range r.Methods {
-		*out = append(*out, m)
-	}
-	for _, sub := range r.Resources {
-		sub.all(out)
-	}
-}
-
 // TestContractWithDiscovery: every path and query parameter the server
 // sends (its tools and its poller, through the real calendar/v3 client,
 // recorded by the fake) is a method and parameter of Google's discovery
 // document.
 func TestContractWithDiscovery(t *testing.T) {
-	doc := calendarDiscovery(t)
-	var methods []discoveryMethod
-	for _, r := range doc.Resources {
-		r.all(&methods)
-	}
-	type route struct {
-		re *regexp.Regexp
-		m  discoveryMethod
-	}
-	var routes []route
-	param := regexp.MustCompile(`\\\{\+?[A-Za-z]+\\\}`)
-	for _, m := range methods {
-		pat := param.ReplaceAllString(regexp.QuoteMeta("/"+doc.ServicePath+m.Path), `[^/]+`)
-		routes = append(routes, route{regexp.MustCompile("^" + pat + "$"), m})
-	}
+	doc, err := googletest.LoadDiscovery("calendar/v3/calendar-api.json")
+	must(t, err)
 
 	e := newEnv(t)
 	exerciseEverything(e)
 
+	reqs := e.fake.RecordedCalendarRequests()
+	for _, p := range doc.CheckRequests(reqs) {
+		t.Error(p)
+	}
 	used := map[string]bool{}
-	for _, r := range e.fake.RecordedCalendarRequests() {
-		var match *discoveryMethod
-		for i := range routes {
-			if routes[i].m.HTTPMethod == r.Method && routes[i].re.MatchString(r.Path) {
-				match = &routes[i].m
-			}
-		}
-		if match == nil {
-			t.Errorf("%s %s is no method of the discovery document", r.Method, r.Path)
-			continue
-		}
-		used[match.ID] = true
-		for k := range r.Query {
-			if _, ok := match.Parameters[k]; !ok {
-				if _, ok := doc.Parameters[k]; !ok {
-					t.Errorf("%s: parameter %q is not in the discovery document", match.ID, k)
-				}
-			}
+	for _, r := range reqs {
+		if m, _ := doc.Match(r.Method, r.Path); m != nil {
+			used[m.ID] = true
 		}
 	}
 	var ids []string

@@ -26,18 +26,16 @@ const (
 const DefaultCalendarTimeZone = "Europe/Berlin"
 
 // calendarFake is the Calendar API's state: every account's calendars and
-// events, sync and page cursors, injected rate limits and request counts.
+// events, sync and page cursors.
 type calendarFake struct {
-	s *Server
+	s    *Server
+	reqs requestLog // the Calendar requests, counted and recorded
 
 	mu         sync.Mutex             // guards everything below
 	accounts   map[string]*calAccount // email → account
 	seq        int64                  // change sequence, bumped on every change
 	syncTokens map[string]syncCursor  // nextSyncToken → where it stands
 	pageTokens map[string]pageCursor  // nextPageToken → the next page
-	limits     []RateLimit            // answers for the next requests
-	counts     map[string]int         // "METHOD pattern" and "METHOD path" → requests
-	recorded   []Request              // every request, in order
 	noSync     map[string]bool        // email → lists answer without nextSyncToken
 	meetSeq    int                    // meet links made
 	sentUpd    map[string]string      // event id → last sendUpdates
@@ -80,24 +78,9 @@ type Calendar struct {
 	AccessRole            string // default "owner"
 }
 
-// RateLimit is an injected rate-limit answer: Code 429, or 403 with the
-// reason rateLimitExceeded; RetryAfter is the Retry-After header ("" for
-// none).
-type RateLimit struct {
-	Code       int
-	RetryAfter string
-}
-
-// Request is one request the Calendar part answered (or refused): its
-// method, path, the route pattern it matched, and its query.
-type Request struct {
-	Method, Path, Pattern string
-	Query                 url.Values
-}
-
 func newCalendarFake(s *Server) *calendarFake {
 	c := &calendarFake{s: s, accounts: map[string]*calAccount{}, syncTokens: map[string]syncCursor{},
-		pageTokens: map[string]pageCursor{}, counts: map[string]int{}, noSync: map[string]bool{}, sentUpd: map[string]string{}}
+		pageTokens: map[string]pageCursor{}, noSync: map[string]bool{}, sentUpd: map[string]string{}}
 	const base = "/calendar/v3/"
 	routes := map[string]calHandler{
 		"GET " + base + "users/me/calendarList":                             c.listCalendars,
@@ -121,35 +104,12 @@ func newCalendarFake(s *Server) *calendarFake {
 // calHandler answers one Calendar request of an account, c.mu held.
 type calHandler func(w http.ResponseWriter, r *http.Request, a *calAccount)
 
-// serve wraps h: it records and counts the request, answers injected rate
-// limits, checks the bearer token and the calendar scope, and holds c.mu.
+// serve wraps h: it admits the request (recorded, rate limits, bearer
+// token), checks the calendar scope, holds c.mu, and cuts the answer to
+// the fields asked for.
 func (c *calendarFake) serve(h calHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		c.recorded = append(c.recorded, Request{Method: r.Method, Path: r.URL.Path, Pattern: r.Pattern, Query: r.URL.Query()})
-		c.counts[r.Pattern]++
-		if path := r.Method + " " + r.URL.Path; path != r.Pattern {
-			c.counts[path]++
-		}
-		var limit *RateLimit
-		if len(c.limits) > 0 {
-			l := c.limits[0]
-			c.limits = c.limits[1:]
-			limit = &l
-		}
-		c.mu.Unlock()
-		if limit != nil {
-			if limit.RetryAfter != "" {
-				w.Header().Set("Retry-After", limit.RetryAfter)
-			}
-			if limit.Code == http.StatusForbidden {
-				apiError(w, http.StatusForbidden, "Rate Limit Exceeded", "rateLimitExceeded", "PERMISSION_DENIED")
-			} else {
-				apiError(w, http.StatusTooManyRequests, "Rate Limit Exceeded", "rateLimitExceeded", "RESOURCE_EXHAUSTED")
-			}
-			return
-		}
-		email, scopes, ok := c.s.bearer(w, r)
+		email, scopes, ok := c.s.admit(w, r, APICalendar, &c.reqs)
 		if !ok {
 			return
 		}
@@ -157,9 +117,11 @@ func (c *calendarFake) serve(h calHandler) http.HandlerFunc {
 			apiError(w, http.StatusForbidden, "Request had insufficient authentication scopes.", "insufficientPermissions", "PERMISSION_DENIED")
 			return
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		h(w, r, c.account(email))
+		withFields(w, r, func(w http.ResponseWriter) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			h(w, r, c.account(email))
+		})
 	}
 }
 

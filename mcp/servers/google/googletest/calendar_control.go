@@ -134,29 +134,17 @@ func (s *Server) OmitSyncTokens(email string, on bool) {
 	s.cal.noSync[email] = on
 }
 
-// InjectRateLimits answers the next Calendar requests, one each, with
-// these rate-limit errors.
-func (s *Server) InjectRateLimits(limits ...RateLimit) {
-	s.cal.mu.Lock()
-	defer s.cal.mu.Unlock()
-	s.cal.limits = append(s.cal.limits, limits...)
-}
-
 // CalendarRequests counts the Calendar requests answered (or refused) so
 // far that match key: a route pattern ("GET
 // /calendar/v3/calendars/{calendarId}/events") or a method and path
 // ("GET /calendar/v3/calendars/primary/events").
 func (s *Server) CalendarRequests(key string) int {
-	s.cal.mu.Lock()
-	defer s.cal.mu.Unlock()
-	return s.cal.counts[key]
+	return s.cal.reqs.count(key)
 }
 
 // RecordedCalendarRequests returns every Calendar request so far.
 func (s *Server) RecordedCalendarRequests() []Request {
-	s.cal.mu.Lock()
-	defer s.cal.mu.Unlock()
-	return append([]Request(nil), s.cal.recorded...)
+	return s.cal.reqs.all()
 }
 
 // CalendarEventCount is how many stored events (series counted once) of

@@ -16,11 +16,13 @@ type Server struct {
 	*httptest.Server
 	mux *http.ServeMux
 
-	mu     sync.Mutex
-	now    func() time.Time
+	mu     sync.Mutex             // guards the fields below
+	now    func() time.Time       // the fake's clock
 	access map[string]accessToken // access token → what it grants
+	limits []RateLimit            // injected answers for the next API requests
 
 	cal   *calendarFake // the Calendar API (calendar*.go)
+	gmail *gmailFake    // the Gmail API (gmail*.go)
 	oauth oauthState    // the OAuth endpoints' state (oauth.go)
 }
 
@@ -35,6 +37,7 @@ type accessToken struct {
 func New() *Server {
 	s := &Server{mux: http.NewServeMux(), now: time.Now, access: map[string]accessToken{}}
 	s.cal = newCalendarFake(s)
+	s.gmail = newGmailFake(s)
 	s.Server = httptest.NewServer(s.mux)
 	s.oauthRoutes()
 	return s
