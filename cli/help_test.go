@@ -25,6 +25,7 @@ func TestHelpGolden(t *testing.T) {
 		"ssh-alias":    {"ssh", "alias", "--help"},
 		"auth-google":  {"auth", "google", "add", "--help"},
 		"restart":      {"restart", "--help"},
+		"add":          {"add", "--help"},
 	} {
 		code, out, errs := cli(t, args...)
 		if code != 0 || errs != "" {
