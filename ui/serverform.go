@@ -42,7 +42,7 @@ type serverForm struct {
 	name     *widget.Entry
 	kind     *widget.RadioGroup
 	command  *widget.Entry
-	args     *widget.Entry // multi-line: one argument per line
+	args     *argsEntry    // multi-line: one argument per line
 	cwd      *widget.Entry
 	env      *varList
 	url      *widget.Entry
@@ -58,15 +58,18 @@ type serverForm struct {
 }
 
 // newServerForm builds the form, empty (Add) or filled with e as written
-// in mcp.json (Edit).
-func newServerForm(e *app.ServerEntry) *serverForm {
+// in mcp.json (Edit); submit is Enter in a one-line field.
+func newServerForm(e *app.ServerEntry, submit func()) *serverForm {
 	f := &serverForm{
-		name: widget.NewEntry(), command: widget.NewEntry(), args: widget.NewMultiLineEntry(), cwd: widget.NewEntry(), url: widget.NewEntry(),
-		env: newVarList("Add variable"), headers: newVarList("Add header"),
+		name: widget.NewEntry(), command: widget.NewEntry(), args: newArgsEntry(), cwd: widget.NewEntry(), url: widget.NewEntry(),
+		env: newVarList("Add variable", submit), headers: newVarList("Add header", submit),
 		disabled: widget.NewCheck("Add it turned off", nil),
 		kept:     widget.NewLabel(""),
 		errs:     map[string]*widget.Label{},
 		formErr:  errorLabel(),
+	}
+	for _, e := range []*widget.Entry{f.name, f.command, f.cwd, f.url} {
+		e.OnSubmitted = func(string) { submit() }
 	}
 	f.name.SetPlaceHolder("letters, digits, _ and -")
 	f.command.SetPlaceHolder("npx, uvx, /path/to/server …")
@@ -182,6 +185,21 @@ func (f *serverForm) entry() (app.ServerEntry, error) {
 	return e, err
 }
 
+// argsEntry is the Arguments field: a multi-line entry that Tab leaves,
+// as it leaves every other field, instead of typing a tab into it.
+type argsEntry struct{ widget.Entry }
+
+func newArgsEntry() *argsEntry {
+	e := &argsEntry{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapOff
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// AcceptsTab is false: Tab moves to the next field.
+func (e *argsEntry) AcceptsTab() bool { return false }
+
 // splitArgs is the Arguments field: one argument per line, as typed
 // (spaces and quotes are part of it); empty lines are left out.
 func splitArgs(text string) []string {
@@ -227,6 +245,7 @@ func (f *serverForm) clearErrors() {
 // varList is the rows of env variables or headers: name, value (masked
 // when Secret), Secret, and a button taking the row out.
 type varList struct {
+	submit  func() // Enter in a row
 	rows    []*varRow
 	list    *fyne.Container
 	root    fyne.CanvasObject
@@ -240,21 +259,28 @@ type varRow struct {
 	value  *widget.Entry
 	secret *widget.Check
 	kept   string
+	submit func()          // Enter in the value
 	cell   *fyne.Container // holds value; Secret swaps it for a masked entry
 	root   *fyne.Container
 }
 
-func newVarList(addText string) *varList {
-	l := &varList{list: container.NewVBox()}
-	add := widget.NewButtonWithIcon(addText, theme.ContentAddIcon(), func() { l.add(app.Var{}) })
+func newVarList(addText string, submit func()) *varList {
+	l := &varList{list: container.NewVBox(), submit: submit}
+	add := widget.NewButtonWithIcon(addText, theme.ContentAddIcon(), func() {
+		r := l.add(app.Var{})
+		if c := fyne.CurrentApp().Driver().CanvasForObject(l.root); c != nil {
+			c.Focus(r.key) // type the name right away
+		}
+	})
 	l.root = container.NewVBox(l.list, container.NewHBox(add))
 	return l
 }
 
 // add appends a row showing v; a value that is a ${keyring:…} reference
 // shows as a secret kept in the keyring.
-func (l *varList) add(v app.Var) {
-	r := &varRow{key: widget.NewEntry(), cell: container.NewStack()}
+func (l *varList) add(v app.Var) *varRow {
+	r := &varRow{key: widget.NewEntry(), cell: container.NewStack(), submit: l.submit}
+	r.key.OnSubmitted = func(string) { l.submit() }
 	r.key.SetPlaceHolder("NAME")
 	r.key.SetText(v.Key)
 	switch {
@@ -283,6 +309,7 @@ func (l *varList) add(v app.Var) {
 	if l.changed != nil {
 		l.changed()
 	}
+	return r
 }
 
 // setValue puts entry, showing text, in the value's place.
@@ -293,6 +320,7 @@ func (r *varRow) setValue(entry *widget.Entry, text string) {
 	} else {
 		entry.SetPlaceHolder("value")
 	}
+	entry.OnSubmitted = func(string) { r.submit() }
 	r.value = entry
 	r.cell.Objects = []fyne.CanvasObject{entry}
 	r.cell.Refresh()

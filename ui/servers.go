@@ -284,17 +284,22 @@ func (s *serversScreen) close() { s.log.stop() }
 
 // showForm opens the Add server… form (e nil) or the Edit form of e.
 func (s *serversScreen) showForm(e *app.ServerEntry) {
-	f := newServerForm(e)
+	var (
+		f *serverForm
+		d *dialog.CustomDialog
+	)
+	submit := func() {
+		if s.save(f) {
+			d.Hide()
+		}
+	}
+	f = newServerForm(e, submit)
 	title, saveText := "Add a server", "Add"
 	if e != nil {
 		title, saveText = "Edit "+e.Name, "Save"
 	}
-	d := dialog.NewCustomWithoutButtons(title, container.NewVScroll(f.root), s.win())
-	save := widget.NewButtonWithIcon(saveText, theme.ConfirmIcon(), func() {
-		if s.save(f) {
-			d.Hide()
-		}
-	})
+	d = dialog.NewCustomWithoutButtons(title, container.NewVScroll(f.root), s.win())
+	save := widget.NewButtonWithIcon(saveText, theme.ConfirmIcon(), submit)
 	save.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.Hide), save})
 	d.SetOnClosed(func() {
@@ -303,7 +308,7 @@ func (s *serversScreen) showForm(e *app.ServerEntry) {
 			s.form = nil
 		}
 	})
-	d.Resize(fyne.NewSize(640, 580))
+	d.Resize(fyne.NewSize(780, 580))
 	s.form = f
 	d.Show()
 	if e == nil {
