@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -204,12 +205,9 @@ func objectOf(ms []member) json.RawMessage {
 	return append(b, '}')
 }
 
-// checkForm checks what a form can get wrong before the entry is built:
-// the name, one of command and url, the keys of env and headers.
+// checkForm checks what a form can get wrong before the entry is built
+// (the name aside): one of command and url, the keys of env and headers.
 func checkForm(e ServerEntry) error {
-	if err := CheckServerName(e.Name); err != nil {
-		return &EntryError{Field: "name", Reason: err.Error()}
-	}
 	switch {
 	case e.URL != "" && (e.Command != "" || len(e.Args) > 0 || len(e.Env) > 0 || e.Cwd != ""):
 		return &EntryError{Field: "url", Reason: "an entry is either a command (stdio) or a URL (http), not both"}
@@ -317,21 +315,37 @@ func (c *Core) ServerEntry(name string) (ServerEntry, error) {
 // hooks in here, after step 6.
 func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOptions) (AddResult, error) {
 	var res AddResult
+	data, err := config.ReadFile(path)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return res, err
+	}
+	var sections []string
+	if !missing {
+		if sections, err = entrySectionsOf(data, e.Name); err != nil {
+			return res, err
+		}
+	}
+	// A new name must be one mcptray can use everywhere; an entry being
+	// edited keeps the name the file gives it.
+	if len(sections) == 0 || e.Name == "" {
+		if err := CheckServerName(e.Name); err != nil {
+			return res, &EntryError{Field: "name", Reason: err.Error()}
+		}
+	}
 	if err := checkForm(e); err != nil {
 		return res, err
 	}
-	created, err := config.EnsureDefault(path)
-	if err != nil {
-		return res, err
-	}
-	res.Created = created
-	data, err := config.ReadFile(path)
-	if err != nil {
-		return res, err
-	}
-	sections, err := entrySectionsOf(data, e.Name)
-	if err != nil {
-		return res, err
+	if missing {
+		if res.Created, err = config.EnsureDefault(path); err != nil {
+			return res, err
+		}
+		if data, err = config.ReadFile(path); err != nil {
+			return res, err
+		}
+		if sections, err = entrySectionsOf(data, e.Name); err != nil {
+			return res, err
+		}
 	}
 	var out []byte
 	if len(sections) > 0 {

@@ -246,6 +246,17 @@ func TestReplaceServerKeepsTheRest(t *testing.T) {
 	if text := readText(t, p); !strings.Contains(text, `"envFile": "notes.env", /* kept */`) || strings.Contains(text, `"command": "npx"`) {
 		t.Errorf("after the edit to http:\n%s", text)
 	}
+	// An entry whose name mcptray would not give (a dot) is still edited.
+	if _, err := writeServerEntry(p, env, ServerEntry{Name: "my.notes", Command: "x"}, AddOptions{}); err == nil {
+		t.Error("a new name with a dot was added")
+	}
+	os.WriteFile(p, []byte(`{"mcpServers": {"my.notes": {"command": "old"}}}`), 0o600)
+	if _, err := writeServerEntry(p, env, ServerEntry{Name: "my.notes", Command: "new"}, AddOptions{Replace: true}); err != nil {
+		t.Errorf("editing my.notes: %v", err)
+	}
+	if text := readText(t, p); text != `{"mcpServers": {"my.notes": {"command": "new"}}}` {
+		t.Errorf("after editing my.notes: %s", text)
+	}
 	if !IsKeyringRef(back.Headers[0].Value) || IsKeyringRef("Bearer "+back.Headers[0].Value) {
 		t.Errorf("IsKeyringRef(%q)", back.Headers[0].Value)
 	}

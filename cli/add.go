@@ -54,8 +54,8 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 		return usageError{"the COMMAND after -- is empty"}
 	}
 	e := app.ServerEntry{Name: pos[0], Cwd: *cwd, URL: *url, Disabled: *disabled}
-	if err := app.CheckServerName(e.Name); err != nil {
-		return usageError{err.Error()}
+	if err := app.CheckServerName(e.Name); err != nil && !*replace {
+		return usageError{err.Error()} // with --replace, an existing entry keeps its name
 	}
 	if len(command) > 0 {
 		e.Command, e.Args = command[0], command[1:]

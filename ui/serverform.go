@@ -42,7 +42,7 @@ type serverForm struct {
 	name     *widget.Entry
 	kind     *widget.RadioGroup
 	command  *widget.Entry
-	args     *argsEntry    // multi-line: one argument per line
+	args     *argsEntry // multi-line: one argument per line
 	cwd      *widget.Entry
 	env      *varList
 	url      *widget.Entry

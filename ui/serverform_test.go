@@ -61,6 +61,9 @@ func TestServerFormAdd(t *testing.T) {
 	if f.http.Visible() || !f.stdio.Visible() || f.kind.Selected != kindStdio {
 		t.Error("the form does not start on a command (stdio)")
 	}
+	if w.Canvas().Focused() != f.name || f.args.AcceptsTab() {
+		t.Error("the name does not have the focus, or Tab does not leave the arguments")
+	}
 	test.Type(f.name, "github")
 	test.Type(f.command, "npx")
 	f.args.SetText("-y\n@modelcontextprotocol/server-github\n\n--title=My Repos\n")
