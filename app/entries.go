@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -82,7 +83,7 @@ type AddOptions struct {
 type AddResult struct {
 	Replaced bool     // an entry of that name was edited
 	Secrets  []string // the ${keyring:NAME} names stored, in order
-	Created  bool     // mcp.json did not exist: the default one was written first
+	Created  bool     // mcp.json did not exist: it was written as on a first run, with the entry
 }
 
 // ErrServerExists is wrapped by adding an entry whose name is taken.
@@ -309,8 +310,8 @@ func (c *Core) ServerEntry(name string) (ServerEntry, error) {
 //  5. stores the secrets (opts.SecretValue, opts.StoreSecret);
 //  6. writes the file atomically (config.WriteAtomic).
 //
-// A missing mcp.json is first created as on a first run
-// (config.EnsureDefault). Whoever needs to know that mcptray itself
+// A missing mcp.json is written as on a first run (config.Default), with
+// the entry. Whoever needs to know that mcptray itself
 // wrote an entry (a needs-approval check that exempts its own edits)
 // hooks in here, after step 6.
 func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOptions) (AddResult, error) {
@@ -337,12 +338,9 @@ func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOption
 		return res, err
 	}
 	if missing {
-		if res.Created, err = config.EnsureDefault(path); err != nil {
-			return res, err
-		}
-		if data, err = config.ReadFile(path); err != nil {
-			return res, err
-		}
+		// The first-run file, written with the entry (nothing is written
+		// when the entry is refused).
+		data = config.Default()
 		if sections, err = entrySectionsOf(data, e.Name); err != nil {
 			return res, err
 		}
@@ -368,6 +366,12 @@ func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOption
 	}
 	if err := storeSecrets(e, opts, &res); err != nil {
 		return res, err
+	}
+	if missing {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return res, fmt.Errorf("creating the config directory: %w", err)
+		}
+		res.Created = true
 	}
 	if err := config.WriteAtomic(path, out); err != nil {
 		return res, err

@@ -282,6 +282,11 @@ func TestAddServerShapes(t *testing.T) {
 	}
 
 	missing := filepath.Join(t.TempDir(), "sub", "mcp.json")
+	if _, err := writeServerEntry(missing, env, ServerEntry{Name: "bad", URL: "ftp://x"}, AddOptions{}); err == nil {
+		t.Error("a refused entry was added")
+	} else if _, err := os.Stat(filepath.Dir(missing)); err == nil {
+		t.Error("a refused entry created the config's folder")
+	}
 	res, err := writeServerEntry(missing, env, ServerEntry{Name: "remote", URL: "https://example.com/mcp"}, AddOptions{})
 	if err != nil || !res.Created {
 		t.Fatal(res, err)
