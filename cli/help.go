@@ -59,6 +59,21 @@ var commands = []command{
 		about: "Stops and starts one server with its backoff reset. Its variables (${env:…}, ${keyring:…}, ${input:…}) are resolved again first, so a secret set since it failed is used; " +
 			"an ${input:ID} that was declined is asked again.",
 		example: "mcptray restart notes"},
+	{path: "add", args: "NAME [--env K=V]... [--secret KEY]... [--cwd DIR] [--disabled] -- COMMAND [ARGS...] | NAME --url URL [--header K=V]...", listed: true,
+		summary: "add a server to mcp.json without writing JSON",
+		about: "Adds an entry to mcp.json: a stdio server, whose command line follows -- verbatim (dashes and all), or an http one with --url. " +
+			"It is checked as loading checks it (an entry that would be refused is not written, and the reason is said), then written as a minimal edit, every other byte of the file kept; " +
+			"the running instance starts it. --secret KEY asks for the value without echo (or reads it from stdin: one line each for several), stores it in the keyring " +
+			"and writes ${keyring:NAME-KEY}; with --url it is a header. A name that exists is refused: `mcptray remove NAME` first, or --replace to edit that entry in place " +
+			"(its other keys, such as disabled, envFile and x-mcptray, kept). Names have letters, digits, _ and -. Works without a running instance too; a missing mcp.json is created with the built-in servers.",
+		example: "mcptray add github --secret GITHUB_PERSONAL_ACCESS_TOKEN -- npx -y @modelcontextprotocol/server-github\n" +
+			"mcptray add notes --env LOG_LEVEL=debug --cwd ~/notes -- uvx notes-mcp --read-only\n" +
+			"printf 'Bearer %s\\n' \"$TOKEN\" | mcptray add remote --url https://example.com/mcp --secret Authorization   # the whole header value"},
+	{path: "remove", args: "NAME", listed: true,
+		summary: "take a server out of mcp.json",
+		about: "Takes the entry out of mcp.json, with its line, every other byte of the file kept; the running instance stops the server. " +
+			"The ${keyring:…} secrets it used stay in the keyring (another entry may use them): it names them, and `mcptray secret remove NAME` deletes one.",
+		example: "mcptray remove github"},
 	{path: "logs", args: "NAME [-f]", listed: true,
 		summary: "a server's log",
 		about:   "Prints a server's log (its stderr and mcptray's lifecycle lines), with the control characters a server wrote shown escaped.",

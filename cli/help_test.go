@@ -27,6 +27,7 @@ func TestHelpGolden(t *testing.T) {
 		"restart":      {"restart", "--help"},
 		"setup":        {"setup", "--help"},
 		"import":       {"import", "--help"},
+		"add":          {"add", "--help"},
 	} {
 		code, out, errs := cli(t, args...)
 		if code != 0 || errs != "" {

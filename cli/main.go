@@ -120,6 +120,10 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 		return cmdToggle(ctx, args, stdout)
 	case "restart":
 		return cmdRestart(ctx, args, stdout)
+	case "add":
+		return cmdAdd(ctx, args, os.Stdin, stdout, stderr)
+	case "remove":
+		return cmdRemove(ctx, args, stdout)
 	case "logs":
 		return cmdLogs(ctx, args, stdout)
 	case "events":

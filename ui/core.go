@@ -22,6 +22,15 @@ type Core interface {
 	SetEnabled(name string, enabled bool) error
 	// Restart stops and starts one server.
 	Restart(name string) error
+	// ServerEntry reads a server's entry as written in mcp.json (variables
+	// unresolved), for Edit. AddServer writes one (replace: Edit, in
+	// place), its secrets stored first; an *app.EntryError refuses it with
+	// the field to blame, and nothing is written. RemoveServer takes one
+	// out and returns the ${keyring:NAME} names it used (left in the
+	// keyring). Each change flows back through Subscribe.
+	ServerEntry(name string) (app.ServerEntry, error)
+	AddServer(e app.ServerEntry, replace bool) (app.AddResult, error)
+	RemoveServer(name string) ([]string, error)
 	// FollowLog writes a server's log to w, then each new line, until ctx
 	// ends.
 	FollowLog(ctx context.Context, name string, w io.Writer) error

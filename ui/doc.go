@@ -6,7 +6,7 @@
 //
 // One screen or widget per file: tray.go (menu and icon), popup.go (the
 // inbox popup), mainscreen.go (the window's tabs) over servers.go (with
-// logpane.go), inbox.go, events.go, ssh.go, google.go (the Google
+// logpane.go, and serverform.go: its Add server… and Edit form), inbox.go, events.go, ssh.go, google.go (the Google
 // accounts, and the gate that opens it when gcal or gmail is turned on
 // with no account), connect.go and settings.go; form.go
 // builds a request's form from its fields, requestview.go shows one

@@ -20,6 +20,9 @@ type fakeCore struct {
 	subscribe    func() (<-chan app.Status, func())
 	setEnabled   func(name string, enabled bool) error
 	restart      func(name string) error
+	serverEntry  func(name string) (app.ServerEntry, error)
+	addServer    func(e app.ServerEntry, replace bool) (app.AddResult, error)
+	removeServer func(name string) ([]string, error)
 	followLog    func(ctx context.Context, name string, w io.Writer) error
 	token        func() (string, error)
 	toolsMode    func() string
@@ -102,6 +105,27 @@ func (f *fakeCore) Restart(name string) error {
 		return nil
 	}
 	return f.restart(name)
+}
+
+func (f *fakeCore) ServerEntry(name string) (app.ServerEntry, error) {
+	if f.serverEntry == nil {
+		return app.ServerEntry{Name: name, Command: "npx"}, nil
+	}
+	return f.serverEntry(name)
+}
+
+func (f *fakeCore) AddServer(e app.ServerEntry, replace bool) (app.AddResult, error) {
+	if f.addServer == nil {
+		return app.AddResult{}, nil
+	}
+	return f.addServer(e, replace)
+}
+
+func (f *fakeCore) RemoveServer(name string) ([]string, error) {
+	if f.removeServer == nil {
+		return nil, nil
+	}
+	return f.removeServer(name)
 }
 
 // FollowLog writes nothing by default and waits for ctx, like a log that

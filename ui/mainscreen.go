@@ -67,7 +67,7 @@ type mainScreen struct {
 func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	m := &mainScreen{
 		banner:   newConfigBanner(env.openConfig),
-		servers:  newServersScreen(env.core, env.now, env.onError),
+		servers:  newServersScreen(env.core, env.now, env.window, env.onError),
 		inbox:    newInboxScreen(env.now, env.core.Answer, env.requestDone),
 		events:   newEventsScreen(env.core, env.now, env.onError),
 		ssh:      newSSHScreen(env.ssh, env.window, env.onError),

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -31,24 +32,30 @@ const (
 	colError
 )
 
-// serversScreen is the Servers tab: a row per server (a check that turns
-// it on or off through Core.SetEnabled, then name, state badge, pid,
-// uptime, tool count, restarts and the first line of its last error,
-// cut to the column) over the selected server's Restart button, its whole
-// last error and its log, followed live. The selection is a server's
-// name: it stays on that server when rows are added or removed around
-// it. Main goroutine only.
+// serversScreen is the Servers tab: Add server… (serverform.go), a row per
+// server (a check that turns it on or off through Core.SetEnabled, then
+// name, state badge, pid, uptime, tool count, restarts and the first line
+// of its last error, cut to the column) over the selected server's Edit,
+// Remove and Restart buttons, its whole last error and its log, followed
+// live. The selection is a server's name: it stays on that server when
+// rows are added or removed around it. Main goroutine only.
 type serversScreen struct {
 	core    Core
-	onError func(error)      // shows a failed SetEnabled or Restart to the person
-	now     func() time.Time // the clock uptimes are measured with
+	onError func(error)        // shows a failed SetEnabled, Restart or Remove to the person
+	now     func() time.Time   // the clock uptimes are measured with
+	win     func() fyne.Window // the window the form and confirmations open over
 
 	servers  []app.ServerStatus // the rows shown, in order
 	selected string             // the server whose log is shown; "" for none
+	added    string             // a server just added: selected when its row comes
 
 	list    *widget.List
 	title   *widget.Label
+	add     *widget.Button
+	edit    *widget.Button
+	remove  *widget.Button
 	restart *widget.Button
+	form    *serverForm   // the form open, if any
 	errText *widget.Label // the selected server's whole last error, wrapped; hidden when it has none
 	detail  *fyne.Container
 	log     *logPane
@@ -56,9 +63,9 @@ type serversScreen struct {
 }
 
 // newServersScreen builds the tab; onError is called (on the main
-// goroutine) with a short message when a toggle or restart fails.
-func newServersScreen(c Core, now func() time.Time, onError func(error)) *serversScreen {
-	s := &serversScreen{core: c, onError: onError, now: now}
+// goroutine) with a short message when a toggle, restart or removal fails.
+func newServersScreen(c Core, now func() time.Time, win func() fyne.Window, onError func(error)) *serversScreen {
+	s := &serversScreen{core: c, onError: onError, now: now, win: win}
 	s.list = widget.NewList(
 		func() int { return len(s.servers) },
 		newServerRow,
@@ -81,6 +88,11 @@ func newServersScreen(c Core, now func() time.Time, onError func(error)) *server
 	s.title.Truncation = fyne.TextTruncateEllipsis
 	s.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), s.restartSelected)
 	s.restart.Disable()
+	s.add = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), func() { s.showForm(nil) })
+	s.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), s.editSelected)
+	s.edit.Disable()
+	s.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), s.confirmRemove)
+	s.remove.Disable()
 	s.errText = widget.NewLabel("")
 	s.errText.Wrapping = fyne.TextWrapWord
 	s.errText.Importance = widget.DangerImportance
@@ -88,10 +100,10 @@ func newServersScreen(c Core, now func() time.Time, onError func(error)) *server
 	s.errText.Hide()
 	s.log = newLogPane(c)
 	s.detail = container.NewBorder(
-		container.NewVBox(container.NewBorder(nil, nil, nil, s.restart, s.title), s.errText),
+		container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(s.edit, s.remove, s.restart), s.title), s.errText),
 		nil, nil, nil, s.log.root)
 
-	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), s.detail)
+	split := container.NewVSplit(container.NewBorder(container.NewVBox(container.NewHBox(s.add), header), nil, nil, nil, s.list), s.detail)
 	split.Offset = 0.45
 	s.root = split
 	return s
@@ -189,6 +201,8 @@ func (s *serversScreen) show(name string) {
 	s.selected = name
 	s.title.SetText("Log of " + name)
 	s.restart.Enable()
+	s.edit.Enable()
+	s.remove.Enable()
 	s.showError()
 	s.log.follow(name)
 }
@@ -231,6 +245,9 @@ func (s *serversScreen) index(name string) int {
 func (s *serversScreen) setServers(servers []app.ServerStatus) {
 	s.servers = servers
 	i := s.index(s.selected)
+	if j := s.index(s.added); s.added != "" && j >= 0 {
+		i, s.added = j, ""
+	}
 	switch {
 	case i >= 0:
 		s.list.Select(i) // nothing when it is the row selected already
@@ -253,6 +270,8 @@ func (s *serversScreen) clearSelection() {
 	s.selected = ""
 	s.title.SetText("")
 	s.restart.Disable()
+	s.edit.Disable()
+	s.remove.Disable()
 	s.log.stop()
 	s.log.clear()
 }
@@ -262,3 +281,107 @@ func (s *serversScreen) tick() { s.list.Refresh() }
 
 // close stops following the log.
 func (s *serversScreen) close() { s.log.stop() }
+
+// showForm opens the Add server… form (e nil) or the Edit form of e.
+func (s *serversScreen) showForm(e *app.ServerEntry) {
+	var (
+		f *serverForm
+		d *dialog.CustomDialog
+	)
+	submit := func() {
+		if s.save(f) {
+			d.Hide()
+		}
+	}
+	f = newServerForm(e, submit)
+	title, saveText := "Add a server", "Add"
+	if e != nil {
+		title, saveText = "Edit "+e.Name, "Save"
+	}
+	d = dialog.NewCustomWithoutButtons(title, container.NewVScroll(f.root), s.win())
+	save := widget.NewButtonWithIcon(saveText, theme.ConfirmIcon(), submit)
+	save.Importance = widget.HighImportance
+	d.SetButtons([]fyne.CanvasObject{widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), d.Hide), save})
+	d.SetOnClosed(func() {
+		f.clearSecrets() // nothing typed outlives the form
+		if s.form == f {
+			s.form = nil
+		}
+	})
+	d.Resize(fyne.NewSize(780, 580))
+	s.form = f
+	d.Show()
+	if e == nil {
+		s.win().Canvas().Focus(f.name)
+	}
+}
+
+// save writes the form's entry through the core; false, with the reason
+// under its field, when it is refused (nothing is written then).
+func (s *serversScreen) save(f *serverForm) bool {
+	e, err := f.entry()
+	if err == nil {
+		_, err = s.core.AddServer(e, f.editing)
+	}
+	if err != nil {
+		f.showError(err)
+		return false
+	}
+	f.clearErrors()
+	f.clearSecrets()
+	if !f.editing {
+		s.added = e.Name // selected once the watcher has started it
+	}
+	return true
+}
+
+// editSelected opens the Edit form of the selected server, filled from
+// its entry as written in mcp.json.
+func (s *serversScreen) editSelected() {
+	if s.selected == "" {
+		return
+	}
+	e, err := s.core.ServerEntry(s.selected)
+	if err != nil {
+		s.onError(fmt.Errorf("editing %s: %w", s.selected, err))
+		return
+	}
+	s.showForm(&e)
+}
+
+// confirmRemove asks before taking the selected server's entry out.
+func (s *serversScreen) confirmRemove() {
+	name := s.selected
+	if name == "" {
+		return
+	}
+	d := dialog.NewConfirm("Remove "+name+"?", "Its entry is taken out of mcp.json and the server stops.", func(ok bool) {
+		if ok {
+			s.removeServer(name)
+		}
+	}, s.win())
+	d.SetConfirmText("Remove")
+	d.Show()
+}
+
+// removeServer takes name's entry out, and says which secrets it used:
+// they stay in the keyring.
+func (s *serversScreen) removeServer(name string) {
+	secrets, err := s.core.RemoveServer(name)
+	if err != nil {
+		s.onError(fmt.Errorf("removing %s: %w", name, err))
+		return
+	}
+	if len(secrets) == 0 {
+		return
+	}
+	refs := make([]string, len(secrets))
+	for i, n := range secrets {
+		refs[i] = "${keyring:" + n + "}"
+	}
+	msg := widget.NewLabel(fmt.Sprintf("It used %s, which stays in the keyring: another entry may use it. Settings → Secrets removes it.", strings.Join(refs, ", ")))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(name+" removed", "OK", msg, s.win())
+	d.Resize(fyne.NewSize(460, 180))
+	d.Show()
+}
