@@ -25,7 +25,11 @@ func TestStatusSaysThePortWasTaken(t *testing.T) {
 	if err := os.Rename(in.Config+".tmp", in.Config); err != nil {
 		t.Fatal(err)
 	}
-	st := in.WaitFor("endpoint moved", func(st statusJSON) bool { return st.EndpointWarning != "" })
+	// The first listen (the default port) may be taken too, by another
+	// test's daemon: wait for the warning about this port.
+	st := in.WaitFor("endpoint moved", func(st statusJSON) bool {
+		return strings.Contains(st.EndpointWarning, fmt.Sprintf("port %d ", port))
+	})
 	code, out, errs := in.Run("status")
 	want := fmt.Sprintf("warning: port %d is taken by another program, so mcptray listens on port ", port)
 	if code != 0 || !strings.Contains(out, "HTTP endpoint: "+st.Endpoint+"\n") || !strings.Contains(out, want) {
