@@ -19,6 +19,8 @@ import (
 //	POST /v1/servers/{name}/enable   rewrite "disabled": false
 //	POST /v1/servers/{name}/disable  rewrite "disabled": true
 //	POST /v1/servers/{name}/restart  restart one server
+//	GET  /v1/servers/{name}/tools    ToolList: the server's tools and their switches
+//	POST /v1/servers/{name}/tools/{tool}/enable|disable   rewrite its disabledTools
 //	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
 //	/v1/events…, /v1/history         events and tool-call history (control_events.go)
 //	/v1/inbox…, /v1/inputs…          the secret inbox (control_inbox.go)
@@ -44,6 +46,34 @@ func (c *Core) controlHandler() http.Handler {
 			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
 			return
 		}
+		switch {
+		case errors.Is(err, ErrNoServer):
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+		case err != nil:
+			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
+		default:
+			writeJSON(w, http.StatusOK, struct{}{})
+		}
+	})
+	mux.HandleFunc("GET /v1/servers/{name}/tools", func(w http.ResponseWriter, r *http.Request) {
+		l, err := c.Tools(r.PathValue("name"))
+		if err != nil {
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, l)
+	})
+	mux.HandleFunc("POST /v1/servers/{name}/tools/{tool}/{action}", func(w http.ResponseWriter, r *http.Request) {
+		var on bool
+		switch r.PathValue("action") {
+		case "enable":
+			on = true
+		case "disable":
+		default:
+			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
+			return
+		}
+		err := c.SetToolEnabled(r.PathValue("name"), r.PathValue("tool"), on)
 		switch {
 		case errors.Is(err, ErrNoServer):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})

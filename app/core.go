@@ -90,6 +90,7 @@ type Core struct {
 	configErr   string
 	subs        map[chan Status]struct{}
 	cachedTools map[string][]*downstream.Tool // last known tools per server (stable mode)
+	rules       map[string]config.ToolRules   // each entry's tool switches and approval settings (tools.go)
 	settings    config.Settings               // of the last good config
 	endpoint    string                        // the HTTP endpoint's URL, when it listens
 	endpointErr string                        // why the HTTP endpoint is off
@@ -171,6 +172,7 @@ func New(opts Options) (*Core, error) {
 		gone:          make(map[string]*server),
 		subs:          make(map[chan Status]struct{}),
 		cachedTools:   make(map[string][]*downstream.Tool),
+		rules:         make(map[string]config.ToolRules),
 		listenChanged: make(chan struct{}, 1),
 		reloadReq:     make(chan struct{}, 1),
 		statusDirty:   make(chan struct{}, 1),
@@ -345,6 +347,7 @@ func (c *Core) reload(ctx context.Context) {
 // apply diffs cfg against the running servers: entries whose effective spec
 // changed restart, new ones start, removed ones stop, the rest are untouched.
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
+	c.setRules(cfg)
 	c.mu.Lock()
 	c.configErr = ""
 	c.gw.SetSettings(cfg.Settings.CallTimeout, cfg.Settings.Elicitation)
@@ -500,32 +503,13 @@ func sameConfigured(a, b mcp.ConfiguredServer) bool {
 // SetEnabled turns a server on or off by rewriting its "disabled" key in
 // mcp.json (atomically, every other byte kept); the watcher applies it.
 func (c *Core) SetEnabled(name string, enabled bool) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	return setEnabledInFile(c.opts.ConfigPath, name, enabled)
-}
-
-// setEnabledInFile is the file rewrite behind SetEnabled, also used by the
-// CLI when no instance runs.
-func setEnabledInFile(path, name string, enabled bool) error {
-	data, err := config.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	out, err := config.SetDisabled(data, name, !enabled)
-	if err != nil {
-		return err
-	}
-	if string(out) == string(data) {
-		return nil
-	}
-	return config.WriteAtomic(path, out)
+	return c.editConfig(func(data []byte) ([]byte, error) { return config.SetDisabled(data, name, !enabled) })
 }
 
 // SetEnabledInFile rewrites a server's "disabled" key in the config at path
 // without a running instance.
 func SetEnabledInFile(path, name string, enabled bool) error {
-	return setEnabledInFile(path, name, enabled)
+	return editFile(path, func(data []byte) ([]byte, error) { return config.SetDisabled(data, name, !enabled) })
 }
 
 // Restart stops and starts one server, resetting its backoff. Its entry

@@ -21,10 +21,11 @@ import (
 // gatewayConn is an assistant's MCP session with an instance, over its
 // control socket (what `mcptray connect` does).
 type gatewayConn struct {
-	t  *testing.T
-	rw io.ReadWriteCloser
-	r  *bufio.Reader
-	id int
+	t     *testing.T
+	rw    io.ReadWriteCloser
+	r     *bufio.Reader
+	id    int
+	notes []string // the methods of the notifications read so far
 }
 
 func openGateway(t *testing.T, data string) *gatewayConn {
@@ -59,10 +60,14 @@ func (g *gatewayConn) call(method string, params any) (json.RawMessage, string) 
 		}
 		var resp struct {
 			ID     *int            `json:"id"`
+			Method string          `json:"method"`
 			Result json.RawMessage `json:"result"`
 			Error  json.RawMessage `json:"error"`
 		}
 		json.Unmarshal(line, &resp)
+		if resp.ID == nil && resp.Method != "" {
+			g.notes = append(g.notes, resp.Method)
+		}
 		if resp.ID != nil && *resp.ID == g.id {
 			return resp.Result, string(resp.Error)
 		}

@@ -59,6 +59,12 @@ var commands = []command{
 		about: "Stops and starts one server with its backoff reset. Its variables (${env:…}, ${keyring:…}, ${input:…}) are resolved again first, so a secret set since it failed is used; " +
 			"an ${input:ID} that was declined is asked again.",
 		example: "mcptray restart notes"},
+	{path: "tools", args: "NAME [on|off TOOL] [--json]", listed: true,
+		summary: "a server's tools and their switches",
+		about: "Lists a server's tools: name, whether it is on (off, held back, or asks before each call), its hints (read-only, destructive, idempotent, open-world), title and the first line of its description. " +
+			"A stopped server shows the tools last seen. `tools NAME off TOOL` turns one tool off: it is no longer listed to assistants and its calls are refused; " +
+			"mcptray writes it into the entry's x-mcptray.disabledTools (which takes globs too, like \"move_*\"), keeping every other byte of mcp.json, and the server keeps running. Works without a running instance too.",
+		example: "mcptray tools filesystem\nmcptray tools filesystem off write_file\nmcptray tools filesystem --json | jq '.tools[] | select(.destructive)'"},
 	{path: "logs", args: "NAME [-f]", listed: true,
 		summary: "a server's log",
 		about:   "Prints a server's log (its stderr and mcptray's lifecycle lines), with the control characters a server wrote shown escaped.",

@@ -120,6 +120,8 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 		return cmdToggle(ctx, args, stdout)
 	case "restart":
 		return cmdRestart(ctx, args, stdout)
+	case "tools":
+		return cmdTools(ctx, args, stdout)
 	case "logs":
 		return cmdLogs(ctx, args, stdout)
 	case "events":

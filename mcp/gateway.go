@@ -136,6 +136,7 @@ type Gateway struct {
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
 	logged     map[string]bool                  // guarded by mu: name collisions already logged
+	policies   map[string]*ToolPolicy           // guarded by mu: by server name (gateway_policy.go); never changed once set
 
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
 
@@ -170,6 +171,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		urlElicits: map[string]*upstream{},
 		rawElicits: map[elicitKey]context.CancelFunc{},
 		logged:     map[string]bool{},
+		policies:   map[string]*ToolPolicy{},
 	}
 	if g.log == nil {
 		g.log = slog.Default()

@@ -22,6 +22,10 @@ type Core interface {
 	SetEnabled(name string, enabled bool) error
 	// Restart stops and starts one server.
 	Restart(name string) error
+	// Tools lists a server's tools with their switches; SetToolEnabled
+	// turns one on or off (rewrites the entry's disabledTools).
+	Tools(name string) (app.ToolList, error)
+	SetToolEnabled(server, tool string, on bool) error
 	// FollowLog writes a server's log to w, then each new line, until ctx
 	// ends.
 	FollowLog(ctx context.Context, name string, w io.Writer) error

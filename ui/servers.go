@@ -35,7 +35,8 @@ const (
 // it on or off through Core.SetEnabled, then name, state badge, pid,
 // uptime, tool count, restarts and the first line of its last error,
 // cut to the column) over the selected server's Restart button, its whole
-// last error and its log, followed live. The selection is a server's
+// last error, and two tabs: its tools with their switches (tools.go) and
+// its log, followed live. The selection is a server's
 // name: it stays on that server when rows are added or removed around
 // it. Main goroutine only.
 type serversScreen struct {
@@ -51,6 +52,8 @@ type serversScreen struct {
 	restart *widget.Button
 	errText *widget.Label // the selected server's whole last error, wrapped; hidden when it has none
 	detail  *fyne.Container
+	tabs    *container.AppTabs // the selected server's Tools and Log
+	tools   *toolsPane
 	log     *logPane
 	root    fyne.CanvasObject
 }
@@ -87,9 +90,11 @@ func newServersScreen(c Core, now func() time.Time, onError func(error)) *server
 	s.errText.Selectable = true // to copy it
 	s.errText.Hide()
 	s.log = newLogPane(c)
+	s.tools = newToolsPane(c, onError)
+	s.tabs = container.NewAppTabs(container.NewTabItem("Tools", s.tools.root), container.NewTabItem("Log", s.log.root))
 	s.detail = container.NewBorder(
 		container.NewVBox(container.NewBorder(nil, nil, nil, s.restart, s.title), s.errText),
-		nil, nil, nil, s.log.root)
+		nil, nil, nil, s.tabs)
 
 	split := container.NewVSplit(container.NewBorder(header, nil, nil, nil, s.list), s.detail)
 	split.Offset = 0.45
@@ -187,9 +192,10 @@ func (s *serversScreen) show(name string) {
 		return
 	}
 	s.selected = name
-	s.title.SetText("Log of " + name)
+	s.title.SetText(name)
 	s.restart.Enable()
 	s.showError()
+	s.tools.show(name)
 	s.log.follow(name)
 }
 
@@ -242,6 +248,9 @@ func (s *serversScreen) setServers(servers []app.ServerStatus) {
 	}
 	s.list.Refresh()
 	s.showError()
+	if s.selected != "" {
+		s.tools.reload() // its tools may have changed with it
+	}
 }
 
 // clearSelection selects nothing: there is no server.
@@ -253,6 +262,7 @@ func (s *serversScreen) clearSelection() {
 	s.selected = ""
 	s.title.SetText("")
 	s.restart.Disable()
+	s.tools.show("")
 	s.log.stop()
 	s.log.clear()
 }

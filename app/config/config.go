@@ -71,10 +71,13 @@ type Server struct {
 	Headers  map[string]string          // http: resolved
 	Disabled bool                       // "disabled": true, or "enabled": false
 	Settings map[string]json.RawMessage // per-entry "x-mcptray", compacted; nil when absent
+	// Rules are the entry's tool switches and approval settings, read from
+	// its "x-mcptray" (rules.go); kept for a refused entry too.
+	Rules ToolRules
 	// Err, when non-nil, refuses the entry: Err.Error() is a one-line reason
 	// a person reads, like `ssh: variable ${env:FOO} is not set`. It never
 	// contains a resolved value. A refused Server keeps only Name, Type (when
-	// known), Disabled and Settings; the resolved fields are left empty.
+	// known), Disabled, Settings and Rules; the resolved fields are left empty.
 	Err error
 }
 
