@@ -91,9 +91,12 @@ type Core struct {
 	subs        map[chan Status]struct{}
 	cachedTools map[string][]*downstream.Tool // last known tools per server (stable mode)
 	rules       map[string]config.ToolRules   // each entry's tool switches and approval settings (tools.go)
-	settings    config.Settings               // of the last good config
-	endpoint    string                        // the HTTP endpoint's URL, when it listens
-	endpointErr string                        // why the HTTP endpoint is off
+	// approveDefault is the top-level x-mcptray.approve of the last good
+	// config; an entry's own approve overrides it.
+	approveDefault string
+	settings       config.Settings // of the last good config
+	endpoint       string          // the HTTP endpoint's URL, when it listens
+	endpointErr    string          // why the HTTP endpoint is off
 	// endpointWarning: the HTTP endpoint listens, but not where it
 	// should (its port was taken).
 	endpointWarning string
@@ -163,20 +166,21 @@ func New(opts Options) (*Core, error) {
 	var id [8]byte
 	rand.Read(id[:])
 	c := &Core{
-		opts:          opts,
-		log:           opts.Logger,
-		lock:          lock,
-		store:         st,
-		instance:      hex.EncodeToString(id[:]),
-		servers:       make(map[string]*server),
-		gone:          make(map[string]*server),
-		subs:          make(map[chan Status]struct{}),
-		cachedTools:   make(map[string][]*downstream.Tool),
-		rules:         make(map[string]config.ToolRules),
-		listenChanged: make(chan struct{}, 1),
-		reloadReq:     make(chan struct{}, 1),
-		statusDirty:   make(chan struct{}, 1),
-		inputs:        inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
+		opts:           opts,
+		log:            opts.Logger,
+		lock:           lock,
+		store:          st,
+		instance:       hex.EncodeToString(id[:]),
+		servers:        make(map[string]*server),
+		gone:           make(map[string]*server),
+		subs:           make(map[chan Status]struct{}),
+		cachedTools:    make(map[string][]*downstream.Tool),
+		rules:          make(map[string]config.ToolRules),
+		approveDefault: config.DefaultApprove,
+		listenChanged:  make(chan struct{}, 1),
+		reloadReq:      make(chan struct{}, 1),
+		statusDirty:    make(chan struct{}, 1),
+		inputs:         inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
 	}
 	c.audit = newAuditLog(c.log, st)
 	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)

@@ -155,10 +155,11 @@ func editFile(path string, edit func([]byte) ([]byte, error)) error {
 // approval mode, and the tools held back. Called with c.mu held.
 func (c *Core) policyLocked(name string) *mcp.ToolPolicy {
 	r := c.rules[name]
-	if len(r.DisabledTools) == 0 && len(r.AllowTools) == 0 {
-		return nil
+	p := &mcp.ToolPolicy{Disabled: r.DisabledTools, Allowed: r.AllowTools, Approve: r.Approve}
+	if p.Approve == "" {
+		p.Approve = c.approveDefault
 	}
-	return &mcp.ToolPolicy{Disabled: r.DisabledTools, Allowed: r.AllowTools}
+	return p
 }
 
 // setRules takes every entry's rules from cfg and gives the gateway the
@@ -167,7 +168,8 @@ func (c *Core) policyLocked(name string) *mcp.ToolPolicy {
 func (c *Core) setRules(cfg *config.Config) {
 	c.mu.Lock()
 	seen := make(map[string]bool, len(cfg.Servers))
-	changed := false
+	changed := c.approveDefault != cfg.Settings.Approve
+	c.approveDefault = cfg.Settings.Approve
 	for _, spec := range cfg.Servers {
 		if !seen[spec.Name] {
 			seen[spec.Name] = true

@@ -44,7 +44,8 @@ func newGcalSetup(t *testing.T) *gcalSetup {
 	cfg, _ := json.Marshal(map[string]any{
 		"mcpServers": map[string]any{"gcal": map[string]any{"command": "${self}", "args": []string{"serve", "gcal"},
 			"env": map[string]string{"GORACE": "atexit_sleep_ms=0"}}},
-		"x-mcptray": map[string]any{"google": map[string]any{"calendarPoll": "1s"}},
+		// approve off: the run calls update_event and delete_event, which would ask first.
+		"x-mcptray": map[string]any{"google": map[string]any{"calendarPoll": "1s"}, "approve": "off"},
 	})
 	os.WriteFile(s.config, cfg, 0o600)
 	return s

@@ -93,13 +93,15 @@ var commands = []command{
 		example: `curl -H "Authorization: Bearer $(mcptray token)" http://127.0.0.1:7823/mcp`},
 	{path: "inbox", args: "[--json]", listed: true, alsoCommand: true,
 		summary: "requests waiting for an answer (never a value)",
-		about:   "Lists the requests waiting in the secret inbox: passwords, confirmations, sign-ins and ${input:ID} values servers asked for. Answer them with `mcptray inbox answer`.",
+		about:   "Lists the requests waiting in the secret inbox: passwords, confirmations, sign-ins and ${input:ID} values servers asked for, and tool calls waiting for your approval. Answer them with `mcptray inbox answer`.",
 		example: "mcptray inbox\nmcptray inbox --json"},
-	{path: "inbox answer", args: "ID [--field NAME=VALUE]... [--yes|--decline|--cancel]", listed: true,
+	{path: "inbox answer", args: "ID [--field NAME=VALUE]... [--yes|--decline|--cancel] [--session|--always]", listed: true,
 		summary: "answer one request",
 		about: "Answers one request. On a terminal without flags it asks field by field, secrets without echo. --field NAME=- reads that value from stdin, never from the command line; " +
-			"lists are comma-separated. --yes (or no flag and no terminal) accepts, with the defaults for the fields not given.",
-		example: "mcptray inbox answer 3fa2c1e0\nprintf '%s\\n' \"$PW\" | mcptray inbox answer 3fa2c1e0 --field password=-\nmcptray inbox answer 3fa2c1e0 --decline"},
+			"lists are comma-separated. --yes (or no flag and no terminal) accepts, with the defaults for the fields not given. " +
+			"A tool call's approval (kind approval) is allowed once with --yes, for the rest of that assistant's session with --session, " +
+			"or from now on with --always (written to the entry's x-mcptray.allowTools); --decline refuses the call.",
+		example: "mcptray inbox answer 3fa2c1e0\nprintf '%s\\n' \"$PW\" | mcptray inbox answer 3fa2c1e0 --field password=-\nmcptray inbox answer 3fa2c1e0 --decline\nmcptray inbox answer 5be01a77 --session"},
 	{path: "inbox watch", args: "[--json]", listed: true,
 		summary: "answer requests as they come",
 		about:   "Waits for requests and, on a terminal, asks for each in turn. With --json it prints each inbox event as a JSON line instead.",

@@ -56,6 +56,11 @@ type GatewayOptions struct {
 	// listed and read on aggregate routes; Gateway.ResourceUpdated tells
 	// the sessions that subscribed to one that it changed.
 	BuiltinResources []BuiltinResource
+	// Approve asks the person whether a call of a tool that needs approval
+	// (ToolPolicy.NeedsApproval) may go ahead; it may block until they
+	// answer, or ctx ends (the assistant gave up). nil refuses every such
+	// call.
+	Approve func(ctx context.Context, req ApprovalRequest) (Approval, error)
 	// OnToolCall, when set, receives one record per tool call forwarded
 	// to a server, once its reply (or error) is on its way. It is called
 	// from the gateway's goroutines and must return at once.

@@ -236,5 +236,10 @@ func (v *view) callMeta(ctx context.Context, up *upstream, raw json.RawMessage, 
 	if ms.State != "ready" {
 		return errorResult(v.g.notReadyText(ms.Name)), nil
 	}
+	if t.approve {
+		if res := v.g.approve(ctx, up, ms.Name, t.Name, t.tool.Annotations, a.Arguments, meta); res != nil {
+			return res, nil
+		}
+	}
 	return v.g.forward(ctx, up, ms.Name, t.Name, a.Arguments, meta)
 }

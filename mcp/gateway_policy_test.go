@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -97,5 +98,101 @@ func TestNeedsApproval(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%+v: %v wait, want %v", tt.p, got, tt.want)
 		}
+	}
+}
+
+// approver is a GatewayOptions.Approve that hands each request to the
+// test and waits for its answer.
+type approver struct {
+	reqs    chan ApprovalRequest
+	answers chan Approval
+}
+
+func newApprover() *approver {
+	return &approver{reqs: make(chan ApprovalRequest, 8), answers: make(chan Approval, 8)}
+}
+
+func (a *approver) approve(ctx context.Context, req ApprovalRequest) (Approval, error) {
+	a.reqs <- req
+	select {
+	case ans := <-a.answers:
+		return ans, nil
+	case <-ctx.Done():
+		return Deny, ctx.Err()
+	}
+}
+
+// A call that needs approval waits for the person's answer (asked through
+// Approve, never the assistant, even one that declares elicitation): once,
+// for the session (the next call of that tool in the same session does not
+// ask; another session does), and denied (isError "The person declined
+// this call."). A call that needs none never asks.
+func TestApprovalBeforeACall(t *testing.T) {
+	ap := newApprover()
+	g, _ := newTestGateway(t, GatewayOptions{Approve: ap.approve})
+	addServer(t, g, "n", "echo", withEnv(mcptest.AnnotatedEnv+"=1"))
+	g.SetPolicy("n", &ToolPolicy{Approve: ApproveDestructive})
+	var elicited atomic.Int32
+	co := &sdk.ClientOptions{ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		elicited.Add(1)
+		return &sdk.ElicitResult{Action: "accept"}, nil
+	}}
+	a := connectStream(t, g, UpstreamOptions{}, co)
+	b := connectStream(t, g, UpstreamOptions{}, nil)
+	web := connectHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", "tok", nil)
+
+	call := func(c *testClient, answer Approval, ask bool) (string, bool) {
+		t.Helper()
+		type result struct {
+			res *sdk.CallToolResult
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			res, _, err := c.call(t, "n__delete_note", map[string]any{"id": 7, "token": "s3cret"})
+			done <- result{res, err}
+		}()
+		if ask {
+			req := <-ap.reqs
+			if req.Server != "n" || req.Tool != "delete_note" || !strings.HasPrefix(req.Client, "test-") || string(req.Arguments) != `{"id":7,"token":"s3cret"}` ||
+				req.Annotations == nil || req.Annotations.DestructiveHint == nil || !*req.Annotations.DestructiveHint {
+				t.Errorf("approval request %+v %s", req, req.Arguments)
+			}
+			ap.answers <- answer
+		}
+		r := <-done
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		return textOf(t, r.res), r.res.IsError
+	}
+	if text, isErr := call(a, AllowOnce, true); isErr || text != `delete_note: {"id":7,"token":"s3cret"}` {
+		t.Errorf("allowed once: %q %t", text, isErr)
+	}
+	if text, isErr := call(a, Deny, true); !isErr || text != DeclinedText {
+		t.Errorf("denied: %q %t", text, isErr)
+	}
+	if _, isErr := call(a, AllowSession, true); isErr {
+		t.Error("allowed for the session: refused")
+	}
+	if _, isErr := call(a, 0, false); isErr { // no question this time
+		t.Error("second call in the session refused")
+	}
+	if _, isErr := call(b, AllowOnce, true); isErr { // another session asks
+		t.Error("other session refused")
+	}
+	if _, isErr := call(web, AllowOnce, true); isErr { // and HTTP too
+		t.Error("HTTP refused")
+	}
+	if res, _, err := a.call(t, "n__write_note", map[string]any{}); err != nil || res.IsError {
+		t.Errorf("write_note (not destructive) under approve destructive: %v %+v", err, res)
+	}
+	if elicited.Load() != 0 {
+		t.Error("an approval went to the assistant")
+	}
+	select {
+	case req := <-ap.reqs:
+		t.Errorf("unexpected approval request %+v", req)
+	default:
 	}
 }

@@ -518,5 +518,10 @@ func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequ
 	case routeRefused:
 		return errorResult(r.refused), nil
 	}
+	if r.approve {
+		if res := v.g.approve(ctx, up, r.server, r.tool, r.ann, args, req.Params.Meta); res != nil {
+			return res, nil
+		}
+	}
 	return v.g.forward(ctx, up, r.server, r.tool, args, req.Params.Meta)
 }

@@ -56,6 +56,13 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 	cancel := widget.NewButton("Cancel", func() { v.send(app.ActionCancel) })
 	var buttons *fyne.Container
 	switch {
+	case req.Kind == app.KindApproval:
+		box.Add(approvalDetail(req))
+		v.accept = widget.NewButton("Allow once", func() { v.sendScope(app.ActionAccept, app.ScopeOnce) })
+		buttons = container.NewHBox(v.accept,
+			widget.NewButton("Allow for this session", func() { v.sendScope(app.ActionAccept, app.ScopeSession) }),
+			widget.NewButton("Always", func() { v.sendScope(app.ActionAccept, app.ScopeAlways) }),
+			widget.NewButton("Deny", func() { v.send(app.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -91,6 +98,8 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 // or mcp.json.
 func origin(req app.InboxRequest) string {
 	switch {
+	case req.Kind != "" && req.Kind != app.KindElicitation && req.Kind != app.KindInput:
+		return "" // mcptray asks: the message says what about
 	case req.Source == app.SourceConfig:
 		return fmt.Sprintf("mcp.json asks for input %q to start %s.", req.Input, req.Server)
 	case req.Tool != "" && req.Client != "":
@@ -99,6 +108,38 @@ func origin(req app.InboxRequest) string {
 		return fmt.Sprintf("During the call of its tool %s.", req.Tool)
 	}
 	return ""
+}
+
+// approvalDetail shows a tool call that waits: the tool and its hints,
+// why mcptray asks, and the arguments (pretty-printed, long values folded
+// by the core, secrets redacted), scrollable.
+func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
+	ap := req.Approval
+	if ap == nil {
+		ap = &app.CallApproval{}
+	}
+	tool := "Tool: " + req.Tool
+	switch {
+	case ap.Destructive:
+		tool += " (may destroy data)"
+	case ap.ReadOnly:
+		tool += " (only reads)"
+	}
+	who := req.Client
+	if who == "" {
+		who = "an assistant (it did not give its name)"
+	}
+	head := widget.NewLabel(fmt.Sprintf("%s\nServer: %s\nAssistant: %s", tool, req.Server, who))
+	head.Wrapping = fyne.TextWrapWord
+	why := widget.NewLabel("mcptray asks because " + ap.Why + ".")
+	why.Importance = widget.LowImportance
+	why.Wrapping = fyne.TextWrapWord
+	args := widget.NewLabelWithStyle(ap.Arguments, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	args.Wrapping = fyne.TextWrapBreak
+	args.Selectable = true
+	scroll := container.NewVScroll(args)
+	scroll.SetMinSize(fyne.NewSize(360, 140))
+	return container.NewVBox(head, why, widget.NewLabel("Arguments:"), scroll)
 }
 
 // tick shows the time left.
@@ -128,8 +169,12 @@ func (v *requestView) first() fyne.Focusable {
 
 // send answers with action: accept sends the form's content once every
 // field checks out.
-func (v *requestView) send(action string) {
-	a := app.Answer{Action: action, By: "ui"}
+func (v *requestView) send(action string) { v.sendScope(action, "") }
+
+// sendScope answers with action, and for an approval's yes how far it
+// reaches.
+func (v *requestView) sendScope(action, scope string) {
+	a := app.Answer{Action: action, By: "ui", Scope: scope}
 	if action == app.ActionAccept && v.form != nil {
 		content, ok := v.form.content()
 		if !ok {

@@ -32,6 +32,13 @@ type Settings struct {
 	Raw          map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
 	// EventRetentionDays is how long acknowledged events are kept; default 30.
 	EventRetentionDays int
+	// Approve says which tool calls wait for the person's yes ("approve":
+	// off, destructive, writes or all); default destructive. An entry's
+	// own x-mcptray.approve overrides it.
+	Approve string
+	// TrustConfigEdits runs new and changed entries without asking
+	// ("trustConfigEdits": true): a file write then runs code.
+	TrustConfigEdits bool
 }
 
 // Defaults of Settings.
@@ -107,7 +114,7 @@ func Parse(data []byte, env Env) (*Config, error) {
 		return nil, err
 	}
 
-	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, InboxTimeout: DefaultInboxTimeout, EventRetentionDays: DefaultEventRetentionDays}}
+	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, InboxTimeout: DefaultInboxTimeout, EventRetentionDays: DefaultEventRetentionDays, Approve: DefaultApprove}}
 	for _, m := range root.members {
 		var err error
 		switch m.key {

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/app"
+)
+
+// approvalRequest is a tool call waiting for the person.
+func approvalRequest(id string) app.InboxRequest {
+	return app.InboxRequest{
+		ID: id, Kind: app.KindApproval, Server: "files", Tool: "delete_file", Client: "claude-code", Source: app.SourceMcptray,
+		Mode: "form", Confirm: true, Fields: []app.Field{},
+		Message: "claude-code wants to call delete_file of files.",
+		Approval: &app.CallApproval{Destructive: true, Why: "the tool says it may destroy data (destructiveHint)",
+			Arguments: "{\n  \"path\": \"/home/me/notes/2026.md\",\n  \"token\": \"[redacted]\"\n}"},
+		Created: testNow, Deadline: testNow.Add(5 * time.Minute),
+	}
+}
+
+// The popup of a tool call that waits shows the server, the tool, the
+// assistant and the arguments, and answers Allow once, Allow for this
+// session, Always and Deny with the matching scope.
+func TestApprovalPopup(t *testing.T) {
+	for _, tt := range []struct {
+		button, action, scope string
+	}{
+		{"Allow once", app.ActionAccept, app.ScopeOnce},
+		{"Allow for this session", app.ActionAccept, app.ScopeSession},
+		{"Always", app.ActionAccept, app.ScopeAlways},
+		{"Deny", app.ActionDecline, ""},
+	} {
+		var got []app.Answer
+		d, _ := testDesktop(t, &fakeCore{answer: func(id string, a app.Answer) error {
+			got = append(got, a)
+			return nil
+		}})
+		d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: approvalRequest("a1")})
+		c := d.popup.win.Canvas().Content()
+		var text []string
+		for _, o := range test.LaidOutObjects(c) {
+			if l, ok := o.(*widget.Label); ok {
+				text = append(text, l.Text)
+			}
+		}
+		all := strings.Join(text, "\n")
+		for _, want := range []string{"Tool: delete_file (may destroy data)", "Server: files", "Assistant: claude-code", `"token": "[redacted]"`, "destructiveHint"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("the popup lacks %q:\n%s", want, all)
+			}
+		}
+		test.Tap(button(t, c, tt.button))
+		if len(got) != 1 || got[0].Action != tt.action || got[0].Scope != tt.scope || got[0].By != "ui" {
+			t.Errorf("%s: answers %+v", tt.button, got)
+		}
+	}
+}
+
+func TestGoldenPopupApproval(t *testing.T) {
+	d, _ := testDesktop(t, &fakeCore{})
+	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: approvalRequest("a1")})
+	d.popup.win.Resize(fyne.NewSize(560, 520))
+	assertMarkup(t, "popup-approval.xml", d.popup.win.Canvas())
+}
