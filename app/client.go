@@ -62,6 +62,11 @@ func (cl *Client) Restart(ctx context.Context, name string) error {
 	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(name)+"/restart", nil)
 }
 
+// ApproveServer allows a new or changed entry to run.
+func (cl *Client) ApproveServer(ctx context.Context, name string) error {
+	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(name)+"/approve", nil)
+}
+
 // Tools fetches the tools of one server, with their switches.
 func (cl *Client) Tools(ctx context.Context, name string) (ToolList, error) {
 	var l ToolList

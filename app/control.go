@@ -19,6 +19,7 @@ import (
 //	POST /v1/servers/{name}/enable   rewrite "disabled": false
 //	POST /v1/servers/{name}/disable  rewrite "disabled": true
 //	POST /v1/servers/{name}/restart  restart one server
+//	POST /v1/servers/{name}/approve  allow a new or changed entry to run (409 when it does not wait)
 //	GET  /v1/servers/{name}/tools    ToolList: the server's tools and their switches
 //	POST /v1/servers/{name}/tools/{tool}/enable|disable   rewrite its disabledTools
 //	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
@@ -42,6 +43,8 @@ func (c *Core) controlHandler() http.Handler {
 			err = c.SetEnabled(name, false)
 		case "restart":
 			err = c.Restart(name)
+		case "approve":
+			err = c.ApproveServer(name)
 		default:
 			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
 			return
@@ -49,6 +52,8 @@ func (c *Core) controlHandler() http.Handler {
 		switch {
 		case errors.Is(err, ErrNoServer):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+		case errors.Is(err, ErrNotWaiting):
+			writeJSON(w, http.StatusConflict, apiError{Error: err.Error()})
 		case err != nil:
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 		default:

@@ -57,6 +57,10 @@ type Options struct {
 	// OpenURL opens a URL the person accepted in the inbox; default the
 	// desktop's browser ($BROWSER, else xdg-open, open or rundll32).
 	OpenURL func(url string) error
+	// TrustConfigEdits runs new and changed entries without asking, as
+	// x-mcptray.trustConfigEdits: true does (launch.go). Tests that are not
+	// about approvals set it.
+	TrustConfigEdits bool
 }
 
 // Core is the running heart of mcptray. See the package doc.
@@ -74,6 +78,7 @@ type Core struct {
 	inbox    *inbox               // the secret inbox (inbox.go)
 	audit    *auditLog            // the inbox's audit rows (audit.go)
 	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
+	launches launchState          // approved launches of the entries (launch.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
@@ -229,6 +234,7 @@ func (c *Core) Run(ctx context.Context) error {
 	c.reapStale(ctx)
 	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
 	c.loadCachedTools(ctx)
+	c.loadApprovals(ctx)
 
 	ln, err := listenControl(c.opts.DataDir)
 	if err != nil {
@@ -351,6 +357,7 @@ func (c *Core) reload(ctx context.Context) {
 // apply diffs cfg against the running servers: entries whose effective spec
 // changed restart, new ones start, removed ones stop, the rest are untouched.
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
+	c.checkLaunches(cfg)
 	c.setRules(cfg)
 	c.mu.Lock()
 	c.configErr = ""

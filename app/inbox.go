@@ -36,6 +36,7 @@ const (
 	KindElicitation = "elicitation" // a server's question (form or URL)
 	KindInput       = "input"       // a ${input:ID} of mcp.json
 	KindApproval    = "approval"    // a tool call waits for a yes (approve.go)
+	// KindLaunch (launch.go): a new or changed entry waits for a yes.
 )
 
 // Scopes of a yes to an approval (Answer.Scope).
@@ -102,8 +103,11 @@ type InboxRequest struct {
 	// Approval details a tool call that waits (kind approval): answer it
 	// accept (with a Scope) or decline.
 	Approval *CallApproval `json:"approval,omitempty"`
-	Created  time.Time     `json:"created"`
-	Deadline time.Time     `json:"deadline"`
+	// Launch details a new or changed entry that waits (kind launch):
+	// accept allows it to run, decline leaves it waiting.
+	Launch   *LaunchApproval `json:"launch,omitempty"`
+	Created  time.Time       `json:"created"`
+	Deadline time.Time       `json:"deadline"`
 }
 
 // Answer is a person's answer to a request.

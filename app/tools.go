@@ -128,11 +128,19 @@ func setToolEnabled(data []byte, server, tool string, on bool) ([]byte, error) {
 }
 
 // editConfig rewrites mcp.json with edit (atomically, under writeMu); the
-// watcher applies the change like any other edit.
+// watcher applies the change like any other edit. What mcptray writes is
+// its own change: a launch the edit adds or changes is recorded as
+// approved first (launch.go).
 func (c *Core) editConfig(edit func([]byte) ([]byte, error)) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	return editFile(c.opts.ConfigPath, edit)
+	return editFile(c.opts.ConfigPath, func(data []byte) ([]byte, error) {
+		out, err := edit(data)
+		if err == nil && string(out) != string(data) {
+			c.approveOwnEdit(data, out)
+		}
+		return out, err
+	})
 }
 
 // editFile rewrites the config at path with edit, when edit changes it.

@@ -65,6 +65,12 @@ var commands = []command{
 			"A stopped server shows the tools last seen. `tools NAME off TOOL` turns one tool off: it is no longer listed to assistants and its calls are refused; " +
 			"mcptray writes it into the entry's x-mcptray.disabledTools (which takes globs too, like \"move_*\"), keeping every other byte of mcp.json, and the server keeps running. Works without a running instance too.",
 		example: "mcptray tools filesystem\nmcptray tools filesystem off write_file\nmcptray tools filesystem --json | jq '.tools[] | select(.destructive)'"},
+	{path: "approve", args: "NAME", listed: true,
+		summary: "allow a new or changed entry of mcp.json to run",
+		about: "An entry that an edit of mcp.json added, or whose command, arguments, environment names, working directory, URL, header names or executable changed, " +
+			"waits in state needs-approval: a config edit runs code. `mcptray approve NAME` allows it to run as it is now (so does its request in `mcptray inbox`). " +
+			"Edits mcptray makes itself, and edits of only \"disabled\" or \"x-mcptray\", need no approval; x-mcptray.trustConfigEdits: true turns this off.",
+		example: "mcptray status          # notes  needs-approval …\nmcptray approve notes"},
 	{path: "logs", args: "NAME [-f]", listed: true,
 		summary: "a server's log",
 		about:   "Prints a server's log (its stderr and mcptray's lifecycle lines), with the control characters a server wrote shown escaped.",

@@ -32,7 +32,7 @@ func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, g
 	case gui && !hasDisplay():
 		why = "no display found: running headless (as `mcptray daemon`)"
 	}
-	opts := app.Options{ConfigPath: configPath, DataDir: data}
+	opts := app.Options{ConfigPath: configPath, DataDir: data, TrustConfigEdits: trustConfigEdits}
 	if *logPath != "" {
 		w, err := app.OpenDaemonLog(*logPath, daemonLogMax)
 		if err != nil {

@@ -384,6 +384,9 @@ func (g *Gateway) notReadyText(name string) string {
 		return fmt.Sprintf("The MCP server %q is turned off in mcptray. Turn it on with: mcptray toggle %s on", name, name)
 	}
 	state := conf.State
+	if state == "needs-approval" {
+		return fmt.Sprintf("The MCP server %q is new or changed in mcptray's config and waits for the person to allow what it runs (mcptray's inbox, or: mcptray approve %s).", name, name)
+	}
 	if state == "waiting-input" {
 		return fmt.Sprintf("The MCP server %q waits for a value its configuration asks for (${input:…}). The person must give it in mcptray's inbox (the tray, or: mcptray inbox).", name)
 	}

@@ -68,3 +68,51 @@ func TestGoldenPopupApproval(t *testing.T) {
 	d.popup.win.Resize(fyne.NewSize(560, 520))
 	assertMarkup(t, "popup-approval.xml", d.popup.win.Canvas())
 }
+
+// launchRequest is a new entry waiting for the person.
+func launchRequest(id string) app.InboxRequest {
+	return app.InboxRequest{
+		ID: id, Kind: app.KindLaunch, Server: "notes", Source: app.SourceMcptray, Mode: "form", Confirm: true, Fields: []app.Field{},
+		Message: `mcp.json has a new entry "notes". Allow it to run this?`,
+		Launch: &app.LaunchApproval{File: "/home/me/.config/mcptray/mcp.json", Entry: "notes",
+			CommandLine: "/usr/bin/npx -y @acme/notes-mcp '--token=${keyring:notes}'", EnvNames: []string{"NOTES_DIR", "NOTES_KEY"}},
+		Created: testNow, Deadline: testNow.Add(5 * time.Minute),
+	}
+}
+
+// The popup of a new entry shows the file, the entry and what it runs,
+// and answers accept (Allow it to run) or decline.
+func TestLaunchPopup(t *testing.T) {
+	for label, action := range map[string]string{"Allow it to run": app.ActionAccept, "Don't run it": app.ActionDecline} {
+		var got []app.Answer
+		d, _ := testDesktop(t, &fakeCore{answer: func(id string, a app.Answer) error {
+			got = append(got, a)
+			return nil
+		}})
+		d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: launchRequest("l1")})
+		c := d.popup.win.Canvas().Content()
+		var text []string
+		for _, o := range test.LaidOutObjects(c) {
+			if l, ok := o.(*widget.Label); ok {
+				text = append(text, l.Text)
+			}
+		}
+		all := strings.Join(text, "\n")
+		for _, want := range []string{"File: /home/me/.config/mcptray/mcp.json", "Entry: notes", "/usr/bin/npx -y @acme/notes-mcp", "NOTES_DIR, NOTES_KEY"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("the popup lacks %q:\n%s", want, all)
+			}
+		}
+		test.Tap(button(t, c, label))
+		if len(got) != 1 || got[0].Action != action || got[0].Scope != "" {
+			t.Errorf("%s: answers %+v", label, got)
+		}
+	}
+}
+
+func TestGoldenPopupLaunch(t *testing.T) {
+	d, _ := testDesktop(t, &fakeCore{})
+	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: launchRequest("l1")})
+	d.popup.win.Resize(fyne.NewSize(560, 520))
+	assertMarkup(t, "popup-launch.xml", d.popup.win.Canvas())
+}

@@ -91,7 +91,7 @@ func stateColors(state string) (bg, fg fyne.ThemeColorName) {
 		return theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess
 	case app.StateError, app.StateCrashLoop:
 		return theme.ColorNameError, theme.ColorNameForegroundOnError
-	case app.StateWaitingInput:
+	case app.StateWaitingInput, app.StateNeedsApproval:
 		return theme.ColorNamePrimary, theme.ColorNameForegroundOnPrimary
 	case app.StateStarting, app.StateRestarting, app.StateStopping:
 		return theme.ColorNameWarning, theme.ColorNameForegroundOnWarning

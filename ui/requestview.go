@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -63,6 +64,10 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 			widget.NewButton("Allow for this session", func() { v.sendScope(app.ActionAccept, app.ScopeSession) }),
 			widget.NewButton("Always", func() { v.sendScope(app.ActionAccept, app.ScopeAlways) }),
 			widget.NewButton("Deny", func() { v.send(app.ActionDecline) }))
+	case req.Kind == app.KindLaunch:
+		box.Add(launchDetail(req))
+		v.accept = widget.NewButton("Allow it to run", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Don't run it", func() { v.send(app.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -140,6 +145,45 @@ func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
 	scroll := container.NewVScroll(args)
 	scroll.SetMinSize(fyne.NewSize(360, 140))
 	return container.NewVBox(head, why, widget.NewLabel("Arguments:"), scroll)
+}
+
+// launchDetail shows what a new or changed entry would run: the file, the
+// entry, the command line (variables other than paths as written: no
+// secret value), the names of its environment, its working directory, and
+// what it ran before.
+func launchDetail(req app.InboxRequest) fyne.CanvasObject {
+	l := req.Launch
+	if l == nil {
+		l = &app.LaunchApproval{}
+	}
+	head := widget.NewLabel(fmt.Sprintf("File: %s\nEntry: %s", l.File, l.Entry))
+	head.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(head, widget.NewLabel("It runs:"), monoBlock(l.CommandLine))
+	if len(l.EnvNames) > 0 {
+		env := widget.NewLabel("With the variables (values not shown): " + strings.Join(l.EnvNames, ", "))
+		env.Wrapping = fyne.TextWrapWord
+		box.Add(env)
+	}
+	if l.Cwd != "" {
+		box.Add(widget.NewLabel("In: " + l.Cwd))
+	}
+	if l.Previous != "" {
+		box.Add(widget.NewLabel("It ran before:"))
+		box.Add(monoBlock(l.Previous))
+	}
+	note := widget.NewLabel("A config edit runs code: allow it only if you made this change.")
+	note.Importance = widget.LowImportance
+	note.Wrapping = fyne.TextWrapWord
+	box.Add(note)
+	return box
+}
+
+// monoBlock is text in a monospace font, wrapped anywhere, selectable.
+func monoBlock(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	l.Wrapping = fyne.TextWrapBreak
+	l.Selectable = true
+	return l
 }
 
 // tick shows the time left.

@@ -81,10 +81,15 @@ type Server struct {
 	// Rules are the entry's tool switches and approval settings, read from
 	// its "x-mcptray" (rules.go); kept for a refused entry too.
 	Rules ToolRules
+	// Launch is what the entry runs, without secret values (launch.go): the
+	// person approves it before a new or changed entry starts. Kept for a
+	// refused entry too, once its type is known.
+	Launch Launch
 	// Err, when non-nil, refuses the entry: Err.Error() is a one-line reason
 	// a person reads, like `ssh: variable ${env:FOO} is not set`. It never
 	// contains a resolved value. A refused Server keeps only Name, Type (when
-	// known), Disabled, Settings and Rules; the resolved fields are left empty.
+	// known), Disabled, Settings, Rules and Launch; the resolved fields are
+	// left empty.
 	Err error
 }
 

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"strings"
+	"testing"
+)
+
+func askEdits(o *Options) { o.TrustConfigEdits = false }
+
+// mcptray's own edit of mcp.json runs what it adds without a question, but
+// approves nothing it leaves as it was: an entry a plain write added keeps
+// waiting. Approvals outlive the instance.
+func TestOwnEditsNeedNoApproval(t *testing.T) {
+	a := fake(t, "echo")
+	h := startCore(t, servers("a", a), askEdits)
+	h.wait("a ready", stateIs("a", StateReady))
+
+	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x")))
+	h.wait("x needs approval", stateIs("x", StateNeedsApproval))
+
+	err := h.core.editConfig(func([]byte) ([]byte, error) {
+		return []byte(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b"))), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait("b ready, x still waiting", stateIs("b", StateReady, "x", StateNeedsApproval))
+	if err := h.core.SetEnabled("a", false); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("a off", stateIs("a", StateDisabled, "x", StateNeedsApproval))
+
+	if err := h.core.ApproveServer("x"); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("x ready", stateIs("x", StateReady))
+	if err := h.core.ApproveServer("x"); err == nil || !strings.Contains(err.Error(), "does not wait") {
+		t.Errorf("approving a running server: %v", err)
+	}
+	h.stop()
+
+	// The next start remembers; an entry changed meanwhile asks.
+	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b", "MORE", "1")))
+	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.wait("x ready, b waits", stateIs("x", StateReady, "b", StateNeedsApproval, "a", StateReady))
+}
