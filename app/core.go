@@ -79,6 +79,7 @@ type Core struct {
 	audit    *auditLog            // the inbox's audit rows (audit.go)
 	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
 	launches launchState          // approved launches of the entries (launch.go)
+	pins     pins                 // pinned tool descriptions (pins.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
@@ -186,6 +187,8 @@ func New(opts Options) (*Core, error) {
 		reloadReq:      make(chan struct{}, 1),
 		statusDirty:    make(chan struct{}, 1),
 		inputs:         inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
+		launches:       launchState{approved: map[string]store.LaunchApproval{}},
+		pins:           pins{servers: map[string]*serverPins{}},
 	}
 	c.audit = newAuditLog(c.log, st)
 	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)

@@ -16,6 +16,7 @@ func (c *Core) newGateway() *mcp.Gateway {
 		Logger:         c.log,
 		Elicit:         c.elicit,
 		Approve:        c.approveCall,
+		CheckTools:     c.checkTools,
 		ElicitComplete: c.elicitComplete,
 		Builtins: append([]mcp.BuiltinTool{{
 			Name:        "servers",

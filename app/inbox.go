@@ -37,6 +37,7 @@ const (
 	KindInput       = "input"       // a ${input:ID} of mcp.json
 	KindApproval    = "approval"    // a tool call waits for a yes (approve.go)
 	// KindLaunch (launch.go): a new or changed entry waits for a yes.
+	// KindToolChange (pins.go): a pinned tool changed.
 )
 
 // Scopes of a yes to an approval (Answer.Scope).
@@ -105,9 +106,12 @@ type InboxRequest struct {
 	Approval *CallApproval `json:"approval,omitempty"`
 	// Launch details a new or changed entry that waits (kind launch):
 	// accept allows it to run, decline leaves it waiting.
-	Launch   *LaunchApproval `json:"launch,omitempty"`
-	Created  time.Time       `json:"created"`
-	Deadline time.Time       `json:"deadline"`
+	Launch *LaunchApproval `json:"launch,omitempty"`
+	// ToolChange shows how a pinned tool changed (kind tool-change):
+	// accept pins the new version, decline keeps it held back.
+	ToolChange *ToolChange `json:"toolChange,omitempty"`
+	Created    time.Time   `json:"created"`
+	Deadline   time.Time   `json:"deadline"`
 }
 
 // Answer is a person's answer to a request.

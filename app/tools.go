@@ -54,6 +54,7 @@ func (c *Core) Tools(name string) (ToolList, error) {
 	}
 	l := ToolList{Server: name, State: s.status.State, Cached: s.status.State != StateReady, Tools: []ToolInfo{}}
 	pol := c.policyLocked(name)
+	pol.Held = c.pins.heldOf(name)
 	for _, t := range c.cachedTools[name] {
 		l.Tools = append(l.Tools, toolInfo(t, c.rules[name], pol))
 	}
@@ -185,14 +186,21 @@ func (c *Core) setRules(cfg *config.Config) {
 			c.rules[spec.Name] = spec.Rules
 		}
 	}
-	var gone []string
-	for name := range c.rules {
+	var gone, unpinned []string
+	for name, r := range c.rules {
 		if !seen[name] {
 			gone = append(gone, name)
 			delete(c.rules, name)
 		}
+		if !seen[name] || !r.Pins() {
+			unpinned = append(unpinned, name)
+		}
 	}
 	c.mu.Unlock()
+	for _, name := range unpinned {
+		c.pins.forget(name)
+		c.gw.SetHeld(name, nil)
+	}
 	c.applyPolicies(gone)
 	if changed {
 		c.broadcast() // the UI shows the switches with the status

@@ -72,8 +72,8 @@ func dash(s string) string {
 // kind says what answering involves: a form, a yes/no, a URL, an input.
 func kind(r app.InboxRequest) string {
 	switch {
-	case r.Kind == app.KindApproval:
-		return "approval"
+	case r.Kind == app.KindApproval, r.Kind == app.KindLaunch, r.Kind == app.KindToolChange:
+		return r.Kind
 	case r.Source == app.SourceConfig:
 		return "input " + oneLine(r.Input)
 	case r.Mode == "url":
@@ -436,6 +436,23 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 			err = send(a)
 		}
 		return a, err
+	case req.Kind == app.KindLaunch && req.Launch != nil:
+		l := req.Launch
+		fmt.Fprintf(p.out, "  File:  %s\n  Entry: %s\n  Runs:  %s\n", oneLine(l.File), oneLine(l.Entry), oneLine(l.CommandLine))
+		if len(l.EnvNames) > 0 {
+			fmt.Fprintf(p.out, "  With:  %s (values not shown)\n", oneLine(strings.Join(l.EnvNames, ", ")))
+		}
+		if l.Previous != "" {
+			fmt.Fprintf(p.out, "  Ran before: %s\n", oneLine(l.Previous))
+		}
+		a.Action, err = p.choose("Allow it to run? [y]es, [n]o: ")
+	case req.Kind == app.KindToolChange && req.ToolChange != nil:
+		tc := req.ToolChange
+		fmt.Fprintf(p.out, "  Description before:\n%s\n  Description now:\n%s\n", indent(indent(tc.OldDescription)), indent(indent(tc.NewDescription)))
+		for _, l := range tc.Changes {
+			fmt.Fprintf(p.out, "  %s\n", oneLine(l))
+		}
+		a.Action, err = p.choose("Accept the change? [y]es, [n]o (keep it held back): ")
 	case req.Mode == "url":
 		fmt.Fprintf(p.out, "  URL:  %s\n  Host: %s\n", oneLine(req.URL), oneLine(req.Host))
 		a.Action, err = p.choose("Open it in your browser? [y]es, [n]o (decline), [c]ancel: ")

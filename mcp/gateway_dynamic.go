@@ -106,7 +106,7 @@ func (v *view) catalogue() []metaServer {
 		default:
 			continue
 		}
-		pol := g.policies[name]
+		pol := g.policyLocked(name)
 		for _, t := range tools {
 			ms.Tools = append(ms.Tools, &metaTool{Name: t.Name, Description: t.Description, tool: t,
 				refused: pol.refusal(name, t.Name), approve: pol.NeedsApproval(t)})

@@ -129,9 +129,38 @@ func (g *Gateway) SetPolicies(pols map[string]*ToolPolicy) {
 	}
 }
 
-// policy is the policy of server, or nil.
-func (g *Gateway) policy(server string) *ToolPolicy {
+// SetHeld replaces the tools of server held back (by name, with why):
+// the person approved a change, or it went back to what was pinned. It
+// returns once every view shows the change.
+func (g *Gateway) SetHeld(server string, held map[string]string) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.policies[server]
+	changed := !maps.Equal(g.held[server], held)
+	g.setHeldLocked(server, held)
+	g.mu.Unlock()
+	if changed {
+		g.refresh()
+	}
+}
+
+func (g *Gateway) setHeldLocked(server string, held map[string]string) {
+	if len(held) == 0 {
+		delete(g.held, server)
+		return
+	}
+	g.held[server] = maps.Clone(held)
+}
+
+// policyLocked is the policy of server with the tools held back. Called
+// with g.mu held; the result is never changed.
+func (g *Gateway) policyLocked(server string) *ToolPolicy {
+	p, held := g.policies[server], g.held[server]
+	if len(held) == 0 {
+		return p
+	}
+	cp := ToolPolicy{}
+	if p != nil {
+		cp = *p
+	}
+	cp.Held = held
+	return &cp
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -194,5 +195,28 @@ func TestApprovalBeforeACall(t *testing.T) {
 	case req := <-ap.reqs:
 		t.Errorf("unexpected approval request %+v", req)
 	default:
+	}
+}
+
+// A tool CheckTools holds back is neither listed nor called until SetHeld
+// lets it go; CheckTools sees every listing before a view shows it.
+func TestHeldToolNeitherListedNorCalled(t *testing.T) {
+	var seen atomic.Int32
+	g, _ := newTestGateway(t, GatewayOptions{CheckTools: func(server string, _ *downstream.Session, tools []*downstream.Tool) map[string]string {
+		seen.Add(1)
+		return map[string]string{"add": "its description changed"}
+	}})
+	addServer(t, g, "e", "echo")
+	c := connectStream(t, g, UpstreamOptions{}, nil)
+	if names := toolNames(t, c.ClientSession); slices.Contains(names, "e__add") || !slices.Contains(names, "e__echo") || seen.Load() == 0 {
+		t.Errorf("tools %v (CheckTools called %d times)", names, seen.Load())
+	}
+	res, _, err := c.call(t, "e__add", map[string]any{"a": 1, "b": 2})
+	if err != nil || !res.IsError || !strings.Contains(textOf(t, res), "held back by mcptray: its description changed") {
+		t.Errorf("call of a held tool: %v %+v", err, res)
+	}
+	g.SetHeld("e", nil)
+	if res, _, err := c.call(t, "e__add", map[string]any{"a": 1, "b": 2}); err != nil || res.IsError {
+		t.Errorf("released: %v %+v", err, res)
 	}
 }

@@ -163,6 +163,9 @@ func (g *Gateway) refresh() {
 	defer g.refreshMu.Unlock()
 	g.mu.Lock()
 	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downServer{}, policies: maps.Clone(g.policies), builtins: g.opts.Builtins}
+	for name := range g.held {
+		snap.policies[name] = g.policyLocked(name)
+	}
 	for _, c := range g.configured {
 		if _, dup := snap.conf[c.Name]; !dup {
 			snap.conf[c.Name] = c

@@ -39,3 +39,32 @@ func TestLaunchApprovals(t *testing.T) {
 		t.Errorf("flag: %q %t %v", v, ok, err)
 	}
 }
+
+func TestToolPins(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	if err := s.PinTools(ctx, "a", []ToolPin{{Tool: "x", Hash: "h1", Pinned: []byte(`{"name":"x"}`), Updated: at}, {Tool: "y", Hash: "h2", Pinned: []byte(`{}`), Updated: at}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PinTools(ctx, "a", []ToolPin{{Tool: "x", Hash: "h3", Pinned: []byte(`{"name":"x","description":"new"}`), Updated: at}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PinTools(ctx, "a", []ToolPin{{Tool: "z", Hash: "h", Pinned: []byte(`{`)}}); err == nil {
+		t.Error("invalid JSON pinned")
+	}
+	pins, err := s.ToolPins(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pins) != 2 || pins["x"].Hash != "h3" || string(pins["x"].Pinned) != `{"name":"x","description":"new"}` || !pins["y"].Updated.Equal(at) {
+		t.Errorf("pins %+v", pins)
+	}
+	if other, _ := s.ToolPins(ctx, "b"); len(other) != 0 {
+		t.Errorf("pins of another server: %+v", other)
+	}
+}

@@ -64,6 +64,10 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 			widget.NewButton("Allow for this session", func() { v.sendScope(app.ActionAccept, app.ScopeSession) }),
 			widget.NewButton("Always", func() { v.sendScope(app.ActionAccept, app.ScopeAlways) }),
 			widget.NewButton("Deny", func() { v.send(app.ActionDecline) }))
+	case req.Kind == app.KindToolChange:
+		box.Add(toolChangeDetail(req))
+		v.accept = widget.NewButton("Accept the change", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Keep it held back", func() { v.send(app.ActionDecline) }))
 	case req.Kind == app.KindLaunch:
 		box.Add(launchDetail(req))
 		v.accept = widget.NewButton("Allow it to run", func() { v.send(app.ActionAccept) })
@@ -176,6 +180,25 @@ func launchDetail(req app.InboxRequest) fyne.CanvasObject {
 	note.Wrapping = fyne.TextWrapWord
 	box.Add(note)
 	return box
+}
+
+// toolChangeDetail shows how a pinned tool changed: its description before
+// and now, and the other changes (schema, annotations), one per line.
+func toolChangeDetail(req app.InboxRequest) fyne.CanvasObject {
+	tc := req.ToolChange
+	if tc == nil {
+		tc = &app.ToolChange{}
+	}
+	box := container.NewVBox(
+		widget.NewLabelWithStyle("Description before:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), monoBlock(tc.OldDescription),
+		widget.NewLabelWithStyle("Description now:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), monoBlock(tc.NewDescription))
+	if len(tc.Changes) > 0 {
+		box.Add(widget.NewLabelWithStyle("Other changes:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		box.Add(monoBlock(strings.Join(tc.Changes, "\n")))
+	}
+	scroll := container.NewVScroll(box)
+	scroll.SetMinSize(fyne.NewSize(360, 220))
+	return scroll
 }
 
 // monoBlock is text in a monospace font, wrapped anywhere, selectable.
