@@ -162,7 +162,8 @@ func New(opts Options) (*Core, error) {
 		lock.release()
 		return nil, fmt.Errorf("opening database: %w", err)
 	}
-	if created, err := config.EnsureDefault(opts.ConfigPath); err != nil {
+	created, err := config.EnsureDefault(opts.ConfigPath)
+	if err != nil {
 		st.Close()
 		lock.release()
 		return nil, fmt.Errorf("creating default config: %w", err)
@@ -189,6 +190,9 @@ func New(opts Options) (*Core, error) {
 		inputs:         inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
 		launches:       launchState{approved: map[string]store.LaunchApproval{}},
 		pins:           pins{servers: map[string]*serverPins{}},
+	}
+	if created {
+		c.approveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
 	}
 	c.audit = newAuditLog(c.log, st)
 	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -43,4 +44,15 @@ func TestOwnEditsNeedNoApproval(t *testing.T) {
 	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b", "MORE", "1")))
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
 	h2.wait("x ready, b waits", stateIs("x", StateReady, "b", StateNeedsApproval, "a", StateReady))
+}
+
+// The default config mcptray writes is its own: when it writes one into a
+// data dir that knew another config, its entries run without a question.
+func TestDefaultConfigNeedsNoApproval(t *testing.T) {
+	h := startCore(t, servers("a", fake(t, "echo")), askEdits)
+	h.wait("a ready", stateIs("a", StateReady))
+	h.stop()
+	os.Remove(h.cfgPath)
+	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.wait("ssh ready", stateIs("ssh", StateReady))
 }
