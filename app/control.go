@@ -26,6 +26,7 @@ import (
 //	/v1/events…, /v1/history         events and tool-call history (control_events.go)
 //	/v1/inbox…, /v1/inputs…          the secret inbox (control_inbox.go)
 //	/v1/secrets…                     the ${keyring:NAME} secrets (control_secrets.go)
+//	PUT  /v1/config                  replace mcp.json as mcptray's own edit (configedit.go)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500.
 func (c *Core) controlHandler() http.Handler {
@@ -91,6 +92,7 @@ func (c *Core) controlHandler() http.Handler {
 	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
 	c.eventRoutes(mux)  // control_events.go
 	c.inboxRoutes(mux)  // control_inbox.go
+	c.configRoutes(mux) // configedit.go
 	c.secretRoutes(mux) // control_secrets.go
 	return mux
 }

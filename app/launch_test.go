@@ -1,9 +1,13 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/app/config"
 )
 
 func askEdits(o *Options) { o.TrustConfigEdits = false }
@@ -55,4 +59,40 @@ func TestDefaultConfigNeedsNoApproval(t *testing.T) {
 	os.Remove(h.cfgPath)
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
 	h2.wait("ssh ready", stateIs("ssh", StateReady))
+}
+
+// `mcptray setup` and `import` write mcp.json themselves: through the
+// running instance (Client.ReplaceConfig) or, with none, EditConfigFile.
+// Either way what they add runs without a question.
+func TestReplaceConfigAndEditConfigFile(t *testing.T) {
+	a := fake(t, "echo")
+	h := startCore(t, servers("a", a), askEdits)
+	h.wait("a ready", stateIs("a", StateReady))
+	cl, err := Dial(h.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := os.ReadFile(h.cfgPath)
+	withB := []byte(servers("a", a, "b", fake(t, "echo", "WHO", "b")))
+	if err := cl.ReplaceConfig(context.Background(), []byte("stale"), withB); !errors.Is(err, ErrConfigChanged) {
+		t.Errorf("a stale old: %v", err)
+	}
+	if err := cl.ReplaceConfig(context.Background(), old, withB); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("b ready", stateIs("b", StateReady))
+	env := config.Env{Self: "x"}
+	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withB, nil }); err != nil {
+		t.Fatal(err) // unchanged: nothing to lock
+	}
+	withC := []byte(servers("a", a, "b", fake(t, "echo", "WHO", "b"), "c", fake(t, "echo", "WHO", "c")))
+	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withC, nil }); err == nil {
+		t.Error("EditConfigFile with an instance running: no error")
+	}
+	h.stop()
+	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withC, nil }); err != nil {
+		t.Fatal(err)
+	}
+	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.wait("c ready", stateIs("a", StateReady, "b", StateReady, "c", StateReady))
 }
