@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +12,10 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 )
+
+// uniqueInput is an ${input:ID} id no other test run uses: the desktop
+// session's keyring keeps password inputs across the tests.
+func uniqueInput() string { return fmt.Sprintf("pw-%d", time.Now().UnixNano()) }
 
 // inboxWatch follows an instance's inbox.
 type inboxWatch struct {
@@ -98,16 +103,18 @@ func awaitCall(t *testing.T, done <-chan [2]string) (string, string) {
 func TestApprovalFromCLI(t *testing.T) {
 	const secret = "hunter2-correct-horse"
 	entry := fakeEntry(t, "echo", "MCPTRAY_FAKE_ANNOTATED", "1")
-	entry["env"].(map[string]string)["NOTES_PW"] = "${input:notes-pw}"
+	pwID := uniqueInput()
+	entry["env"].(map[string]string)["NOTES_PW"] = "${input:" + pwID + "}"
 	in := startDaemon(t, nil)
+	t.Cleanup(func() { in.Run("inputs", "forget", pwID) })
 	b, _ := json.MarshalIndent(map[string]any{
 		"mcpServers": map[string]any{"notes": entry},
-		"inputs":     []any{map[string]any{"id": "notes-pw", "type": "promptString", "description": "Notes password", "password": true}},
+		"inputs":     []any{map[string]any{"id": pwID, "type": "promptString", "description": "Notes password", "password": true}},
 	}, "", "  ")
 	os.WriteFile(in.Config, b, 0o600)
 	w := watchInbox(t, in.Data)
 	pw := w.next(app.KindInput)
-	if code, _, errs := in.Run("inbox", "answer", pw.ID, "--field", "notes-pw="+secret); code != 0 {
+	if code, _, errs := in.Run("inbox", "answer", pw.ID, "--field", pwID+"="+secret); code != 0 {
 		t.Fatalf("answering the input: %s", errs)
 	}
 	in.WaitFor("notes ready", states("notes", "ready"))

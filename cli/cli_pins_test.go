@@ -20,8 +20,10 @@ func TestChangedToolHeldBack(t *testing.T) {
 	desc := filepath.Join(t.TempDir(), "desc")
 	os.WriteFile(desc, []byte("Echoes its message."), 0o600)
 	entry := fakeEntry(t, "echo", "MCPTRAY_FAKE_DESC_FILE", desc)
-	entry["env"].(map[string]string)["NOTES_PW"] = "${input:notes-pw}"
+	pwID := uniqueInput()
+	entry["env"].(map[string]string)["NOTES_PW"] = "${input:" + pwID + "}"
 	in := startDaemon(t, nil)
+	t.Cleanup(func() { in.Run("inputs", "forget", pwID) })
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("daemon's log:\n%s", in.Stderr)
@@ -29,12 +31,12 @@ func TestChangedToolHeldBack(t *testing.T) {
 	})
 	b, _ := json.Marshal(map[string]any{
 		"mcpServers": map[string]any{"notes": entry},
-		"inputs":     []any{map[string]any{"id": "notes-pw", "type": "promptString", "password": true}},
+		"inputs":     []any{map[string]any{"id": pwID, "type": "promptString", "password": true}},
 	})
 	os.WriteFile(in.Config, b, 0o600)
 	w := watchInbox(t, in.Data)
 	pw := w.next(app.KindInput)
-	if code, _, errs := in.Run("inbox", "answer", pw.ID, "--field", "notes-pw="+secret); code != 0 {
+	if code, _, errs := in.Run("inbox", "answer", pw.ID, "--field", pwID+"="+secret); code != 0 {
 		t.Fatal(errs)
 	}
 	in.WaitFor("notes ready", states("notes", "ready"))
