@@ -62,6 +62,27 @@ func (cl *Client) Restart(ctx context.Context, name string) error {
 	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(name)+"/restart", nil)
 }
 
+// ApproveServer allows a new or changed entry to run.
+func (cl *Client) ApproveServer(ctx context.Context, name string) error {
+	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(name)+"/approve", nil)
+}
+
+// Tools fetches the tools of one server, with their switches.
+func (cl *Client) Tools(ctx context.Context, name string) (ToolList, error) {
+	var l ToolList
+	err := cl.do(ctx, http.MethodGet, "/v1/servers/"+url.PathEscape(name)+"/tools", &l)
+	return l, err
+}
+
+// SetToolEnabled asks the instance to turn one tool of a server on or off.
+func (cl *Client) SetToolEnabled(ctx context.Context, server, tool string, on bool) error {
+	action := "disable"
+	if on {
+		action = "enable"
+	}
+	return cl.do(ctx, http.MethodPost, "/v1/servers/"+url.PathEscape(server)+"/tools/"+url.PathEscape(tool)+"/"+action, nil)
+}
+
 func (cl *Client) do(ctx context.Context, method, path string, out any) error {
 	req, err := http.NewRequestWithContext(ctx, method, "http://mcptray"+path, nil)
 	if err != nil {

@@ -19,10 +19,14 @@ import (
 //	POST /v1/servers/{name}/enable   rewrite "disabled": false
 //	POST /v1/servers/{name}/disable  rewrite "disabled": true
 //	POST /v1/servers/{name}/restart  restart one server
+//	POST /v1/servers/{name}/approve  allow a new or changed entry to run (409 when it does not wait)
+//	GET  /v1/servers/{name}/tools    ToolList: the server's tools and their switches
+//	POST /v1/servers/{name}/tools/{tool}/enable|disable   rewrite its disabledTools
 //	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
 //	/v1/events…, /v1/history         events and tool-call history (control_events.go)
 //	/v1/inbox…, /v1/inputs…          the secret inbox (control_inbox.go)
 //	/v1/secrets…                     the ${keyring:NAME} secrets (control_secrets.go)
+//	PUT  /v1/config                  replace mcp.json as mcptray's own edit (configedit.go)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500.
 func (c *Core) controlHandler() http.Handler {
@@ -40,10 +44,42 @@ func (c *Core) controlHandler() http.Handler {
 			err = c.SetEnabled(name, false)
 		case "restart":
 			err = c.Restart(name)
+		case "approve":
+			err = c.ApproveServer(name)
 		default:
 			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
 			return
 		}
+		switch {
+		case errors.Is(err, ErrNoServer):
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+		case errors.Is(err, ErrNotWaiting):
+			writeJSON(w, http.StatusConflict, apiError{Error: err.Error()})
+		case err != nil:
+			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
+		default:
+			writeJSON(w, http.StatusOK, struct{}{})
+		}
+	})
+	mux.HandleFunc("GET /v1/servers/{name}/tools", func(w http.ResponseWriter, r *http.Request) {
+		l, err := c.Tools(r.PathValue("name"))
+		if err != nil {
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, l)
+	})
+	mux.HandleFunc("POST /v1/servers/{name}/tools/{tool}/{action}", func(w http.ResponseWriter, r *http.Request) {
+		var on bool
+		switch r.PathValue("action") {
+		case "enable":
+			on = true
+		case "disable":
+		default:
+			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
+			return
+		}
+		err := c.SetToolEnabled(r.PathValue("name"), r.PathValue("tool"), on)
 		switch {
 		case errors.Is(err, ErrNoServer):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
@@ -56,6 +92,7 @@ func (c *Core) controlHandler() http.Handler {
 	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
 	c.eventRoutes(mux)  // control_events.go
 	c.inboxRoutes(mux)  // control_inbox.go
+	c.configRoutes(mux) // configedit.go
 	c.secretRoutes(mux) // control_secrets.go
 	return mux
 }

@@ -65,6 +65,10 @@ type Options struct {
 	LoginShell loginenv.Decision
 	// LoginShellTimeout bounds that read; default loginenv.Timeout (5 s).
 	LoginShellTimeout time.Duration
+	// TrustConfigEdits runs new and changed entries without asking, as
+	// x-mcptray.trustConfigEdits: true does (launch.go). Tests that are not
+	// about approvals set it.
+	TrustConfigEdits bool
 }
 
 // Core is the running heart of mcptray. See the package doc.
@@ -83,6 +87,8 @@ type Core struct {
 	audit    *auditLog            // the inbox's audit rows (audit.go)
 	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
 	login    *loginShell          // the login shell's environment for the servers (loginshell.go)
+	launches launchState          // approved launches of the entries (launch.go)
+	pins     pins                 // pinned tool descriptions (pins.go)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
@@ -99,9 +105,13 @@ type Core struct {
 	configErr   string
 	subs        map[chan Status]struct{}
 	cachedTools map[string][]*downstream.Tool // last known tools per server (stable mode)
-	settings    config.Settings               // of the last good config
-	endpoint    string                        // the HTTP endpoint's URL, when it listens
-	endpointErr string                        // why the HTTP endpoint is off
+	rules       map[string]config.ToolRules   // each entry's tool switches and approval settings (tools.go)
+	// approveDefault is the top-level x-mcptray.approve of the last good
+	// config; an entry's own approve overrides it.
+	approveDefault string
+	settings       config.Settings // of the last good config
+	endpoint       string          // the HTTP endpoint's URL, when it listens
+	endpointErr    string          // why the HTTP endpoint is off
 	// endpointWarning: the HTTP endpoint listens, but not where it
 	// should (its port was taken).
 	endpointWarning string
@@ -161,7 +171,8 @@ func New(opts Options) (*Core, error) {
 		lock.release()
 		return nil, fmt.Errorf("opening database: %w", err)
 	}
-	if created, err := config.EnsureDefault(opts.ConfigPath); err != nil {
+	created, err := config.EnsureDefault(opts.ConfigPath)
+	if err != nil {
 		st.Close()
 		lock.release()
 		return nil, fmt.Errorf("creating default config: %w", err)
@@ -171,19 +182,26 @@ func New(opts Options) (*Core, error) {
 	var id [8]byte
 	rand.Read(id[:])
 	c := &Core{
-		opts:          opts,
-		log:           opts.Logger,
-		lock:          lock,
-		store:         st,
-		instance:      hex.EncodeToString(id[:]),
-		servers:       make(map[string]*server),
-		gone:          make(map[string]*server),
-		subs:          make(map[chan Status]struct{}),
-		cachedTools:   make(map[string][]*downstream.Tool),
-		listenChanged: make(chan struct{}, 1),
-		reloadReq:     make(chan struct{}, 1),
-		statusDirty:   make(chan struct{}, 1),
-		inputs:        inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
+		opts:           opts,
+		log:            opts.Logger,
+		lock:           lock,
+		store:          st,
+		instance:       hex.EncodeToString(id[:]),
+		servers:        make(map[string]*server),
+		gone:           make(map[string]*server),
+		subs:           make(map[chan Status]struct{}),
+		cachedTools:    make(map[string][]*downstream.Tool),
+		rules:          make(map[string]config.ToolRules),
+		approveDefault: config.DefaultApprove,
+		listenChanged:  make(chan struct{}, 1),
+		reloadReq:      make(chan struct{}, 1),
+		statusDirty:    make(chan struct{}, 1),
+		inputs:         inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
+		launches:       launchState{approved: map[string]store.LaunchApproval{}},
+		pins:           pins{servers: map[string]*serverPins{}},
+	}
+	if created {
+		c.approveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
 	}
 	c.login = newLoginShell(opts.LoginShell, opts.LoginShellTimeout)
 	c.audit = newAuditLog(c.log, st)
@@ -233,6 +251,7 @@ func (c *Core) Run(ctx context.Context) error {
 	c.reapStale(ctx)
 	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
 	c.loadCachedTools(ctx)
+	c.loadApprovals(ctx)
 
 	ln, err := listenControl(c.opts.DataDir)
 	if err != nil {
@@ -355,6 +374,8 @@ func (c *Core) reload(ctx context.Context) {
 // apply diffs cfg against the running servers: entries whose effective spec
 // changed restart, new ones start, removed ones stop, the rest are untouched.
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
+	c.checkLaunches(cfg)
+	c.setRules(cfg)
 	c.mu.Lock()
 	c.configErr = ""
 	c.gw.SetSettings(cfg.Settings.CallTimeout, cfg.Settings.Elicitation)
@@ -513,32 +534,13 @@ func sameConfigured(a, b mcp.ConfiguredServer) bool {
 // SetEnabled turns a server on or off by rewriting its "disabled" key in
 // mcp.json (atomically, every other byte kept); the watcher applies it.
 func (c *Core) SetEnabled(name string, enabled bool) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	return setEnabledInFile(c.opts.ConfigPath, name, enabled)
-}
-
-// setEnabledInFile is the file rewrite behind SetEnabled, also used by the
-// CLI when no instance runs.
-func setEnabledInFile(path, name string, enabled bool) error {
-	data, err := config.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	out, err := config.SetDisabled(data, name, !enabled)
-	if err != nil {
-		return err
-	}
-	if string(out) == string(data) {
-		return nil
-	}
-	return config.WriteAtomic(path, out)
+	return c.editConfig(func(data []byte) ([]byte, error) { return config.SetDisabled(data, name, !enabled) })
 }
 
 // SetEnabledInFile rewrites a server's "disabled" key in the config at path
 // without a running instance.
 func SetEnabledInFile(path, name string, enabled bool) error {
-	return setEnabledInFile(path, name, enabled)
+	return editFile(path, func(data []byte) ([]byte, error) { return config.SetDisabled(data, name, !enabled) })
 }
 
 // Restart stops and starts one server, resetting its backoff. Its entry

@@ -77,6 +77,10 @@ type AddOptions struct {
 	// keyring, without an instance). The CLI goes through a running
 	// instance; the Core's own restarts the servers using it.
 	StoreSecret func(name, value string) error
+	// Write writes the edited file (old is nil when there was none):
+	// mcptray's own edit, whose new or changed entries need no approval
+	// (OwnEdit; the Core's ownWrite). Default: config.WriteAtomic.
+	Write func(old, new []byte) error
 }
 
 // AddResult is what writeServerEntry did.
@@ -265,10 +269,11 @@ func AddServerToFile(path string, e ServerEntry, opts AddOptions) (AddResult, er
 }
 
 // RemoveServerFromFile takes the entry called name out of the mcp.json at
-// path and returns the ${keyring:NAME} names it referenced (which stay in
-// the keyring: another entry may use them). See removeServerEntry.
-func RemoveServerFromFile(path, name string) ([]string, error) {
-	return removeServerEntry(path, name)
+// path, written with write (OwnEdit; nil: config.WriteAtomic), and
+// returns the ${keyring:NAME} names it referenced (which stay in the
+// keyring: another entry may use them). See removeServerEntry.
+func RemoveServerFromFile(path, name string, write func(old, new []byte) error) ([]string, error) {
+	return removeServerEntry(path, name, write)
 }
 
 // AddServer adds (or, with replace, edits) an entry of this core's
@@ -276,7 +281,7 @@ func RemoveServerFromFile(path, name string) ([]string, error) {
 func (c *Core) AddServer(e ServerEntry, replace bool) (AddResult, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	return writeServerEntry(c.opts.ConfigPath, c.configEnv(), e, AddOptions{Replace: replace, StoreSecret: c.SetSecret})
+	return writeServerEntry(c.opts.ConfigPath, c.configEnv(), e, AddOptions{Replace: replace, StoreSecret: c.SetSecret, Write: c.ownWrite})
 }
 
 // RemoveServer takes an entry out of this core's mcp.json and returns the
@@ -284,7 +289,14 @@ func (c *Core) AddServer(e ServerEntry, replace bool) (AddResult, error) {
 func (c *Core) RemoveServer(name string) ([]string, error) {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	return removeServerEntry(c.opts.ConfigPath, name)
+	return removeServerEntry(c.opts.ConfigPath, name, c.ownWrite)
+}
+
+// ownWrite writes mcp.json as this core's own edit, its new or changed
+// entries approved first (approveOwnEdit). Called with c.writeMu held.
+func (c *Core) ownWrite(old, new []byte) error {
+	c.approveOwnEdit(old, new)
+	return config.WriteAtomic(c.opts.ConfigPath, new)
 }
 
 // ServerEntry reads the entry called name of this core's mcp.json as
@@ -308,12 +320,11 @@ func (c *Core) ServerEntry(name string) (ServerEntry, error) {
 //     written. A ${keyring:…} about to be stored counts as set, an
 //     ${input:ID} not given yet as fine (the instance asks for it);
 //  5. stores the secrets (opts.SecretValue, opts.StoreSecret);
-//  6. writes the file atomically (config.WriteAtomic).
+//  6. writes the file with opts.Write: mcptray's own edit, so the entry
+//     needs no approval (OwnEdit, Core.ownWrite).
 //
 // A missing mcp.json is written as on a first run (config.Default), with
-// the entry. Whoever needs to know that mcptray itself
-// wrote an entry (a needs-approval check that exempts its own edits)
-// hooks in here, after step 6.
+// the entry.
 func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOptions) (AddResult, error) {
 	var res AddResult
 	data, err := config.ReadFile(path)
@@ -373,7 +384,15 @@ func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOption
 		}
 		res.Created = true
 	}
-	if err := config.WriteAtomic(path, out); err != nil {
+	write := opts.Write
+	if write == nil {
+		write = func(_, new []byte) error { return config.WriteAtomic(path, new) }
+	}
+	var old []byte
+	if !missing {
+		old = data
+	}
+	if err := write(old, out); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -619,7 +638,7 @@ func storeSecrets(e ServerEntry, opts AddOptions, res *AddResult) error {
 // definition of name (in "mcpServers" and "servers"), each with its line,
 // written atomically. It returns the ${keyring:NAME} names the entry
 // referenced, and deletes none.
-func removeServerEntry(path, name string) ([]string, error) {
+func removeServerEntry(path, name string, write func(old, new []byte) error) ([]string, error) {
 	data, err := config.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -647,7 +666,10 @@ func removeServerEntry(path, name string) ([]string, error) {
 			return nil, err
 		}
 	}
-	if err := config.WriteAtomic(path, out); err != nil {
+	if write == nil {
+		write = func(_, new []byte) error { return config.WriteAtomic(path, new) }
+	}
+	if err := write(data, out); err != nil {
 		return nil, err
 	}
 	return secrets, nil

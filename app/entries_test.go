@@ -104,7 +104,7 @@ func TestAddRemoveServerRoundTrip(t *testing.T) {
 				s.Env["TOKEN"] != "v" || s.Env["GITHUB_HOST"] != "github.com" || s.Cwd != "/home/me/src" || s.Disabled {
 				t.Errorf("the loader reads %+v from\n%s", s, added)
 			}
-			secrets, err := removeServerEntry(p, "github")
+			secrets, err := removeServerEntry(p, "github", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -295,7 +295,7 @@ func TestAddServerShapes(t *testing.T) {
 	if err != nil || len(cfg.Servers) != 4 || cfg.Servers[3].Name != "remote" || cfg.Servers[3].Type != config.TypeHTTP {
 		t.Errorf("created: %v %+v", err, cfg)
 	}
-	if _, err := removeServerEntry(missing, "nope"); !errors.Is(err, ErrNoServer) {
+	if _, err := removeServerEntry(missing, "nope", nil); !errors.Is(err, ErrNoServer) {
 		t.Errorf("remove nope: %v", err)
 	}
 	if _, err := ServerEntryInFile(missing, "nope"); !errors.Is(err, ErrNoServer) {
@@ -319,7 +319,8 @@ func TestCheckServerName(t *testing.T) {
 // The core's AddServer and RemoveServer edit its file; its watcher starts
 // and stops the server.
 func TestCoreAddRemoveServer(t *testing.T) {
-	h := startCore(t, servers("a", fake(t, "echo")))
+	// With approvals on: the Servers tab's Add is mcptray's own edit.
+	h := startCore(t, servers("a", fake(t, "echo")), askEdits)
 	h.wait("a ready", stateIs("a", StateReady))
 	e := ServerEntry{Name: "b", Command: testBin(t), Env: []Var{{Key: "MCPTRAY_FAKE_SERVER", Value: "echo"}, {Key: "GORACE", Value: "atexit_sleep_ms=0"}}}
 	if _, err := h.core.AddServer(e, false); err != nil {

@@ -15,6 +15,8 @@ func (c *Core) newGateway() *mcp.Gateway {
 	return mcp.NewGateway(mcp.GatewayOptions{
 		Logger:         c.log,
 		Elicit:         c.elicit,
+		Approve:        c.approveCall,
+		CheckTools:     c.checkTools,
 		ElicitComplete: c.elicitComplete,
 		Builtins: append([]mcp.BuiltinTool{{
 			Name:        "servers",

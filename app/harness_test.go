@@ -83,6 +83,9 @@ func startCore(t *testing.T, cfg string, opts ...func(*Options)) *harness {
 		StopGrace:    500 * time.Millisecond,
 		TermGrace:    500 * time.Millisecond,
 		StartTimeout: 10 * time.Second,
+		// Entries the tests add by writing mcp.json run at once; the tests
+		// of approvals (launch_test.go) ask.
+		TrustConfigEdits: true,
 	}
 	for _, f := range opts {
 		f(&o)

@@ -31,6 +31,22 @@ const (
 	SourceConfig    = "config"     // a ${input:ID} of mcp.json
 )
 
+// Kinds of inbox requests: what the person is asked.
+const (
+	KindElicitation = "elicitation" // a server's question (form or URL)
+	KindInput       = "input"       // a ${input:ID} of mcp.json
+	KindApproval    = "approval"    // a tool call waits for a yes (approve.go)
+	// KindLaunch (launch.go): a new or changed entry waits for a yes.
+	// KindToolChange (pins.go): a pinned tool changed.
+)
+
+// Scopes of a yes to an approval (Answer.Scope).
+const (
+	ScopeOnce    = "once"    // this call (the default)
+	ScopeSession = "session" // this tool, for the rest of this assistant session
+	ScopeAlways  = "always"  // this tool, from now on: written to the entry's x-mcptray.allowTools
+)
+
 // Answer actions.
 const (
 	ActionAccept  = "accept"
@@ -65,7 +81,9 @@ const (
 
 // InboxRequest is one pending request. It never holds a typed value.
 type InboxRequest struct {
-	ID      string `json:"id"`
+	ID string `json:"id"`
+	// Kind is what is asked: elicitation, input or approval.
+	Kind    string `json:"kind"`
 	Server  string `json:"server"`
 	Tool    string `json:"tool,omitempty"`   // the tool call it belongs to (the server's own tool name), if any
 	Client  string `json:"client,omitempty"` // the assistant that made that call, if known
@@ -81,10 +99,19 @@ type InboxRequest struct {
 	// AcceptLabel, for a yes/no request, is what the server asks its
 	// accept button to say ("Send"); Cancel then declines. "" for Accept,
 	// Decline and Cancel.
-	AcceptLabel string    `json:"acceptLabel,omitempty"`
-	Fields      []Field   `json:"fields"`
-	Created     time.Time `json:"created"`
-	Deadline    time.Time `json:"deadline"`
+	AcceptLabel string  `json:"acceptLabel,omitempty"`
+	Fields      []Field `json:"fields"`
+	// Approval details a tool call that waits (kind approval): answer it
+	// accept (with a Scope) or decline.
+	Approval *CallApproval `json:"approval,omitempty"`
+	// Launch details a new or changed entry that waits (kind launch):
+	// accept allows it to run, decline leaves it waiting.
+	Launch *LaunchApproval `json:"launch,omitempty"`
+	// ToolChange shows how a pinned tool changed (kind tool-change):
+	// accept pins the new version, decline keeps it held back.
+	ToolChange *ToolChange `json:"toolChange,omitempty"`
+	Created    time.Time   `json:"created"`
+	Deadline   time.Time   `json:"deadline"`
 }
 
 // Answer is a person's answer to a request.
@@ -96,6 +123,9 @@ type Answer struct {
 	// defaults.
 	Content map[string]any `json:"content,omitempty"`
 	By      string         `json:"by,omitempty"` // who answers, for the audit: "cli", "ui", …
+	// Scope is how far a yes to an approval reaches: once (the default),
+	// session or always. Only an approval takes one.
+	Scope string `json:"scope,omitempty"`
 }
 
 // InboxEventKind says what happened to a request.
@@ -157,6 +187,7 @@ type inboxResult struct {
 	res     *mcp.ElicitResult
 	outcome string // accept, decline, cancel, timeout
 	by      string
+	scope   string // an approval's accept: once, session or always
 }
 
 type closedNote struct{ outcome, by string }
@@ -347,8 +378,11 @@ func (ib *inbox) record(req InboxRequest, r inboxResult, closed time.Time) {
 		names[i] = f.Name
 	}
 	mode := req.Mode
-	if req.Source == SourceConfig {
+	switch {
+	case req.Source == SourceConfig:
 		mode = "input"
+	case req.Kind != KindElicitation && req.Kind != "":
+		mode = req.Kind
 	}
 	ib.audit.add(store.Elicitation{
 		Server: req.Server, Tool: req.Tool, Mode: mode, Message: req.Message, Fields: names,
@@ -390,6 +424,15 @@ func (ib *inbox) answer(id string, a Answer) error {
 		by = "api"
 	}
 	r := inboxResult{outcome: a.Action, by: by}
+	switch {
+	case a.Scope != "" && req.Kind != KindApproval:
+		return &InvalidAnswerError{Reason: "only a tool call's approval takes a scope (once, session or always)"}
+	case a.Scope != "" && a.Action != ActionAccept:
+		return &InvalidAnswerError{Reason: "a scope (once, session or always) goes with accepting"}
+	case a.Scope != "" && a.Scope != ScopeOnce && a.Scope != ScopeSession && a.Scope != ScopeAlways:
+		return &InvalidAnswerError{Reason: fmt.Sprintf("scope must be once, session or always, got %q", a.Scope)}
+	}
+	r.scope = a.Scope
 	switch a.Action {
 	case ActionAccept:
 		content := map[string]any{}

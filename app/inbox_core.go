@@ -48,7 +48,7 @@ func (c *Core) inboxTimeout() time.Duration {
 // server's log says why.
 func (c *Core) elicit(ctx context.Context, info mcp.ElicitInfo) (*mcp.ElicitResult, error) {
 	p := info.Request
-	req := InboxRequest{Server: info.Server, Tool: info.Tool, Client: info.Client, Source: SourceServer, Message: p.Message, Mode: p.Mode}
+	req := InboxRequest{Kind: KindElicitation, Server: info.Server, Tool: info.Tool, Client: info.Client, Source: SourceServer, Message: p.Message, Mode: p.Mode}
 	if info.Notice {
 		req.Source = SourceToolError
 	}

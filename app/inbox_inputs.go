@@ -159,7 +159,7 @@ func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string, 
 	if msg == "" {
 		msg = fmt.Sprintf("A value for ${input:%s}", in.ID)
 	}
-	req := InboxRequest{Server: server, Source: SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []Field{f}}
+	req := InboxRequest{Kind: KindInput, Server: server, Source: SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []Field{f}}
 	r := c.inbox.ask(ctx, req, "", c.inboxTimeout())
 	a.outcome = r.outcome
 	if r.outcome != store.OutcomeAccept {

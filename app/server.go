@@ -23,6 +23,7 @@ type server struct {
 	specs        chan config.Server // latest spec wins (cap 1)
 	restarts     chan struct{}      // restart requests (cap 1)
 	toolsChanged chan struct{}      // the running session's tools changed (cap 1)
+	approvals    chan struct{}      // an approval of the entry was recorded (cap 1; launch.go)
 	removed      chan struct{}      // closed when the entry leaves mcp.json
 	done         chan struct{}      // closed when manage has stopped everything
 	prev         *server            // a removed server of the same name still stopping
@@ -30,6 +31,9 @@ type server struct {
 	key    string         // guarded by core.mu: fingerprint + enabled state of the last spec sent
 	fresh  *config.Server // guarded by core.mu: the spec the pending restart request brings (Restart resolved it again); nil: the current one
 	status ServerStatus   // guarded by core.mu
+	// pendingLaunch is what the entry would run while it waits for the
+	// person's approval (launch.go); nil otherwise. Guarded by core.mu.
+	pendingLaunch *config.Launch
 }
 
 func newServer(c *Core, spec config.Server) *server {
@@ -40,6 +44,7 @@ func newServer(c *Core, spec config.Server) *server {
 		specs:        make(chan config.Server, 1),
 		restarts:     make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
+		approvals:    make(chan struct{}, 1),
 		removed:      make(chan struct{}),
 		done:         make(chan struct{}),
 		key:          specKey(spec),
@@ -151,6 +156,11 @@ func (s *server) manage(ctx context.Context) {
 func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
 	var need *config.InputNeededError
+	runnable := !spec.Disabled && (spec.Err == nil || errors.As(spec.Err, &need))
+	if runnable && s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
+		s.setState(StateStopped, "")
+		return
+	}
 	switch {
 	case !spec.Disabled && errors.As(spec.Err, &need):
 		s.waitInput(ctx, spec, need.Input)

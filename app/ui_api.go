@@ -33,18 +33,5 @@ func (c *Core) SetToolsMode(mode string) error {
 	default:
 		return fmt.Errorf(`the tool-list mode must be "live", "stable" or "dynamic", got %q`, mode)
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	data, err := config.ReadFile(c.opts.ConfigPath)
-	if err != nil {
-		return err
-	}
-	out, err := config.SetSetting(data, "tools", mode)
-	if err != nil {
-		return err
-	}
-	if string(out) == string(data) {
-		return nil
-	}
-	return config.WriteAtomic(c.opts.ConfigPath, out)
+	return c.editConfig(func(data []byte) ([]byte, error) { return config.SetSetting(data, "tools", mode) })
 }

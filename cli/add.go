@@ -84,10 +84,15 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 	if err != nil {
 		return err
 	}
+	_, data, err := f.paths()
+	if err != nil {
+		return err
+	}
 	ask := secretAsker(stdin, stderr, e.Name, len(secrets))
 	res, err := app.AddServerToFile(configPath, e, app.AddOptions{
 		Replace:     *replace,
 		SecretValue: ask,
+		Write:       app.OwnEdit(ctx, cl, configPath, data),
 		StoreSecret: func(name, value string) error {
 			if cl != nil {
 				return cl.SetSecret(ctx, name, value)
@@ -133,7 +138,11 @@ func cmdRemove(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	secrets, err := app.RemoveServerFromFile(configPath, name)
+	_, data, err := f.paths()
+	if err != nil {
+		return err
+	}
+	secrets, err := app.RemoveServerFromFile(configPath, name, app.OwnEdit(ctx, cl, configPath, data))
 	if err != nil {
 		return err
 	}

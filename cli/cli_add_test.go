@@ -197,9 +197,12 @@ func TestAddRefusedEntry(t *testing.T) {
 }
 
 // With a running instance: add (without --config: the instance's file)
-// starts the server, remove stops it, and the file is as it was.
+// starts the server (an own edit: no approval asked), remove stops it,
+// and the file is as it was.
 func TestAddedServerStartsInTheDaemon(t *testing.T) {
-	in := startDaemon(t, map[string]any{"a": fakeEntry(t, "echo")})
+	// A daemon that asks before new entries run: add is mcptray's own
+	// edit, whose server runs without a question.
+	in := startAskingDaemon(t, map[string]any{"a": fakeEntry(t, "echo")})
 	in.WaitFor("a ready", states("a", "ready"))
 	original := fileText(t, in.Config)
 	// A config path the instance does not use: add must not write it.

@@ -21,13 +21,20 @@ import (
 // gatewayConn is an assistant's MCP session with an instance, over its
 // control socket (what `mcptray connect` does).
 type gatewayConn struct {
-	t  *testing.T
-	rw io.ReadWriteCloser
-	r  *bufio.Reader
-	id int
+	t     *testing.T
+	rw    io.ReadWriteCloser
+	r     *bufio.Reader
+	id    int
+	notes []string // the methods of the notifications read so far
 }
 
 func openGateway(t *testing.T, data string) *gatewayConn {
+	t.Helper()
+	return openGatewayWith(t, data, map[string]any{})
+}
+
+// openGatewayWith opens a session whose assistant declares capabilities.
+func openGatewayWith(t *testing.T, data string, capabilities map[string]any) *gatewayConn {
 	t.Helper()
 	cl, err := app.Dial(data)
 	if err != nil {
@@ -39,7 +46,7 @@ func openGateway(t *testing.T, data string) *gatewayConn {
 	}
 	t.Cleanup(func() { rw.Close() })
 	g := &gatewayConn{t: t, rw: rw, r: bufio.NewReader(rw)}
-	g.call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "test", "version": "1"}})
+	g.call("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": map[string]any{"name": "test", "version": "1"}})
 	rw.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
 	return g
 }
@@ -59,10 +66,15 @@ func (g *gatewayConn) call(method string, params any) (json.RawMessage, string) 
 		}
 		var resp struct {
 			ID     *int            `json:"id"`
+			Method string          `json:"method"`
 			Result json.RawMessage `json:"result"`
 			Error  json.RawMessage `json:"error"`
 		}
 		json.Unmarshal(line, &resp)
+		if resp.Method != "" {
+			g.notes = append(g.notes, resp.Method) // a notification, or a request to the assistant
+			continue
+		}
 		if resp.ID != nil && *resp.ID == g.id {
 			return resp.Result, string(resp.Error)
 		}

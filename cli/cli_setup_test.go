@@ -286,7 +286,9 @@ func TestImportMovesASecretToTheKeyring(t *testing.T) {
 	testdaemon.Keyring(t, "keyring-index")
 	value := secretValue(t)
 
-	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
+	// A daemon that asks before new entries run: an import is mcptray's
+	// own edit, whose servers run without a question.
+	in := startAskingDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
 	in.WaitFor("echo ready", states("echo", "ready"))
 	home := t.TempDir()
 	desktop := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")

@@ -34,7 +34,8 @@ type gcalSetup struct {
 
 func newGcalSetup(t *testing.T) *gcalSetup {
 	t.Helper()
-	return newGoogleServerSetup(t, "gcal", "calendar", map[string]any{"calendarPoll": "1s"}, nil)
+	// approve off: the run calls update_event and delete_event, which would ask first.
+	return newGoogleServerSetup(t, "gcal", "calendar", map[string]any{"calendarPoll": "1s"}, map[string]any{"approve": "off"})
 }
 
 // newGoogleServerSetup signs ada in for the services scopes and writes

@@ -124,7 +124,9 @@ func (a *assistant) answer(id json.RawMessage, result any) {
 // `mcptray events --json` or `inbox --json`, not to mcptray.db (with its
 // WAL) or any log. The server itself got the password and keeps working.
 func TestSecretEchoedOnEveryChannel(t *testing.T) {
-	in := startDaemon(t, map[string]any{"leak": fakeEntry(t, "leaker")})
+	leak := fakeEntry(t, "leaker")
+	leak["x-mcptray"] = map[string]any{"pinTools": false} // its tool "about" changes its description: not held back here
+	in := startDaemon(t, map[string]any{"leak": leak})
 	in.WaitFor("ready", states("leak", "ready"))
 	a := startAssistant(t, in, map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{"form": map[string]any{}}})
 

@@ -167,7 +167,8 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	in := startDaemon(t, map[string]any{
-		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}},
+		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"},
+			"x-mcptray": map[string]any{"approve": "off"}},
 	})
 	in.WaitFor("ssh ready", states("ssh", "ready"))
 	a := startAssistant(t, in, map[string]any{})
@@ -242,8 +243,9 @@ func TestSSHSudoAgainstRealSSHD(t *testing.T) {
 	// itself is unchanged, so it keeps running and rereads the file).
 	dl := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{
-		"mcpServers": map[string]any{"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}}},
-		"x-mcptray":  map[string]any{"ssh": map[string]any{"localRoots": []string{dl}}},
+		"mcpServers": map[string]any{"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"},
+			"x-mcptray": map[string]any{"approve": "off"}}},
+		"x-mcptray": map[string]any{"ssh": map[string]any{"localRoots": []string{dl}}},
 	})
 	if err := os.WriteFile(in.Config+".tmp", cfg, 0o600); err != nil {
 		t.Fatal(err)
@@ -331,7 +333,8 @@ func TestSSHEditKeepsTheOwnerAgainstRealSSHD(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	in := startDaemon(t, map[string]any{
-		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"}},
+		"ssh": map[string]any{"command": exe, "args": []string{"serve", "ssh"}, "env": map[string]string{"GORACE": "atexit_sleep_ms=0"},
+			"x-mcptray": map[string]any{"approve": "off"}},
 	})
 	in.WaitFor("ssh ready", states("ssh", "ready"))
 	a := startAssistant(t, in, map[string]any{})

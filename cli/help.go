@@ -74,6 +74,18 @@ var commands = []command{
 		about: "Takes the entry out of mcp.json, with its line, every other byte of the file kept; the running instance stops the server. " +
 			"The ${keyring:…} secrets it used stay in the keyring (another entry may use them): it names them, and `mcptray secret remove NAME` deletes one.",
 		example: "mcptray remove github"},
+	{path: "tools", args: "NAME [on|off TOOL] [--json]", listed: true,
+		summary: "a server's tools and their switches",
+		about: "Lists a server's tools: name, whether it is on (off, held back, or asks before each call), its hints (read-only, destructive, idempotent, open-world), title and the first line of its description. " +
+			"A stopped server shows the tools last seen. `tools NAME off TOOL` turns one tool off: it is no longer listed to assistants and its calls are refused; " +
+			"mcptray writes it into the entry's x-mcptray.disabledTools (which takes globs too, like \"move_*\"), keeping every other byte of mcp.json, and the server keeps running. Works without a running instance too.",
+		example: "mcptray tools filesystem\nmcptray tools filesystem off write_file\nmcptray tools filesystem --json | jq '.tools[] | select(.destructive)'"},
+	{path: "approve", args: "NAME", listed: true,
+		summary: "allow a new or changed entry of mcp.json to run",
+		about: "An entry that an edit of mcp.json added, or whose command, arguments, environment names, working directory, URL, header names or executable changed, " +
+			"waits in state needs-approval: a config edit runs code. `mcptray approve NAME` allows it to run as it is now (so does its request in `mcptray inbox`). " +
+			"Edits mcptray makes itself, and edits of only \"disabled\" or \"x-mcptray\", need no approval; x-mcptray.trustConfigEdits: true turns this off.",
+		example: "mcptray status          # notes  needs-approval …\nmcptray approve notes"},
 	{path: "logs", args: "NAME [-f]", listed: true,
 		summary: "a server's log",
 		about:   "Prints a server's log (its stderr and mcptray's lifecycle lines), with the control characters a server wrote shown escaped.",
@@ -122,13 +134,15 @@ var commands = []command{
 		example: `curl -H "Authorization: Bearer $(mcptray token)" http://127.0.0.1:7823/mcp`},
 	{path: "inbox", args: "[--json]", listed: true, alsoCommand: true,
 		summary: "requests waiting for an answer (never a value)",
-		about:   "Lists the requests waiting in the secret inbox: passwords, confirmations, sign-ins and ${input:ID} values servers asked for. Answer them with `mcptray inbox answer`.",
+		about:   "Lists the requests waiting in the secret inbox: passwords, confirmations, sign-ins and ${input:ID} values servers asked for, and tool calls waiting for your approval. Answer them with `mcptray inbox answer`.",
 		example: "mcptray inbox\nmcptray inbox --json"},
-	{path: "inbox answer", args: "ID [--field NAME=VALUE]... [--yes|--decline|--cancel]", listed: true,
+	{path: "inbox answer", args: "ID [--field NAME=VALUE]... [--yes|--decline|--cancel] [--session|--always]", listed: true,
 		summary: "answer one request",
 		about: "Answers one request. On a terminal without flags it asks field by field, secrets without echo. --field NAME=- reads that value from stdin, never from the command line; " +
-			"lists are comma-separated. --yes (or no flag and no terminal) accepts, with the defaults for the fields not given.",
-		example: "mcptray inbox answer 3fa2c1e0\nprintf '%s\\n' \"$PW\" | mcptray inbox answer 3fa2c1e0 --field password=-\nmcptray inbox answer 3fa2c1e0 --decline"},
+			"lists are comma-separated. --yes (or no flag and no terminal) accepts, with the defaults for the fields not given. " +
+			"A tool call's approval (kind approval) is allowed once with --yes, for the rest of that assistant's session with --session, " +
+			"or from now on with --always (written to the entry's x-mcptray.allowTools); --decline refuses the call.",
+		example: "mcptray inbox answer 3fa2c1e0\nprintf '%s\\n' \"$PW\" | mcptray inbox answer 3fa2c1e0 --field password=-\nmcptray inbox answer 3fa2c1e0 --decline\nmcptray inbox answer 5be01a77 --session"},
 	{path: "inbox watch", args: "[--json]", listed: true,
 		summary: "answer requests as they come",
 		about:   "Waits for requests and, on a terminal, asks for each in turn. With --json it prints each inbox event as a JSON line instead.",

@@ -126,7 +126,17 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return nil
 	}
 
-	if err := im.Apply(doReplace, secretStore(ctx, f)); err != nil {
+	// mcp.json is written as mcptray's own edit: the imported servers
+	// need no approval (they ran in the assistant already).
+	cl, err := f.dial()
+	if err != nil && !errors.Is(err, app.ErrNotRunning) {
+		return err
+	}
+	_, data, err := f.paths()
+	if err != nil {
+		return err
+	}
+	if err := im.ApplyWith(doReplace, secretStore(ctx, f), app.OwnEdit(ctx, cl, configPath, data)); err != nil {
 		return err
 	}
 	moved := 0

@@ -72,6 +72,8 @@ func dash(s string) string {
 // kind says what answering involves: a form, a yes/no, a URL, an input.
 func kind(r app.InboxRequest) string {
 	switch {
+	case r.Kind == app.KindApproval, r.Kind == app.KindLaunch, r.Kind == app.KindToolChange:
+		return r.Kind
 	case r.Source == app.SourceConfig:
 		return "input " + oneLine(r.Input)
 	case r.Mode == "url":
@@ -99,10 +101,27 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 	yes := f.Bool("yes", false, "accept, with the defaults for the fields not given")
 	decline := f.Bool("decline", false, "decline the request")
 	cancel := f.Bool("cancel", false, "cancel the request")
+	session := f.Bool("session", false, "an approval: allow this tool for the rest of the assistant's session")
+	always := f.Bool("always", false, "an approval: allow this tool from now on (written to the entry's x-mcptray.allowTools)")
 	if err := parse(f, args, 1); err != nil {
 		return err
 	}
 	id := f.Arg(0)
+	scope := ""
+	switch {
+	case *session && *always:
+		return usageError{"give at most one of --session and --always"}
+	case *session:
+		scope = app.ScopeSession
+	case *always:
+		scope = app.ScopeAlways
+	}
+	if scope != "" && (*decline || *cancel) {
+		return usageError{"--" + scope + " goes with accepting, not with --decline or --cancel"}
+	}
+	if scope != "" {
+		*yes = true
+	}
 	action := ""
 	for _, a := range []struct {
 		set  bool
@@ -137,7 +156,10 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 		reportAnswer(stdout, req, a.Action)
 		return nil
 	}
-	a := app.Answer{Action: action, By: "cli"}
+	if scope != "" && req.Kind != app.KindApproval {
+		return usageError{"--" + scope + " answers a tool call's approval; request " + req.ID + " is not one"}
+	}
+	a := app.Answer{Action: action, By: "cli", Scope: scope}
 	if a.Action == "" {
 		a.Action = app.ActionAccept
 	}
@@ -193,6 +215,10 @@ func findRequest(ctx context.Context, cl *app.Client, id string) (app.InboxReque
 
 func reportAnswer(w io.Writer, req app.InboxRequest, action string) {
 	switch {
+	case req.Kind == app.KindApproval && action == app.ActionAccept:
+		fmt.Fprintf(w, "%s: %s of %s allowed\n", req.ID, oneLine(req.Tool), oneLine(req.Server))
+	case req.Kind == app.KindApproval:
+		fmt.Fprintf(w, "%s: %s of %s declined\n", req.ID, oneLine(req.Tool), oneLine(req.Server))
 	case req.Mode == "url" && action == app.ActionAccept:
 		fmt.Fprintf(w, "%s: accepted; opening %s in your browser (open it yourself if it does not appear)\n", req.ID, oneLine(req.URL))
 	default:
@@ -403,6 +429,30 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 	a := app.Answer{By: "cli"}
 	var err error
 	switch {
+	case req.Kind == app.KindApproval && req.Approval != nil:
+		fmt.Fprintf(p.out, "  Why: %s\n  Arguments:\n%s\n", oneLine(req.Approval.Why), indent(indent(req.Approval.Arguments)))
+		a.Action, a.Scope, err = p.chooseApproval()
+		if err == nil {
+			err = send(a)
+		}
+		return a, err
+	case req.Kind == app.KindLaunch && req.Launch != nil:
+		l := req.Launch
+		fmt.Fprintf(p.out, "  File:  %s\n  Entry: %s\n  Runs:  %s\n", oneLine(l.File), oneLine(l.Entry), oneLine(l.CommandLine))
+		if len(l.EnvNames) > 0 {
+			fmt.Fprintf(p.out, "  With:  %s (values not shown)\n", oneLine(strings.Join(l.EnvNames, ", ")))
+		}
+		if l.Previous != "" {
+			fmt.Fprintf(p.out, "  Ran before: %s\n", oneLine(l.Previous))
+		}
+		a.Action, err = p.choose("Allow it to run? [y]es, [n]o: ")
+	case req.Kind == app.KindToolChange && req.ToolChange != nil:
+		tc := req.ToolChange
+		fmt.Fprintf(p.out, "  Description before:\n%s\n  Description now:\n%s\n", indent(indent(tc.OldDescription)), indent(indent(tc.NewDescription)))
+		for _, l := range tc.Changes {
+			fmt.Fprintf(p.out, "  %s\n", oneLine(l))
+		}
+		a.Action, err = p.choose("Accept the change? [y]es, [n]o (keep it held back): ")
 	case req.Mode == "url":
 		fmt.Fprintf(p.out, "  URL:  %s\n  Host: %s\n", oneLine(req.URL), oneLine(req.Host))
 		a.Action, err = p.choose("Open it in your browser? [y]es, [n]o (decline), [c]ancel: ")
@@ -438,6 +488,28 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 		if err := p.field(req.Fields[i], a.Content); err != nil {
 			return a, err
 		}
+	}
+}
+
+// chooseApproval asks for an approval's answer: once, for the session,
+// always, or no.
+func (p *prompter) chooseApproval() (action, scope string, err error) {
+	for {
+		s, err := p.line("Allow? [y]es once, [s]ession (this tool, this assistant session), [a]lways, [n]o: ")
+		if err != nil {
+			return "", "", err
+		}
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "y", "yes", "o", "once":
+			return app.ActionAccept, app.ScopeOnce, nil
+		case "s", "session":
+			return app.ActionAccept, app.ScopeSession, nil
+		case "a", "always":
+			return app.ActionAccept, app.ScopeAlways, nil
+		case "n", "no", "d", "deny", "decline":
+			return app.ActionDecline, "", nil
+		}
+		fmt.Fprintln(p.out, "  Type y, s, a or n.")
 	}
 }
 

@@ -21,6 +21,11 @@ const (
 	exitUsage   = 2
 )
 
+// trustConfigEdits is app.Options.TrustConfigEdits of run and daemon:
+// false in mcptray. The tests' TestMain sets it for the daemons it runs,
+// which add entries by writing mcp.json (unless MCPTRAY_TEST_ASK_EDITS=1).
+var trustConfigEdits bool
+
 // usageError is a bad command line: exit 2.
 type usageError struct{ msg string }
 
@@ -124,6 +129,10 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 		return cmdAdd(ctx, args, os.Stdin, stdout, stderr)
 	case "remove":
 		return cmdRemove(ctx, args, stdout)
+	case "tools":
+		return cmdTools(ctx, args, stdout)
+	case "approve":
+		return cmdApprove(ctx, args, stdout)
 	case "logs":
 		return cmdLogs(ctx, args, stdout)
 	case "events":

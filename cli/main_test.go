@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		return Main(args, stdout, stderr, Options{ServeGoogle: googleserve.Serve})
 	}
 	if os.Getenv("MCPTRAY_TEST_AS_MCPTRAY") == "1" {
+		// Its tests add entries by writing mcp.json: they run at once,
+		// but in the tests of approvals (cli_launch_test.go).
+		trustConfigEdits = os.Getenv("MCPTRAY_TEST_ASK_EDITS") != "1"
 		if n, err := strconv.ParseInt(os.Getenv(logMaxEnv), 10, 64); err == nil {
 			daemonLogMax = n
 		}

@@ -35,7 +35,7 @@ func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, g
 	}
 	// Started by the desktop (no controlling terminal), the servers get the
 	// login shell's PATH (app/loginenv: the rule, and MCPTRAY_LOGIN_SHELL).
-	opts := app.Options{ConfigPath: configPath, DataDir: data, LoginShell: loginenv.Wanted(os.Getenv)}
+	opts := app.Options{ConfigPath: configPath, DataDir: data, LoginShell: loginenv.Wanted(os.Getenv), TrustConfigEdits: trustConfigEdits}
 	if *logPath != "" {
 		w, err := app.OpenDaemonLog(*logPath, daemonLogMax)
 		if err != nil {

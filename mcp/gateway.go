@@ -56,6 +56,17 @@ type GatewayOptions struct {
 	// listed and read on aggregate routes; Gateway.ResourceUpdated tells
 	// the sessions that subscribed to one that it changed.
 	BuiltinResources []BuiltinResource
+	// Approve asks the person whether a call of a tool that needs approval
+	// (ToolPolicy.NeedsApproval) may go ahead; it may block until they
+	// answer, or ctx ends (the assistant gave up). nil refuses every such
+	// call.
+	Approve func(ctx context.Context, req ApprovalRequest) (Approval, error)
+	// CheckTools, when set, sees a server's tools each time they are listed
+	// (SetServer, and every re-list), before any view shows them, and
+	// returns the ones to hold back, by name, with why (pinned
+	// descriptions that changed). SetHeld changes that set later. It runs
+	// on the caller's goroutine and must not call back into the gateway.
+	CheckTools func(server string, sess *downstream.Session, tools []*downstream.Tool) map[string]string
 	// OnToolCall, when set, receives one record per tool call forwarded
 	// to a server, once its reply (or error) is on its way. It is called
 	// from the gateway's goroutines and must return at once.
@@ -136,6 +147,8 @@ type Gateway struct {
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
 	logged     map[string]bool                  // guarded by mu: name collisions already logged
+	policies   map[string]*ToolPolicy           // guarded by mu: by server name (gateway_policy.go); never changed once set
+	held       map[string]map[string]string     // guarded by mu: tools held back by server, with why (CheckTools, SetHeld); never changed once set
 
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
 
@@ -170,6 +183,8 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		urlElicits: map[string]*upstream{},
 		rawElicits: map[elicitKey]context.CancelFunc{},
 		logged:     map[string]bool{},
+		policies:   map[string]*ToolPolicy{},
+		held:       map[string]map[string]string{},
 	}
 	if g.log == nil {
 		g.log = slog.Default()
@@ -190,7 +205,14 @@ func NewGateway(opts GatewayOptions) *Gateway {
 // server as down at once and fails the calls in flight to it. Calling
 // SetServer again with the same session is harmless.
 func (g *Gateway) SetServer(name string, sess *downstream.Session) {
+	var held map[string]string
+	if sess != nil && g.opts.CheckTools != nil {
+		held = g.opts.CheckTools(name, sess, sess.Tools())
+	}
 	g.mu.Lock()
+	if sess != nil && g.opts.CheckTools != nil {
+		g.setHeldLocked(name, held)
+	}
 	d := g.down[name]
 	if d == nil {
 		d = &downServer{name: name}
@@ -275,11 +297,19 @@ func (g *Gateway) resubscribe(name string, sess *downstream.Session) {
 
 // toolsListed is called by Session.ListTools.
 func (g *Gateway) toolsListed(name string, sess *downstream.Session) {
+	tools := sess.Tools()
+	var held map[string]string
+	if g.opts.CheckTools != nil && g.session(name) == sess {
+		held = g.opts.CheckTools(name, sess, tools)
+	}
 	g.mu.Lock()
 	d := g.down[name]
 	current := d != nil && d.sess == sess
 	if current {
-		d.tools = sess.Tools()
+		d.tools = tools
+		if g.opts.CheckTools != nil {
+			g.setHeldLocked(name, held)
+		}
 	}
 	g.mu.Unlock()
 	if current {
@@ -377,6 +407,9 @@ func (g *Gateway) notReadyText(name string) string {
 		return fmt.Sprintf("The MCP server %q is turned off in mcptray. Turn it on with: mcptray toggle %s on", name, name)
 	}
 	state := conf.State
+	if state == "needs-approval" {
+		return fmt.Sprintf("The MCP server %q is new or changed in mcptray's config and waits for the person to allow what it runs (mcptray's inbox, or: mcptray approve %s).", name, name)
+	}
 	if state == "waiting-input" {
 		return fmt.Sprintf("The MCP server %q waits for a value its configuration asks for (${input:…}). The person must give it in mcptray's inbox (the tray, or: mcptray inbox).", name)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcptray/mcptray/mcp/downstream"
@@ -59,6 +60,8 @@ type metaTool struct {
 	Description string `json:"description,omitempty"`
 	tool        *downstream.Tool
 	builtin     *BuiltinTool
+	refused     string // why the tool is off or held back (not listed); "" if it is not
+	approve     bool   // its calls wait for the person's yes
 }
 
 // catalogue is every server the view shows with its tools, live or last
@@ -103,8 +106,10 @@ func (v *view) catalogue() []metaServer {
 		default:
 			continue
 		}
+		pol := g.policyLocked(name)
 		for _, t := range tools {
-			ms.Tools = append(ms.Tools, &metaTool{Name: t.Name, Description: t.Description, tool: t})
+			ms.Tools = append(ms.Tools, &metaTool{Name: t.Name, Description: t.Description, tool: t,
+				refused: pol.refusal(name, t.Name), approve: pol.NeedsApproval(t)})
 		}
 		out = append(out, ms)
 	}
@@ -141,6 +146,7 @@ func (v *view) listMeta(raw json.RawMessage) (sdk.Result, error) {
 		if a.Server != "" && ms.Name != a.Server {
 			continue
 		}
+		ms.Tools = slices.DeleteFunc(slices.Clone(ms.Tools), func(t *metaTool) bool { return t.refused != "" })
 		shown = append(shown, ms)
 		fmt.Fprintf(&b, "%s (%s", ms.Name, ms.State)
 		if ms.Hint != "" {
@@ -196,6 +202,9 @@ func (v *view) describeMeta(raw json.RawMessage) (sdk.Result, error) {
 	if bad != nil {
 		return bad, nil
 	}
+	if t.refused != "" {
+		return errorResult(t.refused), nil
+	}
 	var desc any
 	if t.builtin != nil {
 		desc = builtinTool(t.builtin, t.Name)
@@ -221,8 +230,16 @@ func (v *view) callMeta(ctx context.Context, up *upstream, raw json.RawMessage, 
 	if t.builtin != nil {
 		return callBuiltin(ctx, t.builtin, a.Arguments)
 	}
+	if t.refused != "" {
+		return errorResult(t.refused), nil
+	}
 	if ms.State != "ready" {
 		return errorResult(v.g.notReadyText(ms.Name)), nil
+	}
+	if t.approve {
+		if res := v.g.approve(ctx, up, ms.Name, t.Name, t.tool.Annotations, a.Arguments, meta); res != nil {
+			return res, nil
+		}
 	}
 	return v.g.forward(ctx, up, ms.Name, t.Name, a.Arguments, meta)
 }

@@ -71,8 +71,12 @@ type route struct {
 	tool     string              // the server's own name for it
 	toolJSON []byte              // tool as a JSON string, ready to splice
 	sess     *downstream.Session // the server's session when it was ready at sync time; nil: not ready
-	builtin  *BuiltinTool
-	refused  string // routeRefused: why, for the isError text
+	// approve: a call waits for the person's yes (ToolPolicy.NeedsApproval),
+	// so it never takes the fast path.
+	approve bool
+	ann     *sdk.ToolAnnotations // the tool's annotations, for the approval request
+	builtin *BuiltinTool
+	refused string // routeRefused: why, for the isError text
 }
 
 type promptRoute struct{ server, name string }
@@ -149,6 +153,7 @@ type snapshot struct {
 	order    []string // configured servers in file order, then the others by name
 	conf     map[string]ConfiguredServer
 	down     map[string]downServer
+	policies map[string]*ToolPolicy
 	builtins []BuiltinTool
 }
 
@@ -157,7 +162,10 @@ func (g *Gateway) refresh() {
 	g.refreshMu.Lock()
 	defer g.refreshMu.Unlock()
 	g.mu.Lock()
-	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downServer{}, builtins: g.opts.Builtins}
+	snap := snapshot{conf: map[string]ConfiguredServer{}, down: map[string]downServer{}, policies: maps.Clone(g.policies), builtins: g.opts.Builtins}
+	for name := range g.held {
+		snap.policies[name] = g.policyLocked(name)
+	}
 	for _, c := range g.configured {
 		if _, dup := snap.conf[c.Name]; !dup {
 			snap.conf[c.Name] = c
@@ -226,10 +234,17 @@ func (v *view) sync(snap *snapshot) []string {
 		}
 		for _, server := range rt.servers {
 			list, sess := v.toolsOf(snap, server)
+			pol := snap.policies[server]
 			for _, t := range list {
 				want := singleName(t.Name)
 				if v.key.aggregate() {
 					want = toolName(server, t.Name)
+				}
+				if why := pol.refusal(server, t.Name); why != "" { // off or held back: not listed
+					refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: why})
+					continue
+				}
+				if v.key.aggregate() {
 					if owner, ok := shadowedBy(nested, server, want); ok {
 						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
 						refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
@@ -242,7 +257,8 @@ func (v *view) sync(snap *snapshot) []string {
 					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
 					continue
 				}
-				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess}})
+				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess,
+					approve: pol.NeedsApproval(t), ann: t.Annotations}})
 			}
 		}
 	}
@@ -504,6 +520,11 @@ func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequ
 		return v.callMeta(ctx, up, args, req.Params.Meta)
 	case routeRefused:
 		return errorResult(r.refused), nil
+	}
+	if r.approve {
+		if res := v.g.approve(ctx, up, r.server, r.tool, r.ann, args, req.Params.Meta); res != nil {
+			return res, nil
+		}
 	}
 	return v.g.forward(ctx, up, r.server, r.tool, args, req.Params.Meta)
 }

@@ -41,10 +41,11 @@ type upstream struct {
 	httpIdleSince time.Time
 
 	mu       sync.Mutex
-	raw      map[string]*call // guarded by mu: fast-path calls by the assistant's request id
-	subs     map[subKey]bool  // guarded by mu: resource subscriptions
-	logLevel string           // guarded by mu: the level the assistant asked for, "" none
-	closed   bool             // guarded by mu
+	raw      map[string]*call    // guarded by mu: fast-path calls by the assistant's request id
+	subs     map[subKey]bool     // guarded by mu: resource subscriptions
+	logLevel string              // guarded by mu: the level the assistant asked for, "" none
+	allowed  map[sessionKey]bool // guarded by mu: tools the person allowed for this session (gateway_approve.go)
+	closed   bool                // guarded by mu
 }
 
 // upstreamOf returns the upstream of an SDK session, registering it (an
@@ -298,7 +299,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	r := up.v.routes.Load().tools[name]
-	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() {
+	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() || r.approve {
 		return false
 	}
 	var tokSp wire.Span

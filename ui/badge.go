@@ -10,10 +10,12 @@ import (
 )
 
 // stateBadge shows a server's state as its name on a rounded patch of the
-// state's colour, left-aligned and vertically centred in its space.
+// state's colour, left-aligned and vertically centred in its space. With
+// colors set it shows another word so (a tool's hints: tools.go).
 type stateBadge struct {
 	widget.BaseWidget
-	State string
+	State  string
+	colors func(string) (bg, fg fyne.ThemeColorName) // nil: stateColors
 }
 
 func newStateBadge() *stateBadge {
@@ -65,7 +67,11 @@ func (r *badgeRenderer) MinSize() fyne.Size {
 }
 
 func (r *badgeRenderer) Refresh() {
-	bg, fg := stateColors(r.b.State)
+	colors := r.b.colors
+	if colors == nil {
+		colors = stateColors
+	}
+	bg, fg := colors(r.b.State)
 	r.bg.FillColor = theme.Color(bg)
 	r.text.Color = theme.Color(fg)
 	r.text.Text = r.b.State
@@ -85,7 +91,7 @@ func stateColors(state string) (bg, fg fyne.ThemeColorName) {
 		return theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess
 	case app.StateError, app.StateCrashLoop:
 		return theme.ColorNameError, theme.ColorNameForegroundOnError
-	case app.StateWaitingInput:
+	case app.StateWaitingInput, app.StateNeedsApproval:
 		return theme.ColorNamePrimary, theme.ColorNameForegroundOnPrimary
 	case app.StateStarting, app.StateRestarting, app.StateStopping:
 		return theme.ColorNameWarning, theme.ColorNameForegroundOnWarning

@@ -31,6 +31,10 @@ type Core interface {
 	ServerEntry(name string) (app.ServerEntry, error)
 	AddServer(e app.ServerEntry, replace bool) (app.AddResult, error)
 	RemoveServer(name string) ([]string, error)
+	// Tools lists a server's tools with their switches; SetToolEnabled
+	// turns one on or off (rewrites the entry's disabledTools).
+	Tools(name string) (app.ToolList, error)
+	SetToolEnabled(server, tool string, on bool) error
 	// FollowLog writes a server's log to w, then each new line, until ctx
 	// ends.
 	FollowLog(ctx context.Context, name string, w io.Writer) error

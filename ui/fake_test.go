@@ -23,6 +23,8 @@ type fakeCore struct {
 	serverEntry  func(name string) (app.ServerEntry, error)
 	addServer    func(e app.ServerEntry, replace bool) (app.AddResult, error)
 	removeServer func(name string) ([]string, error)
+	tools        func(name string) (app.ToolList, error)
+	setTool      func(server, tool string, on bool) error
 	followLog    func(ctx context.Context, name string, w io.Writer) error
 	token        func() (string, error)
 	toolsMode    func() string
@@ -98,6 +100,20 @@ func (f *fakeCore) SetEnabled(name string, enabled bool) error {
 		return nil
 	}
 	return f.setEnabled(name, enabled)
+}
+
+func (f *fakeCore) Tools(name string) (app.ToolList, error) {
+	if f.tools == nil {
+		return app.ToolList{Server: name, State: app.StateReady, Tools: []app.ToolInfo{}}, nil
+	}
+	return f.tools(name)
+}
+
+func (f *fakeCore) SetToolEnabled(server, tool string, on bool) error {
+	if f.setTool == nil {
+		return nil
+	}
+	return f.setTool(server, tool, on)
 }
 
 func (f *fakeCore) Restart(name string) error {

@@ -47,7 +47,7 @@ func goldenMain(t *testing.T, st app.Status, noTray string) (*mainScreen, fyne.W
 	t.Helper()
 	failOnThreadErrors(t)
 	a := test.NewTempApp(t)
-	env, _ := testEnv(t, a, &fakeCore{})
+	env, _ := testEnv(t, a, &fakeCore{tools: sampleTools})
 	env.autostart = &fixedAutostart{on: true}
 	m := newMainScreen(env, noTray)
 	t.Cleanup(m.close)

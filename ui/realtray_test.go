@@ -29,8 +29,10 @@ func TestRealTray(t *testing.T) {
 	conn := sessionBus(t)
 	seen := notifications(t)
 	nw := watchNotifications(t)
+	alpha := fakeServer("echo")
+	alpha["env"].(map[string]string)["MCPTRAY_FAKE_ANNOTATED"] = "1" // the Servers tab shows its tools' hints
 	a := startApp(t, map[string]any{
-		"alpha": fakeServer("echo"),
+		"alpha": alpha,
 		"beta":  fakeServer("echo"),
 		"gamma": fakeServer("echo"),
 	})

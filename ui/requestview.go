@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -56,6 +57,21 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 	cancel := widget.NewButton("Cancel", func() { v.send(app.ActionCancel) })
 	var buttons *fyne.Container
 	switch {
+	case req.Kind == app.KindApproval:
+		box.Add(approvalDetail(req))
+		v.accept = widget.NewButton("Allow once", func() { v.sendScope(app.ActionAccept, app.ScopeOnce) })
+		buttons = container.NewHBox(v.accept,
+			widget.NewButton("Allow for this session", func() { v.sendScope(app.ActionAccept, app.ScopeSession) }),
+			widget.NewButton("Always", func() { v.sendScope(app.ActionAccept, app.ScopeAlways) }),
+			widget.NewButton("Deny", func() { v.send(app.ActionDecline) }))
+	case req.Kind == app.KindToolChange:
+		box.Add(toolChangeDetail(req))
+		v.accept = widget.NewButton("Accept the change", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Keep it held back", func() { v.send(app.ActionDecline) }))
+	case req.Kind == app.KindLaunch:
+		box.Add(launchDetail(req))
+		v.accept = widget.NewButton("Allow it to run", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Don't run it", func() { v.send(app.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -91,6 +107,8 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 // or mcp.json.
 func origin(req app.InboxRequest) string {
 	switch {
+	case req.Kind != "" && req.Kind != app.KindElicitation && req.Kind != app.KindInput:
+		return "" // mcptray asks: the message says what about
 	case req.Source == app.SourceConfig:
 		return fmt.Sprintf("mcp.json asks for input %q to start %s.", req.Input, req.Server)
 	case req.Tool != "" && req.Client != "":
@@ -99,6 +117,96 @@ func origin(req app.InboxRequest) string {
 		return fmt.Sprintf("During the call of its tool %s.", req.Tool)
 	}
 	return ""
+}
+
+// approvalDetail shows a tool call that waits: the tool and its hints,
+// why mcptray asks, and the arguments (pretty-printed, long values folded
+// by the core, secrets redacted), scrollable.
+func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
+	ap := req.Approval
+	if ap == nil {
+		ap = &app.CallApproval{}
+	}
+	tool := "Tool: " + req.Tool
+	switch {
+	case ap.Destructive:
+		tool += " (may destroy data)"
+	case ap.ReadOnly:
+		tool += " (only reads)"
+	}
+	who := req.Client
+	if who == "" {
+		who = "an assistant (it did not give its name)"
+	}
+	head := widget.NewLabel(fmt.Sprintf("%s\nServer: %s\nAssistant: %s", tool, req.Server, who))
+	head.Wrapping = fyne.TextWrapWord
+	why := widget.NewLabel("mcptray asks because " + ap.Why + ".")
+	why.Importance = widget.LowImportance
+	why.Wrapping = fyne.TextWrapWord
+	args := widget.NewLabelWithStyle(ap.Arguments, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	args.Wrapping = fyne.TextWrapBreak
+	args.Selectable = true
+	scroll := container.NewVScroll(args)
+	scroll.SetMinSize(fyne.NewSize(360, 140))
+	return container.NewVBox(head, why, widget.NewLabel("Arguments:"), scroll)
+}
+
+// launchDetail shows what a new or changed entry would run: the file, the
+// entry, the command line (variables other than paths as written: no
+// secret value), the names of its environment, its working directory, and
+// what it ran before.
+func launchDetail(req app.InboxRequest) fyne.CanvasObject {
+	l := req.Launch
+	if l == nil {
+		l = &app.LaunchApproval{}
+	}
+	head := widget.NewLabel(fmt.Sprintf("File: %s\nEntry: %s", l.File, l.Entry))
+	head.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(head, widget.NewLabel("It runs:"), monoBlock(l.CommandLine))
+	if len(l.EnvNames) > 0 {
+		env := widget.NewLabel("With the variables (values not shown): " + strings.Join(l.EnvNames, ", "))
+		env.Wrapping = fyne.TextWrapWord
+		box.Add(env)
+	}
+	if l.Cwd != "" {
+		box.Add(widget.NewLabel("In: " + l.Cwd))
+	}
+	if l.Previous != "" {
+		box.Add(widget.NewLabel("It ran before:"))
+		box.Add(monoBlock(l.Previous))
+	}
+	note := widget.NewLabel("A config edit runs code: allow it only if you made this change.")
+	note.Importance = widget.LowImportance
+	note.Wrapping = fyne.TextWrapWord
+	box.Add(note)
+	return box
+}
+
+// toolChangeDetail shows how a pinned tool changed: its description before
+// and now, and the other changes (schema, annotations), one per line.
+func toolChangeDetail(req app.InboxRequest) fyne.CanvasObject {
+	tc := req.ToolChange
+	if tc == nil {
+		tc = &app.ToolChange{}
+	}
+	box := container.NewVBox(
+		widget.NewLabelWithStyle("Description before:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), monoBlock(tc.OldDescription),
+		widget.NewLabelWithStyle("Description now:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), monoBlock(tc.NewDescription))
+	if len(tc.Changes) > 0 {
+		box.Add(widget.NewLabelWithStyle("Other changes:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		box.Add(monoBlock(strings.Join(tc.Changes, "\n")))
+	}
+	scroll := container.NewVScroll(box)
+	scroll.SetMinSize(fyne.NewSize(360, 220))
+	return scroll
+}
+
+// monoBlock is text in a monospace font, wrapped anywhere, selectable.
+func monoBlock(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	l.Wrapping = fyne.TextWrapBreak
+	l.Selectable = true
+	return l
 }
 
 // tick shows the time left.
@@ -128,8 +236,12 @@ func (v *requestView) first() fyne.Focusable {
 
 // send answers with action: accept sends the form's content once every
 // field checks out.
-func (v *requestView) send(action string) {
-	a := app.Answer{Action: action, By: "ui"}
+func (v *requestView) send(action string) { v.sendScope(action, "") }
+
+// sendScope answers with action, and for an approval's yes how far it
+// reaches.
+func (v *requestView) sendScope(action, scope string) {
+	a := app.Answer{Action: action, By: "ui", Scope: scope}
 	if action == app.ActionAccept && v.form != nil {
 		content, ok := v.form.content()
 		if !ok {

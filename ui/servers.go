@@ -36,9 +36,10 @@ const (
 // server (a check that turns it on or off through Core.SetEnabled, then
 // name, state badge, pid, uptime, tool count, restarts and the first line
 // of its last error, cut to the column) over the selected server's Edit,
-// Remove and Restart buttons, its whole last error and its log, followed
-// live. The selection is a server's name: it stays on that server when
-// rows are added or removed around it. Main goroutine only.
+// Remove and Restart buttons, its whole last error, and two tabs: its
+// tools with their switches (tools.go) and its log, followed live. The
+// selection is a server's name: it stays on that server when rows are
+// added or removed around it. Main goroutine only.
 type serversScreen struct {
 	core    Core
 	onError func(error)        // shows a failed SetEnabled, Restart or Remove to the person
@@ -58,6 +59,8 @@ type serversScreen struct {
 	form    *serverForm   // the form open, if any
 	errText *widget.Label // the selected server's whole last error, wrapped; hidden when it has none
 	detail  *fyne.Container
+	tabs    *container.AppTabs // the selected server's Tools and Log
+	tools   *toolsPane
 	log     *logPane
 	root    fyne.CanvasObject
 }
@@ -99,9 +102,11 @@ func newServersScreen(c Core, now func() time.Time, win func() fyne.Window, onEr
 	s.errText.Selectable = true // to copy it
 	s.errText.Hide()
 	s.log = newLogPane(c)
+	s.tools = newToolsPane(c, onError)
+	s.tabs = container.NewAppTabs(container.NewTabItem("Tools", s.tools.root), container.NewTabItem("Log", s.log.root))
 	s.detail = container.NewBorder(
 		container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(s.edit, s.remove, s.restart), s.title), s.errText),
-		nil, nil, nil, s.log.root)
+		nil, nil, nil, s.tabs)
 
 	split := container.NewVSplit(container.NewBorder(container.NewVBox(container.NewHBox(s.add), header), nil, nil, nil, s.list), s.detail)
 	split.Offset = 0.45
@@ -199,11 +204,12 @@ func (s *serversScreen) show(name string) {
 		return
 	}
 	s.selected = name
-	s.title.SetText("Log of " + name)
+	s.title.SetText(name)
 	s.restart.Enable()
 	s.edit.Enable()
 	s.remove.Enable()
 	s.showError()
+	s.tools.show(name)
 	s.log.follow(name)
 }
 
@@ -259,6 +265,9 @@ func (s *serversScreen) setServers(servers []app.ServerStatus) {
 	}
 	s.list.Refresh()
 	s.showError()
+	if s.selected != "" {
+		s.tools.reload() // its tools may have changed with it
+	}
 }
 
 // clearSelection selects nothing: there is no server.
@@ -272,6 +281,7 @@ func (s *serversScreen) clearSelection() {
 	s.restart.Disable()
 	s.edit.Disable()
 	s.remove.Disable()
+	s.tools.show("")
 	s.log.stop()
 	s.log.clear()
 }

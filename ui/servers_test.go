@@ -215,7 +215,7 @@ func TestLogPaneFollowsTheSelectedServer(t *testing.T) {
 		}
 	}
 	notes := next("notes")
-	if got := m.servers.title.Text; got != "Log of notes" {
+	if got := m.servers.title.Text; got != "notes" {
 		t.Errorf("log title %q, want \"Log of notes\"", got)
 	}
 	m.servers.list.Select(1)
@@ -331,8 +331,8 @@ func TestSelectionFollowsTheServer(t *testing.T) {
 		if len(lit) != 1 || lit[0] != want {
 			t.Errorf("rows highlighted %q, want [%q]", lit, want)
 		}
-		if got := s.title.Text; got != "Log of "+want {
-			t.Errorf("log pane %q, want \"Log of %s\"", got, want)
+		if got := s.title.Text; got != want || s.tools.server != want {
+			t.Errorf("detail of %q (tools of %q), want %q", got, s.tools.server, want)
 		}
 	}
 	test.Tap(find("gmail").item)

@@ -157,9 +157,11 @@ func summary(st app.Status, waiting map[string]int) string {
 		}
 		return "No servers configured"
 	}
-	var running, wait, starting, failed, off int
+	var running, wait, approve, starting, failed, off int
 	for _, s := range st.Servers {
 		switch {
+		case s.State == app.StateNeedsApproval:
+			approve++
 		case waiting[s.Name] > 0 || s.State == app.StateWaitingInput:
 			wait++
 		case s.State == app.StateReady:
@@ -175,6 +177,9 @@ func summary(st app.Status, waiting map[string]int) string {
 	parts := []string{fmt.Sprintf("%d running", running)}
 	if wait > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting for input", wait))
+	}
+	if approve > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting for your approval", approve))
 	}
 	if starting > 0 {
 		parts = append(parts, fmt.Sprintf("%d starting", starting))
@@ -198,6 +203,8 @@ func summary(st app.Status, waiting map[string]int) string {
 func serverLabel(s app.ServerStatus, waiting int) string {
 	state := s.State
 	switch {
+	case s.State == app.StateNeedsApproval:
+		state = "waiting for your approval"
 	case waiting > 0 && s.Enabled, s.State == app.StateWaitingInput:
 		state = "waiting for input"
 	case (s.State == app.StateError || s.State == app.StateCrashLoop) && s.Error != "":
@@ -218,11 +225,17 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// trayIcon is the tray's icon: attention while a request waits for the
-// person, error while a server or the config is in error, else normal.
+// trayIcon is the tray's icon: attention while a request or a new entry
+// waits for the person, error while a server or the config is in error,
+// else normal.
 func trayIcon(st app.Status, pending int) fyne.Resource {
 	if pending > 0 {
 		return assets.IconAttention
+	}
+	for _, s := range st.Servers {
+		if s.State == app.StateNeedsApproval {
+			return assets.IconAttention
+		}
 	}
 	if st.ConfigError != "" {
 		return assets.IconError

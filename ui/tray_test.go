@@ -182,6 +182,14 @@ func TestTrayIconStates(t *testing.T) {
 	if got := host.icons[len(host.icons)-1]; got != assets.Icon {
 		t.Errorf("icon once the failing server is off = %s, want %s", got.Name(), assets.Icon.Name())
 	}
+	off.Servers = append(off.Servers, app.ServerStatus{Name: "new", Enabled: true, State: app.StateNeedsApproval})
+	tr.setStatus(off)
+	if got := host.icons[len(host.icons)-1]; got != assets.IconAttention {
+		t.Errorf("icon with an entry waiting for approval = %s, want %s", got.Name(), assets.IconAttention.Name())
+	}
+	if m := menuText(host.last()); !strings.Contains(m, "1 waiting for your approval") || !strings.Contains(m, "new — waiting for your approval") {
+		t.Errorf("menu:\n%s", m)
+	}
 }
 
 func TestShorten(t *testing.T) {

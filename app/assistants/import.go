@@ -269,6 +269,13 @@ func (im *Import) Plans(replace bool) (cfg, client *Plan, err error) {
 // and, with replace, the assistant's file (each after a backup). Nothing
 // is written when a secret cannot be stored.
 func (im *Import) Apply(replace bool, store func(name, value string) error) error {
+	return im.ApplyWith(replace, store, nil)
+}
+
+// ApplyWith is Apply with mcp.json written by writeConfig (Plan.ApplyWith;
+// nil: an atomic write): mcptray's own edit, so the servers it imports
+// need no approval.
+func (im *Import) ApplyWith(replace bool, store func(name, value string) error, writeConfig func(old, new []byte) error) error {
 	cfg, client, err := im.Plans(replace)
 	if err != nil {
 		return err
@@ -281,7 +288,7 @@ func (im *Import) Apply(replace bool, store func(name, value string) error) erro
 			return fmt.Errorf("storing ${keyring:%s}: %w", s.Name, err)
 		}
 	}
-	if err := cfg.Apply(); err != nil {
+	if err := cfg.ApplyWith(writeConfig); err != nil {
 		return err
 	}
 	if client != nil {

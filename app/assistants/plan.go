@@ -123,7 +123,13 @@ const minRedact = 6
 // first, then the new bytes through a temp file and a rename (or the file
 // removed, for Delete). It refuses, writing nothing, when the file is no
 // longer what the plan was made from.
-func (p *Plan) Apply() error {
+func (p *Plan) Apply() error { return p.ApplyWith(nil) }
+
+// ApplyWith is Apply with the file's last write done by write (old: the
+// bytes the plan was made on, nil for no file) instead of an atomic
+// write: mcp.json goes through mcptray's own edit (app.OwnEdit), whose
+// new entries then need no approval.
+func (p *Plan) ApplyWith(write func(old, new []byte) error) error {
 	now, existed, err := readFile(p.Path)
 	if err != nil {
 		return err
@@ -147,6 +153,13 @@ func (p *Plan) Apply() error {
 	}
 	if err := os.MkdirAll(filepath.Dir(config.Target(p.Path)), 0o700); err != nil {
 		return fmt.Errorf("writing %s: %w", p.Path, err)
+	}
+	if write != nil {
+		var old []byte
+		if p.Existed {
+			old = p.Before
+		}
+		return write(old, p.After)
 	}
 	return config.WriteAtomic(p.Path, p.After)
 }

@@ -36,6 +36,13 @@ type Settings struct {
 	// variables from the servers, even when mcptray was started without a
 	// terminal (app/loginshell.go).
 	NoLoginShell bool
+	// Approve says which tool calls wait for the person's yes ("approve":
+	// off, destructive, writes or all); default destructive. An entry's
+	// own x-mcptray.approve overrides it.
+	Approve string
+	// TrustConfigEdits runs new and changed entries without asking
+	// ("trustConfigEdits": true): a file write then runs code.
+	TrustConfigEdits bool
 }
 
 // Defaults of Settings.
@@ -75,10 +82,18 @@ type Server struct {
 	Headers  map[string]string          // http: resolved
 	Disabled bool                       // "disabled": true, or "enabled": false
 	Settings map[string]json.RawMessage // per-entry "x-mcptray", compacted; nil when absent
+	// Rules are the entry's tool switches and approval settings, read from
+	// its "x-mcptray" (rules.go); kept for a refused entry too.
+	Rules ToolRules
+	// Launch is what the entry runs, without secret values (launch.go): the
+	// person approves it before a new or changed entry starts. Kept for a
+	// refused entry too, once its type is known.
+	Launch Launch
 	// Err, when non-nil, refuses the entry: Err.Error() is a one-line reason
 	// a person reads, like `ssh: variable ${env:FOO} is not set`. It never
 	// contains a resolved value. A refused Server keeps only Name, Type (when
-	// known), Disabled and Settings; the resolved fields are left empty.
+	// known), Disabled, Settings, Rules and Launch; the resolved fields are
+	// left empty.
 	Err error
 }
 
@@ -108,7 +123,7 @@ func Parse(data []byte, env Env) (*Config, error) {
 		return nil, err
 	}
 
-	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, InboxTimeout: DefaultInboxTimeout, EventRetentionDays: DefaultEventRetentionDays}}
+	cfg := &Config{Settings: Settings{Listen: DefaultListen, Tools: DefaultTools, Elicitation: DefaultElicitation, CallTimeout: DefaultCallTimeout, InboxTimeout: DefaultInboxTimeout, EventRetentionDays: DefaultEventRetentionDays, Approve: DefaultApprove}}
 	for _, m := range root.members {
 		var err error
 		switch m.key {

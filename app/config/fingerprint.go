@@ -23,7 +23,8 @@ var fingerprintKey = func() []byte {
 }()
 
 // Fingerprint is a stable hash of the effective (resolved) spec: type,
-// command, args, env, cwd, url, headers and per-entry settings. Two servers
+// command, args, env, cwd, url, headers and per-entry settings but the
+// gateway's own (Rules: a tool switched off restarts nothing). Two servers
 // with equal fingerprints need no restart. Name and Disabled are not part of
 // it; a refused entry fingerprints its Err text. An empty list or map counts
 // as absent. Fingerprints compare only within one process (see
@@ -50,8 +51,9 @@ func (s Server) Fingerprint() string {
 	for _, k := range sortedKeys(s.Headers) {
 		field(h, k, s.Headers[k])
 	}
-	field(h, "settings", strconv.Itoa(len(s.Settings)))
-	for _, k := range sortedKeys(s.Settings) {
+	keys := slices.DeleteFunc(sortedKeys(s.Settings), func(k string) bool { return slices.Contains(ruleKeys, k) })
+	field(h, "settings", strconv.Itoa(len(keys)))
+	for _, k := range keys {
 		field(h, k, string(s.Settings[k]))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])

@@ -36,7 +36,7 @@ func buildServer(name string, n *node, text []byte, r *resolver, env Env) Server
 	// reason refuses the entry. What was resolved is dropped, so a secret
 	// read before the failure does not linger in a Server nobody runs.
 	reason := func(err error) Server {
-		refused := Server{Name: name, Type: s.Type, Disabled: s.Disabled, Settings: s.Settings}
+		refused := Server{Name: name, Type: s.Type, Disabled: s.Disabled, Settings: s.Settings, Rules: s.Rules, Launch: s.Launch}
 		if name == "" {
 			refused.Err = errors.New("a server has an empty name")
 		} else if ine := (*InputNeededError)(nil); errors.As(err, &ine) {
@@ -66,10 +66,14 @@ func buildServer(name string, n *node, text []byte, r *resolver, env Env) Server
 			return reason(fmt.Errorf(`"x-mcptray" must be an object, got %s`, v.kind))
 		}
 		s.Settings = compactMembers(text, v)
+		if s.Rules, err = parseRules(v, text); err != nil {
+			return reason(err)
+		}
 	}
 	if s.Type, err = e.kind(); err != nil {
 		return reason(err)
 	}
+	s.Launch = launchOf(e, s.Type, env)
 	if s.Type == TypeHTTP {
 		err = e.resolveHTTP(&s, r)
 	} else {

@@ -49,6 +49,14 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 			}
 			s.NoLoginShell = !m.value.boolean(text)
 			continue
+		case "trustConfigEdits":
+			if m.value.kind != kindBool {
+				return errorAt(orig, m.value.start, "x-mcptray.trustConfigEdits must be true or false, got %s", m.value.kind)
+			}
+			s.TrustConfigEdits = m.value.boolean(text)
+			continue
+		case "approve":
+			dst, allowed = &s.Approve, approveModes
 		case "listen":
 			dst = &s.Listen
 		case "tools":

@@ -6,8 +6,11 @@
 // Modes (the value of MCPTRAY_FAKE_SERVER):
 //
 //	echo         tools echo {message} and add {a,b}; more with
-//	             MCPTRAY_FAKE_TOOLS=a,b,c (each returns its own name) and
-//	             MCPTRAY_FAKE_TOOL_COUNT=N (tool_0000 …); pages of 100 tools
+//	             MCPTRAY_FAKE_TOOLS=a,b,c (each returns its own name),
+//	             MCPTRAY_FAKE_TOOL_COUNT=N (tool_0000 …) and
+//	             MCPTRAY_FAKE_ANNOTATED=1 (read_note, write_note,
+//	             delete_note: see AnnotatedEnv); pages of 100 tools.
+//	             MCPTRAY_FAKE_DESC_FILE: echo's description, read at start
 //	banner       prints non-JSON lines on stdout at start and in every echo
 //	             call, otherwise echo
 //	crash        writes "panic: boom" to stderr and exits 3 at once
@@ -84,7 +87,14 @@ const (
 	PidFileEnv   = "MCPTRAY_FAKE_PIDFILE"
 	ExitAfterEnv = "MCPTRAY_FAKE_EXIT_AFTER"
 	MarkEnv      = "MCPTRAY_FAKE_MARK"
-	OrphanEnv    = "MCPTRAY_FAKE_ORPHAN"
+	// AnnotatedEnv=1 adds tools with annotations: read_note (read-only,
+	// idempotent), write_note (none) and delete_note (destructive), each
+	// returning "NAME: ARGS" (ARGS its arguments as JSON).
+	AnnotatedEnv = "MCPTRAY_FAKE_ANNOTATED"
+	// DescFileEnv names a file whose text (read at start) is echo's
+	// description: a server whose tool changes after a restart.
+	DescFileEnv = "MCPTRAY_FAKE_DESC_FILE"
+	OrphanEnv   = "MCPTRAY_FAKE_ORPHAN"
 )
 
 // PageSize is how many tools the fakes list per page.
@@ -309,7 +319,13 @@ func NewServer(mode string) *sdk.Server {
 	if mode == "rich" {
 		addRich(s)
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes its message."},
+	echoDesc := "Echoes its message."
+	if f := os.Getenv(DescFileEnv); f != "" {
+		if b, err := os.ReadFile(f); err == nil {
+			echoDesc = strings.TrimSpace(string(b))
+		}
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: echoDesc},
 		func(ctx context.Context, req *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
 			switch mode {
 			case "banner":
@@ -345,6 +361,9 @@ func NewServer(mode string) *sdk.Server {
 				return text("added " + in.Name), nil, nil
 			})
 	}
+	if os.Getenv(AnnotatedEnv) == "1" {
+		addAnnotated(s)
+	}
 	var extra []string
 	for name := range strings.SplitSeq(os.Getenv(ToolsEnv), ",") {
 		if name = strings.TrimSpace(name); name != "" {
@@ -360,6 +379,22 @@ func NewServer(mode string) *sdk.Server {
 		addNamed(s, name)
 	}
 	return s
+}
+
+// addAnnotated adds the tools of AnnotatedEnv.
+func addAnnotated(s *sdk.Server) {
+	yes, no := true, false
+	for _, t := range []*sdk.Tool{
+		{Name: "read_note", Title: "Read a note", Description: "Reads a note.\nMore text.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}},
+		{Name: "write_note", Description: "Writes a note."},
+		{Name: "delete_note", Description: "Deletes a note.", Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &yes}},
+	} {
+		t.InputSchema = map[string]any{"type": "object"}
+		name := t.Name
+		s.AddTool(t, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text(name + ": " + string(req.Params.Arguments)), nil
+		})
+	}
 }
 
 // addNamed adds a tool that returns its own name.

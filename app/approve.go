@@ -1,0 +1,171 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/mcp"
+)
+
+// Approval before a call (DESIGN.md §14): a call of a tool that needs it
+// (x-mcptray.approve, top level or per entry) waits in the inbox, for the
+// person only, as a request of kind approval. The gateway routes such a
+// tool past its fast path and asks here (GatewayOptions.Approve); a yes
+// reaches this call, the tool for the assistant's session, or the tool for
+// good (written to the entry's x-mcptray.allowTools). A no, or the
+// deadline, gives the assistant isError text: mcp.DeclinedText.
+
+// SourceMcptray is the source of the requests mcptray itself puts to the
+// person (approvals).
+const SourceMcptray = "mcptray"
+
+// CallApproval is what an approval request shows of the call.
+type CallApproval struct {
+	// Arguments are the call's arguments, pretty-printed JSON with long
+	// values folded; the values typed as secrets for the server are
+	// redacted.
+	Arguments   string `json:"arguments"`
+	ReadOnly    bool   `json:"readOnly"`    // the tool says it only reads
+	Destructive bool   `json:"destructive"` // the tool says it may destroy data
+	Why         string `json:"why"`         // why mcptray asks
+}
+
+// approveCall is the gateway's Approve.
+func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Approval, error) {
+	c.mu.Lock()
+	mode := c.rules[req.Server].Approve
+	if mode == "" {
+		mode = c.approveDefault
+	}
+	c.mu.Unlock()
+	ca := &CallApproval{Arguments: foldArgs(req.Arguments), Why: approvalWhy(mode)}
+	if a := req.Annotations; a != nil {
+		ca.ReadOnly = a.ReadOnlyHint
+		ca.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
+	}
+	who := req.Client
+	if who == "" {
+		who = "An assistant"
+	}
+	ir := InboxRequest{Kind: KindApproval, Server: req.Server, Tool: req.Tool, Client: req.Client, Source: SourceMcptray,
+		Message: fmt.Sprintf("%s wants to call %s of %s.", who, req.Tool, req.Server),
+		Mode:    "form", Confirm: true, Approval: ca}
+	r := c.inbox.ask(ctx, ir, "", c.inboxTimeout())
+	if r.outcome != ActionAccept {
+		return mcp.Deny, nil
+	}
+	switch r.scope {
+	case ScopeSession:
+		return mcp.AllowSession, nil
+	case ScopeAlways:
+		if err := c.allowAlways(req.Server, req.Tool); err != nil {
+			c.log.Warn("writing allowTools", "server", req.Server, "tool", req.Tool, "err", err)
+			c.serverLog(req.Server, logInbox, fmt.Sprintf("%s allowed always, but mcp.json could not be written (%v): allowed for this session only", req.Tool, err))
+			return mcp.AllowSession, nil
+		}
+		return mcp.AllowAlways, nil
+	}
+	return mcp.AllowOnce, nil
+}
+
+// approvalWhy says why a call asks, for the person.
+func approvalWhy(mode string) string {
+	switch mode {
+	case config.ApproveAll:
+		return `x-mcptray.approve is "all": every call asks`
+	case config.ApproveWrites:
+		return `x-mcptray.approve is "writes": the tool does not say it only reads`
+	}
+	return "the tool says it may destroy data (destructiveHint)"
+}
+
+// allowAlways adds tool to the entry's x-mcptray.allowTools in mcp.json.
+func (c *Core) allowAlways(server, tool string) error {
+	return c.editConfig(func(data []byte) ([]byte, error) {
+		list, err := config.EntryList(data, server, "allowTools")
+		if err != nil {
+			return nil, err
+		}
+		if (config.ToolRules{AllowTools: list}).ToolAllowed(tool) {
+			return data, nil
+		}
+		return config.SetEntryList(data, server, "allowTools", append(list, tool))
+	})
+}
+
+// Limits of the arguments an approval request shows.
+const (
+	foldString = 240     // characters of a string value shown
+	foldItems  = 20      // items of an array shown
+	foldDepth  = 8       // levels of nesting shown
+	foldTotal  = 8 << 10 // bytes of the whole text shown
+)
+
+// foldArgs pretty-prints a call's arguments for a person: indented, with
+// long strings and arrays cut ("… (N more characters)"), deep nesting
+// elided, and the whole bounded.
+func foldArgs(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return cut(string(raw), foldTotal)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(fold(v, 0)); err != nil {
+		return cut(string(raw), foldTotal)
+	}
+	return cut(strings.TrimRight(b.String(), "\n"), foldTotal)
+}
+
+func fold(v any, depth int) any {
+	switch x := v.(type) {
+	case string:
+		return cut(x, foldString)
+	case []any:
+		if depth >= foldDepth {
+			return fmt.Sprintf("… (a list of %d items)", len(x))
+		}
+		n := min(len(x), foldItems)
+		out := make([]any, 0, n+1)
+		for _, e := range x[:n] {
+			out = append(out, fold(e, depth+1))
+		}
+		if len(x) > n {
+			out = append(out, fmt.Sprintf("… (%d more items)", len(x)-n))
+		}
+		return out
+	case map[string]any:
+		if depth >= foldDepth {
+			return fmt.Sprintf("… (an object of %d members)", len(x))
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[cut(k, foldString)] = fold(e, depth+1)
+		}
+		return out
+	}
+	return v
+}
+
+// cut keeps the first max characters of s, saying how many it left out.
+func cut(s string, max int) string {
+	n := utf8.RuneCountInString(s)
+	if n <= max {
+		return s
+	}
+	i := 0
+	for range max {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return fmt.Sprintf("%s… (%d more characters)", s[:i], n-max)
+}

@@ -1,0 +1,179 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Launch is what an entry runs, as the person approves it (DESIGN.md §14):
+// the executable, its arguments, the names of its environment variables,
+// its working directory; for an HTTP server the URL and the names of its
+// headers. It holds no secret value: ${self}, ${userHome} and a leading ~
+// are expanded (they are paths), every other variable is kept as written,
+// so that a ${keyring:…}, ${input:…} or ${env:…} value never shows and a
+// new value behind one is not a new command line.
+type Launch struct {
+	Type string `json:"type"` // stdio or http
+	// Command is the executable: the path it resolves to on mcptray's PATH
+	// when it names no directory and is found there, else as written.
+	Command     string   `json:"command,omitempty"`
+	Args        []string `json:"args,omitempty"`
+	EnvNames    []string `json:"envNames,omitempty"` // sorted: env's and envFile's
+	EnvFile     string   `json:"envFile,omitempty"`
+	Cwd         string   `json:"cwd,omitempty"`
+	URL         string   `json:"url,omitempty"`
+	HeaderNames []string `json:"headerNames,omitempty"` // sorted
+}
+
+// Fingerprint is a stable hash of the launch, comparable across processes
+// (it holds no secret, so it needs no key). "" for an empty Launch (an
+// entry too broken to say what it would run).
+func (l Launch) Fingerprint() string {
+	if l.Type == "" {
+		return ""
+	}
+	h := sha256.New()
+	field(h, "launch/1", l.Type, l.Command, strconv.Itoa(len(l.Args)))
+	field(h, l.Args...)
+	field(h, strconv.Itoa(len(l.EnvNames)))
+	field(h, l.EnvNames...)
+	field(h, l.EnvFile, l.Cwd, l.URL, strconv.Itoa(len(l.HeaderNames)))
+	field(h, l.HeaderNames...)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CommandLine is the launch as one line a person reads: the command and
+// its arguments quoted like a shell's, or the URL.
+func (l Launch) CommandLine() string {
+	if l.Type == TypeHTTP {
+		return l.URL
+	}
+	parts := make([]string, 0, 1+len(l.Args))
+	for _, a := range append([]string{l.Command}, l.Args...) {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// launchOf is what entry e would run.
+func launchOf(e *entry, typ string, env Env) Launch {
+	l := Launch{Type: typ}
+	if typ == TypeHTTP {
+		l.URL = showVars(e.url, env)
+		for _, p := range e.headers {
+			l.HeaderNames = append(l.HeaderNames, p.key)
+		}
+		slices.Sort(l.HeaderNames)
+		l.HeaderNames = slices.Compact(l.HeaderNames)
+		return l
+	}
+	l.Command = lookPath(showVars(e.command, env), env)
+	for _, a := range e.args {
+		l.Args = append(l.Args, showVars(a, env))
+	}
+	for _, p := range e.env {
+		l.EnvNames = append(l.EnvNames, p.key)
+	}
+	if e.envFile != "" {
+		l.EnvFile = showVars(e.envFile, env)
+		path := l.EnvFile
+		if !filepath.IsAbs(path) && env.Dir != "" {
+			path = filepath.Join(env.Dir, path)
+		}
+		if b, err := os.ReadFile(path); err == nil {
+			if vars, err := parseDotenv(string(b)); err == nil {
+				for k := range vars {
+					l.EnvNames = append(l.EnvNames, k)
+				}
+			}
+		}
+	}
+	slices.Sort(l.EnvNames)
+	l.EnvNames = slices.Compact(l.EnvNames)
+	l.Cwd = showVars(e.cwd, env)
+	return l
+}
+
+// showVars expands the variables that are paths (${self}, ${userHome}, a
+// leading ~) and keeps every other one as written.
+func showVars(s string, env Env) string {
+	if env.Self != "" {
+		s = strings.ReplaceAll(s, "${self}", env.Self)
+	}
+	if env.Home != "" {
+		s = strings.ReplaceAll(s, "${userHome}", env.Home)
+		if s == "~" || strings.HasPrefix(s, "~/") {
+			s = env.Home + s[1:]
+		}
+	}
+	return s
+}
+
+// lookPath resolves a command that names no directory on mcptray's PATH
+// (env.Lookup), as starting it does; else it returns cmd.
+func lookPath(cmd string, env Env) string {
+	if cmd == "" || strings.ContainsRune(cmd, '/') || strings.Contains(cmd, "${") || env.Lookup == nil {
+		return cmd
+	}
+	path, _ := env.Lookup("PATH")
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, cmd)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
+			return p
+		}
+	}
+	return cmd
+}
+
+// Launches is what every entry of data (mcp.json) runs, by name, without
+// resolving a variable (no keyring or input is read): what mcptray records
+// as approved before it writes an edit of its own. An entry too broken to
+// say has none; a name defined twice keeps its first definition.
+func Launches(data []byte, env Env) (map[string]Launch, error) {
+	text, root, err := parseRoot(data)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Launch{}
+	for _, section := range root.members {
+		if (section.key != "mcpServers" && section.key != "servers") || section.value.kind != kindObject {
+			continue
+		}
+		for _, m := range section.value.members {
+			if _, dup := out[m.key]; dup || m.value.kind != kindObject {
+				continue
+			}
+			e, err := readEntry(m.value, text)
+			if err != nil {
+				continue
+			}
+			typ, err := e.kind()
+			if err != nil {
+				continue
+			}
+			out[m.key] = launchOf(e, typ, env)
+		}
+	}
+	return out, nil
+}

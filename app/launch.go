@@ -1,0 +1,227 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/store"
+)
+
+// Nothing new runs without a yes (DESIGN.md §14). A config edit is code
+// execution: an entry's command runs before any handshake. So an entry
+// that is new, or whose launch (config.Launch: the executable, arguments,
+// environment names, working directory, URL, header names) differs from
+// the one the person approved, waits in state needs-approval, asking in
+// the inbox (kind launch), until the person allows it there or with
+// `mcptray approve NAME`. What was approved is kept in the store as the
+// launch's fingerprint. Exempt: the entries present when this version
+// first starts (approved once, logged), edits mcptray makes itself
+// (recorded as approved before the write: editConfig), edits that leave
+// every launch as it was (disabled, x-mcptray), and everything when
+// x-mcptray.trustConfigEdits is true.
+
+// KindLaunch is the kind of an inbox request that asks whether a new or
+// changed entry may run.
+const KindLaunch = "launch"
+
+// StateNeedsApproval: a new or changed entry waits for the person's yes
+// before it runs.
+const StateNeedsApproval = "needs-approval"
+
+// seededFlag marks a data dir whose entries were approved at first start.
+const seededFlag = "launch-approvals-seeded"
+
+// LaunchApproval is what an inbox request of kind launch shows.
+type LaunchApproval struct {
+	File        string   `json:"file"`        // mcp.json's path
+	Entry       string   `json:"entry"`       // the entry's name
+	CommandLine string   `json:"commandLine"` // what it runs; variables other than ${self}, ${userHome} and ~ as written
+	EnvNames    []string `json:"envNames,omitempty"`
+	Cwd         string   `json:"cwd,omitempty"`
+	// Previous is the command line approved before, when the entry changed
+	// ("" for a new entry).
+	Previous string `json:"previous,omitempty"`
+}
+
+// launchState is what the core knows of approved launches.
+type launchState struct {
+	approved map[string]store.LaunchApproval // guarded by Core.mu: by server
+	seeded   bool                            // guarded by Core.mu: the first start's approvals are recorded
+	trust    bool                            // guarded by Core.mu: x-mcptray.trustConfigEdits or Options.TrustConfigEdits
+}
+
+// loadApprovals reads the approved launches (at start).
+func (c *Core) loadApprovals(ctx context.Context) {
+	approved, err := c.store.LaunchApprovals(ctx)
+	if err != nil {
+		c.log.Warn("reading approved launches: every entry will ask", "err", err)
+		approved = map[string]store.LaunchApproval{}
+	}
+	_, seeded, err := c.store.Flag(ctx, seededFlag)
+	if err != nil {
+		c.log.Warn("reading the first-start flag", "err", err)
+		seeded = true // never approve what may be new without asking
+	}
+	c.mu.Lock()
+	c.launches.approved, c.launches.seeded = approved, seeded
+	c.mu.Unlock()
+}
+
+// checkLaunches is the first step of apply: on the first config this
+// version applies, every entry's launch is approved once; and trust
+// follows x-mcptray.trustConfigEdits.
+func (c *Core) checkLaunches(cfg *config.Config) {
+	c.mu.Lock()
+	c.launches.trust = c.opts.TrustConfigEdits || cfg.Settings.TrustConfigEdits
+	if c.launches.seeded {
+		c.mu.Unlock()
+		return
+	}
+	c.launches.seeded = true
+	c.mu.Unlock()
+	var names []string
+	for _, spec := range cfg.Servers {
+		if spec.Launch.Fingerprint() == "" {
+			continue
+		}
+		c.approveLaunch(spec.Name, spec.Launch, store.ApprovedAtFirstStart)
+		names = append(names, spec.Name)
+	}
+	if err := c.store.SetFlag(context.Background(), seededFlag, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		c.log.Warn("recording the first start's approvals", "err", err)
+	}
+	c.log.Info("first start of this version: the entries of mcp.json are approved to run as they are; new or changed ones will ask first",
+		"count", len(names), "servers", strings.Join(names, ","))
+}
+
+// needsApproval reports whether spec waits for the person before it runs.
+func (c *Core) needsApproval(spec config.Server) bool {
+	fp := spec.Launch.Fingerprint()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.launches.trust && fp != "" && c.launches.approved[spec.Name].Fingerprint != fp
+}
+
+// approveLaunch records that server may run l.
+func (c *Core) approveLaunch(server string, l config.Launch, how string) {
+	a := store.LaunchApproval{Server: server, Fingerprint: l.Fingerprint(), Command: l.CommandLine(), Approved: time.Now().UTC(), How: how}
+	c.mu.Lock()
+	c.launches.approved[server] = a
+	c.mu.Unlock()
+	if err := c.store.ApproveLaunch(context.Background(), a); err != nil {
+		c.log.Warn("storing an approval: it lasts until mcptray exits", "server", server, "err", err)
+	}
+}
+
+// approveOwnEdit records as approved every launch that mcptray's own edit
+// of mcp.json (old → new) adds or changes, before the edit is written:
+// what mcptray writes needs no yes. An entry the edit leaves as it was is
+// not approved by it.
+func (c *Core) approveOwnEdit(old, new []byte) {
+	env := c.configEnv()
+	before, err := config.Launches(old, env)
+	if err != nil {
+		before = map[string]config.Launch{}
+	}
+	after, err := config.Launches(new, env)
+	if err != nil {
+		return
+	}
+	for name, l := range after {
+		if fp := l.Fingerprint(); fp != "" && before[name].Fingerprint() != fp {
+			c.approveLaunch(name, l, store.ApprovedByMcptray)
+		}
+	}
+}
+
+// ErrNotWaiting is wrapped by ApproveServer for a server that does not
+// wait for approval.
+var ErrNotWaiting = fmt.Errorf("it does not wait for approval")
+
+// ApproveServer allows the new or changed entry name to run as it is now
+// (`mcptray approve NAME`, the Servers tab).
+func (c *Core) ApproveServer(name string) error {
+	c.mu.Lock()
+	s, ok := c.servers[name]
+	var l *config.Launch
+	if ok {
+		l = s.pendingLaunch
+	}
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNoServer, name)
+	}
+	if l == nil {
+		return fmt.Errorf("%s: %w", name, ErrNotWaiting)
+	}
+	c.approveLaunch(name, *l, store.ApprovedByPerson)
+	select {
+	case s.approvals <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// waitApproval holds a new or changed entry in state needs-approval until
+// the person allows it (true) or ctx ends (false). It asks in the inbox
+// once; a no (or no answer) leaves it waiting for `mcptray approve`, a
+// restart (which asks again) or a change of the entry.
+func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
+	c := s.core
+	l := spec.Launch
+	c.mu.Lock()
+	prev := c.launches.approved[s.name].Command
+	s.pendingLaunch = &l
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		s.pendingLaunch = nil
+		c.mu.Unlock()
+	}()
+	head := "a new entry waits for your approval before it runs"
+	if prev != "" {
+		head = "a changed entry waits for your approval before it runs"
+	}
+	s.setState(StateNeedsApproval, fmt.Sprintf("%s: allow it in the inbox, or with: mcptray approve %s", head, s.name))
+	s.log.Write(logLifecycle, "needs approval before it runs: "+l.CommandLine())
+	c.log.Warn("an entry waits for approval before it runs", "server", s.name, "command", l.CommandLine(), "previous", prev)
+
+	msg := fmt.Sprintf("mcp.json has a new entry %q. Allow it to run this?", s.name)
+	if prev != "" {
+		msg = fmt.Sprintf("The entry %q in mcp.json now runs something else. Allow it?", s.name)
+	}
+	req := InboxRequest{Kind: KindLaunch, Server: s.name, Source: SourceMcptray, Message: msg, Mode: "form", Confirm: true,
+		Launch: &LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: l.Cwd, Previous: prev}}
+	if l.Type == config.TypeHTTP {
+		req.Launch.EnvNames = l.HeaderNames // an HTTP entry's secrets are its headers
+	}
+	askCtx, cancel := context.WithCancel(ctx)
+	defer cancel() // closes the request if still open (approved elsewhere)
+	answered := make(chan inboxResult, 1)
+	go func() { answered <- c.inbox.ask(askCtx, req, "", c.inboxTimeout()) }()
+	for {
+		select {
+		case r := <-answered:
+			if r.outcome == ActionAccept {
+				c.approveLaunch(s.name, l, store.ApprovedByPerson)
+				return true
+			}
+			answered = nil
+			why := "declined in the inbox"
+			if r.outcome != ActionDecline {
+				why = "not answered in the inbox"
+			}
+			s.setState(StateNeedsApproval, fmt.Sprintf("%s (%s): allow it with: mcptray approve %s", head, why, s.name))
+			s.log.Write(logLifecycle, "not approved ("+why+")")
+		case <-s.approvals:
+			if !c.needsApproval(spec) {
+				return true
+			}
+		case <-ctx.Done():
+			return false
+		}
+	}
+}

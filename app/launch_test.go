@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcptray/mcptray/app/config"
+)
+
+func askEdits(o *Options) { o.TrustConfigEdits = false }
+
+// mcptray's own edit of mcp.json runs what it adds without a question, but
+// approves nothing it leaves as it was: an entry a plain write added keeps
+// waiting. Approvals outlive the instance.
+func TestOwnEditsNeedNoApproval(t *testing.T) {
+	a := fake(t, "echo")
+	h := startCore(t, servers("a", a), askEdits)
+	h.wait("a ready", stateIs("a", StateReady))
+
+	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x")))
+	h.wait("x needs approval", stateIs("x", StateNeedsApproval))
+
+	err := h.core.editConfig(func([]byte) ([]byte, error) {
+		return []byte(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b"))), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wait("b ready, x still waiting", stateIs("b", StateReady, "x", StateNeedsApproval))
+	if err := h.core.SetEnabled("a", false); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("a off", stateIs("a", StateDisabled, "x", StateNeedsApproval))
+
+	if err := h.core.ApproveServer("x"); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("x ready", stateIs("x", StateReady))
+	if err := h.core.ApproveServer("x"); err == nil || !strings.Contains(err.Error(), "does not wait") {
+		t.Errorf("approving a running server: %v", err)
+	}
+	h.stop()
+
+	// The next start remembers; an entry changed meanwhile asks.
+	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b", "MORE", "1")))
+	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.wait("x ready, b waits", stateIs("x", StateReady, "b", StateNeedsApproval, "a", StateReady))
+}
+
+// The default config mcptray writes is its own: when it writes one into a
+// data dir that knew another config, its entries run without a question.
+func TestDefaultConfigNeedsNoApproval(t *testing.T) {
+	h := startCore(t, servers("a", fake(t, "echo")), askEdits)
+	h.wait("a ready", stateIs("a", StateReady))
+	h.stop()
+	os.Remove(h.cfgPath)
+	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.wait("ssh ready", stateIs("ssh", StateReady))
+}
+
+// `mcptray setup` and `import` write mcp.json themselves: through the
+// running instance (Client.ReplaceConfig) or, with none, EditConfigFile.
+// Either way what they add runs without a question.
+func TestReplaceConfigAndEditConfigFile(t *testing.T) {
+	a := fake(t, "echo")
+	h := startCore(t, servers("a", a), askEdits)
+	h.wait("a ready", stateIs("a", StateReady))
+	cl, err := Dial(h.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := os.ReadFile(h.cfgPath)
+	withB := []byte(servers("a", a, "b", fake(t, "echo", "WHO", "b")))
+	if err := cl.ReplaceConfig(context.Background(), []byte("stale"), withB); !errors.Is(err, ErrConfigChanged) {
+		t.Errorf("a stale old: %v", err)
+	}
+	if err := cl.ReplaceConfig(context.Background(), old, withB); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("b ready", stateIs("b", StateReady))
+	env := config.Env{Self: "x"}
+	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withB, nil }); err != nil {
+		t.Fatal(err) // unchanged: nothing to lock
+	}
+	withC := []byte(servers("a", a, "b", fake(t, "echo", "WHO", "b"), "c", fake(t, "echo", "WHO", "c")))
+	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withC, nil }); err == nil {
+		t.Error("EditConfigFile with an instance running: no error")
+	}
+	h.stop()
+	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withC, nil }); err != nil {
+		t.Fatal(err)
+	}
+	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
+	h2.wait("c ready", stateIs("a", StateReady, "b", StateReady, "c", StateReady))
+}
