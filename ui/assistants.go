@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -57,6 +58,7 @@ type assistantsScreen struct {
 	// hints are the reload hints of the assistants written to since the
 	// tab was built ("restart Claude Desktop to load mcptray"), by name.
 	hints map[string]string
+	shown bool // the rows show list (not an error)
 	busy  bool // a plan or a write is under way: the buttons are off
 	gen   int  // the latest refresh; an older one's result is dropped
 }
@@ -91,6 +93,9 @@ func (s *assistantsScreen) refresh() {
 			if gen != s.gen {
 				return
 			}
+			if err == nil && s.shown && slices.Equal(list, s.list) {
+				return // as shown: the buttons stay, and a click under way lands
+			}
 			s.show(list, err)
 		})
 	})
@@ -98,7 +103,7 @@ func (s *assistantsScreen) refresh() {
 
 // show puts list in the rows.
 func (s *assistantsScreen) show(list []app.AssistantStatus, err error) {
-	s.list = list
+	s.list, s.shown = list, err == nil
 	s.rows.RemoveAll()
 	if err != nil {
 		l := widget.NewLabel("Cannot read the assistants' configs: " + err.Error())
@@ -148,7 +153,6 @@ func (s *assistantsScreen) row(a app.AssistantStatus) fyne.CanvasObject {
 	state, bg, fg := assistantState(a)
 	path := widget.NewLabel(a.Path)
 	path.SizeName = theme.SizeNameCaptionText
-	path.Importance = widget.LowImportance
 	path.Wrapping = fyne.TextWrapBreak
 	detail := container.NewVBox(container.NewHBox(title, badge(state, bg, fg)), path)
 	var note string

@@ -66,7 +66,7 @@ func (f *fakeAssistants) PlanAssistant(client string, remove bool) (*app.Assista
 	}
 	a := f.list[i]
 	ch := &app.AssistantChange{Client: a.Name, Display: a.Display, Path: a.Path, Remove: remove}
-	if remove == !a.Installed || (!remove && a.Current) {
+	if (remove && !a.Installed) || (!remove && a.Current) {
 		return ch, nil // nothing to do
 	}
 	ch.Diff = fakeDiff(a.Path, remove)

@@ -1,7 +1,8 @@
 // Package assistants writes mcptray into the MCP configs of the assistants
 // a person uses (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
 // Codex, Gemini CLI, Zed) and brings their servers into mcp.json: what
-// `mcptray setup` and `mcptray import` do, and what the UI will call.
+// `mcptray setup` and `mcptray import` do, and what the Assistants tab
+// calls (through app/assistants_api.go).
 //
 // [Clients] is the table of the assistants it knows: each one's config file
 // per OS ([Client.Path], with $CLAUDE_CONFIG_DIR, $CODEX_HOME and the MSIX
