@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/mcptray/mcptray/app/assistants"
@@ -196,6 +197,9 @@ func (c *Core) PlanImport(client string) (*ImportPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(im.Secrets) > 0 {
+		im.AvoidSecretNames(c.keyringHas())
+	}
 	p := &ImportPlan{Client: cl.Name, Display: cl.Display, From: im.From, Config: im.Config,
 		Notes: im.Notes, Hint: cl.ReloadHint(assistants.Add), im: im}
 	for _, s := range im.Servers {
@@ -205,6 +209,21 @@ func (c *Core) PlanImport(client string) (*ImportPlan, error) {
 		p.Secrets = append(p.Secrets, ImportSecret{Server: s.Server, Field: s.Field, Key: s.Key, Reference: s.Reference()})
 	}
 	return p, nil
+}
+
+// keyringHas says whether the keyring holds ${keyring:NAME} already: a
+// secret moved there must not overwrite it. A keyring that cannot be
+// listed holds none that anyone could tell.
+func (c *Core) keyringHas() func(name string) bool {
+	list := c.secretNames
+	if list == nil {
+		list = SecretNames
+	}
+	names, err := list()
+	if err != nil {
+		c.log.Warn("listing the keyring's secrets for an import", "err", err)
+	}
+	return func(name string) bool { return slices.Contains(names, name) }
 }
 
 // choose sets the plan's secrets' choices; p.mu is held.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -301,5 +302,30 @@ func TestImportMovesASecretIntoTheRealKeyring(t *testing.T) {
 	}
 	if cfg := readTestFile(t, h.cfgPath); strings.Contains(cfg, value) || !strings.Contains(cfg, "${keyring:"+name+"}") {
 		t.Errorf("mcp.json:\n%s", cfg)
+	}
+}
+
+// A secret whose keyring name the keyring has already moves under
+// another, and the plan says so.
+func TestImportKeepsTheKeyringsSecrets(t *testing.T) {
+	h := newAssistantsHome(t, "")
+	h.core.secretNames = func() ([]string, error) { return []string{"github-GITHUB_TOKEN"}, nil }
+	p, err := h.core.PlanImport("claude-desktop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Secrets) != 1 || p.Secrets[0].Reference != "${keyring:github-GITHUB_TOKEN-2}" {
+		t.Fatalf("secrets %+v, want github-GITHUB_TOKEN-2", p.Secrets)
+	}
+	if want := "github env GITHUB_TOKEN: ${keyring:github-GITHUB_TOKEN} exists already, so it moves to ${keyring:github-GITHUB_TOKEN-2}"; !slices.Contains(p.Notes, want) {
+		t.Errorf("notes %q, want %q", p.Notes, want)
+	}
+	stored := map[string]string{}
+	h.core.storeSecret = func(name, value string) error { stored[name] = value; return nil }
+	if err := h.core.ApplyImport(p, ImportChoice{Move: []bool{true}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := stored["github-GITHUB_TOKEN-2"]; !ok || len(stored) != 1 {
+		t.Errorf("stored %d secrets, not as github-GITHUB_TOKEN-2", len(stored))
 	}
 }

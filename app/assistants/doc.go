@@ -24,7 +24,9 @@
 //
 // [NewImport] reads an assistant's servers in its shape and converts them
 // to mcp.json entries; [Import.Secrets] are the literal values that look
-// like secrets, each with a choice ([Secret.Move]) the caller makes;
+// like secrets, each with a choice ([Secret.Move]) the caller makes
+// (and [Import.AvoidSecretNames] keeps their keyring names from
+// overwriting ones taken);
 // [Import.Plans] computes the edits of mcp.json (through config.SetMember)
 // and, optionally, of the assistant's file (its servers taken out, mcptray
 // put in); [Import.Apply] stores the moved secrets with the caller's
