@@ -49,15 +49,15 @@ type assistantsScreen struct {
 	background func(func()) // runs work that may block; tests run it inline
 
 	rows    *fyne.Container
-	result  *widget.Label // what the last Write or Import did
 	connect *connectScreen
 	box     *fyne.Container // the tab's content, in root's scroll
 	root    fyne.CanvasObject
 
 	list []app.AssistantStatus // what the rows show
-	// hints are the reload hints of the assistants written to since the
-	// tab was built ("restart Claude Desktop to load mcptray"), by name.
-	hints map[string]string
+	// notes say, in an assistant's row, what its last Add, Remove or
+	// Import did and what the person does next ("Restart Claude Desktop
+	// to load mcptray."), by name: seen where the person clicked.
+	notes map[string]rowNote
 	shown bool // the rows show list (not an error)
 	busy  bool // a plan or a write is under way: the buttons are off
 	gen   int  // the latest refresh; an older one's result is dropped
@@ -65,18 +65,16 @@ type assistantsScreen struct {
 
 func newAssistantsScreen(env screenEnv) *assistantsScreen {
 	s := &assistantsScreen{core: env.core, win: env.window, onError: env.onError, background: env.background,
-		rows: container.NewVBox(), result: widget.NewLabel(""), hints: map[string]string{},
+		rows: container.NewVBox(), notes: map[string]rowNote{},
 		connect: newConnectScreen(env.core, env.clipboard, env.exe)}
 	if s.background == nil {
 		s.background = func(f func()) { go f() }
 	}
-	s.result.Wrapping = fyne.TextWrapWord
-	s.result.Hide()
 	intro := widget.NewLabel("mcptray is one MCP server for all of yours. Add it to your assistants " +
 		"(mcptray starts by itself when one connects), or import their servers into mcp.json. " +
 		"Each change is shown before it is written, and a copy of the file is kept beside it.")
 	intro.Wrapping = fyne.TextWrapWord
-	s.box = container.NewVBox(intro, s.rows, s.result, widget.NewSeparator(), s.connect.root)
+	s.box = container.NewVBox(intro, s.rows, widget.NewSeparator(), s.connect.root)
 	s.root = container.NewVScroll(s.box)
 	s.refresh()
 	return s
@@ -171,10 +169,10 @@ func (s *assistantsScreen) row(a app.AssistantStatus) fyne.CanvasObject {
 		}
 		detail.Add(l)
 	}
-	if hint := s.hints[name]; hint != "" {
-		l := widget.NewLabel(hint)
+	if n := s.notes[name]; n.text != "" {
+		l := widget.NewLabel(n.text)
 		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.SuccessImportance
+		l.Importance = n.importance
 		detail.Add(l)
 	}
 	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), func() { s.plan(name, false) })
@@ -227,13 +225,15 @@ func (s *assistantsScreen) plan(client string, remove bool) {
 	s.background(func() {
 		ch, err := s.core.PlanAssistant(client, remove)
 		onMain(func() {
+			if err == nil && ch.Write == nil {
+				s.notes[client] = rowNote{"Nothing to change in " + ch.Path + ".", widget.MediumImportance}
+			}
 			s.setBusy(false)
 			switch {
 			case err != nil:
 				s.onError(err)
 				s.refresh()
 			case ch.Write == nil:
-				s.say(widget.MediumImportance, "Nothing to change in "+ch.Path+".")
 				s.refresh()
 			default:
 				s.confirmChange(ch)
@@ -287,21 +287,22 @@ func (s *assistantsScreen) write(ch *app.AssistantChange) {
 	s.background(func() {
 		err := ch.Write()
 		onMain(func() {
-			s.setBusy(false)
 			if err != nil {
+				delete(s.notes, ch.Client)
+				s.setBusy(false)
 				s.onError(fmt.Errorf("writing %s: %w", ch.Path, err))
 				s.refresh()
 				return
 			}
-			done := "Added mcptray to " + ch.Display + "'s config."
+			done := "Added mcptray."
 			if ch.Remove {
-				done = "Removed mcptray from " + ch.Display + "'s config."
+				done = "Removed mcptray."
 			}
 			if ch.Backup != "" {
-				done += " The file as it was is in " + ch.Backup + "."
+				done = strings.TrimSuffix(done, ".") + " (the file as it was: " + ch.Backup + ")."
 			}
-			s.say(widget.SuccessImportance, done)
-			s.hints[ch.Client] = reloadHint(ch.Display, ch.Hint)
+			s.notes[ch.Client] = rowNote{done + " " + reloadHint(ch.Display, ch.Hint), widget.SuccessImportance}
+			s.setBusy(false)
 			s.refresh()
 		})
 	})
@@ -339,8 +340,9 @@ func (s *assistantsScreen) applyImport(p *app.ImportPlan, ch app.ImportChoice) {
 	s.background(func() {
 		err := s.core.ApplyImport(p, ch)
 		onMain(func() {
-			s.setBusy(false)
 			if err != nil {
+				delete(s.notes, p.Client)
+				s.setBusy(false)
 				s.onError(fmt.Errorf("importing from %s: %w", p.Display, err))
 				s.refresh()
 				return
@@ -356,26 +358,24 @@ func (s *assistantsScreen) applyImport(p *app.ImportPlan, ch app.ImportChoice) {
 					moved++
 				}
 			}
-			done := fmt.Sprintf("Imported %d server(s) from %s into %s.", copied, p.Display, p.Config)
+			done := fmt.Sprintf("Imported %d server(s) into %s", copied, p.Config)
 			if moved > 0 {
-				done += fmt.Sprintf(" Moved %d secret(s) into the keyring.", moved)
+				done += fmt.Sprintf("; moved %d secret(s) into the keyring", moved)
 			}
 			if ch.Replace {
-				done += " " + p.Display + " runs them through mcptray now."
-				s.hints[p.Client] = reloadHint(p.Display, p.Hint)
+				done += ". mcptray took their place in " + p.Display + "'s config. " + reloadHint(p.Display, p.Hint)
 			} else {
-				done += " " + p.Display + " still runs them too."
+				done += ". " + p.Display + " still runs them too."
 			}
-			s.say(widget.SuccessImportance, done)
+			s.notes[p.Client] = rowNote{done, widget.SuccessImportance}
+			s.setBusy(false)
 			s.refresh()
 		})
 	})
 }
 
-// say shows what the last action did under the rows.
-func (s *assistantsScreen) say(imp widget.Importance, msg string) {
-	s.result.Importance = imp
-	s.result.SetText(msg)
-	s.result.Show()
-	s.box.Refresh() // lays the label out, shown now
+// rowNote is what an assistant's row says after an action.
+type rowNote struct {
+	text       string
+	importance widget.Importance
 }

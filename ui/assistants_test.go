@@ -155,14 +155,12 @@ func TestAssistantsAddShowsTheDiffThenWrites(t *testing.T) {
 		t.Error("the dialog stays open after Write")
 	}
 	row := assistantRow(t, s, "Claude Desktop")
-	if got, want := rowText(row), "Claude Desktop | [mcptray present] | /home/me/.config/Claude/claude_desktop_config.json | Restart Claude Desktop to load mcptray."; got != want {
+	if got, want := rowText(row), "Claude Desktop | [mcptray present] | /home/me/.config/Claude/claude_desktop_config.json | "+
+		"Added mcptray (the file as it was: /home/me/.config/Claude/claude_desktop_config.json.mcptray-backup). Restart Claude Desktop to load mcptray."; got != want {
 		t.Errorf("the row after Write:\n%s\nwant\n%s", got, want)
 	}
 	if got := rowButtons(t, row); got != "-RI" {
 		t.Errorf("buttons after Write %q, want -RI", got)
-	}
-	if !s.result.Visible() || !strings.HasPrefix(s.result.Text, "Added mcptray to Claude Desktop's config.") {
-		t.Errorf("result %q", s.result.Text)
 	}
 	if len(rec.errors) > 0 {
 		t.Errorf("errors: %v", rec.errors)
@@ -240,8 +238,8 @@ func TestAssistantsImportDialogChoicesReachApplyImport(t *testing.T) {
 		"• notes: not copied, already in mcp.json",
 		"• search",
 		"Note: broken: skipped: neither a command nor a URL",
-		"[x] move github-2's env GITHUB_TOKEN to the keyring, as ${keyring:github-2-GITHUB_TOKEN}",
-		"[x] move search's headers Authorization to the keyring, as Bearer ${keyring:search-Authorization}",
+		"github-2's env GITHUB_TOKEN, as ${keyring:github-2-GITHUB_TOKEN}\n[x] move to the keyring:", // a Border: its centre first
+		"search's headers Authorization, as Bearer ${keyring:search-Authorization}\n[x] move to the keyring:",
 		"[ ] take them out of Claude Desktop and put mcptray there, so that none runs twice",
 		`+ "GITHUB_TOKEN": "${keyring:github-2-GITHUB_TOKEN}"`,
 	} {
@@ -253,13 +251,19 @@ func TestAssistantsImportDialogChoicesReachApplyImport(t *testing.T) {
 		t.Errorf("the diff shows Claude Desktop's file changed without the replace check:\n%s", text)
 	}
 
-	// Keep the token in mcp.json as it is; replace.
-	top := w.Canvas().Overlays().Top()
-	for _, x := range test.LaidOutObjects(top) {
-		if c, ok := x.(*widget.Check); ok && (strings.Contains(c.Text, "GITHUB_TOKEN") || strings.HasPrefix(c.Text, "take them out")) {
-			test.Tap(c)
+	// Keep the token in mcp.json as it is (the first secret's check);
+	// replace.
+	var checks []*widget.Check
+	for _, x := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
+		if c, ok := x.(*widget.Check); ok {
+			checks = append(checks, c)
 		}
 	}
+	if len(checks) != 3 {
+		t.Fatalf("%d checks, want one per secret and the replace one", len(checks))
+	}
+	test.Tap(checks[0])
+	test.Tap(checks[2])
 	text = dialogText(w)
 	for _, want := range []string{`+ "GITHUB_TOKEN": "********"`, "+++ /home/me/.config/Claude/claude_desktop_config.json"} {
 		if !strings.Contains(text, want) {
@@ -274,10 +278,9 @@ func TestAssistantsImportDialogChoicesReachApplyImport(t *testing.T) {
 	if len(f.applied) != 1 || !slices.Equal(f.applied[0].Move, want.Move) || f.applied[0].Replace != want.Replace {
 		t.Fatalf("ApplyImport got %+v, want %+v", f.applied, want)
 	}
-	if got := s.result.Text; got != "Imported 2 server(s) from Claude Desktop into /home/me/.config/mcptray/mcp.json. Moved 1 secret(s) into the keyring. Claude Desktop runs them through mcptray now." {
-		t.Errorf("result %q", got)
-	}
-	if got := rowText(assistantRow(t, s, "Claude Desktop")); !strings.HasSuffix(got, "[mcptray present] | /home/me/.config/Claude/claude_desktop_config.json | Restart Claude Desktop to load mcptray.") {
+	if got := rowText(assistantRow(t, s, "Claude Desktop")); !strings.HasSuffix(got, "[mcptray present] | /home/me/.config/Claude/claude_desktop_config.json | "+
+		"Imported 2 server(s) into /home/me/.config/mcptray/mcp.json; moved 1 secret(s) into the keyring. "+
+		"mcptray took their place in Claude Desktop's config. Restart Claude Desktop to load mcptray.") {
 		t.Errorf("the row after the import: %s", got)
 	}
 	if len(rec.errors) > 0 {
@@ -287,7 +290,9 @@ func TestAssistantsImportDialogChoicesReachApplyImport(t *testing.T) {
 
 func TestAssistantsImportCancelAndDefaults(t *testing.T) {
 	f := fiveAssistants()
-	f.imports = map[string]*app.ImportPlan{"claude-code": githubImport()}
+	p := githubImport()
+	p.Client, p.Display = "claude-code", "Claude Code"
+	f.imports = map[string]*app.ImportPlan{"claude-code": p}
 	s, w, _ := showAssistants(t, f)
 	test.Tap(button(t, assistantRow(t, s, "Claude Code"), "Import"))
 	test.Tap(dialogButton(t, w, "Cancel"))
@@ -300,8 +305,8 @@ func TestAssistantsImportCancelAndDefaults(t *testing.T) {
 	if len(f.applied) != 1 || !slices.Equal(f.applied[0].Move, []bool{true, true}) || f.applied[0].Replace {
 		t.Errorf("the defaults: %+v, want every secret moved, no replace", f.applied)
 	}
-	if got := s.result.Text; !strings.HasSuffix(got, "Claude Desktop still runs them too.") {
-		t.Errorf("result %q", got)
+	if got := rowText(assistantRow(t, s, "Claude Code")); !strings.HasSuffix(got, "| Imported 2 server(s) into /home/me/.config/mcptray/mcp.json; moved 2 secret(s) into the keyring. Claude Code still runs them too.") {
+		t.Errorf("the row after the import: %s", got)
 	}
 }
 

@@ -69,11 +69,14 @@ func newImportDialog(s *assistantsScreen, p *app.ImportPlan) *importDialog {
 		label("These values look like secrets. A ticked one moves into the OS keyring, and mcp.json refers to it; "+
 			"an unticked one is copied into mcp.json as it is. No value is shown here.", widget.MediumImportance)
 		for _, sec := range p.Secrets {
-			c := widget.NewCheck(fmt.Sprintf("move %s's %s %s to the keyring, as %s", sec.Server, sec.Field, sec.Key, sec.Reference),
-				func(bool) { id.update() })
+			// A check cannot wrap its text: the secret's names go in a
+			// label beside it, which can.
+			c := widget.NewCheck("move to the keyring:", func(bool) { id.update() })
 			c.Checked = true
 			id.moves = append(id.moves, c)
-			box.Add(c)
+			what := widget.NewLabel(fmt.Sprintf("%s's %s %s, as %s", sec.Server, sec.Field, sec.Key, sec.Reference))
+			what.Wrapping = fyne.TextWrapBreak
+			box.Add(container.NewBorder(nil, nil, c, nil, what))
 		}
 	}
 	id.replace = widget.NewCheck(fmt.Sprintf("take them out of %s and put mcptray there, so that none runs twice", p.Display),

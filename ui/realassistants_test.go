@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/internal/testkeyring"
 )
 
 // TestRealAssistants, in the desktop session: with a home holding Claude
@@ -16,11 +20,17 @@ import (
 // a broken one of Zed's, the Assistants tab shows a row for each
 // (assistants.png, the README's); Add on Claude Desktop's row shows the
 // diff (assistants-diff.png) and Write writes it, after which the row
-// says to restart Claude Desktop (assistants-written.png). The clicks are
+// says to restart Claude Desktop (assistants-written.png); Import on it
+// (assistants-import.png) moves github's token into the keyring and the
+// core starts the imported servers, github with the token. The clicks are
 // at the places the markup golden (testdata/assistants.xml,
-// assistants-diff.xml) gives: no window manager moves the window.
+// assistants-diff.xml, assistants-import.xml) gives: no window manager moves the window.
 func TestRealAssistants(t *testing.T) {
 	needSession(t)
+	// The import moves github's token into the keyring (the session's).
+	secret := "github-GITHUB_PERSONAL_ACCESS_TOKEN"
+	testkeyring.Own(t, "keyring/"+secret)
+	testkeyring.Own(t, "keyring-index")
 	// A short home, as the paths show in the screenshot.
 	home, err := os.MkdirTemp("", "me-")
 	if err != nil {
@@ -32,14 +42,18 @@ func TestRealAssistants(t *testing.T) {
 	bin := filepath.Join(home, ".local", "bin")
 	mcptray := filepath.Join(bin, "mcptray")
 	writeFileAll(t, mcptray, "#!/bin/sh\nexit 0\n", 0o755)
+	// Its servers are this test binary as a fake server, which the core
+	// starts once they are imported; github has a token.
+	exe, _ := os.Executable()
+	token := fmt.Sprintf("ghp_test%d", time.Now().UnixNano())
 	desktop := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
-	writeFileAll(t, desktop, `{
+	writeFileAll(t, desktop, fmt.Sprintf(`{
   "mcpServers": {
-    "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_notARealToken0123456789"}},
-    "filesystem": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "`+home+`/notes"]}
+    "github": {"command": %q, "env": {"MCPTRAY_FAKE_SERVER": "echo", "GITHUB_PERSONAL_ACCESS_TOKEN": %q}},
+    "filesystem": {"command": %q, "args": ["--root", "~/notes"], "env": {"MCPTRAY_FAKE_SERVER": "echo"}}
   }
 }
-`, 0o600)
+`, exe, token, exe), 0o600)
 	writeFileAll(t, filepath.Join(home, ".cursor", "mcp.json"), `{
   "mcpServers": {
     "mcptray": {"command": "`+mcptray+`", "args": ["connect"]}
@@ -97,12 +111,60 @@ func TestRealAssistants(t *testing.T) {
 	})
 	screenshot(t, a, win, "assistants-written.png")
 	b, _ := os.ReadFile(desktop)
-	if !strings.Contains(string(b), `"github"`) || !strings.Contains(string(b), "ghp_notARealToken0123456789") {
+	if !strings.Contains(string(b), `"github"`) || !strings.Contains(string(b), token) {
 		t.Errorf("the servers of Claude Desktop's config did not stay:\n%s", b)
 	}
 	if bak, err := os.ReadFile(desktop + ".mcptray-backup"); err != nil || string(bak) != string(orig) {
 		t.Errorf("the backup is not the file as it was (%v)", err)
 	}
+
+	// Import on the same row, with what the dialog ticks at first: the
+	// token moved into the keyring, Claude Desktop's config left alone.
+	xdo(t, "mousemove", "--window", win, "850", "124", "click", "1")
+	waitFor(t, 30*time.Second, "the import dialog with its Import button", func() bool {
+		a.alive()
+		return brightest(win, 451, 484, 89, 36) > 200
+	})
+	screenshot(t, a, win, "assistants-import.png")
+	xdo(t, "mousemove", "--window", win, "495", "502", "click", "1")
+	st := waitServer(t, a, "github", func(s app.ServerStatus) bool { return s.State == app.StateReady })
+	if got := envOf(st.PID, "GITHUB_PERSONAL_ACCESS_TOKEN"); got != token {
+		t.Errorf("github runs with GITHUB_PERSONAL_ACCESS_TOKEN %q, want the token from the keyring", got)
+	}
+	if got, err := keyring.Get("keyring/" + secret); err != nil || got != token {
+		t.Errorf("keyring/%s: %v (holds the token: %t)", secret, err, got == token)
+	}
+	cfg, _ := os.ReadFile(a.config)
+	if strings.Contains(string(cfg), token) || !strings.Contains(string(cfg), `"${keyring:`+secret+`}"`) || !strings.Contains(string(cfg), `"filesystem"`) {
+		t.Errorf("mcp.json after the import:\n%s", cfg)
+	}
+	if b, _ := os.ReadFile(desktop); !strings.Contains(string(b), token) {
+		t.Error("Claude Desktop's config changed without the replace check")
+	}
+	screenshot(t, a, win, "assistants-imported.png")
+}
+
+// waitServer waits until server name's status satisfies cond.
+func waitServer(t *testing.T, a *realApp, name string, cond func(app.ServerStatus) bool) app.ServerStatus {
+	t.Helper()
+	var st app.ServerStatus
+	waitFor(t, 60*time.Second, name+"'s state", func() bool {
+		a.alive()
+		st = a.server(name)
+		return st.Name == name && cond(st)
+	})
+	return st
+}
+
+// envOf is variable key of process pid's environment.
+func envOf(pid int, key string) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // brightest is the brightest grey level (0–255) in the w×h rectangle at
