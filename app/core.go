@@ -94,6 +94,12 @@ type Core struct {
 
 	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
 
+	// storeSecret stores a secret an import moves into the keyring, and
+	// secretNames lists those there; nil: SetSecret, SecretNames (tests
+	// replace them).
+	storeSecret func(name, value string) error
+	secretNames func() ([]string, error)
+
 	statusDirty    chan struct{}          // cap 1: the status changed since the last snapshot (read by broadcaster)
 	lastConfigured []mcp.ConfiguredServer // owned by broadcaster: what the gateway was last given
 	snapshots      atomic.Int64           // status snapshots sent so far (tests bound it)

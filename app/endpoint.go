@@ -174,7 +174,7 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 // listenHTTP listens on addr. When a fixed port is taken, it listens on a
 // free port of the same host instead, and warning says so: a client's
 // saved URL no longer reaches mcptray, which the person must learn from
-// status and the Connect tab, never find out by a failing client.
+// status and the Assistants tab, never find out by a failing client.
 func listenHTTP(addr string) (ln net.Listener, warning string, err error) {
 	ln, err = net.Listen("tcp", addr)
 	if err == nil || !errors.Is(err, syscall.EADDRINUSE) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// InstalledExecutable is the mcptray that the Connect tab's snippets, the
+// InstalledExecutable is the mcptray that the Assistants tab, the
 // autostart entry and `mcptray setup` should name, and whether it is an
 // installed one. The rule:
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -49,6 +50,12 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	im, err := assistants.NewImport(c, env, configPath)
 	if err != nil {
 		return err
+	}
+	if len(im.Secrets) > 0 {
+		// A moved secret must not overwrite one the keyring has (a keyring
+		// that cannot be listed holds none that anyone could tell).
+		names, _ := app.SecretNames()
+		im.AvoidSecretNames(func(name string) bool { return slices.Contains(names, name) })
 	}
 
 	copying := 0

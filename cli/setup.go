@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -165,25 +164,6 @@ func setupList(w io.Writer, env assistants.Env, asJSON bool) error {
 	return nil
 }
 
-// assistantsEnv is the environment setup and import work in, the mcptray
-// they write into an assistant's config being an installed one when this
-// is a build in a checkout (app.InstalledExecutable: `make build`'s
-// bin/mcptray moves and goes, an installed one stays), else this very
-// one by the name it was started as (assistants.SelfPath).
-func assistantsEnv() (assistants.Env, error) {
-	env, err := assistants.DefaultEnv()
-	if err != nil {
-		return env, err
-	}
-	if installed, ok := app.InstalledExecutable(); ok && !sameFile(installed, env.Self) {
-		env.Self = installed
-	}
-	return env, nil
-}
-
-// sameFile reports whether paths a and b name the same file.
-func sameFile(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
-}
+// assistantsEnv is the environment setup and import work in: the one
+// rule the Assistants tab uses too (app.AssistantsEnv).
+func assistantsEnv() (assistants.Env, error) { return app.AssistantsEnv() }

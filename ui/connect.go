@@ -12,10 +12,11 @@ import (
 	"github.com/mcptray/mcptray/app"
 )
 
-// connectScreen is the Connect tab: how to add mcptray to Claude Desktop, VS
-// Code and Cursor (snippets with Copy buttons), the HTTP endpoint's URL and
-// a button that copies its bearer token (which is never shown). Main
-// goroutine only.
+// connectScreen is the lower part of the Assistants tab: the mcptray entry
+// to paste by hand into an assistant mcptray does not know (snippets for
+// Claude Desktop, VS Code and Cursor, whose shapes most others share, with
+// Copy buttons), the HTTP endpoint's URL and a button that copies its
+// bearer token (which is never shown). Main goroutine only.
 type connectScreen struct {
 	core      Core
 	clipboard fyne.Clipboard
@@ -71,8 +72,8 @@ func newConnectScreen(c Core, clipboard fyne.Clipboard, exe string) *connectScre
 	s.feedback = widget.NewLabel("")
 	s.feedback.Wrapping = fyne.TextWrapWord
 
-	intro := widget.NewLabel("mcptray is one MCP server for all of yours. Add it to your assistant; " +
-		"mcptray starts by itself when the assistant connects.")
+	intro := widget.NewLabel("By hand, for an assistant not listed above or a project's own config " +
+		"(.vscode/mcp.json): the entry to paste, in the shape most assistants share.")
 	intro.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(intro)
 	for _, sn := range snippets(exe) {
@@ -99,7 +100,7 @@ func newConnectScreen(c Core, clipboard fyne.Clipboard, exe string) *connectScre
 			httpNote,
 			container.NewHBox(copyToken))))
 	box.Add(s.feedback)
-	s.root = container.NewVScroll(box)
+	s.root = box
 	return s
 }
 

@@ -48,7 +48,7 @@ func TestConnectSnippetsAreValidJSONNamingTheExecutable(t *testing.T) {
 
 func TestConnectCopyButtons(t *testing.T) {
 	m, w, _ := showMain(t, &fakeCore{}, twoServers())
-	m.show(tabConnect)
+	m.show(tabAssistants)
 	root := w.Canvas().Content()
 	copies := buttons(root, "Copy")
 	if len(copies) != 3 {
@@ -69,7 +69,7 @@ func TestConnectCopyButtons(t *testing.T) {
 	if got := clip.Content(); got != "fake-token" {
 		t.Errorf("Copy token put %q on the clipboard, want the token", got)
 	}
-	if got := m.connect.feedback.Text; strings.Contains(got, "fake-token") || !strings.Contains(got, "Token copied") {
+	if got := m.assistants.connect.feedback.Text; strings.Contains(got, "fake-token") || !strings.Contains(got, "Token copied") {
 		t.Errorf("feedback after Copy token = %q; want it to say so, without the token", got)
 	}
 }
@@ -79,14 +79,14 @@ func TestConnectTokenError(t *testing.T) {
 		return "", errors.New("the keyring did not answer within 30s (is it locked?)")
 	}}
 	m, w, _ := showMain(t, c, twoServers())
-	m.show(tabConnect)
+	m.show(tabAssistants)
 	fyne.CurrentApp().Clipboard().SetContent("before")
 	test.Tap(button(t, w.Canvas().Content(), "Copy token"))
 	if got := fyne.CurrentApp().Clipboard().Content(); got != "before" {
 		t.Errorf("clipboard = %q after a failed Copy token, want it unchanged", got)
 	}
 	want := "No token: the keyring did not answer within 30s (is it locked?)"
-	if got := m.connect.feedback.Text; got != want {
+	if got := m.assistants.connect.feedback.Text; got != want {
 		t.Errorf("feedback = %q, want %q", got, want)
 	}
 }
@@ -96,31 +96,31 @@ func TestConnectEndpointStates(t *testing.T) {
 	st := twoServers()
 	st.Endpoint, st.EndpointError = "", "HTTP endpoint off: listening on 127.0.0.1:8765: address already in use"
 	m.apply(st)
-	if got := m.connect.url.Text; got != st.EndpointError || !m.connect.copyURL.Disabled() {
-		t.Errorf("URL shows %q (copy disabled %v), want the error and Copy URL disabled", got, m.connect.copyURL.Disabled())
+	if got := m.assistants.connect.url.Text; got != st.EndpointError || !m.assistants.connect.copyURL.Disabled() {
+		t.Errorf("URL shows %q (copy disabled %v), want the error and Copy URL disabled", got, m.assistants.connect.copyURL.Disabled())
 	}
 	st.EndpointError = ""
 	m.apply(st)
-	if got := m.connect.url.Text; got != "The HTTP endpoint is starting…" {
+	if got := m.assistants.connect.url.Text; got != "The HTTP endpoint is starting…" {
 		t.Errorf("URL shows %q while starting", got)
 	}
-	if m.connect.warning.Visible() {
-		t.Errorf("a warning shows while starting: %q", m.connect.warning.Text)
+	if m.assistants.connect.warning.Visible() {
+		t.Errorf("a warning shows while starting: %q", m.assistants.connect.warning.Text)
 	}
 
 	// Its port was taken: the URL in use, and the warning under it.
 	st.Endpoint = "http://127.0.0.1:41234/mcp"
 	st.EndpointWarning = "port 7823 is taken by another program, so mcptray listens on port 41234 instead, until the next start"
 	m.apply(st)
-	if got := m.connect.url.Text; got != st.Endpoint || m.connect.copyURL.Disabled() {
-		t.Errorf("URL shows %q (copy disabled %v), want %q", got, m.connect.copyURL.Disabled(), st.Endpoint)
+	if got := m.assistants.connect.url.Text; got != st.Endpoint || m.assistants.connect.copyURL.Disabled() {
+		t.Errorf("URL shows %q (copy disabled %v), want %q", got, m.assistants.connect.copyURL.Disabled(), st.Endpoint)
 	}
-	if !m.connect.warning.Visible() || m.connect.warning.Text != st.EndpointWarning {
-		t.Errorf("warning visible %v %q, want %q", m.connect.warning.Visible(), m.connect.warning.Text, st.EndpointWarning)
+	if !m.assistants.connect.warning.Visible() || m.assistants.connect.warning.Text != st.EndpointWarning {
+		t.Errorf("warning visible %v %q, want %q", m.assistants.connect.warning.Visible(), m.assistants.connect.warning.Text, st.EndpointWarning)
 	}
 	st.EndpointWarning = ""
 	m.apply(st)
-	if m.connect.warning.Visible() {
-		t.Errorf("the warning stays after the port is back: %q", m.connect.warning.Text)
+	if m.assistants.connect.warning.Visible() {
+		t.Errorf("the warning stays after the port is back: %q", m.assistants.connect.warning.Text)
 	}
 }

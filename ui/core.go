@@ -64,6 +64,8 @@ type Core interface {
 
 	// GoogleCore is the Google tab's (google.go).
 	GoogleCore
+	// AssistantsCore is the Assistants tab's (assistants.go).
+	AssistantsCore
 	// SecretNames lists the names of the ${keyring:NAME} secrets (never a
 	// value); SetSecret stores one and restarts the servers using it;
 	// RemoveSecret deletes one (an error wrapping app.ErrNoSecret when

@@ -8,7 +8,9 @@
 // inbox popup), mainscreen.go (the window's tabs) over servers.go (with
 // logpane.go, and serverform.go: its Add server… and Edit form), inbox.go, events.go, ssh.go, google.go (the Google
 // accounts, and the gate that opens it when gcal or gmail is turned on
-// with no account), connect.go and settings.go; form.go
+// with no account), assistants.go (the assistants' configs: Add, Remove,
+// and importdialog.go's Import; connect.go, the snippets and the HTTP
+// endpoint below them) and settings.go; form.go
 // builds a request's form from its fields, requestview.go shows one
 // request in the popup and the Inbox tab. desktop.go ties them together;
 // run.go wires Fyne and the OS (tray host, autostart, clipboard, opener).
@@ -24,7 +26,10 @@
 // races a send against its queue's close — drops its function once Fyne's
 // loop has ended, and wakes the loop from its doze: doze.go); callbacks
 // from widgets and the tray already run on the main goroutine and call
-// the core directly.
+// the core directly — but for the Assistants tab, which reads and writes
+// the assistants' files and the keyring in a goroutine of its own per
+// action (screenEnv.background) and applies the result through onMain,
+// as the Google tab does with a sign-in.
 // Fyne's thread checks stay on, and the tests fail on "Error in Fyne call
 // thread".
 //

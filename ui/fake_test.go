@@ -16,27 +16,28 @@ import (
 // fakeCore is a Core whose methods call its function fields; a nil field
 // gives a harmless default.
 type fakeCore struct {
-	status       func() app.Status
-	subscribe    func() (<-chan app.Status, func())
-	setEnabled   func(name string, enabled bool) error
-	restart      func(name string) error
-	serverEntry  func(name string) (app.ServerEntry, error)
-	addServer    func(e app.ServerEntry, replace bool) (app.AddResult, error)
-	removeServer func(name string) ([]string, error)
-	tools        func(name string) (app.ToolList, error)
-	setTool      func(server, tool string, on bool) error
-	followLog    func(ctx context.Context, name string, w io.Writer) error
-	token        func() (string, error)
-	toolsMode    func() string
-	setToolsMode func(mode string) error
-	inbox        func() (<-chan app.InboxEvent, func())
-	answer       func(id string, a app.Answer) error
-	events       func(f app.EventFilter) ([]app.Event, error)
-	unacked      func() (int, error)
-	ackEvents    func(req app.AckRequest) (int, error)
-	subEvents    func() (<-chan app.EventsChange, func())
-	*fakeGoogle               // the Google tab's; nil: no client, no account
-	secrets      *fakeSecrets // secrets_test.go; nil: none, and setting fails
+	status          func() app.Status
+	subscribe       func() (<-chan app.Status, func())
+	setEnabled      func(name string, enabled bool) error
+	restart         func(name string) error
+	serverEntry     func(name string) (app.ServerEntry, error)
+	addServer       func(e app.ServerEntry, replace bool) (app.AddResult, error)
+	removeServer    func(name string) ([]string, error)
+	tools           func(name string) (app.ToolList, error)
+	setTool         func(server, tool string, on bool) error
+	followLog       func(ctx context.Context, name string, w io.Writer) error
+	token           func() (string, error)
+	toolsMode       func() string
+	setToolsMode    func(mode string) error
+	inbox           func() (<-chan app.InboxEvent, func())
+	answer          func(id string, a app.Answer) error
+	events          func(f app.EventFilter) ([]app.Event, error)
+	unacked         func() (int, error)
+	ackEvents       func(req app.AckRequest) (int, error)
+	subEvents       func() (<-chan app.EventsChange, func())
+	*fakeGoogle                  // the Google tab's; nil: no client, no account
+	secrets         *fakeSecrets // secrets_test.go; nil: none, and setting fails
+	*fakeAssistants              // the Assistants tab's (assistants_test.go); nil: none known
 }
 
 func (f *fakeCore) Events(fl app.EventFilter) ([]app.Event, error) {

@@ -45,14 +45,22 @@ func (f *fixedAutostart) Where() string {
 // paths and clock.
 func goldenMain(t *testing.T, st app.Status, noTray string) (*mainScreen, fyne.Window) {
 	t.Helper()
+	return goldenMainCore(t, &fakeCore{tools: sampleTools}, st, noTray)
+}
+
+// goldenMainCore is goldenMain on core c.
+func goldenMainCore(t *testing.T, c *fakeCore, st app.Status, noTray string) (*mainScreen, fyne.Window) {
+	t.Helper()
 	failOnThreadErrors(t)
 	a := test.NewTempApp(t)
-	env, _ := testEnv(t, a, &fakeCore{tools: sampleTools})
+	env, _ := testEnv(t, a, c)
 	env.autostart = &fixedAutostart{on: true}
+	var w fyne.Window
+	env.window = func() fyne.Window { return w }
 	m := newMainScreen(env, noTray)
 	t.Cleanup(m.close)
 	m.apply(st)
-	w := test.NewTempWindow(t, m.root)
+	w = test.NewTempWindow(t, m.root)
 	w.Resize(fyne.NewSize(900, 560))
 	return m, w
 }
@@ -72,10 +80,35 @@ func TestGoldenNoTray(t *testing.T) {
 	assertMarkup(t, "no-tray.xml", w.Canvas())
 }
 
-func TestGoldenConnect(t *testing.T) {
-	m, w := goldenMain(t, twoServers(), "")
-	m.show(tabConnect)
-	assertMarkup(t, "connect.xml", w.Canvas())
+// TestGoldenAssistants: a row per state (absent, present, broken, no
+// config, another mcptray), Claude Desktop's just written (its reload
+// hint), then the snippets and the endpoint.
+func TestGoldenAssistants(t *testing.T) {
+	f := fiveAssistants()
+	m, w := goldenMainCore(t, &fakeCore{fakeAssistants: f}, twoServers(), "")
+	m.show(tabAssistants)
+	test.Tap(button(t, assistantRow(t, m.assistants, "Claude Desktop"), "Add"))
+	test.Tap(dialogButton(t, w, "Write"))
+	assertMarkup(t, "assistants.xml", w.Canvas())
+}
+
+// TestGoldenAssistantsDiff: Add's dialog, the diff in monospace.
+func TestGoldenAssistantsDiff(t *testing.T) {
+	m, w := goldenMainCore(t, &fakeCore{fakeAssistants: fiveAssistants()}, twoServers(), "")
+	m.show(tabAssistants)
+	test.Tap(button(t, assistantRow(t, m.assistants, "Windsurf"), "Add"))
+	assertMarkup(t, "assistants-diff.xml", w.Canvas())
+}
+
+// TestGoldenAssistantsImport: the import dialog, a server renamed, one
+// skipped, a check per secret, the replace check and the diff.
+func TestGoldenAssistantsImport(t *testing.T) {
+	f := fiveAssistants()
+	f.imports = map[string]*app.ImportPlan{"claude-desktop": githubImport()}
+	m, w := goldenMainCore(t, &fakeCore{fakeAssistants: f}, twoServers(), "")
+	m.show(tabAssistants)
+	test.Tap(button(t, assistantRow(t, m.assistants, "Claude Desktop"), "Import"))
+	assertMarkup(t, "assistants-import.xml", w.Canvas())
 }
 
 func TestGoldenSettings(t *testing.T) {

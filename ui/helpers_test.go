@@ -10,7 +10,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 )
 
-// testExe is the executable the Connect snippets and autostart name in
+// testExe is the executable the Assistants tab's snippets and autostart name in
 // widget tests.
 const testExe = "/usr/local/bin/mcptray"
 
@@ -28,6 +28,7 @@ func testEnv(t *testing.T, a fyne.App, c Core) (screenEnv, *recorded) {
 		autostart:  xdgAutostart(t.TempDir(), testExe),
 		openConfig: func(path string) { rec.opened = append(rec.opened, path) },
 		onError:    func(err error) { rec.errors = append(rec.errors, err.Error()) },
+		background: func(f func()) { f() }, // the test driver runs fyne.Do inline
 	}, rec
 }
 
@@ -43,10 +44,12 @@ func showMain(t *testing.T, c Core, st app.Status) (*mainScreen, fyne.Window, *r
 	failOnThreadErrors(t)
 	a := test.NewTempApp(t)
 	env, rec := testEnv(t, a, c)
+	var w fyne.Window
+	env.window = func() fyne.Window { return w } // the window the dialogs open over
 	m := newMainScreen(env, "")
 	t.Cleanup(m.close)
 	m.apply(st)
-	w := test.NewTempWindow(t, m.root)
+	w = test.NewTempWindow(t, m.root)
 	w.Resize(fyne.NewSize(900, 560))
 	return m, w, rec
 }

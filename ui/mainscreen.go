@@ -14,24 +14,24 @@ import (
 
 // The main window's tabs.
 const (
-	tabServers  = "Servers"
-	tabInbox    = "Inbox"
-	tabEvents   = "Events"
-	tabSSH      = "SSH"
-	tabGoogle   = "Google"
-	tabConnect  = "Connect"
-	tabSettings = "Settings"
+	tabServers    = "Servers"
+	tabInbox      = "Inbox"
+	tabEvents     = "Events"
+	tabSSH        = "SSH"
+	tabGoogle     = "Google"
+	tabAssistants = "Assistants"
+	tabSettings   = "Settings"
 )
 
 // tabOrder is the order of the tabs; Ctrl+1… select them in this order.
-var tabOrder = []string{tabServers, tabInbox, tabEvents, tabSSH, tabGoogle, tabConnect, tabSettings}
+var tabOrder = []string{tabServers, tabInbox, tabEvents, tabSSH, tabGoogle, tabAssistants, tabSettings}
 
 // screenEnv is what the screens need besides the core: the parts of the
 // desktop that tests replace.
 type screenEnv struct {
 	core       Core
 	clipboard  fyne.Clipboard
-	exe        string           // this executable, for the Connect snippets
+	exe        string           // this executable, for the Assistants tab's snippets
 	now        func() time.Time // the clock
 	notify     notifier
 	autostart  autostart          // nil when the platform has none
@@ -43,37 +43,41 @@ type screenEnv struct {
 	// requestDone takes an inbox request the person answered off every
 	// screen.
 	requestDone func(id string)
+	// background runs work that may block (the assistants' files, the
+	// keyring) off the main goroutine; its result comes back through
+	// onMain. Tests run it inline.
+	background func(func())
 }
 
 // mainScreen is the main window's content: why there is no tray (when
 // there is none) and the config-error banner over the tabs. Main goroutine
 // only.
 type mainScreen struct {
-	notice   *fyne.Container // why there is no tray; hidden when there is one
-	banner   *configBanner
-	tabs     *container.AppTabs
-	servers  *serversScreen
-	inbox    *inboxScreen
-	events   *eventsScreen
-	ssh      *sshScreen
-	google   *googleScreen
-	connect  *connectScreen
-	settings *settingsScreen
-	root     fyne.CanvasObject
+	notice     *fyne.Container // why there is no tray; hidden when there is one
+	banner     *configBanner
+	tabs       *container.AppTabs
+	servers    *serversScreen
+	inbox      *inboxScreen
+	events     *eventsScreen
+	ssh        *sshScreen
+	google     *googleScreen
+	assistants *assistantsScreen
+	settings   *settingsScreen
+	root       fyne.CanvasObject
 }
 
 // newMainScreen builds the window's content; noTray, when not empty, says
 // why there is no tray icon.
 func newMainScreen(env screenEnv, noTray string) *mainScreen {
 	m := &mainScreen{
-		banner:   newConfigBanner(env.openConfig),
-		servers:  newServersScreen(env.core, env.now, env.window, env.onError),
-		inbox:    newInboxScreen(env.now, env.core.Answer, env.requestDone),
-		events:   newEventsScreen(env.core, env.now, env.onError),
-		ssh:      newSSHScreen(env.ssh, env.window, env.onError),
-		google:   newGoogleScreen(env),
-		connect:  newConnectScreen(env.core, env.clipboard, env.exe),
-		settings: newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.window, env.onError),
+		banner:     newConfigBanner(env.openConfig),
+		servers:    newServersScreen(env.core, env.now, env.window, env.onError),
+		inbox:      newInboxScreen(env.now, env.core.Answer, env.requestDone),
+		events:     newEventsScreen(env.core, env.now, env.onError),
+		ssh:        newSSHScreen(env.ssh, env.window, env.onError),
+		google:     newGoogleScreen(env),
+		assistants: newAssistantsScreen(env),
+		settings:   newSettingsScreen(env.core, env.notify, env.autostart, env.openConfig, env.window, env.onError),
 	}
 	why := widget.NewLabel(noTray)
 	why.Wrapping = fyne.TextWrapWord
@@ -83,13 +87,13 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		m.notice.Hide()
 	}
 	tabs := map[string]*container.TabItem{
-		tabServers:  container.NewTabItemWithIcon(tabServers, theme.ComputerIcon(), m.servers.root),
-		tabInbox:    container.NewTabItemWithIcon(tabInbox, theme.MailComposeIcon(), m.inbox.root),
-		tabEvents:   container.NewTabItemWithIcon(tabEvents, theme.InfoIcon(), m.events.root),
-		tabSSH:      container.NewTabItemWithIcon(tabSSH, theme.StorageIcon(), m.ssh.root),
-		tabGoogle:   container.NewTabItemWithIcon(tabGoogle, theme.AccountIcon(), m.google.root),
-		tabConnect:  container.NewTabItemWithIcon(tabConnect, theme.LoginIcon(), m.connect.root),
-		tabSettings: container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
+		tabServers:    container.NewTabItemWithIcon(tabServers, theme.ComputerIcon(), m.servers.root),
+		tabInbox:      container.NewTabItemWithIcon(tabInbox, theme.MailComposeIcon(), m.inbox.root),
+		tabEvents:     container.NewTabItemWithIcon(tabEvents, theme.InfoIcon(), m.events.root),
+		tabSSH:        container.NewTabItemWithIcon(tabSSH, theme.StorageIcon(), m.ssh.root),
+		tabGoogle:     container.NewTabItemWithIcon(tabGoogle, theme.AccountIcon(), m.google.root),
+		tabAssistants: container.NewTabItemWithIcon(tabAssistants, theme.LoginIcon(), m.assistants.root),
+		tabSettings:   container.NewTabItemWithIcon(tabSettings, theme.SettingsIcon(), m.settings.root),
 	}
 	m.tabs = container.NewAppTabs()
 	for _, name := range tabOrder {
@@ -101,6 +105,9 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 		}
 		if t.Text == tabGoogle {
 			m.google.refresh() // `mcptray auth google` or a server may have changed them
+		}
+		if t.Text == tabAssistants {
+			m.assistants.refresh() // `mcptray setup` or the assistant may have changed their configs
 		}
 		if t.Text == tabSettings {
 			m.settings.secrets.refresh() // `mcptray secret` may have changed them
@@ -114,7 +121,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 func (m *mainScreen) apply(st app.Status) {
 	m.banner.set(st.ConfigPath, st.ConfigError)
 	m.servers.setServers(st.Servers)
-	m.connect.setStatus(st)
+	m.assistants.connect.setStatus(st)
 	m.settings.setStatus(st)
 }
 

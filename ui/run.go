@@ -36,7 +36,7 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	a := fyneapp.NewWithID(AppID)
 	defer startDozing()() // once the app is there: its goroutine queues work for Fyne
 	a.SetIcon(assets.Icon)
-	// The Connect snippets and the autostart entry name an installed
+	// The Assistants tab's snippets and the autostart entry name an installed
 	// mcptray over a build in a checkout (app.InstalledExecutable).
 	exe, _ := app.InstalledExecutable()
 	auto, err := defaultAutostart(exe)
@@ -70,13 +70,14 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	}
 	d := newDesktop(a, c, desktopOptions{
 		env: screenEnv{
-			clipboard: a.Clipboard(),
-			exe:       exe,
-			now:       time.Now,
-			notify:    notify,
-			autostart: auto,
-			ssh:       ssh,
-			openURL:   func(u *url.URL) { a.OpenURL(u) },
+			clipboard:  a.Clipboard(),
+			exe:        exe,
+			now:        time.Now,
+			notify:     notify,
+			autostart:  auto,
+			ssh:        ssh,
+			openURL:    func(u *url.URL) { a.OpenURL(u) },
+			background: func(f func()) { go f() },
 			openConfig: func(path string) {
 				if u, err := url.Parse(storage.NewFileURI(path).String()); err == nil {
 					a.OpenURL(u)

@@ -1,7 +1,8 @@
 // Package assistants writes mcptray into the MCP configs of the assistants
 // a person uses (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
 // Codex, Gemini CLI, Zed) and brings their servers into mcp.json: what
-// `mcptray setup` and `mcptray import` do, and what the UI will call.
+// `mcptray setup` and `mcptray import` do, and what the Assistants tab
+// calls (through app/assistants_api.go).
 //
 // [Clients] is the table of the assistants it knows: each one's config file
 // per OS ([Client.Path], with $CLAUDE_CONFIG_DIR, $CODEX_HOME and the MSIX
@@ -23,7 +24,9 @@
 //
 // [NewImport] reads an assistant's servers in its shape and converts them
 // to mcp.json entries; [Import.Secrets] are the literal values that look
-// like secrets, each with a choice ([Secret.Move]) the caller makes;
+// like secrets, each with a choice ([Secret.Move]) the caller makes
+// (and [Import.AvoidSecretNames] keeps their keyring names from
+// overwriting ones taken);
 // [Import.Plans] computes the edits of mcp.json (through config.SetMember)
 // and, optionally, of the assistant's file (its servers taken out, mcptray
 // put in); [Import.Apply] stores the moved secrets with the caller's

@@ -149,6 +149,34 @@ func NewImport(c *Client, e Env, configPath string) (*Import, error) {
 	return im, nil
 }
 
+// maxSecretName is the longest keyring NAME (app.CheckSecretName's bound).
+const maxSecretName = 200
+
+// AvoidSecretNames renames each secret whose keyring NAME is taken, so
+// that moving a value never overwrites another: a name taken says so (the
+// keyring has an entry by that name: the caller knows), that mcp.json
+// refers to as ${keyring:NAME}, or that a secret before it in this import
+// has. The new name has the first free suffix (-2, -3…), and a note says
+// so.
+func (im *Import) AvoidSecretNames(taken func(name string) bool) {
+	config := im.configBase()
+	used := map[string]bool{}
+	clash := func(name string) bool {
+		return used[name] || bytes.Contains(config, []byte("${keyring:"+name+"}")) || (taken != nil && taken(name))
+	}
+	for _, s := range im.Secrets {
+		base := s.Name
+		for n := 2; clash(s.Name); n++ {
+			suffix := "-" + strconv.Itoa(n)
+			s.Name = base[:min(len(base), maxSecretName-len(suffix))] + suffix
+		}
+		used[s.Name] = true
+		if s.Name != base {
+			im.Notes = append(im.Notes, fmt.Sprintf("%s %s %s: ${keyring:%s} exists already, so it moves to ${keyring:%s}", s.Server, s.Field, s.Key, base, s.Name))
+		}
+	}
+}
+
 // from says where a server comes from when that is not plain: " (project
 // /path)" for Claude Code's per-project entries.
 func (s Server) from() string {

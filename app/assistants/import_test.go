@@ -178,7 +178,7 @@ func TestImportGoldens(t *testing.T) {
 					t.Errorf("%s is still in the client's file after --replace", s.Name)
 				}
 			}
-			if inst, cur, err := f.client.installed(client.After, e); !inst || !cur || err != nil {
+			if inst, cur, err := f.client.installed("config", client.After, e); !inst || !cur || err != nil {
 				t.Errorf("mcptray is not in the client's file after --replace: %v", err)
 			}
 		})
@@ -330,5 +330,49 @@ func TestDiffHidesShortSecrets(t *testing.T) {
 	p := &Plan{Path: "f", Existed: true, Before: []byte("{\"a\": \"ab\", \"about\": 1}\n"), After: []byte("{\"a\": \"ab\", \"about\": 2}\n"), redact: []string{"ab"}}
 	if d := p.Diff(); !strings.Contains(d, `{"a": "********", "about": 2}`) {
 		t.Errorf("diff:\n%s", d)
+	}
+}
+
+// A secret's keyring name taken — by the keyring (the caller says), by a
+// ${keyring:…} of mcp.json, or by a secret before it — gets a suffix and
+// a note; a long one stays within the bound of a NAME.
+func TestImportAvoidsTakenSecretNames(t *testing.T) {
+	e := testEnv(t)
+	long := strings.Repeat("s", 190)
+	place(t, mustFind(t, "cursor"), e, []byte(`{"mcpServers": {
+  "x-a": {"command": "one", "env": {"TOKEN": "v1-`+secretMark+`"}},
+  "x": {"command": "two", "env": {"a-TOKEN": "v2-`+secretMark+`"}},
+  "`+long+`": {"command": "three", "env": {"API_TOKEN": "v3-`+secretMark+`"}}
+}}
+`))
+	cfg := filepath.Join(e.Home, "mcp.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers": {"other": {"command": "o", "env": {"T": "${keyring:x-a-TOKEN}"}}}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	im, err := NewImport(mustFind(t, "cursor"), e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyring := []string{"x-a-TOKEN-2", (long + "-API_TOKEN")[:200]}
+	im.AvoidSecretNames(func(name string) bool { return slices.Contains(keyring, name) })
+	var names []string
+	for _, s := range im.Secrets {
+		names = append(names, s.Name)
+	}
+	if want := []string{"x-a-TOKEN-3", "x-a-TOKEN-4", (long + "-API_TOKEN")[:198] + "-2"}; !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	if want := "x-a env TOKEN: ${keyring:x-a-TOKEN} exists already, so it moves to ${keyring:x-a-TOKEN-3}"; len(im.Notes) != 3 || im.Notes[0] != want {
+		t.Errorf("notes %q, want 3, the first %q", im.Notes, want)
+	}
+	for _, s := range im.Secrets {
+		s.Move = true
+	}
+	p, _, err := im.Plans(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(p.After, []byte(`"TOKEN": "${keyring:x-a-TOKEN-3}"`)) || !bytes.Contains(p.After, []byte(`"a-TOKEN": "${keyring:x-a-TOKEN-4}"`)) {
+		t.Errorf("mcp.json:\n%s", p.After)
 	}
 }

@@ -314,7 +314,7 @@ func Detect(e Env) []Status {
 			var data []byte
 			data, st.Exists, st.Err = readFile(st.Path)
 			if st.Err == nil && st.Exists {
-				st.Installed, st.Current, st.Err = c.installed(data, e)
+				st.Installed, st.Current, st.Err = c.installed(st.Path, data, e)
 			}
 		}
 		out = append(out, st)
@@ -322,18 +322,19 @@ func Detect(e Env) []Status {
 	return out
 }
 
-// installed reads whether data, the client's file, holds mcptray's entry,
-// and whether it is the one for e.Self.
-func (c *Client) installed(data []byte, e Env) (installed, current bool, err error) {
+// installed reads whether data, the client's file at path, holds
+// mcptray's entry, and whether it is the one for e.Self. A file that does
+// not parse is an error with its path, line and column.
+func (c *Client) installed(path string, data []byte, e Env) (installed, current bool, err error) {
 	if c.TOML {
-		return tomlInstalled(data, c.Entry(e.Self))
+		return tomlInstalled(path, data, c.Entry(e.Self))
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return false, false, nil
 	}
 	v, found, err := config.Lookup(data, []string{c.Key, EntryName})
 	if err != nil {
-		return false, false, err
+		return false, false, fileError(path, err)
 	}
 	if !found {
 		return false, false, nil

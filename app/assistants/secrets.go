@@ -154,8 +154,8 @@ func keyringName(server, key string) string {
 		}
 		return '-'
 	}, server+"-"+key)
-	if len(name) > 200 {
-		name = name[:200]
+	if len(name) > maxSecretName {
+		name = name[:maxSecretName]
 	}
 	return name
 }

@@ -247,8 +247,8 @@ func (e tomlEntry) isEntry(s map[string]any) bool {
 	return true
 }
 
-func tomlInstalled(data []byte, entry json.RawMessage) (installed, current bool, err error) {
-	v, err := tomlDecode("config.toml", data)
+func tomlInstalled(path string, data []byte, entry json.RawMessage) (installed, current bool, err error) {
+	v, err := tomlDecode(path, data)
 	if err != nil {
 		return false, false, err
 	}
