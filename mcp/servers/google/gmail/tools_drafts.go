@@ -79,12 +79,9 @@ type listDraftsOut struct {
 
 func (s *Server) listDraftsTool(ctx context.Context, req *sdk.CallToolRequest, in listDraftsIn) (*sdk.CallToolResult, listDraftsOut, error) {
 	var zero listDraftsOut
-	max := in.MaxResults
-	if max == 0 {
-		max = defaultSearchResults
-	}
-	if max < 0 || max > maxSearchResults {
-		return nil, zero, fmt.Errorf("max_results must be between 1 and %d (use page_token for more)", maxSearchResults)
+	max, err := pageSize(in.MaxResults)
+	if err != nil {
+		return nil, zero, err
 	}
 	email, err := s.account(in.Account)
 	if err != nil {

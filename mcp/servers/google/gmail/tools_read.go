@@ -100,14 +100,23 @@ func (s *Server) dateOf(m *gm.Message) string {
 	return header(m.Payload, "Date")
 }
 
+// pageSize is a list tool's max_results: defaultSearchResults for 0,
+// else 1 to maxSearchResults.
+func pageSize(n int) (int, error) {
+	if n == 0 {
+		return defaultSearchResults, nil
+	}
+	if n < 0 || n > maxSearchResults {
+		return 0, fmt.Errorf("max_results must be between 1 and %d (use page_token for more)", maxSearchResults)
+	}
+	return n, nil
+}
+
 func (s *Server) searchTool(ctx context.Context, req *sdk.CallToolRequest, in searchIn) (*sdk.CallToolResult, searchOut, error) {
 	var zero searchOut
-	max := in.MaxResults
-	if max == 0 {
-		max = defaultSearchResults
-	}
-	if max < 0 || max > maxSearchResults {
-		return nil, zero, fmt.Errorf("max_results must be between 1 and %d (use page_token for more)", maxSearchResults)
+	max, err := pageSize(in.MaxResults)
+	if err != nil {
+		return nil, zero, err
 	}
 	email, err := s.account(in.Account)
 	if err != nil {
