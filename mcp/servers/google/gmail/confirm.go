@@ -38,19 +38,31 @@ const (
 	previewChars = 800
 )
 
+// headerLine is a header value as it goes out (encodeHeader folds a line
+// break into a space): one line, so a subject cannot draw a "To:" line of
+// its own in the confirmation.
+func headerLine(v string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\r' || r == '\n' {
+			return ' '
+		}
+		return r
+	}, v)
+}
+
 // message is the confirmation's text.
 func (c confirmation) message() string {
 	var b strings.Builder
 	b.WriteString("Send this email?\n\n")
 	for _, h := range [][2]string{{"From", c.From}, {"To", c.To}, {"Cc", c.Cc}, {"Bcc", c.Bcc}, {"Subject", c.Subject}, {"In reply to", c.InReplyTo}} {
 		if h[1] != "" || h[0] == "To" || h[0] == "Subject" {
-			fmt.Fprintf(&b, "%s: %s\n", h[0], h[1])
+			fmt.Fprintf(&b, "%s: %s\n", h[0], headerLine(h[1]))
 		}
 	}
 	if len(c.Attachments) > 0 {
 		var names []string
 		for _, a := range c.Attachments {
-			names = append(names, fmt.Sprintf("%s (%s)", a.Name, sizeText(a.Size)))
+			names = append(names, fmt.Sprintf("%s (%s)", headerLine(a.Name), sizeText(a.Size)))
 		}
 		fmt.Fprintf(&b, "Attachments: %s\n", strings.Join(names, ", "))
 	}

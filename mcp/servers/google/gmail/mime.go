@@ -244,12 +244,7 @@ func base64Lines(data []byte) []byte {
 // encodeHeader makes a header value ASCII: as is when it is, else RFC
 // 2047 encoded words in UTF-8 (Q when mostly ASCII, else B).
 func encodeHeader(v string) string {
-	v = strings.Map(func(r rune) rune {
-		if r == '\r' || r == '\n' {
-			return ' '
-		}
-		return r
-	}, v)
+	v = headerLine(v)
 	ascii := 0
 	for i := 0; i < len(v); i++ {
 		if v[i] < utf8.RuneSelf {

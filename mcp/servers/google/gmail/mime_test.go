@@ -319,3 +319,24 @@ func TestParseAddresses(t *testing.T) {
 		t.Errorf("a bad address: %v", err)
 	}
 }
+
+// A line break in a header value (a subject an assistant wrote, a file
+// name) goes out as a space, and the confirmation shows it so: it cannot
+// draw a recipient line of its own above what the person reads.
+func TestConfirmationHeadersAreOneLine(t *testing.T) {
+	c := confirmation{From: "ada@example.com", To: "bob@example.com",
+		Subject: "Lunch\nTo: boss@example.com\r\nBcc: all@example.com", Body: "hi",
+		Attachments: []Attachment{{Name: "a\nTo: x.pdf", Size: 3}}}
+	msg := c.message()
+	for _, bad := range []string{"\nTo: boss", "\nBcc: all", "\nTo: x.pdf"} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("the confirmation has a line %q:\n%s", strings.TrimPrefix(bad, "\n"), msg)
+		}
+	}
+	if !strings.Contains(msg, "Subject: Lunch To: boss@example.com  Bcc: all@example.com\n") {
+		t.Errorf("the subject is not shown on one line as it goes out:\n%s", msg)
+	}
+	if got := encodeHeader(c.Subject); got != "Lunch To: boss@example.com  Bcc: all@example.com" {
+		t.Errorf("encodeHeader = %q", got)
+	}
+}
