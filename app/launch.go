@@ -194,7 +194,7 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 		msg = fmt.Sprintf("The entry %q in mcp.json now runs something else. Allow it?", s.name)
 	}
 	req := InboxRequest{Kind: KindLaunch, Server: s.name, Source: SourceMcptray, Message: msg, Mode: "form", Confirm: true,
-		Launch: &LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: l.Cwd, Previous: prev}}
+		Launch: &LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: config.Visible(l.Cwd), Previous: prev}}
 	if l.Type == config.TypeHTTP {
 		req.Launch.EnvNames = l.HeaderNames // an HTTP entry's secrets are its headers
 	}

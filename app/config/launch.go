@@ -3,6 +3,7 @@ package config
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,14 +61,64 @@ func (l Launch) CommandLine() string {
 	return strings.Join(parts, " ")
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
+// shellQuote quotes s for a POSIX shell when it needs it. A string with a
+// character that would not show as itself (a line break, a control or a
+// bidirectional-override character) is written in $'…' form with that
+// character escaped, so a prompt's one line cannot be pushed out of sight
+// or reordered by what an entry's arguments hold.
 func shellQuote(s string) string {
+	if strings.IndexFunc(s, hidden) >= 0 {
+		return ansiQuote(s)
+	}
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
 	}) < 0 {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Visible is s as a prompt shows it: itself, or in $'…' form when it holds
+// a character that would not show as itself (see shellQuote).
+func Visible(s string) string {
+	if strings.IndexFunc(s, hidden) >= 0 {
+		return ansiQuote(s)
+	}
+	return s
+}
+
+// hidden reports whether r would not show as itself in a line of text.
+func hidden(r rune) bool {
+	return r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0xfeff
+}
+
+// ansiQuote is s in a shell's $'…' form: \ and \' escaped, hidden
+// characters as \n, \t, \xHH or \uHHHH.
+func ansiQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case hidden(r) && r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case hidden(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // launchOf is what entry e would run.

