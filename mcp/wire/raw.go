@@ -118,16 +118,14 @@ func ScanObject(b []byte, fn func(key []byte, v Span) bool) error {
 	}
 }
 
-// KeyIs compares a raw object key with want, unescaping it if needed.
+// KeyIs compares a raw object key with want, decoding it (KeyText) if
+// needed.
 func KeyIs(key []byte, want string) bool {
 	if bytes.IndexByte(key, '\\') < 0 {
 		return string(key) == want
 	}
-	var s string
-	if err := json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s); err != nil {
-		return false
-	}
-	return s == want
+	s, ok := KeyText(key)
+	return ok && s == want
 }
 
 // SkipWS returns the index of the first byte at or after i in b that is
