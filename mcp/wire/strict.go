@@ -185,11 +185,11 @@ func RequestID(b []byte) []byte {
 // checker is one strict pass. Its value methods return the index just
 // past what they checked, or -1 after fail.
 type checker struct {
-	b     []byte
-	peek  bool // record the top level's fields in p
-	p     Peek
-	err   error
-	path  []string // the failing value's place, innermost first, added while unwinding
+	b    []byte
+	peek bool // record the top level's fields in p
+	p    Peek
+	err  error
+	path []string // the failing value's place, innermost first, added while unwinding
 }
 
 func (c *checker) fail(err error) int {
