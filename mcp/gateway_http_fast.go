@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"bytes"
 	"github.com/mcptray/mcptray/mcp/wire"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -26,14 +24,15 @@ import (
 // else — other methods, batches, unknown sessions or versions, odd headers
 // — goes to the SDK unchanged, so its answers and errors stay the spec's.
 
-// maxFastBody is the largest POST body the fast path reads; bigger ones go
+// maxFastBody is the largest POST body the fast path takes; bigger ones go
 // to the SDK.
 const maxFastBody = 1 << 20
 
-// serveFast answers r on the fast path and reports whether it did; when it
-// did not, r is as it was (its body can still be read in full).
-func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) bool {
-	if r.Method != http.MethodPost || r.ContentLength > maxFastBody {
+// serveFast answers r on the fast path and reports whether it did; t is
+// r's body, one message that passed wire.CheckMessage, and p its fields.
+// When it did not, r is as it was (its body can still be read in full).
+func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t []byte, p *wire.Peek) bool {
+	if len(t) > maxFastBody || !p.Method.OK() {
 		return false
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
@@ -46,30 +45,16 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	if up == nil || up.v != v || !up.streamless(r) {
 		return false
 	}
-	orig := r.Body
-	body, err := io.ReadAll(io.LimitReader(orig, maxFastBody+1))
-	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), orig), orig}
-	if err != nil || len(body) > maxFastBody {
-		return false
-	}
-	t := bytes.TrimSpace(body)
-	if len(t) == 0 || t[0] != '{' {
-		return false
-	}
-	p, err := wire.PeekMessage(t)
-	if err != nil || !p.Method.OK() {
-		return false
-	}
 	switch {
 	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
 		hw := &httpReply{w: w, answered: make(chan struct{})}
-		if !up.fastCall(t, &p, hw) {
+		if !up.fastCall(t, p, hw) {
 			return false
 		}
 		hw.wait(r)
 		return true
 	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
-		if !up.fastCancel(t, &p) {
+		if !up.fastCancel(t, p) {
 			return false
 		}
 		w.WriteHeader(http.StatusAccepted)
@@ -101,11 +86,6 @@ func (up *upstream) streamless(r *http.Request) bool {
 	}
 	accept := strings.Join(r.Header.Values("Accept"), ",")
 	return strings.Contains(accept, "application/json") && strings.Contains(accept, "text/event-stream")
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
 }
 
 // httpReply is where an HTTP fast-path call's answer goes: given once, by

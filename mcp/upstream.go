@@ -234,16 +234,21 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 	return nil
 }
 
-// handleLine takes one line from the assistant: the fast path for
-// tools/call and its cancellation, the SDK for everything else.
+// handleLine takes one line from the assistant: refused unless it passes
+// wire.CheckMessage (upstream_refuse.go), then the fast path for tools/call
+// and its cancellation, the SDK for everything else.
 func (up *upstream) handleLine(line []byte, conn *upConn) {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 {
 		return
 	}
 	if t[0] == '{' {
-		p, err := wire.PeekMessage(t)
-		if err == nil && p.Method.OK() {
+		p, err := wire.CheckMessage(t)
+		if err != nil {
+			up.refuse(t, err, conn)
+			return
+		}
+		if p.Method.OK() {
 			switch {
 			case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
 				if up.fastCall(t, &p, nil) {
@@ -264,7 +269,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		return
 	}
 	if t[0] == '[' {
-		msgs, err := decodeBatch(t)
+		msgs, err := decodeBatch(t, func(elem []byte, err error) { up.refuse(elem, err, conn) })
 		if err != nil {
 			up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
 			return
@@ -397,26 +402,52 @@ func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
 	return true
 }
 
-func decodeBatch(b []byte) ([]jsonrpc.Message, error) {
-	var msgs []jsonrpc.Message
+// decodeBatch decodes the messages of a batch. An element that
+// wire.CheckMessage refuses goes to refused, once the batch is known to
+// delimit, and the others are decoded; an element that does not decode
+// fails the whole batch.
+func decodeBatch(b []byte, refused func(elem []byte, err error)) ([]jsonrpc.Message, error) {
+	type bad struct {
+		elem []byte
+		err  error
+	}
+	var (
+		msgs []jsonrpc.Message
+		bads []bad
+	)
 	i := wire.SkipWS(b, 1)
 	for i < len(b) && b[i] != ']' {
 		e := wire.SkipValue(b, i)
 		if e < 0 {
 			return nil, wire.ErrNotObject
 		}
-		m, err := jsonrpc.DecodeMessage(b[i:e])
-		if err != nil {
-			return nil, err
+		elem := b[i:e]
+		if _, err := wire.CheckMessage(elem); err != nil {
+			bads = append(bads, bad{elem, err})
+		} else {
+			m, err := jsonrpc.DecodeMessage(elem)
+			if err != nil {
+				return nil, err
+			}
+			msgs = append(msgs, m)
 		}
-		msgs = append(msgs, m)
 		i = wire.SkipWS(b, e)
-		if i < len(b) && b[i] == ',' {
+		switch {
+		case i < len(b) && b[i] == ',':
 			i = wire.SkipWS(b, i+1)
+		case i < len(b) && b[i] == ']':
+		default:
+			return nil, errors.New("a batch element is not followed by a comma or ]")
 		}
 	}
-	if len(msgs) == 0 {
+	if i >= len(b) || wire.SkipWS(b, i+1) != len(b) {
+		return nil, errors.New("a batch must end with ] and nothing after it")
+	}
+	if len(msgs)+len(bads) == 0 {
 		return nil, errors.New("empty batch")
+	}
+	for _, x := range bads {
+		refused(x.elem, x.err)
 	}
 	return msgs, nil
 }

@@ -1,0 +1,185 @@
+//go:build linux
+
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
+
+// callRecords collects a gateway's tool call records.
+type callRecords struct {
+	mu   sync.Mutex
+	list []ToolCallRecord
+}
+
+func (r *callRecords) add(rec ToolCallRecord) {
+	r.mu.Lock()
+	r.list = append(r.list, rec)
+	r.mu.Unlock()
+}
+
+func (r *callRecords) tools() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, rec := range r.list {
+		out = append(out, rec.Server+"/"+rec.Tool)
+	}
+	return out
+}
+
+// rpcError is the error of a JSON-RPC answer line, and its raw id.
+func rpcError(t *testing.T, line string) (id string, code int64, msg string) {
+	t.Helper()
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("answer %s: %v", line, err)
+	}
+	if m.Error == nil {
+		t.Fatalf("answer %s is not an error", line)
+	}
+	return string(m.ID), m.Error.Code, m.Error.Message
+}
+
+// deepArguments is a tools/call whose arguments nest n arrays deep.
+func deepArguments(id, tool string, n int) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}}}`
+}
+
+// dupKeyCases are messages with a key twice (or nested too deep), with
+// the id their error answers and what its message says.
+func dupKeyCases(prefix string) []struct{ msg, id, want string } {
+	read, del := prefix+"read_note", prefix+"delete_note"
+	return []struct{ msg, id, want string }{
+		// The probe of issue 28: read_note approved and recorded, delete_note run.
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"` + read + `","arguments":{"id":1},"name":"delete_note"}}`, `3`, `duplicate key "name" in params`},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"` + read + `","arguments":{"id":1},"name":"` + del + `"}}`, `4`, `duplicate key "name" in params`},
+		{`{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"na\u006de":"` + read + `","arguments":{},"name":"` + del + `"}}`, `"e"`, `duplicate key "name" in params`},
+		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"` + read + `","arguments":{"path":"notes/old.txt","path":"~"}}}`, `5`, `duplicate key "path" in params.arguments`},
+		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"` + read + `","arguments":{"list":[{"p":"a"},{"p":"a","p":"~"}]}}}`, `6`, `duplicate key "p" in params.arguments.list[1]`},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/list","method":"tools/call","params":{"name":"` + del + `"}}`, `7`, `duplicate key "method" in the message`},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"` + read + `"},"params":{"name":"` + del + `"}}`, `8`, `duplicate key "params" in the message`},
+		{`{"jsonrpc":"2.0","id":9,"id":10,"method":"tools/call","params":{"name":"` + read + `"}}`, `null`, `duplicate key "id" in the message`},
+		{`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"` + read + `","arguments":{"__proto__":{"admin":true},"__proto__":{}}}}`, `11`, `duplicate key "__proto__" in params.arguments`},
+		{`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"` + read + `","_meta":{"progressToken":1,"progressToken":2}}}`, `12`, `duplicate key "progressToken" in params._meta`},
+		{`{"jsonrpc":"2.0","id":13,"method":"tools/list","params":{"cursor":"a","cursor":"b"}}`, `13`, `duplicate key "cursor" in params`},
+		{deepArguments("14", read, 200), `14`, `nested more than 128 deep`},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}}`, `null`, `duplicate key "requestId" in params`},
+		{`{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{"_meta":{},"_meta":{}}}`, `null`, `duplicate key "_meta" in params`},
+	}
+}
+
+// TestDuplicateKeysRefusedStream: on a stream session (what `mcptray
+// connect` serves), on the gateway's route and on one server's, a message
+// with a key twice at any depth, or nested too deep, is refused before it
+// is routed: a -32600 error naming the key (with the request's id when it
+// reads one way), a log line, no call made or recorded. A batch has each
+// element judged alone. The session goes on working.
+func TestDuplicateKeysRefusedStream(t *testing.T) {
+	var recs callRecords
+	g, tl := newTestGateway(t, GatewayOptions{OnToolCall: recs.add})
+	addServer(t, g, "h", "echo", withEnv(mcptest.AnnotatedEnv+"=1"))
+
+	for _, route := range []struct {
+		name, prefix string
+		opts         UpstreamOptions
+	}{{"all", "h__", UpstreamOptions{}}, {"one", "", UpstreamOptions{Server: "h"}}} {
+		t.Run(route.name, func(t *testing.T) {
+			s := connectRaw(t, g, route.opts)
+			s.initialize(t)
+			for _, tc := range dupKeyCases(route.prefix) {
+				s.send(t, tc.msg)
+				id, code, msg := rpcError(t, s.recv(t))
+				if id != tc.id || code != -32600 || !strings.Contains(msg, tc.want) {
+					t.Errorf("%.120s\nanswered id %s, %d %q; want id %s, -32600 %q", tc.msg, id, code, msg, tc.id, tc.want)
+				}
+			}
+			// A batch: the bad element is refused, the good one answered.
+			s.send(t, `[{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"`+route.prefix+`read_note","arguments":{},"name":"delete_note"}},{"jsonrpc":"2.0","id":21,"method":"ping"}]`)
+			got := map[string]string{}
+			for range 2 {
+				line := s.recv(t)
+				var m struct{ ID json.RawMessage }
+				json.Unmarshal([]byte(line), &m)
+				got[string(m.ID)] = line
+			}
+			if !strings.Contains(got["20"], `"code":-32600`) || !strings.Contains(got["20"], `duplicate key \"name\" in params`) || !strings.Contains(got["21"], `"result":{}`) {
+				t.Errorf("batch answered %v", got)
+			}
+			s.send(t, `{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"`+route.prefix+`read_note","arguments":{"id":1}}}`)
+			if line := s.recv(t); !strings.Contains(line, `read_note: {\"id\":1}`) {
+				t.Errorf("a good call after the refusals: %s", line)
+			}
+		})
+	}
+	if got := strings.Join(recs.tools(), " "); got != "h/read_note h/read_note" {
+		t.Errorf("calls recorded: %s; want the two good calls only", got)
+	}
+	if n := strings.Count(tl.String(), "message refused"); n != 2*(len(dupKeyCases(""))+1) {
+		t.Errorf("%d log lines of refused messages; want one each:\n%s", n, tl)
+	}
+}
+
+// TestDuplicateKeysRefusedHTTP: the same on each HTTP route, on the fast
+// path (an assistant without elicitation) and the SDK's (one with it): a
+// request is answered with its -32600 error, a notification or batch with
+// 400 and the error.
+func TestDuplicateKeysRefusedHTTP(t *testing.T) {
+	var recs callRecords
+	g, _ := newTestGateway(t, GatewayOptions{OnToolCall: recs.add})
+	addServer(t, g, "h", "echo", withEnv(mcptest.AnnotatedEnv+"=1"))
+	base := httpGateway(t, g, "tok").URL
+	for _, route := range []struct{ path, prefix string }{{"/mcp", "h__"}, {"/mcp/h", ""}, {"/servers/h/mcp", ""}} {
+		for _, caps := range []string{`{}`, `{"elicitation":{}}`} {
+			t.Run(route.path+caps, func(t *testing.T) {
+				r := newRawHTTP(t, base+route.path, caps)
+				for _, tc := range dupKeyCases(route.prefix) {
+					resp := r.post(context.Background(), tc.msg)
+					b, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					wantStatus := http.StatusOK
+					if tc.id == `null` {
+						wantStatus = http.StatusBadRequest
+					}
+					if resp.StatusCode != wantStatus || resp.Header.Get("Content-Type") != "application/json" {
+						t.Errorf("%.120s\nHTTP %d %s %s; want %d", tc.msg, resp.StatusCode, resp.Header.Get("Content-Type"), b, wantStatus)
+						continue
+					}
+					id, code, msg := rpcError(t, string(b))
+					if id != tc.id || code != -32600 || !strings.Contains(msg, tc.want) {
+						t.Errorf("%.120s\nanswered id %s, %d %q; want id %s, -32600 %q", tc.msg, id, code, msg, tc.id, tc.want)
+					}
+				}
+				resp := r.post(context.Background(), `[{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"`+route.prefix+`read_note","arguments":{},"name":"delete_note"}}]`)
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `duplicate key \"name\" in params`) {
+					t.Errorf("batch: HTTP %d %s", resp.StatusCode, b)
+				}
+				if _, body := r.do(`{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"` + route.prefix + `read_note","arguments":{"id":1}}}`); !strings.Contains(body, `read_note: {\"id\":1}`) {
+					t.Errorf("a good call after the refusals: %s", body)
+				}
+			})
+		}
+	}
+	for _, tool := range recs.tools() {
+		if tool != "h/read_note" {
+			t.Errorf("calls recorded: %v; want the good calls only", recs.tools())
+			break
+		}
+	}
+}
