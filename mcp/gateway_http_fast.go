@@ -32,7 +32,7 @@ const maxFastBody = 1 << 20
 // r's body, one message that passed wire.CheckMessage, and p its fields.
 // When it did not, r is as it was (its body can still be read in full).
 func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t []byte, p *wire.Peek) bool {
-	if len(t) > maxFastBody || !p.Method.OK() {
+	if len(t) > maxFastBody {
 		return false
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
@@ -45,15 +45,15 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	if up == nil || up.v != v || !up.streamless(r) {
 		return false
 	}
-	switch {
-	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
+	switch fastWay(t, p) {
+	case fastToolCall:
 		hw := &httpReply{w: w, answered: make(chan struct{})}
 		if !up.fastCall(t, p, hw) {
 			return false
 		}
 		hw.wait(r)
 		return true
-	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
+	case fastCancelled:
 		if !up.fastCancel(t, p) {
 			return false
 		}

@@ -248,16 +248,14 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 			up.refuse(t, err, conn)
 			return
 		}
-		if p.Method.OK() {
-			switch {
-			case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
-				if up.fastCall(t, &p, nil) {
-					return
-				}
-			case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
-				if up.fastCancel(t, &p) {
-					return
-				}
+		switch fastWay(t, &p) {
+		case fastToolCall:
+			if up.fastCall(t, &p, nil) {
+				return
+			}
+		case fastCancelled:
+			if up.fastCancel(t, &p) {
+				return
 			}
 		}
 		msg, err := jsonrpc.DecodeMessage(t)
@@ -282,6 +280,25 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 	up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: not a JSON-RPC message"))
 }
 
+// Which way a message that passed wire.CheckMessage may go (fastWay).
+const (
+	slowPath      = iota // the SDK's
+	fastToolCall         // fastCall
+	fastCancelled        // fastCancel
+)
+
+// fastWay is the way a checked message may take, from its raw method: a
+// method spelled with escapes goes the SDK's way.
+func fastWay(t []byte, p *wire.Peek) int {
+	switch {
+	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
+		return fastToolCall
+	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
+		return fastCancelled
+	}
+	return slowPath
+}
+
 // fastCall forwards a tools/call for a ready stdio server's tool as bytes:
 // new id, the server's tool name, a gateway progress token. It reports
 // false when the call must take the slow path. hw is set for an HTTP
@@ -297,12 +314,11 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if !p.Params.OK() {
 		return false
 	}
-	params := p.Params.Of(line)
-	nameSp := wire.Field(params, "name")
-	name, ok := wire.RawString(nameSp.Of(params))
+	name, nameSp, ok := callName(line, p)
 	if !ok {
 		return false
 	}
+	params := p.Params.Of(line)
 	r := up.v.routes.Load().tools[name]
 	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() || r.approve {
 		return false
@@ -355,6 +371,18 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		wire.HandOff()
 	}
 	return true
+}
+
+// callName is the tool a tools/call that passed wire.CheckMessage names,
+// and where the name is in its params: what the fast path routes on.
+func callName(line []byte, p *wire.Peek) (string, wire.Span, bool) {
+	if !p.Params.OK() {
+		return "", wire.Span{}, false
+	}
+	params := p.Params.Of(line)
+	sp := wire.Field(params, "name")
+	name, ok := wire.RawString(sp.Of(params))
+	return name, sp, ok
 }
 
 func sortEdits(e []wire.Edit) {
