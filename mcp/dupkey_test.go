@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // callRecords collects a gateway's tool call records.
@@ -154,5 +156,43 @@ func TestDuplicateKeysRefusedHTTP(t *testing.T) {
 			t.Errorf("calls recorded: %v; want the good calls only", recs.tools())
 			break
 		}
+	}
+}
+
+// TestServerRequestsWithDuplicateKeysRefused: what a server sends that the
+// person sees or answers — an elicitation, a sampling request — is refused
+// when it holds a key twice: the server gets -32600 naming the key, its
+// log a line, and neither the assistant nor the inbox is asked.
+func TestServerRequestsWithDuplicateKeysRefused(t *testing.T) {
+	var asked atomic.Int32
+	g, _ := newTestGateway(t, GatewayOptions{Elicit: func(context.Context, ElicitInfo) (*sdk.ElicitResult, error) {
+		asked.Add(1)
+		return &sdk.ElicitResult{Action: "accept"}, nil
+	}})
+	f := addServer(t, g, "h", "hostile")
+	c := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{
+		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked.Add(1)
+			return &sdk.ElicitResult{Action: "accept"}, nil
+		},
+		CreateMessageHandler: func(context.Context, *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			asked.Add(1)
+			return &sdk.CreateMessageResult{Model: "m", Role: "assistant", Content: &sdk.TextContent{Text: "ok"}}, nil
+		},
+	})
+	for kind, want := range map[string]string{"elicit": `duplicate key \"message\" in params`, "sample": `duplicate key \"maxTokens\" in params`} {
+		res, _, err := c.call(t, "h__ask", map[string]any{"kind": kind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := textOf(t, res); !strings.Contains(text, `"id":"ask"`) || !strings.Contains(text, `"code":-32600`) || !strings.Contains(text, want) {
+			t.Errorf("%s: the server got %s; want -32600 with %s", kind, text, want)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the person or the assistant was asked %d times", n)
+	}
+	if !strings.Contains(f.log.String(), `refused: duplicate key "message" in params`) {
+		t.Errorf("the server's log does not say why its request was refused:\n%s", f.log)
 	}
 }

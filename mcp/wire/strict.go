@@ -79,7 +79,7 @@ func shorten(s string) string {
 
 // KeyText is a raw object key (as it is between its quotes, still
 // escaped) decoded: the one way keys are compared, by CheckMessage,
-// DuplicateKey and KeyIs. ok is false for a key that is not valid UTF-8
+// Check and KeyIs. ok is false for a key that is not valid UTF-8
 // or has a bad escape.
 func KeyText(raw []byte) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
@@ -137,26 +137,6 @@ func Check(b []byte) error {
 		return c.error()
 	}
 	return nil
-}
-
-// DuplicateKey returns the first key that the JSON object b holds twice,
-// at its top level (keys compared with KeyText), or "".
-func DuplicateKey(b []byte) string {
-	var keys []string // an object has a handful of keys: a slice beats a map
-	dup := ""
-	ScanObject(b, func(k []byte, _ Span) bool {
-		key, ok := KeyText(k)
-		if !ok {
-			key = string(k)
-		}
-		if slices.Contains(keys, key) {
-			dup = key
-			return false
-		}
-		keys = append(keys, key)
-		return true
-	})
-	return dup
 }
 
 // RequestID returns the raw id of a refused message when it can be read

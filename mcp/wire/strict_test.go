@@ -106,13 +106,10 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
-// TestKeyIsDecodes: KeyIs and DuplicateKey compare keys decoded.
+// TestKeyIsDecodes: KeyIs compares keys decoded.
 func TestKeyIsDecodes(t *testing.T) {
 	if !KeyIs([]byte(`na\u006de`), "name") || KeyIs([]byte("na\\u006d\xffe"), "nam\xffe") {
 		t.Error("KeyIs does not decode keys, or takes an escaped key that is not UTF-8")
-	}
-	if got := DuplicateKey([]byte(`{"name":1,"na\u006de":2}`)); got != "name" {
-		t.Errorf("DuplicateKey = %q", got)
 	}
 }
 
