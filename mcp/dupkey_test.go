@@ -196,3 +196,35 @@ func TestServerRequestsWithDuplicateKeysRefused(t *testing.T) {
 		t.Errorf("the server's log does not say why its request was refused:\n%s", f.log)
 	}
 }
+
+// TestAssistantAnswerWithDuplicateKeysRefused: an assistant's answer to
+// an elicitation the gateway passed on, with a key twice ("action":
+// decline, then accept), is refused: the elicitation fails with the
+// reason, the server hears no accept, and the log has a line.
+func TestAssistantAnswerWithDuplicateKeysRefused(t *testing.T) {
+	g, tl := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "a", "asker")
+	s := connectRaw(t, g, UpstreamOptions{})
+	s.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if got := s.recv(t); !strings.Contains(got, `"protocolVersion"`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a__form","arguments":{"form":"types"}}}`)
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	line := s.recv(t)
+	if json.Unmarshal([]byte(line), &req); req.Method != "elicitation/create" {
+		t.Fatalf("want the elicitation, got %s", line)
+	}
+	s.send(t, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"action":"decline","action":"accept","content":{}}}`)
+	line = s.recv(t)
+	if !strings.Contains(line, `"id":5`) || strings.Contains(line, `accept`) || !strings.Contains(line, `the assistant's answer was refused: duplicate key \\\"action\\\" in result`) {
+		t.Errorf("the call answered %s; want the elicitation failed, saying why", line)
+	}
+	if !strings.Contains(tl.String(), "message refused") {
+		t.Errorf("no log line:\n%s", tl)
+	}
+}
