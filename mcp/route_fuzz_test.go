@@ -35,6 +35,9 @@ func dupKeyCases(prefix string) []struct{ msg, id, want string } {
 		{`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"` + read + `","_meta":{"progressToken":1,"progressToken":2}}}`, `12`, `duplicate key "progressToken" in params._meta`},
 		{`{"jsonrpc":"2.0","id":13,"method":"tools/list","params":{"cursor":"a","cursor":"b"}}`, `13`, `duplicate key "cursor" in params`},
 		{deepArguments("14", read, 200), `14`, `nested more than 128 deep`},
+		{deepArguments("15", read, 100000), `15`, `nested more than 128 deep`},
+		{"{\"jsonrpc\":\"2.0\",\"id\":16,\"method\":\"tools/call\",\"params\":{\"name\":\"" + read + "\",\"arguments\":{\"pa\xffth\":\"~\"}}}", `16`, `is not valid UTF-8`},
+		{`{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"` + read + `","arguments":{"\ud83d\ude00":1,"😀":2}}}`, `17`, `duplicate key "😀" in params.arguments`},
 		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}}`, `null`, `duplicate key "requestId" in params`},
 		{`{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{"_meta":{},"_meta":{}}}`, `null`, `duplicate key "_meta" in params`},
 	}
