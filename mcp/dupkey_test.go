@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -223,6 +224,55 @@ func TestAssistantAnswerWithDuplicateKeysRefused(t *testing.T) {
 	line = s.recv(t)
 	if !strings.Contains(line, `"id":5`) || strings.Contains(line, `accept`) || !strings.Contains(line, `the assistant's answer was refused: duplicate key \\\"action\\\" in result`) {
 		t.Errorf("the call answered %s; want the elicitation failed, saying why", line)
+	}
+	if !strings.Contains(tl.String(), "message refused") {
+		t.Errorf("no log line:\n%s", tl)
+	}
+}
+
+// dupAnswer is an HTTP transport that puts a second "action" in every
+// elicitation answer the client posts: accept first, then what the
+// client answered.
+type dupAnswer struct{ base http.RoundTripper }
+
+func (d dupAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body == nil || r.Method != http.MethodPost {
+		return d.base.RoundTrip(r)
+	}
+	b, _ := io.ReadAll(r.Body)
+	b = []byte(strings.Replace(string(b), `"result":{"action":`, `"result":{"action":"accept","action":`, 1))
+	r = r.Clone(r.Context())
+	r.Body = io.NopCloser(strings.NewReader(string(b)))
+	r.ContentLength = int64(len(b))
+	return d.base.RoundTrip(r)
+}
+
+// TestAssistantAnswerWithDuplicateKeysRefusedHTTP: the same over HTTP: the
+// answer is posted with "action" twice, and the elicitation fails at once
+// with the reason instead of waiting for its deadline.
+func TestAssistantAnswerWithDuplicateKeysRefusedHTTP(t *testing.T) {
+	g, tl := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "a", "asker")
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	client := sdk.NewClient(&sdk.Implementation{Name: "dup-answer", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{"tok", dupAnswer{http.DefaultTransport}}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "a__form", Arguments: map[string]any{"form": "types"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := textOf(t, res); strings.Contains(text, "decline") || !strings.Contains(text, `the assistant's answer was refused: duplicate key \"action\" in result`) {
+		t.Errorf("the call answered %q; want the elicitation failed, saying why", text)
 	}
 	if !strings.Contains(tl.String(), "message refused") {
 		t.Errorf("no log line:\n%s", tl)
