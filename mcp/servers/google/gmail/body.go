@@ -181,6 +181,18 @@ func bodyText(p *gm.MessagePart) string {
 	return strings.TrimSpace(renderPart(p))
 }
 
+// htmlText is the text of a message's first HTML part that is not an
+// attachment, "" when it has none.
+func htmlText(p *gm.MessagePart) string {
+	out, found := "", false
+	walkParts(p, "", func(part *gm.MessagePart, _ string) {
+		if !found && mimeType(part) == "text/html" && !isAttachment(part) {
+			out, found = strings.TrimSpace(htmlToText(partText(part))), true
+		}
+	})
+	return out
+}
+
 func renderPart(p *gm.MessagePart) string {
 	t := mimeType(p)
 	switch {
