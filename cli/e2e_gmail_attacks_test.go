@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A send to so many people that its confirmation passes the inbox's
@@ -37,5 +39,49 @@ func TestGmailConfirmationOverTheInboxLimit(t *testing.T) {
 	}
 	if code, out, errs := s.run(in, "inbox", "--json"); code != 0 || strings.Contains(out, `"id"`) {
 		t.Errorf("inbox --json: %d %s %s", code, out, errs)
+	}
+}
+
+// A JSON-RPC batch of sends from the assistant: each message is its own
+// confirmation in the inbox, answered on its own; one yes sends one.
+func TestGmailBatchAsksForEach(t *testing.T) {
+	s, _, _ := newGmailSetup(t, "")
+	in := s.daemon("")
+	in.WaitFor("gmail ready", states("gmail", "ready"))
+	a := startAssistant(t, in, map[string]any{"elicitation": map[string]any{"form": map[string]any{}}})
+	var batch []map[string]any
+	for i, to := range []string{"bob@example.com", "carol@example.com"} {
+		batch = append(batch, map[string]any{"jsonrpc": "2.0", "id": 101 + i, "method": "tools/call", "params": map[string]any{
+			"name": "gmail__send", "arguments": map[string]any{"to": []string{to}, "subject": fmt.Sprint("Batch ", i), "body": "x"}}})
+	}
+	b, _ := json.Marshal(batch)
+	a.in.Write(append(b, '\n'))
+	var l inboxJSON
+	deadline := time.Now().Add(time.Minute)
+	for len(l.Requests) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbox holds %d requests, want 2", len(l.Requests))
+		}
+		_, out, _ := s.run(in, "inbox", "--json")
+		l = inboxJSON{}
+		json.Unmarshal([]byte(out), &l)
+	}
+	for _, r := range l.Requests {
+		answer := "--decline"
+		if strings.Contains(r.Message, "To: bob@example.com\n") {
+			answer = "--yes"
+		}
+		if code, _, errs := s.run(in, "inbox", "answer", r.ID, answer); code != 0 {
+			t.Fatalf("inbox answer %s: %s", answer, errs)
+		}
+	}
+	yes := parseToolReply[map[string]any](t, a.wait(101))
+	no := parseToolReply[map[string]any](t, a.wait(102))
+	if yes.Result.IsError || !no.Result.IsError {
+		t.Errorf("the batch's replies: %+v / %+v", yes.Result, no.Result)
+	}
+	sent := s.fake.SentMessages("ada@example.com")
+	if len(sent) != 1 || sent[0].Header.Get("To") != "bob@example.com" {
+		t.Errorf("sent: %+v", sent)
 	}
 }
