@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,8 +76,9 @@ func TestGmailBatchAsksForEach(t *testing.T) {
 			t.Fatalf("inbox answer %s: %s", answer, errs)
 		}
 	}
-	yes := parseToolReply[map[string]any](t, a.wait(101))
-	no := parseToolReply[map[string]any](t, a.wait(102))
+	replies := a.waitAll(101, 102)
+	yes := parseToolReply[map[string]any](t, replies[101])
+	no := parseToolReply[map[string]any](t, replies[102])
 	if yes.Result.IsError || !no.Result.IsError {
 		t.Errorf("the batch's replies: %+v / %+v", yes.Result, no.Result)
 	}
@@ -84,4 +86,30 @@ func TestGmailBatchAsksForEach(t *testing.T) {
 	if len(sent) != 1 || sent[0].Header.Get("To") != "bob@example.com" {
 		t.Errorf("sent: %+v", sent)
 	}
+}
+
+// waitAll returns the replies to the requests ids, in whatever order they
+// come; other lines are skipped (they stay in a.out).
+func (a *assistant) waitAll(ids ...int) map[int]string {
+	a.t.Helper()
+	out := map[int]string{}
+	deadline := time.After(60 * time.Second)
+	for len(out) < len(ids) {
+		select {
+		case line, ok := <-a.lines:
+			if !ok {
+				a.t.Fatalf("mcptray connect ended before the replies to %v", ids)
+			}
+			var m struct {
+				ID     *int   `json:"id"`
+				Method string `json:"method"`
+			}
+			if json.Unmarshal([]byte(line), &m) == nil && m.ID != nil && m.Method == "" && slices.Contains(ids, *m.ID) {
+				out[*m.ID] = line
+			}
+		case <-deadline:
+			a.t.Fatalf("no replies to %v within 60s; the assistant got:\n%s", ids, a.out.String())
+		}
+	}
+	return out
 }

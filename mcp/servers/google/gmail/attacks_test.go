@@ -212,3 +212,26 @@ func messages(asked []*sdk.ElicitParams) string {
 	}
 	return fmt.Sprintf("%d asked:\n%s", len(asked), strings.Join(out, "\n---\n"))
 }
+
+// A draft made elsewhere (another tool with Gmail access) with a header
+// twice — two To, two Bcc lines — shows every address of every line.
+func TestAttackDraftWithRepeatedHeaders(t *testing.T) {
+	e := newEnv(t)
+	hc, err := e.accounts.Client(context.Background(), ada)
+	must(t, err)
+	svc, err := newService(context.Background(), hc)
+	must(t, err)
+	raw := "From: " + ada + "\r\nTo: " + bob + "\r\nTo: " + eve + "\r\nBcc: carol@example.com\r\nBcc: mallory@example.com\r\nSubject: Two lines\r\n\r\nx\r\n"
+	d, err := svc.Users.Drafts.Create("me", &gm.Draft{Message: &gm.Message{Raw: base64.URLEncoding.EncodeToString([]byte(raw))}}).Do()
+	must(t, err)
+	e.call("send_draft", map[string]any{"draft_id": d.Id}, nil)
+	asked := e.asker.take()
+	if len(asked) != 1 {
+		t.Fatalf("asked %d times", len(asked))
+	}
+	for _, want := range []string{bob, eve, "carol@example.com", "mallory@example.com"} {
+		if !strings.Contains(asked[0].Message, want) {
+			t.Errorf("the confirmation does not show %s:\n%s", want, asked[0].Message)
+		}
+	}
+}

@@ -53,6 +53,21 @@ func header(p *gm.MessagePart, name string) string {
 	return ""
 }
 
+// headerAll is every header name of p, decoded, joined with ", ": a
+// message may carry an address header twice, and each line counts.
+func headerAll(p *gm.MessagePart, name string) string {
+	if p == nil {
+		return ""
+	}
+	var vals []string
+	for _, h := range p.Headers {
+		if strings.EqualFold(h.Name, name) && strings.TrimSpace(h.Value) != "" {
+			vals = append(vals, decodeHeader(h.Value))
+		}
+	}
+	return strings.Join(vals, ", ")
+}
+
 // decodeData reads a part's body data: base64url, padded or not (the
 // standard alphabet accepted too).
 func decodeData(s string) []byte {

@@ -177,7 +177,7 @@ func (s *Server) sendDraftTool(ctx context.Context, req *sdk.CallToolRequest, in
 		return nil, zero, err
 	}
 	p := d.Message.Payload
-	c := confirmation{From: header(p, "From"), To: header(p, "To"), Cc: header(p, "Cc"), Bcc: header(p, "Bcc"),
+	c := confirmation{From: headerAll(p, "From"), To: headerAll(p, "To"), Cc: headerAll(p, "Cc"), Bcc: headerAll(p, "Bcc"),
 		Subject: header(p, "Subject"), Body: bodyText(p), Attachments: attachments(p)}
 	if c.To+c.Cc+c.Bcc == "" {
 		return nil, zero, fmt.Errorf("draft %s has no recipient; nothing was sent", in.DraftID)
