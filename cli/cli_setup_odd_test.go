@@ -110,6 +110,9 @@ func TestSetupOnOddFiles(t *testing.T) {
 		if code, out, _ := runHomeDeadline(t, home, "setup"); code != 0 || !strings.Contains(out, "cursor") {
 			t.Errorf("setup's list with a FIFO: %d %q", code, out)
 		}
+		if code, _, errs := runHomeDeadline(t, home, "import", "cursor", "--keep-secrets"); code != 1 || !strings.Contains(errs, path+" is a named pipe, not a file") {
+			t.Errorf("import from a FIFO: %d %q", code, errs)
+		}
 	})
 
 	t.Run("jsonc", func(t *testing.T) {
