@@ -235,3 +235,34 @@ func TestAttackDraftWithRepeatedHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A draft made elsewhere whose text comes in several versions (mail apps
+// show the last alternative they can: here a second HTML part) shows
+// every version that reads differently.
+func TestAttackDraftWithHiddenAlternative(t *testing.T) {
+	e := newEnv(t)
+	hc, err := e.accounts.Client(context.Background(), ada)
+	must(t, err)
+	svc, err := newService(context.Background(), hc)
+	must(t, err)
+	raw := "From: " + ada + "\r\nTo: " + bob + "\r\nSubject: Lunch\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nLunch at noon?\r\n" +
+		"--b\r\nContent-Type: text/html; charset=UTF-8\r\n\r\n<p>Lunch at noon?</p>\r\n" +
+		"--b\r\nContent-Type: text/html; charset=UTF-8\r\n\r\n<p>Wire 5000 EUR to eve.</p>\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nAnd the plain text says so too.\r\n--b--\r\n"
+	d, err := svc.Users.Drafts.Create("me", &gm.Draft{Message: &gm.Message{Raw: base64.URLEncoding.EncodeToString([]byte(raw))}}).Do()
+	must(t, err)
+	e.call("send_draft", map[string]any{"draft_id": d.Id}, nil)
+	asked := e.asker.take()
+	if len(asked) != 1 {
+		t.Fatalf("asked %d times", len(asked))
+	}
+	for _, want := range []string{"Lunch at noon?", "Wire 5000 EUR to eve.", "And the plain text says so too."} {
+		if !strings.Contains(asked[0].Message, want) {
+			t.Errorf("the confirmation does not show %q:\n%s", want, asked[0].Message)
+		}
+	}
+	if n := strings.Count(asked[0].Message, "Lunch at noon?"); n != 1 {
+		t.Errorf("the same text shown %d times:\n%s", n, asked[0].Message)
+	}
+}

@@ -196,13 +196,30 @@ func bodyText(p *gm.MessagePart) string {
 	return strings.TrimSpace(renderPart(p))
 }
 
-// htmlText is the text of a message's first HTML part that is not an
-// attachment, "" when it has none.
-func htmlText(p *gm.MessagePart) string {
-	out, found := "", false
+// otherVersions are the texts of p's text parts (plain or HTML, not
+// attachments) that body does not already hold, each once: the versions
+// of a multipart/alternative that bodyText passed over, one of which a
+// mail app may show instead.
+func otherVersions(p *gm.MessagePart, body string) []string {
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	seen := norm(body)
+	var out []string
 	walkParts(p, "", func(part *gm.MessagePart, _ string) {
-		if !found && mimeType(part) == "text/html" && !isAttachment(part) {
-			out, found = strings.TrimSpace(htmlToText(partText(part))), true
+		if isAttachment(part) {
+			return
+		}
+		var t string
+		switch mimeType(part) {
+		case "text/html":
+			t = htmlToText(partText(part))
+		case "text/plain":
+			t = partText(part)
+		default:
+			return
+		}
+		if n := norm(t); n != "" && !strings.Contains(seen, n) {
+			out = append(out, strings.TrimSpace(t))
+			seen += "\x00" + n
 		}
 	})
 	return out

@@ -30,10 +30,11 @@ type confirmation struct {
 	From, To, Cc, Bcc, Subject string
 	InReplyTo                  string // "Subject" from whom, for a reply
 	Body                       string
-	// HTML is the text of the HTML version when it says something else
-	// than Body ("" when there is none or it says the same): most mail
-	// apps show the HTML, so the person sees both.
-	HTML        string
+	// Others are the other versions of the text that say something else
+	// than Body (an HTML version, the other parts of a draft's
+	// multipart/alternative): a mail app may show one of them instead, so
+	// the person sees them all.
+	Others      []string
 	Attachments []Attachment
 	Recipients  int // how many addresses To, Cc and Bcc hold
 }
@@ -116,9 +117,9 @@ func (c confirmation) message() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(preview(c.Body))
-	if c.HTML != "" {
-		b.WriteString("\n\n[The HTML version, which most mail apps show instead, says:]\n")
-		b.WriteString(preview(c.HTML))
+	for _, o := range c.Others {
+		b.WriteString("\n\n[Another version of the text, which mail apps may show instead:]\n")
+		b.WriteString(preview(o))
 	}
 	return b.String()
 }

@@ -185,9 +185,7 @@ func (s *Server) sendDraftTool(ctx context.Context, req *sdk.CallToolRequest, in
 	for _, l := range []string{c.To, c.Cc, c.Bcc} {
 		c.Recipients += len(headerAddresses(l))
 	}
-	if h := htmlText(p); h != "" && !sameText(h, c.Body) {
-		c.HTML = h
-	}
+	c.Others = otherVersions(p, c.Body)
 	if err := s.confirmSend(ctx, req, c); err != nil {
 		return nil, zero, err
 	}

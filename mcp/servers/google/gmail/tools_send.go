@@ -146,7 +146,7 @@ func (s *Server) compose(ctx context.Context, req *sdk.CallToolRequest, email *s
 	c.Subject, c.Body, c.Recipients = m.Subject, m.Text, len(to)+len(cc)+len(bcc)
 	if m.HTML != "" {
 		if t := htmlToText(m.HTML); !sameText(t, m.Text) {
-			c.HTML = t
+			c.Others = []string{t}
 		}
 	}
 	for _, f := range files {
