@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/mcp/servers/google"
+	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
 
 // loopbackGet sends a GET to the sign-in's loopback listener with Host
@@ -118,4 +121,34 @@ func TestLoopbackAttacks(t *testing.T) {
 		t.Errorf("%d codes exchanged", n)
 	}
 	e.noSecrets(t)
+}
+
+// Once a sign-in is over, done or not, its loopback port is closed: no
+// listener is left for a later request to find.
+func TestLoopbackClosedAfterSignIn(t *testing.T) {
+	e := newEnv(t)
+	for _, deny := range []bool{false, true} {
+		e.fake.SetConsent(googletest.Consent{Deny: deny})
+		var authURL string
+		acc := google.New(google.Options{Store: e.store, Path: e.path, OpenBrowser: func(u string) error {
+			authURL = u
+			return e.browser.open(u)
+		}})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err := acc.Add(ctx, google.AddOptions{})
+		cancel()
+		if (err != nil) != deny {
+			t.Fatalf("deny %v: %v", deny, err)
+		}
+		e.browser.page(t)
+		au, _ := url.Parse(authURL)
+		ru, err := url.Parse(au.Query().Get("redirect_uri"))
+		if err != nil || ru.Host == "" {
+			t.Fatalf("redirect_uri in %q", authURL)
+		}
+		if c, err := net.DialTimeout("tcp", ru.Host, 5*time.Second); err == nil {
+			c.Close()
+			t.Errorf("deny %v: %s still listens after the sign-in", deny, ru.Host)
+		}
+	}
 }
