@@ -74,6 +74,9 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return true
+	case p.Method.Is(t, `"`+methodDiscover+`"`): // gateway_discover.go
+		writeDiscover(w, t, &p)
+		return true
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -253,6 +254,11 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 				if up.fastCancel(t, &p) {
 					return
 				}
+			case p.Method.Is(t, `"`+methodDiscover+`"`): // gateway_discover.go
+				if p.ID.OK() {
+					up.send(discoverNotFound(p.ID.Of(t)))
+				}
+				return
 			}
 		}
 		msg, err := jsonrpc.DecodeMessage(t)
@@ -270,6 +276,13 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 			return
 		}
 		for _, m := range msgs {
+			if req, ok := m.(*jsonrpc.Request); ok && req.Method == methodDiscover {
+				if req.IsCall() {
+					id, _ := json.Marshal(req.ID.Raw())
+					up.send(discoverNotFound(id))
+				}
+				continue
+			}
 			conn.deliver(m)
 		}
 		return
