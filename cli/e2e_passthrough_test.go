@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -93,4 +97,236 @@ func TestAISDKClientThroughConnectAndHTTP(t *testing.T) {
 	auth := "Bearer " + strings.TrimSpace(token)
 	check("HTTP /mcp", aisdk(t, peers, nil, "http", "everything__echo", echo, ep.URL, auth), "everything__echo")
 	check("HTTP /mcp/everything", aisdk(t, peers, nil, "http", "echo", echo, ep.URL+"/everything", auth), "echo")
+}
+
+// rpcPeer is a bare JSON-RPC client on a subprocess's stdio (an MCP server,
+// or `mcptray connect`): no SDK between the test and the bytes.
+type rpcPeer struct {
+	t     *testing.T
+	stdin io.WriteCloser
+	lines chan []byte
+	next  int
+}
+
+func startPeer(t *testing.T, env []string, name string, args ...string) *rpcPeer {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &rpcPeer{t: t, stdin: stdin, lines: make(chan []byte, 64)}
+	go func() {
+		r := bufio.NewReader(stdout)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				p.lines <- line
+			}
+			if err != nil {
+				close(p.lines)
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	p.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"passthrough-test","version":"1"}}`)
+	p.notify("notifications/initialized", `{}`)
+	return p
+}
+
+func (p *rpcPeer) notify(method, params string) {
+	fmt.Fprintf(p.stdin, `{"jsonrpc":"2.0","method":%q,"params":%s}`+"\n", method, params)
+}
+
+// call sends a request and returns its whole reply line, skipping
+// notifications and other ids.
+func (p *rpcPeer) call(method, params string) []byte {
+	p.t.Helper()
+	p.next++
+	id := fmt.Sprint(p.next)
+	fmt.Fprintf(p.stdin, `{"jsonrpc":"2.0","id":%s,"method":%q,"params":%s}`+"\n", id, method, params)
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("%s: the peer ended before answering", method)
+			}
+			var m struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(line, &m) == nil && string(m.ID) == id {
+				return line
+			}
+		case <-timeout:
+			p.t.Fatalf("%s: no answer", method)
+		}
+	}
+}
+
+// result is call's result, failing on an error reply.
+func (p *rpcPeer) result(method, params string) json.RawMessage {
+	p.t.Helper()
+	line := p.call(method, params)
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil || m.Result == nil {
+		p.t.Fatalf("%s: %s", method, line)
+	}
+	return m.Result
+}
+
+// tools lists every page of tools/list, each entry as sent.
+func (p *rpcPeer) tools() []json.RawMessage {
+	p.t.Helper()
+	var out []json.RawMessage
+	params := `{}`
+	for {
+		var res struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(p.result("tools/list", params), &res); err != nil {
+			p.t.Fatal(err)
+		}
+		out = append(out, res.Tools...)
+		if res.NextCursor == "" {
+			return out
+		}
+		c, _ := json.Marshal(map[string]string{"cursor": res.NextCursor})
+		params = string(c)
+	}
+}
+
+// byName decodes tool entries by name, with the name cut to the server's
+// own (prefix removed).
+func byName(t *testing.T, entries []json.RawMessage, prefix string) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, e := range entries {
+		var m map[string]any
+		if err := json.Unmarshal(e, &m); err != nil {
+			t.Fatal(err)
+		}
+		name, _ := m["name"].(string)
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		m["name"] = strings.TrimPrefix(name, prefix)
+		out[m["name"].(string)] = m
+	}
+	return out
+}
+
+// sameTools reports every difference between the tools a server lists
+// itself and those listed through mcptray, field by field.
+func sameTools(t *testing.T, how string, direct, via map[string]map[string]any) {
+	t.Helper()
+	if len(direct) == 0 {
+		t.Fatalf("%s: the server lists no tools", how)
+	}
+	for name, d := range direct {
+		v, ok := via[name]
+		if !ok {
+			t.Errorf("%s: tool %s missing", how, name)
+			continue
+		}
+		for k := range d {
+			if !reflect.DeepEqual(d[k], v[k]) {
+				a, _ := json.Marshal(d[k])
+				b, _ := json.Marshal(v[k])
+				t.Errorf("%s: tool %s field %q:\n direct: %s\n    via: %s", how, name, k, a, b)
+			}
+		}
+		for k := range v {
+			if _, ok := d[k]; !ok {
+				b, _ := json.Marshal(v[k])
+				t.Errorf("%s: tool %s gained field %q: %s", how, name, k, b)
+			}
+		}
+	}
+	for name := range via {
+		if _, ok := direct[name]; !ok {
+			t.Errorf("%s: tool %s is not the server's", how, name)
+		}
+	}
+}
+
+// Tool definitions pass through mcptray as the server sent them, apart
+// from the name's prefix: server-everything (execution.taskSupport,
+// annotations without idempotentHint), server-filesystem and
+// server-memory, listed directly and through `mcptray connect` (all
+// servers, one server, and stable mode from the store's cache).
+func TestToolDefinitionsPassThrough(t *testing.T) {
+	peers := npmPeers(t)
+	mods := filepath.Join(peers, "node_modules", "@modelcontextprotocol")
+	root := t.TempDir()
+	memory := filepath.Join(t.TempDir(), "memory.jsonl")
+	servers := map[string][]string{
+		"everything": {filepath.Join(mods, "server-everything", "dist", "index.js"), "stdio"},
+		"filesystem": {filepath.Join(mods, "server-filesystem", "dist", "index.js"), root},
+		"memory":     {filepath.Join(mods, "server-memory", "dist", "index.js")},
+	}
+	memEnv := []string{"MEMORY_FILE_PATH=" + memory}
+	config := map[string]any{}
+	for name, args := range servers {
+		entry := map[string]any{"command": "node", "args": args}
+		if name == "memory" {
+			entry["env"] = map[string]string{"MEMORY_FILE_PATH": memory}
+		}
+		config[name] = entry
+	}
+	in := startDaemon(t, config)
+	in.WaitFor("all ready", states("everything", "ready", "filesystem", "ready", "memory", "ready"))
+	exe, _ := os.Executable()
+	asMcptray := []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}
+	connect := func(extra ...string) *rpcPeer {
+		return startPeer(t, asMcptray, exe, append([]string{"connect", "--data", in.Data, "--config", in.Config}, extra...)...)
+	}
+
+	direct := map[string]map[string]map[string]any{}
+	for name, args := range servers {
+		direct[name] = byName(t, startPeer(t, memEnv, "node", args...).tools(), "")
+	}
+	if ex := direct["everything"]["simulate-research-query"]; ex == nil || ex["execution"] == nil {
+		t.Fatalf("server-everything's simulate-research-query has no execution field: %v", ex)
+	}
+
+	all := connect().tools()
+	for name := range servers {
+		sameTools(t, "connect, "+name, direct[name], byName(t, all, name+"__"))
+		sameTools(t, "connect --server "+name, direct[name], byName(t, connect("--server", name).tools(), ""))
+	}
+
+	// Stable mode lists a server that is off from the store's cache.
+	if code, _, errs := in.Run("toggle", "memory", "off"); code != 0 {
+		t.Fatal(errs)
+	}
+	in.WaitFor("memory off", states("memory", "disabled"))
+	sameTools(t, "connect --tools stable, memory off", direct["memory"], byName(t, connect("--tools", "stable").tools(), "memory__"))
+
+	// Dynamic mode describes a tool as the server sent it.
+	dyn := connect("--tools", "dynamic")
+	res := dyn.result("tools/call", `{"name":"mcptray__describe_tool","arguments":{"server":"everything","tool":"simulate-research-query"}}`)
+	var described struct {
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	json.Unmarshal(res, &described)
+	sameTools(t, "dynamic describe", map[string]map[string]any{"simulate-research-query": direct["everything"]["simulate-research-query"]},
+		map[string]map[string]any{"simulate-research-query": described.StructuredContent})
 }
