@@ -142,7 +142,9 @@ func startPeer(t *testing.T, env []string, name string, args ...string) *rpcPeer
 			<-done
 		}
 	})
-	p.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"passthrough-test","version":"1"}}`)
+	// The capabilities mcptray declares to its servers, so that a server
+	// met directly offers the same tools.
+	p.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{"sampling":{},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"passthrough-test","version":"1"}}`)
 	p.notify("notifications/initialized", `{}`)
 	return p
 }
@@ -313,12 +315,17 @@ func TestToolDefinitionsPassThrough(t *testing.T) {
 		sameTools(t, "connect --server "+name, direct[name], byName(t, connect("--server", name).tools(), ""))
 	}
 
-	// Stable mode lists a server that is off from the store's cache.
+	// Stable mode lists a server that is off as last seen, and after a
+	// restart from the store's cache.
 	if code, _, errs := in.Run("toggle", "memory", "off"); code != 0 {
 		t.Fatal(errs)
 	}
 	in.WaitFor("memory off", states("memory", "disabled"))
 	sameTools(t, "connect --tools stable, memory off", direct["memory"], byName(t, connect("--tools", "stable").tools(), "memory__"))
+	stopInstance(t, in)
+	in = startDaemonAt(t, in.Config, in.Data)
+	in.WaitFor("restarted, memory off", states("everything", "ready", "memory", "disabled"))
+	sameTools(t, "connect --tools stable, memory off, after a restart", direct["memory"], byName(t, connect("--tools", "stable").tools(), "memory__"))
 
 	// Dynamic mode describes a tool as the server sent it.
 	dyn := connect("--tools", "dynamic")

@@ -42,6 +42,10 @@ type stdioConn struct {
 	writeMu sync.Mutex // guards writes to in, so messages never interleave
 
 	sdkReqs sdkRequests // the SDK's requests awaiting a reply
+	// toolsPage is the last tools/list result as the server sent it (after
+	// checkTools), for Session.ListTools, which lists one page at a time
+	// (Session.listMu) and takes it after each page.
+	toolsPage atomic.Pointer[json.RawMessage]
 	strays  strays      // replies that answered nothing
 
 	// tap, when set, sees each single-message stdout line first and takes
@@ -181,6 +185,8 @@ func (c *stdioConn) deliver(msg jsonrpc.Message) {
 		}
 		if method == "tools/list" && resp.Result != nil {
 			resp.Result = c.checkTools(resp.Result)
+			page := bytes.Clone(resp.Result)
+			c.toolsPage.Store((*json.RawMessage)(&page))
 		}
 	}
 	select {
