@@ -140,7 +140,7 @@ type Session struct {
 	life    context.Context    // cancelled when the session ends or Close begins
 	endLife context.CancelFunc // cancels life; in-flight calls then return
 
-	listMu   sync.Mutex        // one ListTools at a time: stdioConn.toolsPage is its page
+	listMu   sync.Mutex // one ListTools at a time: stdioConn.toolsPage is its page
 	toolsMu  sync.Mutex
 	tools    []*Tool           // guarded by toolsMu: the last full tools/list
 	toolsRaw []json.RawMessage // guarded by toolsMu: tools as the server sent them, index for index (tools_raw.go)

@@ -46,7 +46,7 @@ type stdioConn struct {
 	// checkTools), for Session.ListTools, which lists one page at a time
 	// (Session.listMu) and takes it after each page.
 	toolsPage atomic.Pointer[json.RawMessage]
-	strays  strays      // replies that answered nothing
+	strays    strays // replies that answered nothing
 
 	// tap, when set, sees each single-message stdout line first and takes
 	// the ones it returns true for (the gateway's raw replies, progress
