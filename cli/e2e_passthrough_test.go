@@ -106,6 +106,7 @@ type rpcPeer struct {
 	stdin io.WriteCloser
 	lines chan []byte
 	next  int
+	init  []byte // the reply to initialize
 }
 
 func startPeer(t *testing.T, env []string, name string, args ...string) *rpcPeer {
@@ -144,7 +145,7 @@ func startPeer(t *testing.T, env []string, name string, args ...string) *rpcPeer
 	})
 	// The capabilities mcptray declares to its servers, so that a server
 	// met directly offers the same tools.
-	p.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{"sampling":{},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"passthrough-test","version":"1"}}`)
+	p.init = p.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{"sampling":{},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"passthrough-test","version":"1"}}`)
 	p.notify("notifications/initialized", `{}`)
 	return p
 }
@@ -336,4 +337,86 @@ func TestToolDefinitionsPassThrough(t *testing.T) {
 	json.Unmarshal(res, &described)
 	sameTools(t, "dynamic describe", map[string]map[string]any{"simulate-research-query": direct["everything"]["simulate-research-query"]},
 		map[string]map[string]any{"simulate-research-query": described.StructuredContent})
+}
+
+// A task-augmented tools/call (MCP 2025-11-25 tasks) through mcptray: the
+// server's CreateTaskResult comes back, and tasks/get, tasks/result,
+// tasks/list and tasks/cancel reach the server that made the task.
+// server-everything's simulate-research-query requires a task.
+func TestTasksRelayed(t *testing.T) {
+	peers := npmPeers(t)
+	everything := filepath.Join(peers, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	in := startDaemon(t, map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}},
+		"echo":       fakeEntry(t, "echo"),
+	})
+	in.WaitFor("ready", states("everything", "ready", "echo", "ready"))
+	exe, _ := os.Executable()
+	p := startPeer(t, []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}, exe, "connect", "--data", in.Data, "--config", in.Config)
+
+	var init struct {
+		Result struct {
+			Capabilities struct {
+				Tasks struct {
+					Requests struct {
+						Tools struct {
+							Call any `json:"call"`
+						} `json:"tools"`
+					} `json:"requests"`
+				} `json:"tasks"`
+			} `json:"capabilities"`
+		} `json:"result"`
+	}
+	json.Unmarshal(p.init, &init)
+	if init.Result.Capabilities.Tasks.Requests.Tools.Call == nil {
+		t.Errorf("initialize does not declare tasks for tools/call")
+	}
+
+	type task struct {
+		TaskID        string `json:"taskId"`
+		Status        string `json:"status"`
+		StatusMessage string `json:"statusMessage"`
+	}
+	start := func() string {
+		t.Helper()
+		var res struct {
+			Task task `json:"task"`
+		}
+		b := p.result("tools/call", `{"name":"everything__simulate-research-query","arguments":{"topic":"gateways"},"task":{"ttl":60000}}`)
+		if err := json.Unmarshal(b, &res); err != nil || res.Task.TaskID == "" || res.Task.Status != "working" {
+			t.Fatalf("task-augmented tools/call: %s", b)
+		}
+		return res.Task.TaskID
+	}
+	id := start()
+	idJSON, _ := json.Marshal(map[string]string{"taskId": id})
+
+	var got task
+	if b := p.result("tasks/get", string(idJSON)); json.Unmarshal(b, &got) != nil || got.TaskID != id {
+		t.Errorf("tasks/get: %s", b)
+	}
+	if b := p.result("tasks/result", string(idJSON)); !strings.Contains(string(b), "Research Report") {
+		t.Errorf("tasks/result: %s", b)
+	}
+	if b := p.result("tasks/get", string(idJSON)); json.Unmarshal(b, &got) != nil || got.Status != "completed" {
+		t.Errorf("tasks/get after tasks/result: %s", b)
+	}
+	if b := p.result("tasks/list", `{}`); !strings.Contains(string(b), id) {
+		t.Errorf("tasks/list lacks %s: %s", id, b)
+	}
+
+	second := start()
+	secondJSON, _ := json.Marshal(map[string]string{"taskId": second})
+	if b := p.result("tasks/cancel", string(secondJSON)); json.Unmarshal(b, &got) != nil || got.TaskID != second || got.Status != "cancelled" {
+		t.Errorf("tasks/cancel: %s", b)
+	}
+
+	// A task id nobody made: a clear error, and the session goes on.
+	line := p.call("tasks/get", `{"taskId":"no-such-task"}`)
+	if !strings.Contains(string(line), `"error"`) || !strings.Contains(string(line), "no-such-task") {
+		t.Errorf("tasks/get of an unknown task: %s", line)
+	}
+	if b := p.result("tools/call", `{"name":"echo__echo","arguments":{"message":"still here"}}`); !strings.Contains(string(b), "still here") {
+		t.Errorf("echo after the tasks: %s", b)
+	}
 }
