@@ -106,7 +106,8 @@ type rpcPeer struct {
 	stdin io.WriteCloser
 	lines chan []byte
 	next  int
-	init  []byte // the reply to initialize
+	init  []byte         // the reply to initialize
+	seen  map[string]int // notifications call skipped, by method
 }
 
 func startPeer(t *testing.T, env []string, name string, args ...string) *rpcPeer {
@@ -161,7 +162,7 @@ func (p *rpcPeer) call(method, params string) []byte {
 	p.next++
 	id := fmt.Sprint(p.next)
 	fmt.Fprintf(p.stdin, `{"jsonrpc":"2.0","id":%s,"method":%q,"params":%s}`+"\n", id, method, params)
-	timeout := time.After(60 * time.Second)
+	timeout := time.After(20 * time.Second)
 	for {
 		select {
 		case line, ok := <-p.lines:
@@ -169,10 +170,20 @@ func (p *rpcPeer) call(method, params string) []byte {
 				p.t.Fatalf("%s: the peer ended before answering", method)
 			}
 			var m struct {
-				ID json.RawMessage `json:"id"`
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
 			}
-			if json.Unmarshal(line, &m) == nil && string(m.ID) == id {
+			if err := json.Unmarshal(line, &m); err != nil {
+				p.t.Fatalf("%s: a line that is not one JSON-RPC message: %q", method, line)
+			}
+			if string(m.ID) == id {
 				return line
+			}
+			if m.Method != "" && m.ID == nil {
+				if p.seen == nil {
+					p.seen = map[string]int{}
+				}
+				p.seen[m.Method]++
 			}
 		case <-timeout:
 			p.t.Fatalf("%s: no answer", method)
@@ -351,6 +362,11 @@ func TestTasksRelayed(t *testing.T) {
 		"echo":       fakeEntry(t, "echo"),
 	})
 	in.WaitFor("ready", states("everything", "ready", "echo", "ready"))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("daemon log:\n%s", in.Stderr)
+		}
+	})
 	exe, _ := os.Executable()
 	p := startPeer(t, []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}, exe, "connect", "--data", in.Data, "--config", in.Config)
 
@@ -395,11 +411,14 @@ func TestTasksRelayed(t *testing.T) {
 	if b := p.result("tasks/get", string(idJSON)); json.Unmarshal(b, &got) != nil || got.TaskID != id {
 		t.Errorf("tasks/get: %s", b)
 	}
-	if b := p.result("tasks/result", string(idJSON)); !strings.Contains(string(b), "Research Report") {
-		t.Errorf("tasks/result: %s", b)
+	if b := p.call("tasks/result", string(idJSON)); !strings.Contains(string(b), "Research Report") {
+		t.Errorf("tasks/result: %s\n%s", b, in.Stderr)
 	}
 	if b := p.result("tasks/get", string(idJSON)); json.Unmarshal(b, &got) != nil || got.Status != "completed" {
 		t.Errorf("tasks/get after tasks/result: %s", b)
+	}
+	if p.seen["notifications/tasks/status"] == 0 {
+		t.Errorf("no notifications/tasks/status came through (saw %v)", p.seen)
 	}
 	if b := p.result("tasks/list", `{}`); !strings.Contains(string(b), id) {
 		t.Errorf("tasks/list lacks %s: %s", id, b)

@@ -154,6 +154,7 @@ type Gateway struct {
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
 
 	calls  callTable
+	tasks  taskTable // tasks made through the gateway, by upstream session (gateway_tasks.go)
 	nextID atomic.Uint64
 }
 

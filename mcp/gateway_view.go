@@ -480,6 +480,15 @@ func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 			r := req.(*sdk.CallToolRequest)
 			up := v.g.upstreamOf(r.Session, v)
 			return v.callTool(ctx, up, r)
+		case "initialize":
+			if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
+				v.g.upstreamOf(ss, v) // HTTP sessions are first seen here
+			}
+			res, err := next(ctx, method, req)
+			if ir, ok := res.(*sdk.InitializeResult); ok && err == nil {
+				return tasksInit{ir}, nil // gateway_tasks.go
+			}
+			return res, err
 		case "tools/list":
 			res, err := next(ctx, method, req)
 			if err != nil {

@@ -92,6 +92,7 @@ func (g *Gateway) dropUpstream(up *upstream) {
 	if known {
 		up.logEnded()
 	}
+	g.tasks.drop(up)
 	up.mu.Lock()
 	up.closed = true
 	calls := make([]*call, 0, len(up.raw))
@@ -259,6 +260,10 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 					up.send(discoverNotFound(p.ID.Of(t)))
 				}
 				return
+			default:
+				if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() && up.relayTask(t, &p, m, nil) { // gateway_tasks.go
+					return
+				}
 			}
 		}
 		msg, err := jsonrpc.DecodeMessage(t)
@@ -326,7 +331,8 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	g := up.g
-	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now()}
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now(),
+		task: hasTask(params)}
 	gwID := wire.AppendGWID(make([]byte, 0, 24), c.n)
 	edits := make([]wire.Edit, 0, 3)
 	edits = append(edits, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: gwID}, wire.Edit{Start: nameSp.Start + p.Params.Start, End: nameSp.End + p.Params.Start, Repl: r.toolJSON})
