@@ -439,3 +439,53 @@ func TestTasksRelayed(t *testing.T) {
 		t.Errorf("echo after the tasks: %s", b)
 	}
 }
+
+// The same over the HTTP endpoint, for a session that declared elicitation
+// (its plain calls go through the SDK): a task-augmented call and the
+// tasks/* requests still reach the server.
+func TestTasksRelayedOverHTTP(t *testing.T) {
+	peers := npmPeers(t)
+	everything := filepath.Join(peers, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	in := startDaemon(t, map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}},
+	})
+	in.WaitFor("ready", states("everything", "ready"))
+	ep, err := app.ReadEndpoint(in.Data)
+	if err != nil && os.Getenv("MCPTRAY_TEST_SESSION") != "1" {
+		t.Skipf("no HTTP endpoint outside the desktop session (no keyring for the token): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, token, errs := cli(t, "token")
+	if code != 0 {
+		t.Fatalf("token: %s", errs)
+	}
+	c := newHTTPClient(ep.URL, strings.TrimSpace(token))
+	t.Cleanup(c.close)
+	if _, err := c.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"tasks-http","version":"1"}}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.notify("notifications/initialized"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.call("tools/call", `{"name":"everything__simulate-research-query","arguments":{"topic":"http"},"task":{"ttl":60000}}`)
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if err != nil || json.Unmarshal(b, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("task-augmented tools/call over HTTP: %s, %v", b, err)
+	}
+	idJSON, _ := json.Marshal(map[string]string{"taskId": created.Task.TaskID})
+	if b, err := c.call("tasks/get", string(idJSON)); err != nil || !strings.Contains(string(b), created.Task.TaskID) {
+		t.Errorf("tasks/get over HTTP: %s, %v", b, err)
+	}
+	if b, err := c.call("tasks/result", string(idJSON)); err != nil || !strings.Contains(string(b), "Research Report") {
+		t.Errorf("tasks/result over HTTP: %s, %v", b, err)
+	}
+	if b, err := c.call("tasks/list", `{}`); err != nil || !strings.Contains(string(b), created.Task.TaskID) {
+		t.Errorf("tasks/list over HTTP: %s, %v", b, err)
+	}
+}
