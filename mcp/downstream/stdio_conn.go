@@ -42,11 +42,12 @@ type stdioConn struct {
 	writeMu sync.Mutex // guards writes to in, so messages never interleave
 
 	sdkReqs sdkRequests // the SDK's requests awaiting a reply
+	strays  strays      // replies that answered nothing
+
 	// toolsPage is the last tools/list result as the server sent it (after
 	// checkTools), for Session.ListTools, which lists one page at a time
-	// (Session.listMu) and takes it after each page.
+	// (Session.listMu) and takes it after each page (tools_raw.go).
 	toolsPage atomic.Pointer[json.RawMessage]
-	strays    strays // replies that answered nothing
 
 	// tap, when set, sees each single-message stdout line first and takes
 	// the ones it returns true for (the gateway's raw replies, progress
