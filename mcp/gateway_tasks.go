@@ -181,7 +181,7 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 		up.answer(hw, wire.ErrorLine(upID, jsonrpc.CodeInvalidParams, fmt.Sprintf("%s: unknown task %q: no task of this session has that id", method, id)))
 		return true
 	}
-	if o.sess.Context().Err() != nil || !o.sess.Stdio() {
+	if o.sess.Context().Err() != nil { // (only stdio servers' tasks are known: fastCall)
 		up.answer(hw, wire.ErrorLine(upID, codeInternal, fmt.Sprintf("%s: task %q is gone: server %q stopped since it made the task", method, id, o.server)))
 		return true
 	}
