@@ -430,6 +430,15 @@ func TestTasksRelayed(t *testing.T) {
 		t.Errorf("tasks/cancel: %s", b)
 	}
 
+	// Another assistant session cannot reach the task.
+	other := startPeer(t, []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}, exe, "connect", "--data", in.Data, "--config", in.Config)
+	if line := other.call("tasks/get", string(idJSON)); !strings.Contains(string(line), `"error"`) || !strings.Contains(string(line), "unknown task") {
+		t.Errorf("tasks/get of another session's task: %s", line)
+	}
+	if b := other.result("tasks/list", `{}`); strings.Contains(string(b), id) {
+		t.Errorf("tasks/list of another session lists %s: %s", id, b)
+	}
+
 	// A task id nobody made: a clear error, and the session goes on.
 	line := p.call("tasks/get", `{"taskId":"no-such-task"}`)
 	if !strings.Contains(string(line), `"error"`) || !strings.Contains(string(line), "no-such-task") {
