@@ -134,13 +134,14 @@ func (t *callTable) takeFrom(n uint64, sess *downstream.Session) (c *call, other
 	return c, false
 }
 
-// latestFor is the most recent call in flight to sess.
+// latestFor is the most recent call in flight to sess that an assistant
+// made (not the gateway's own requests: rawRequest).
 func (t *callTable) latestFor(sess *downstream.Session) *call {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var latest *call
 	for _, c := range t.m {
-		if c.sess == sess && (latest == nil || c.n > latest.n) {
+		if c.sess == sess && c.up != nil && (latest == nil || c.n > latest.n) {
 			latest = c
 		}
 	}
