@@ -108,6 +108,9 @@ type rpcPeer struct {
 	next  int
 	init  []byte         // the reply to initialize
 	seen  map[string]int // notifications call skipped, by method
+	// elicit, when set, is the content call accepts an elicitation/create
+	// with (else the request is left unanswered).
+	elicit string
 }
 
 func startPeer(t *testing.T, env []string, name string, args ...string) *rpcPeer {
@@ -178,6 +181,10 @@ func (p *rpcPeer) call(method, params string) []byte {
 			}
 			if string(m.ID) == id {
 				return line
+			}
+			if m.Method == "elicitation/create" && m.ID != nil && p.elicit != "" {
+				fmt.Fprintf(p.stdin, `{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":%s}}`+"\n", m.ID, p.elicit)
+				continue
 			}
 			if m.Method != "" && m.ID == nil {
 				if p.seen == nil {
@@ -428,6 +435,22 @@ func TestTasksRelayed(t *testing.T) {
 	secondJSON, _ := json.Marshal(map[string]string{"taskId": second})
 	if b := p.result("tasks/cancel", string(secondJSON)); json.Unmarshal(b, &got) != nil || got.TaskID != second || got.Status != "cancelled" {
 		t.Errorf("tasks/cancel: %s", b)
+	}
+
+	// A task that needs input (input_required): the server's elicitation
+	// reaches the assistant waiting on tasks/result, and its answer the
+	// server.
+	p.elicit = `{"interpretation":"historical"}`
+	var res struct {
+		Task task `json:"task"`
+	}
+	b := p.result("tools/call", `{"name":"everything__simulate-research-query","arguments":{"topic":"gateways","ambiguous":true},"task":{"ttl":60000}}`)
+	if err := json.Unmarshal(b, &res); err != nil || res.Task.TaskID == "" {
+		t.Fatalf("task-augmented tools/call, ambiguous: %s", b)
+	}
+	ambJSON, _ := json.Marshal(map[string]string{"taskId": res.Task.TaskID})
+	if b := p.result("tasks/result", string(ambJSON)); !strings.Contains(string(b), "Clarification**: historical") {
+		t.Errorf("tasks/result of a task that asked for input: %s", b)
 	}
 
 	// Another assistant session cannot reach the task.
