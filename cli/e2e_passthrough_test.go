@@ -162,9 +162,20 @@ func (p *rpcPeer) notify(method, params string) {
 // notifications and other ids.
 func (p *rpcPeer) call(method, params string) []byte {
 	p.t.Helper()
+	return p.wait(method, p.send(method, params))
+}
+
+// send sends a request and returns its id.
+func (p *rpcPeer) send(method, params string) string {
 	p.next++
 	id := fmt.Sprint(p.next)
 	fmt.Fprintf(p.stdin, `{"jsonrpc":"2.0","id":%s,"method":%q,"params":%s}`+"\n", id, method, params)
+	return id
+}
+
+// wait returns the reply line to the request with id.
+func (p *rpcPeer) wait(method, id string) []byte {
+	p.t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
 		select {
@@ -519,5 +530,58 @@ func TestTasksRelayedOverHTTP(t *testing.T) {
 	}
 	if b, err := c.call("tasks/list", `{}`); err != nil || !strings.Contains(string(b), created.Task.TaskID) {
 		t.Errorf("tasks/list over HTTP: %s, %v", b, err)
+	}
+}
+
+// A task-augmented call of a tool that waits for the person's approval
+// still reaches the server as a task once allowed, and a declined one gets
+// the refusal; the session's other calls go on meanwhile.
+func TestTaskWaitsForApproval(t *testing.T) {
+	peers := npmPeers(t)
+	everything := filepath.Join(peers, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	in := startDaemon(t, map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}, "x-mcptray": map[string]any{"approve": "all"}},
+		"echo":       fakeEntry(t, "echo"),
+	})
+	in.WaitFor("ready", states("everything", "ready", "echo", "ready"))
+	w := watchInbox(t, in.Data)
+	exe, _ := os.Executable()
+	p := startPeer(t, []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}, exe, "connect", "--data", in.Data, "--config", in.Config)
+	const call = `{"name":"everything__simulate-research-query","arguments":{"topic":"approvals"},"task":{"ttl":60000}}`
+
+	id := p.send("tools/call", call)
+	req := w.next(app.KindApproval)
+	if req.Tool != "simulate-research-query" {
+		t.Errorf("approval request for %q", req.Tool)
+	}
+	if b := p.result("tools/call", `{"name":"echo__echo","arguments":{"message":"meanwhile"}}`); !strings.Contains(string(b), "meanwhile") {
+		t.Errorf("a call while the task waits for approval: %s", b)
+	}
+	if code, _, errs := in.Run("inbox", "answer", req.ID, "--yes"); code != 0 {
+		t.Fatal(errs)
+	}
+	var created struct {
+		Result struct {
+			Task struct {
+				TaskID string `json:"taskId"`
+			} `json:"task"`
+		} `json:"result"`
+	}
+	line := p.wait("tools/call", id)
+	if json.Unmarshal(line, &created) != nil || created.Result.Task.TaskID == "" {
+		t.Fatalf("allowed task-augmented call: %s", line)
+	}
+	idJSON, _ := json.Marshal(map[string]string{"taskId": created.Result.Task.TaskID})
+	if b := p.result("tasks/result", string(idJSON)); !strings.Contains(string(b), "Research Report") {
+		t.Errorf("tasks/result after approval: %s", b)
+	}
+
+	id = p.send("tools/call", call)
+	req = w.next(app.KindApproval)
+	if code, _, errs := in.Run("inbox", "answer", req.ID, "--decline"); code != 0 {
+		t.Fatal(errs)
+	}
+	if line := p.wait("tools/call", id); !strings.Contains(string(line), "The person declined this call.") {
+		t.Errorf("declined task-augmented call: %s", line)
 	}
 }

@@ -342,3 +342,43 @@ func (r tasksInit) MarshalJSON() ([]byte, error) {
 	}
 	return spliced(b, wire.Edit{Start: sp.Start + 1, End: sp.Start + 1, Repl: repl}), nil
 }
+
+// lifeContext is a context that ends with the upstream session.
+func (up *upstream) lifeContext() context.Context {
+	up.lifeOnce.Do(func() { up.life, up.endLife = context.WithCancel(context.Background()) })
+	return up.life
+}
+
+// metaOf decodes a request's params._meta; nil if none.
+func metaOf(params []byte) sdk.Meta {
+	sp := wire.Field(params, "_meta")
+	if !sp.OK() {
+		return nil
+	}
+	var m sdk.Meta
+	if json.Unmarshal(sp.Of(params), &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// approveThenSend asks the person about a task-augmented call to a tool
+// that needs approval (on a stream session), then sends it as fastCall
+// would, or answers with the refusal. It runs on its own goroutine, so the
+// session's other messages go on meanwhile.
+func (up *upstream) approveThenSend(c *call, out []byte, r *route, args json.RawMessage, meta sdk.Meta) {
+	if res := up.g.approve(up.lifeContext(), up, r.server, r.tool, r.ann, args, meta); res != nil {
+		b, err := json.Marshal(res)
+		if err != nil {
+			b = []byte(`{"content":[],"isError":true}`)
+		}
+		line := make([]byte, 0, len(b)+64)
+		line = append(line, `{"jsonrpc":"2.0","id":`...)
+		line = append(line, c.upID...)
+		line = append(line, `,"result":`...)
+		line = append(line, b...)
+		up.send(append(line, "}\n"...))
+		return
+	}
+	up.sendFast(c, out, r)
+}
