@@ -70,7 +70,7 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			// ends the session: end them first.
 			g.endHTTPSession(r.Header.Get("Mcp-Session-Id"))
 		}
-		if g.serveFast(w, r, v) {
+		if serveDiscover(w, r) || g.serveFast(w, r, v) {
 			return
 		}
 		streamable.ServeHTTP(w, r)
