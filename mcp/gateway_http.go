@@ -75,7 +75,7 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			if !ok {
 				return
 			}
-			if p != nil && g.serveFast(w, r, v, body, p) {
+			if serveDiscover(w, r) || p != nil && g.serveFast(w, r, v, body, p) {
 				return
 			}
 		}

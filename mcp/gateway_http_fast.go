@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"github.com/mcptray/mcptray/mcp/wire"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -29,10 +30,11 @@ import (
 const maxFastBody = 1 << 20
 
 // serveFast answers r on the fast path and reports whether it did; t is
-// r's body, one message that passed wire.CheckMessage, and p its fields.
-// When it did not, r is as it was (its body can still be read in full).
+// r's body, one message that passed wire.CheckMessage (checkBody), and p
+// its fields. When it did not, r is as it was (its body can still be read
+// in full).
 func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t []byte, p *wire.Peek) bool {
-	if len(t) > maxFastBody {
+	if len(t) > maxFastBody || !p.Method.OK() {
 		return false
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
@@ -42,8 +44,23 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	g.mu.Lock()
 	up := g.httpUps[sid]
 	g.mu.Unlock()
-	if up == nil || up.v != v || !up.streamless(r) {
+	if up == nil || up.v != v || !up.fastPOST(r) {
 		return false
+	}
+	if p.Method.Is(t, `"`+methodDiscover+`"`) { // gateway_discover.go
+		writeDiscover(w, t, p)
+		return true
+	}
+	if m, ok := isTaskMethod(t, p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
+		hw := &httpReply{w: w, answered: make(chan struct{})}
+		if !up.relayTask(t, p, m, hw) {
+			return false
+		}
+		hw.wait(r)
+		return true
+	}
+	if !up.streamless() && !(p.Method.Is(t, `"tools/call"`) && p.Params.OK() && hasTask(p.Params.Of(t))) {
+		return false // a task-augmented call is answered at once: no stream needed either
 	}
 	switch fastWay(t, p) {
 	case fastToolCall:
@@ -63,9 +80,23 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	return false
 }
 
-// streamless reports whether r, on this session, may be answered without
-// a stream: see above.
-func (up *upstream) streamless(r *http.Request) bool {
+// streamless reports whether this session's calls may be answered
+// without a stream: see above.
+func (up *upstream) streamless() bool {
+	ip := up.ss.InitializeParams()
+	if ip == nil {
+		return false
+	}
+	if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {
+		return false
+	}
+	return up.level() == "" // log messages during a call go on its stream
+}
+
+// fastPOST reports whether r, on this session, is a POST the fast path
+// may read: an initialized session, its protocol version, JSON, and an
+// Accept header the spec allows.
+func (up *upstream) fastPOST(r *http.Request) bool {
 	ip := up.ss.InitializeParams()
 	if ip == nil {
 		return false
@@ -75,17 +106,16 @@ func (up *upstream) streamless(r *http.Request) bool {
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && v != ip.ProtocolVersion {
 		return false
 	}
-	if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {
-		return false
-	}
-	if up.level() != "" { // log messages during a call go on its stream
-		return false
-	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return false
 	}
 	accept := strings.Join(r.Header.Values("Accept"), ",")
 	return strings.Contains(accept, "application/json") && strings.Contains(accept, "text/event-stream")
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // httpReply is where an HTTP fast-path call's answer goes: given once, by
@@ -154,6 +184,10 @@ func (h *httpReply) wait(r *http.Request) {
 	case <-r.Context().Done():
 	}
 	c := h.c
+	if c == nil { // answered by the gateway itself (gateway_tasks.go)
+		<-h.answered
+		return
+	}
 	g := c.up.g
 	if g.calls.take(c.n) == nil {
 		<-h.answered // taken by someone who is answering it; the client is gone
