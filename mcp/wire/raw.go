@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // This file holds the few JSON operations the gateway's fast path needs:
@@ -258,12 +259,13 @@ func ParseGWID(raw []byte) (uint64, bool) {
 }
 
 // RawString returns the value of a JSON string span, unescaping only when
-// needed; ok is false for anything but a string.
+// needed, as encoding/json reads it (invalid UTF-8 becomes U+FFFD); ok is
+// false for anything but a string.
 func RawString(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
-	if bytes.IndexByte(v, '\\') < 0 {
+	if bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v[1:len(v)-1]) {
 		return string(v[1 : len(v)-1]), true
 	}
 	var s string

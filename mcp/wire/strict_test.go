@@ -106,10 +106,15 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
-// TestKeyIsDecodes: KeyIs compares keys decoded.
+// TestKeyIsDecodes: KeyIs compares keys decoded, RawString values.
 func TestKeyIsDecodes(t *testing.T) {
 	if !KeyIs([]byte(`na\u006de`), "name") || KeyIs([]byte("na\\u006d\xffe"), "nam\xffe") {
 		t.Error("KeyIs does not decode keys, or takes an escaped key that is not UTF-8")
+	}
+	// RawString reads a value as encoding/json does: the fast path routes
+	// on the name a server decodes (FuzzRouteAgreesWithDecoder found it).
+	if s, ok := RawString([]byte("\"\xe9\"")); !ok || s != "\uFFFD" {
+		t.Errorf("RawString of invalid UTF-8 = %q, %t", s, ok)
 	}
 }
 
