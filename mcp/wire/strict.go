@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -19,6 +20,12 @@ import (
 //     decoded (KeyText): "na\u006de" and "name" are the same key.
 //     Decoders disagree on which of two counts (encoding/json, JS and
 //     Python take the last; the gateway's scanner took the first).
+//   - In the message itself and the objects right under it (params,
+//     result, error) no two keys differ only in case: Go servers built on
+//     encoding/json (mcp-go, say) match "Name" and "NAME" to the field
+//     "name", so {"name":"safe","NAME":"wipe"} would run wipe. Case is
+//     folded as encoding/json folds it (foldKey). Deeper, in a tool's
+//     arguments, keys may differ in case: the person sees both.
 //   - Every key is valid UTF-8: decoders replace invalid bytes
 //     differently, so two keys could be one key to one and two to another.
 //   - Objects and arrays nest at most MaxDepth deep.
@@ -37,6 +44,7 @@ type KeyError struct {
 	Key     string // decoded
 	Path    string // where the object is: "params.arguments", "" for the message itself
 	Invalid bool   // the key is not valid UTF-8 (else: it is there twice)
+	Case    bool   // it is there twice but for case
 }
 
 func (e *KeyError) Error() string {
@@ -47,7 +55,57 @@ func (e *KeyError) Error() string {
 	if e.Invalid {
 		return fmt.Sprintf("key %q in %s is not valid UTF-8", shorten(e.Key), where)
 	}
+	if e.Case {
+		return fmt.Sprintf("duplicate key %q in %s (another key differs from it only in case, which some decoders ignore)", shorten(e.Key), where)
+	}
 	return fmt.Sprintf("duplicate key %q in %s", shorten(e.Key), where)
+}
+
+// foldDepth is the deepest object whose keys are compared without case:
+// the message (1) and its params, result or error (2).
+const foldDepth = 2
+
+// foldKey is key with case folded as encoding/json folds a field name:
+// ASCII upper-cased, any other rune the smallest of its fold set.
+func foldKey(key []byte) []byte {
+	out := make([]byte, 0, len(key))
+	for i := 0; i < len(key); {
+		if c := key[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(key[i:])
+		for {
+			r2 := unicode.SimpleFold(r)
+			if r2 <= r {
+				r = r2
+				break
+			}
+			r = r2
+		}
+		out = utf8.AppendRune(out, r)
+		i += n
+	}
+	return out
+}
+
+// foldEqual reports whether keys a and b are one under foldKey.
+func foldEqual(a, b []byte) bool {
+	ascii := true
+	for _, c := range a {
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	for _, c := range b {
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if ascii {
+		return len(a) == len(b) && strings.EqualFold(string(a), string(b))
+	}
+	return bytes.Equal(foldKey(a), foldKey(b))
 }
 
 // A DepthError is a message nested deeper than MaxDepth.
@@ -369,21 +427,33 @@ func (c *checker) object(i, depth int, keys [][]byte) int {
 			}
 			key = []byte(k)
 		}
+		fold := depth <= foldDepth
 		if seen != nil {
-			if _, dup := seen[string(key)]; dup {
-				return c.fail(&KeyError{Key: string(key)})
+			mk := key
+			if fold {
+				mk = foldKey(key)
 			}
-			seen[string(key)] = struct{}{}
+			if _, dup := seen[string(mk)]; dup {
+				return c.fail(&KeyError{Key: string(key), Case: fold && !c.sameKey(keys[base:], key)})
+			}
+			seen[string(mk)] = struct{}{}
+			keys = append(keys, key)
 		} else {
 			for _, k := range keys[base:] {
 				if bytes.Equal(k, key) {
 					return c.fail(&KeyError{Key: string(key)})
+				}
+				if fold && foldEqual(k, key) {
+					return c.fail(&KeyError{Key: string(key), Case: true})
 				}
 			}
 			keys = append(keys, key)
 			if len(keys)-base > mapAfter {
 				seen = make(map[string]struct{}, 2*mapAfter)
 				for _, k := range keys[base:] {
+					if fold {
+						k = foldKey(k)
+					}
 					seen[string(k)] = struct{}{}
 				}
 			}
@@ -413,6 +483,16 @@ func (c *checker) object(i, depth int, keys [][]byte) int {
 			return c.fail(&SyntaxError{i, "a comma or } is missing"})
 		}
 	}
+}
+
+// sameKey reports whether keys holds key itself (not another case of it).
+func (c *checker) sameKey(keys [][]byte, key []byte) bool {
+	for _, k := range keys {
+		if bytes.Equal(k, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // record notes a top-level field of the message.

@@ -30,6 +30,10 @@ func TestCheckMessageRefuses(t *testing.T) {
 		{"__proto__", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"__proto__":{"admin":true},"__proto__":{}}}}`, `duplicate key "__proto__" in params.arguments`},
 		{"notification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}}`, `duplicate key "requestId" in params`},
 		{"response", `{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"to":"a","to":"b"}}}`, `duplicate key "to" in result.content`},
+		{"name in another case", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"safe","arguments":{},"NAME":"wipe"}}`, `duplicate key "NAME" in params (another key differs from it only in case`},
+		{"method in another case", `{"jsonrpc":"2.0","id":1,"method":"tools/list","Method":"tools/call"}`, `duplicate key "Method" in the message (another`},
+		{"long s", "{\"params\":{\"arguments\":{},\"argument\u017f\":{}}}", "duplicate key \"argument\u017f\" in params (another"},
+		{"case in a big params", `{"params":{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"K3":18}}`, `duplicate key "K3" in params (another`},
 		{"surrogates", `{"\ud800":1,"\udbff":2}`, "duplicate key \"\uFFFD\" in the message"},
 		{"key not UTF-8", "{\"na\xffme\":1}", `is not valid UTF-8`},
 		{"too deep", deep(MaxDepth), `nested more than 128 deep (at params.arguments.a[0][0]`},
@@ -62,6 +66,8 @@ func TestCheckMessageRefuses(t *testing.T) {
 		` {"id":-1.5e+3,"a":[true,false,null,"\u00e9\n"],"b":{}} ` + "\n",
 		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k18":18}`,
 		"{\"caf\u00e9\":1,\"cafe\":2}",
+		// In the arguments, keys may differ in case: the person sees both.
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"path":"a","PATH":"b"}}}`,
 	} {
 		p, err := CheckMessage([]byte(msg))
 		if err != nil {
