@@ -166,9 +166,12 @@ func (p *Plan) ApplyWith(write func(old, new []byte) error) error {
 
 // readFile reads a client's file; a missing one is not an error.
 func readFile(path string) (data []byte, existed bool, err error) {
-	f, err := os.Open(path)
+	f, err := config.OpenRegular(path) // a named pipe would block for ever
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
+	}
+	if nr := (*config.NotRegularError)(nil); errors.As(err, &nr) {
+		return nil, false, fmt.Errorf("%s %w; mcptray reads only a regular file", path, nr)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", path, err)
