@@ -128,12 +128,13 @@ const httpSessionIdle = time.Hour
 // within httpHeaderTimeout, its body within mcp.HTTPBodyTimeout
 // (gateway_http_limits.go); a connection with no request for
 // httpIdleTimeout is closed; at most maxHTTPConns are open at a time
-// (endpoint_conns.go). Nothing bounds an answer: no ReadTimeout, no
+// (endpoint_conns.go), at most maxFreshConns of them still sending their
+// first header past a short grace (endpoint_fresh.go). Nothing bounds an answer: no ReadTimeout, no
 // WriteTimeout, so an event stream or a long tool call lasts as long as
 // it takes. The control socket's server has the same header and idle
 // limits (core.go).
 const (
-	httpHeaderTimeout  = 10 * time.Second
+	httpHeaderTimeout  = 3 * time.Second // a header is one write on loopback; slow ones hold a slot
 	httpIdleTimeout    = 2 * time.Minute
 	httpMaxHeaderBytes = 64 << 10
 	maxHTTPConns       = 256
@@ -155,8 +156,10 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
 		SessionIdle:  httpSessionIdle,
 	})
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
-	go srv.Serve(capConns(mcp.RawListener(ln), maxHTTPConns, c.log, "HTTP endpoint"))
+	capped := capConns(mcp.RawListener(ln), maxHTTPConns, c.log, "HTTP endpoint").withFreshShare(maxFreshConns)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes,
+		ConnState: capped.connState}
+	go srv.Serve(capped)
 	host := ln.Addr().(*net.TCPAddr).IP.String()
 	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
 		host = "[" + host + "]"
