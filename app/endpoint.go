@@ -123,6 +123,18 @@ func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
 // sessions behind for as long as mcptray runs.
 const httpSessionIdle = time.Hour
 
+// httpUnusedSessionIdle is httpSessionIdle for a session that made no
+// request after initialize (but the initialized notification): a client
+// that starts a session and goes away, the common case of a script or a
+// probe.
+const httpUnusedSessionIdle = 2 * time.Minute
+
+// maxHTTPSessions caps the HTTP sessions open at a time (there is one
+// token): a new one past it closes the session idle the longest, or gets
+// 503 when every session has a request in flight. Each costs about 16 KB
+// and two goroutines.
+const maxHTTPSessions = 64
+
 // Limits of the HTTP endpoint's connections (the README's HTTP section
 // and docs/architecture.md say them too): a request's header must arrive
 // within httpHeaderTimeout, its body within mcp.HTTPBodyTimeout
@@ -151,10 +163,12 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	p := strconv.Itoa(port)
 	handler := c.gw.HTTPHandler(mcp.HTTPOptions{
-		Token:        token,
-		DefaultTools: c.toolsMode(),
-		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
-		SessionIdle:  httpSessionIdle,
+		Token:             token,
+		DefaultTools:      c.toolsMode(),
+		AllowedHosts:      []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
+		SessionIdle:       httpSessionIdle,
+		UnusedSessionIdle: httpUnusedSessionIdle,
+		MaxSessions:       maxHTTPSessions,
 	})
 	capped := capConns(mcp.RawListener(ln), maxHTTPConns, c.log, "HTTP endpoint").withFreshShare(maxFreshConns)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes,

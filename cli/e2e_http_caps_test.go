@@ -118,3 +118,40 @@ func TestHTTPSlowHeadersLeaveRoomForTheToken(t *testing.T) {
 		return log.count("evicted") >= attackers-64
 	})
 }
+
+// TestHTTPSessionCapInDaemon: the daemon keeps at most 64 HTTP sessions
+// (one token): a 65th closes the one idle the longest, whose next request
+// gets 404 (its client starts again), and the others keep working.
+func TestHTTPSessionCapInDaemon(t *testing.T) {
+	in := startDaemon(t, map[string]any{"echo": fakeEntry(t, "echo")})
+	in.WaitFor("echo ready", states("echo", "ready"))
+	base, token := in.endpointAndToken(t)
+	const max = 64
+	var clients []*httpClient
+	for i := range max + 1 {
+		c := newHTTPClient(base, token)
+		if err := initialize(c); err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		if _, err := c.call("tools/list", "{}"); err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		clients = append(clients, c)
+	}
+	t.Cleanup(func() {
+		for _, c := range clients {
+			c.close()
+		}
+	})
+	if err := newEchoCall("echo__echo").do(clients[0]); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("the session idle the longest, after %d more started: %v, want 404", max, err)
+	}
+	for _, i := range []int{1, max / 2, max} {
+		if err := newEchoCall("echo__echo").do(clients[i]); err != nil {
+			t.Errorf("session %d: %v", i, err)
+		}
+	}
+	if !strings.Contains(in.Stderr.String(), "at the cap of 64 HTTP sessions") {
+		t.Errorf("the daemon's log does not say why a session was closed:\n%s", in.Stderr)
+	}
+}
