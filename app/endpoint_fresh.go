@@ -95,13 +95,14 @@ func (l *capListener) notFresh(c *cappedConn) {
 		return
 	}
 	l.freshMu.Lock()
-	if c.freshEl != nil {
+	was := c.freshEl != nil
+	if was {
 		l.fresh.list.Remove(c.freshEl)
 		c.freshEl = nil
 	}
 	calm := l.fresh.list.Len() <= l.fresh.max/2
 	l.freshMu.Unlock()
-	if calm {
+	if was && calm {
 		l.mu.Lock()
 		l.evictFrom = time.Time{} // the next burst is logged again
 		l.mu.Unlock()
