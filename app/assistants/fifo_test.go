@@ -36,7 +36,7 @@ func TestFIFOClientFileRefused(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	want := path + " is a named pipe (FIFO), not a regular file"
+	want := path + " is a named pipe, not a file; mcptray edits only a regular file"
 	within(t, "setup's plan", func() { _, err = c.Plan(e, Add) })
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("setup on a FIFO: %v, want %q", err, want)
@@ -61,7 +61,7 @@ func TestFIFOClientFileRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	within(t, "import into a FIFO", func() { _, err = NewImport(c, e, cfg) })
-	if want := cfg + " is a named pipe (FIFO), not a regular file"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := cfg + " is a named pipe, not a file"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("import into a FIFO: %v, want %q", err, want)
 	}
 }

@@ -14,7 +14,8 @@ import (
 // would block for ever, a device, a socket or a folder. It names the kind,
 // not the path (a path may hold a resolved variable).
 type NotRegularError struct {
-	Kind string // "a named pipe (FIFO)", "a device", …
+	Kind string      // "a named pipe (FIFO)", "a device", …
+	Mode fs.FileMode // its type bits
 }
 
 func (e *NotRegularError) Error() string {
@@ -30,7 +31,7 @@ func OpenRegular(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ENXIO) { // a socket
-			return nil, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Kind: "a socket"}}
+			return nil, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Kind: "a socket", Mode: fs.ModeSocket}}
 		}
 		return nil, err
 	}
@@ -41,7 +42,7 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Kind: kindOf(fi.Mode())}}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Kind: kindOf(fi.Mode()), Mode: fi.Mode().Type()}}
 	}
 	return f, nil
 }
