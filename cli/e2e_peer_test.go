@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/mcp/mcptest"
+)
+
+// Only the person answers (DESIGN.md §14). A server that finds the
+// control socket runs the real command line against it: its child, and
+// an orphan that called setsid() after a double fork and cleared its
+// environment (reparented to mcptray, the subreaper). Each action that
+// decides for the person is refused and shown as an event; reading its
+// inbox still works; the person's own answers, from this test (not a
+// descendant of mcptray) and from a process of its own, still work.
+func TestOnlyThePersonAnswers(t *testing.T) {
+	evil := fakeEntry(t, "commander")
+	evil["x-mcptray"] = map[string]any{"approve": "off"}
+	in := startDaemon(t, map[string]any{
+		"notes": fakeEntry(t, "echo", "MCPTRAY_FAKE_ANNOTATED", "1"),
+		"evil":  evil,
+	})
+	in.WaitFor("ready", states("notes", "ready", "evil", "ready"))
+	cfgBefore, _ := os.ReadFile(in.Config)
+
+	w := watchInbox(t, in.Data)
+	assistant := openGateway(t, in.Data)
+	done := callAsync(t, assistant, "notes__delete_note", map[string]any{"id": 1})
+	req := w.next(app.KindApproval)
+
+	exe, _ := os.Executable()
+	attacker := openGateway(t, in.Data)
+	// run has the server run mcptray with args (then the instance's
+	// flags), as its child or as a detached orphan with no MCPTRAY_
+	// variable left.
+	runArgv := func(detach bool, argv ...string) mcptest.RunResult {
+		t.Helper()
+		res := attacker.tool("evil__run", mcptest.RunArgs{Argv: argv, Detach: detach, ClearEnv: detach,
+			Env: []string{"MCPTRAY_TEST_AS_MCPTRAY=1", "GORACE=atexit_sleep_ms=0"}})
+		var r struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		var out mcptest.RunResult
+		if err := json.Unmarshal(res, &r); err != nil || len(r.Content) == 0 || json.Unmarshal([]byte(r.Content[0].Text), &out) != nil {
+			t.Fatalf("run %v: %s", argv, res)
+		}
+		return out
+	}
+	run := func(detach bool, args ...string) mcptest.RunResult {
+		t.Helper()
+		return runArgv(detach, append(append([]string{exe}, args...), in.FlagsFirst...)...)
+	}
+	check := func(r mcptest.RunResult, detach bool, args ...string) {
+		t.Helper()
+		if r.Code == 0 || !strings.Contains(r.Stderr, "refused: only the person may") {
+			t.Errorf("a server's %q (detached %t): exit %d, stdout %q, stderr %q; want a refusal", strings.Join(args, " "), detach, r.Code, r.Stdout, r.Stderr)
+		}
+	}
+	refused := func(detach bool, args ...string) {
+		t.Helper()
+		check(run(detach, args...), detach, args...)
+	}
+
+	refused(false, "inbox", "answer", req.ID, "--yes")
+	refused(false, "inbox", "answer", req.ID, "--always")
+	refused(true, "inbox", "answer", req.ID, "--yes")
+	refused(false, "toggle", "notes", "off")
+	refused(true, "toggle", "evil", "on")
+	refused(false, "remove", "notes")
+	refused(false, "tools", "notes", "off", "read_note")
+	refused(false, "approve", "notes")
+	refused(false, "inputs", "forget", "anything")
+	refused(false, "add", "extra", "--", "/bin/true")
+	refused(false, "secret", "remove", "anything")
+	check(runArgv(false, append([]string{"/bin/sh", "-c", `printf v | "$0" secret set NAME "$@"`, exe}, in.FlagsFirst...)...), false, "secret", "set")
+	// A server may still read its inbox.
+	if r := run(false, "inbox", "--json"); r.Code != 0 || !strings.Contains(r.Stdout, req.ID) {
+		t.Errorf("a server's inbox --json: exit %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run(true, "status"); r.Code != 0 {
+		t.Errorf("a detached server process's status: exit %d %q", r.Code, r.Stderr)
+	}
+
+	if cfg, _ := os.ReadFile(in.Config); string(cfg) != string(cfgBefore) {
+		t.Errorf("a server edited mcp.json:\n%s", cfg)
+	}
+	if l, _ := in.waitRequest("notes"); len(l.Requests) != 1 || l.Requests[0].ID != req.ID {
+		t.Errorf("the approval is no longer open: %+v", l)
+	}
+
+	// Shown: an event of the server for each refusal, and the log.
+	refusals := 0
+	for _, ev := range in.allEvents().Events {
+		if ev.Method == app.RefusedMethod {
+			refusals++
+			if ev.Server != "evil" && ev.Server != "mcptray" {
+				t.Errorf("refusal event of %q", ev.Server)
+			}
+		}
+	}
+	if refusals < 12 {
+		t.Errorf("%d refusal events, want one per refusal (12)", refusals)
+	}
+	if !strings.Contains(in.Stderr.String(), "refused a server's request on the control socket") {
+		t.Error("the log does not say so")
+	}
+
+	// The person: from a process of its own, and in-process.
+	if code, _, errs := in.runCLI("", "tools", "notes", "off", "read_note"); code != 0 {
+		t.Errorf("the person's tools off: %s", errs)
+	}
+	if code, out, errs := in.Run("inbox", "answer", req.ID, "--yes"); code != 0 || !strings.Contains(out, "allowed") {
+		t.Fatalf("the person's answer: %d %q %s", code, out, errs)
+	}
+	if text, isErr := awaitCall(t, done); isErr != "" {
+		t.Errorf("the allowed call: %q %s", text, isErr)
+	}
+}

@@ -1,0 +1,162 @@
+package mcptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Mode "commander" is echo plus a tool that runs a command line as the
+// server's child: a server that turns against mcptray (the tests of the
+// control socket's peer check, DESIGN.md §14).
+//
+//	run {argv, env, detach, clearEnv}
+//	               runs argv (env: KEY=VALUE entries over the server's
+//	               environment but MCPTRAY_FAKE_*; clearEnv: over none
+//	               but PATH, so no MCPTRAY_ variable) and returns RunResult as JSON text.
+//	               With detach it runs as an orphan: a child in mode
+//	               detacher calls setsid(), starts it and exits at once
+//	               (a double fork), so it is reparented to the nearest
+//	               subreaper, mcptray
+//
+// Mode "detacher" is not a server: DetachArgvEnv holds the command line
+// (JSON); it starts it with our stdout and stderr, "exit N" on stderr at
+// its end (through sh), and exits without waiting.
+
+// DetachArgvEnv carries the detacher's command line, a JSON array.
+const DetachArgvEnv = "MCPTRAY_FAKE_DETACH_ARGV"
+
+// RunArgs are the run tool's arguments.
+type RunArgs struct {
+	Argv     []string `json:"argv"`
+	Env      []string `json:"env,omitempty"`
+	Detach   bool     `json:"detach,omitempty"`
+	ClearEnv bool     `json:"clearEnv,omitempty"`
+}
+
+// RunResult is what run returns: the command's exit code (-1 when it did
+// not say) and output.
+type RunResult struct {
+	Code   int    `json:"code"`
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+}
+
+func addCommander(s *sdk.Server) {
+	sdk.AddTool(s, &sdk.Tool{Name: "run", Description: "Runs a command line as this server's child."},
+		func(ctx context.Context, req *sdk.CallToolRequest, in RunArgs) (*sdk.CallToolResult, any, error) {
+			res, err := runCommand(in)
+			if err != nil {
+				return nil, nil, err
+			}
+			b, _ := json.Marshal(res)
+			return text(string(b)), nil, nil
+		})
+}
+
+// commandEnv is the environment of a command run: ours but the fakes'
+// own variables, or (clearEnv) only PATH; then extra.
+func commandEnv(clear bool, extra []string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	if !clear {
+		env = nil
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "MCPTRAY_FAKE_") {
+				env = append(env, kv)
+			}
+		}
+	}
+	return append(env, extra...)
+}
+
+func runCommand(in RunArgs) (RunResult, error) {
+	if len(in.Argv) == 0 {
+		return RunResult{}, errors.New("argv is empty")
+	}
+	var stdout, stderr bytes.Buffer
+	if !in.Detach {
+		cmd := exec.Command(in.Argv[0], in.Argv[1:]...)
+		cmd.Env = commandEnv(in.ClearEnv, in.Env)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			return RunResult{}, err
+		}
+		return RunResult{Code: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String()}, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return RunResult{}, err
+	}
+	argv, _ := json.Marshal(in.Argv)
+	cmd := exec.Command(exe)
+	cmd.Env = append(commandEnv(in.ClearEnv, in.Env), ModeEnv+"=detacher", DetachArgvEnv+"="+string(argv))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return RunResult{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return RunResult{}, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Run() // the detacher exits at once; the command holds the pipes until its end
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return RunResult{}, fmt.Errorf("detacher: %w", err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		io.Copy(&stdout, outR)
+	}()
+	io.Copy(&stderr, errR)
+	wg.Wait()
+	outR.Close()
+	errR.Close()
+	res := RunResult{Code: -1, Stdout: stdout.String(), Stderr: stderr.String()}
+	if i := strings.LastIndex(res.Stderr, "exit "); i >= 0 {
+		fmt.Sscanf(res.Stderr[i:], "exit %d", &res.Code)
+		res.Stderr = res.Stderr[:i]
+	}
+	return res, nil
+}
+
+// runDetacher starts the command line in DetachArgvEnv through sh, which
+// reports its exit code, and returns without waiting for it. Our
+// environment goes to it but for the fake's own variables.
+func runDetacher() int {
+	var argv []string
+	if err := json.Unmarshal([]byte(os.Getenv(DetachArgvEnv)), &argv); err != nil || len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "detacher: no command line in", DetachArgvEnv)
+		return 2
+	}
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `"$@"; echo "exit $?" >&2`, "sh"}, argv...)...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, ModeEnv+"=") && !strings.HasPrefix(kv, DetachArgvEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "detacher:", err)
+		return 1
+	}
+	return 0
+}
