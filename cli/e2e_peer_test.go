@@ -76,7 +76,8 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	refused(false, "tools", "notes", "off", "read_note")
 	refused(false, "approve", "notes")
 	refused(false, "inputs", "forget", "anything")
-	refused(false, "add", "extra", "--", "/bin/true")
+	add := append(append([]string{exe, "add", "extra"}, in.FlagsFirst...), "--", "/bin/true")
+	check(runArgv(false, add...), false, "add")
 	refused(false, "secret", "remove", "anything")
 	check(runArgv(false, append([]string{"/bin/sh", "-c", `printf v | "$0" secret set NAME "$@"`, exe}, in.FlagsFirst...)...), false, "secret", "set")
 	// A server may still read its inbox.
