@@ -16,12 +16,15 @@ import (
 //	GET  /v1/inbox/watch           InboxEvents, one JSON object per line, as
 //	                               they happen (first the open requests)
 //	POST /v1/inputs/{id}/forget    forget the value of ${input:ID}
+//
+// Answering and forgetting are the person's alone: 403 to a server's
+// process (peer.go). Reading the inbox is open to it.
 func (c *Core) inboxRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/inbox", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, InboxList{Requests: c.Inbox()})
 	})
 	mux.HandleFunc("GET /v1/inbox/watch", c.serveInboxWatch)
-	mux.HandleFunc("POST /v1/inbox/{id}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("POST /v1/inbox/{id}", c.personOnly("answer the inbox", func(w http.ResponseWriter, r *http.Request) {
 		var a Answer
 		dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
 		dec.UseNumber()
@@ -42,8 +45,8 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		}
-	})
-	mux.HandleFunc("POST /v1/inputs/{id}/forget", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	mux.HandleFunc("POST /v1/inputs/{id}/forget", c.personOnly("forget an input", func(w http.ResponseWriter, r *http.Request) {
 		switch err := c.ForgetInput(r.PathValue("id")); {
 		case err == nil:
 			writeJSON(w, http.StatusOK, struct{}{})
@@ -52,7 +55,7 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		}
-	})
+	}))
 }
 
 // InboxList is what GET /v1/inbox and `mcptray inbox --json` print.

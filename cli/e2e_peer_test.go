@@ -61,6 +61,7 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 		if r.Code == 0 || !strings.Contains(r.Stderr, "refused: only the person may") {
 			t.Errorf("a server's %q (detached %t): exit %d, stdout %q, stderr %q; want a refusal", strings.Join(args, " "), detach, r.Code, r.Stdout, r.Stderr)
 		}
+		t.Logf("%s (detached %t): %s", strings.Join(args, " "), detach, r.Stderr)
 	}
 	refused := func(detach bool, args ...string) {
 		t.Helper()
