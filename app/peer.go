@@ -40,14 +40,21 @@ type peerKey struct{}
 
 // connPeer is the process on the other end of a control connection.
 type connPeer struct {
-	pid int
-	err error // the socket did not say; errors.ErrUnsupported where no check exists yet
+	pid   int
+	start uint64 // its start time when it connected (0: unknown)
+	err   error  // the socket did not say; errors.ErrUnsupported where no check exists yet
 }
 
-// peerContext is the control server's ConnContext: it records the peer.
+// peerContext is the control server's ConnContext: it records the peer,
+// and its start time, so that a later process reusing the pid is not
+// taken for it.
 func peerContext(ctx context.Context, conn net.Conn) context.Context {
 	pid, err := peerPID(conn)
-	return context.WithValue(ctx, peerKey{}, connPeer{pid: pid, err: err})
+	var start uint64
+	if err == nil {
+		start = downstream.ProcStart(pid)
+	}
+	return context.WithValue(ctx, peerKey{}, connPeer{pid: pid, start: start, err: err})
 }
 
 // personOnly wraps a handler that only the person may use; what says
@@ -74,7 +81,7 @@ func (c *Core) refuseServer(w http.ResponseWriter, r *http.Request, what string)
 	case cp.err != nil:
 		return false // no check on this platform yet (peer_other.go)
 	default:
-		p = downstream.InspectPeer(cp.pid, c.instance)
+		p = downstream.InspectPeer(cp.pid, cp.start, c.instance)
 	}
 	if !p.OfServers {
 		return false
@@ -85,7 +92,7 @@ func (c *Core) refuseServer(w http.ResponseWriter, r *http.Request, what string)
 		who = fmt.Sprintf("server %q", p.Server)
 	}
 	writeJSON(w, http.StatusForbidden, apiError{Error: fmt.Sprintf(
-		"refused: only the person may %s, and this request comes from %s (pid %d: %s); answer from the tray or from a terminal of your own",
+		"refused: only the person may %s, and this request comes from %s (pid %d: %s); do it from the tray, or from a terminal you opened yourself",
 		what, who, p.PID, p.Why)})
 	return true
 }

@@ -34,6 +34,11 @@ var live = struct {
 	servers map[int]liveServer // by pid; guarded by mu
 }{servers: map[int]liveServer{}}
 
+// ProcStart is pid's start time, 0 when it cannot be read (or outside
+// Linux): with the pid, it tells a process from a later one that reuses
+// the pid.
+func ProcStart(pid int) uint64 { return procStart(pid) }
+
 func addLive(s liveServer) {
 	live.mu.Lock()
 	live.servers[s.pid] = s

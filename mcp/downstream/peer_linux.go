@@ -26,11 +26,21 @@ const maxAncestry = 1024
 //
 // This process itself is not a server's (the tray, in-process). A pid
 // whose /proc cannot be read counts as a server's: it is gone, or not the
-// user's, and either way not a person at a terminal.
-func InspectPeer(pid int, instance string) Peer {
+// user's, and either way not a person at a terminal; so does one whose
+// start time is no longer start (when start is not 0: the process that
+// connected is gone and another reuses its pid), and pid 0 or 1 (the
+// kernel did not say).
+func InspectPeer(pid int, start uint64, instance string) Peer {
 	p := Peer{PID: pid, Command: procComm(pid)}
 	self := os.Getpid()
-	if pid == self {
+	switch {
+	case pid == self:
+		return p
+	case pid <= 1:
+		p.OfServers, p.Why = true, "the kernel did not say which process it is"
+		return p
+	case start != 0 && procStart(pid) != start:
+		p.OfServers, p.Why = true, "the process that connected is gone"
 		return p
 	}
 	servers := liveServers()

@@ -19,7 +19,7 @@ import (
 // server's only when it carries the instance's marker; a pid that is gone
 // is not the person's.
 func TestInspectPeer(t *testing.T) {
-	if p := InspectPeer(os.Getpid(), "inst"); p.OfServers {
+	if p := InspectPeer(os.Getpid(), 0, "inst"); p.OfServers {
 		t.Errorf("this process: %+v", p)
 	}
 
@@ -27,7 +27,7 @@ func TestInspectPeer(t *testing.T) {
 	f := startFake(t, "grandchild", Hooks{}, withEnv(mcptest.PidFileEnv+"="+pidfile))
 	gc := readPidFile(t, pidfile)
 	for _, pid := range []int{f.PID(), gc} {
-		if p := InspectPeer(pid, "inst"); !p.OfServers || p.Server != "grandchild" || p.Command == "" {
+		if p := InspectPeer(pid, ProcStart(pid), "inst"); !p.OfServers || p.Server != "grandchild" || p.Command == "" {
 			t.Errorf("server's process %d: %+v", pid, p)
 		}
 	}
@@ -49,10 +49,10 @@ func TestInspectPeer(t *testing.T) {
 		}
 		return pid
 	}
-	if p := InspectPeer(orphan(InstanceEnv+"=inst"), "inst"); !p.OfServers || p.Server != "" || !strings.Contains(p.Why, InstanceEnv) {
+	if p := InspectPeer(orphan(InstanceEnv+"=inst"), 0, "inst"); !p.OfServers || p.Server != "" || !strings.Contains(p.Why, InstanceEnv) {
 		t.Errorf("an orphan with the instance's marker: %+v", p)
 	}
-	if p := InspectPeer(orphan(InstanceEnv+"=another"), "inst"); p.OfServers {
+	if p := InspectPeer(orphan(InstanceEnv+"=another"), 0, "inst"); p.OfServers {
 		t.Errorf("an orphan of no server of ours: %+v", p)
 	}
 
@@ -62,12 +62,19 @@ func TestInspectPeer(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := child.Process.Pid
-	if p := InspectPeer(pid, "inst"); !p.OfServers || !strings.Contains(p.Why, "descends from mcptray") {
+	start := ProcStart(pid)
+	if p := InspectPeer(pid, start, "inst"); !p.OfServers || !strings.Contains(p.Why, "descends from mcptray") {
 		t.Errorf("a child: %+v", p)
+	}
+	if p := InspectPeer(pid, start+1, "inst"); !p.OfServers || !strings.Contains(p.Why, "is gone") {
+		t.Errorf("a pid that names another process now: %+v", p)
 	}
 	child.Process.Kill()
 	child.Wait()
-	if p := InspectPeer(pid, "inst"); !p.OfServers || !strings.Contains(p.Why, "cannot be read") {
+	if p := InspectPeer(pid, 0, "inst"); !p.OfServers || !strings.Contains(p.Why, "cannot be read") {
 		t.Errorf("a process that is gone: %+v", p)
+	}
+	if p := InspectPeer(0, 0, "inst"); !p.OfServers {
+		t.Errorf("pid 0: %+v", p)
 	}
 }
