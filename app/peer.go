@@ -23,8 +23,8 @@ import (
 // a server may still follow its own inbox request.
 //
 // The peer is known per connection from the socket (peerPID: SO_PEERCRED
-// on Linux), and judged per refused-if-a-server request by the process
-// table (downstream.InspectPeer). Each refusal is logged and shown: an
+// on Linux), and judged, for each request that only the person may make,
+// by the process table (downstream.InspectPeer). Each refusal is logged and shown: an
 // event RefusedMethod of the server (or of "mcptray" when the process
 // names none), which the Events tab lists and the desktop notifies.
 
