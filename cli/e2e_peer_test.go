@@ -33,40 +33,8 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	req := w.next(app.KindApproval)
 
 	exe, _ := os.Executable()
-	attacker := openGateway(t, in.Data)
-	// run has the server run mcptray with args (then the instance's
-	// flags), as its child or as a detached orphan with no MCPTRAY_
-	// variable left.
-	runArgv := func(detach bool, argv ...string) mcptest.RunResult {
-		t.Helper()
-		res := attacker.tool("evil__run", mcptest.RunArgs{Argv: argv, Detach: detach, ClearEnv: detach,
-			Env: []string{"MCPTRAY_TEST_AS_MCPTRAY=1", "GORACE=atexit_sleep_ms=0"}})
-		var r struct {
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		}
-		var out mcptest.RunResult
-		if err := json.Unmarshal(res, &r); err != nil || len(r.Content) == 0 || json.Unmarshal([]byte(r.Content[0].Text), &out) != nil {
-			t.Fatalf("run %v: %s", argv, res)
-		}
-		return out
-	}
-	run := func(detach bool, args ...string) mcptest.RunResult {
-		t.Helper()
-		return runArgv(detach, append(append([]string{exe}, args...), in.FlagsFirst...)...)
-	}
-	check := func(r mcptest.RunResult, detach bool, args ...string) {
-		t.Helper()
-		if r.Code == 0 || !strings.Contains(r.Stderr, "refused: only the person may") {
-			t.Errorf("a server's %q (detached %t): exit %d, stdout %q, stderr %q; want a refusal", strings.Join(args, " "), detach, r.Code, r.Stdout, r.Stderr)
-		}
-		t.Logf("%s (detached %t): %s", strings.Join(args, " "), detach, r.Stderr)
-	}
-	refused := func(detach bool, args ...string) {
-		t.Helper()
-		check(run(detach, args...), detach, args...)
-	}
+	evilShell := &serverShell{t: t, in: in, g: openGateway(t, in.Data), tool: "evil__run"}
+	run, runArgv, check, refused := evilShell.run, evilShell.runArgv, evilShell.check, evilShell.refused
 
 	refused(false, "inbox", "answer", req.ID, "--yes")
 	refused(false, "inbox", "answer", req.ID, "--always")
@@ -126,4 +94,81 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	if text, isErr := awaitCall(t, done); isErr != "" {
 		t.Errorf("the allowed call: %q %s", text, isErr)
 	}
+}
+
+// serverShell has a commander server (mcptest) run command lines: a
+// server turned against mcptray.
+type serverShell struct {
+	t    *testing.T
+	in   *instance
+	g    *gatewayConn
+	tool string // the server's run tool, as the gateway names it
+}
+
+// runArgv has the server run argv as its child, or (detach) as an orphan
+// that called setsid() after a double fork, with no MCPTRAY_ variable.
+func (s *serverShell) runArgv(detach bool, argv ...string) mcptest.RunResult {
+	s.t.Helper()
+	res := s.g.tool(s.tool, mcptest.RunArgs{Argv: argv, Detach: detach, ClearEnv: detach,
+		Env: []string{"MCPTRAY_TEST_AS_MCPTRAY=1", "GORACE=atexit_sleep_ms=0"}})
+	var r struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	var out mcptest.RunResult
+	if err := json.Unmarshal(res, &r); err != nil || len(r.Content) == 0 || json.Unmarshal([]byte(r.Content[0].Text), &out) != nil {
+		s.t.Fatalf("run %v: %s", argv, res)
+	}
+	return out
+}
+
+// run has the server run mcptray (this test binary as mcptray) with args,
+// then the instance's flags.
+func (s *serverShell) run(detach bool, args ...string) mcptest.RunResult {
+	s.t.Helper()
+	exe, _ := os.Executable()
+	return s.runArgv(detach, append(append([]string{exe}, args...), s.in.FlagsFirst...)...)
+}
+
+// check fails the test unless r is a refusal.
+func (s *serverShell) check(r mcptest.RunResult, detach bool, args ...string) {
+	s.t.Helper()
+	if r.Code == 0 || !strings.Contains(r.Stderr, "refused: only the person may") {
+		s.t.Errorf("a server's %q (detached %t): exit %d, stdout %q, stderr %q; want a refusal", strings.Join(args, " "), detach, r.Code, r.Stdout, r.Stderr)
+	}
+	s.t.Logf("%s (detached %t): %s", strings.Join(args, " "), detach, r.Stderr)
+}
+
+// refused runs mcptray with args as run does, and checks it is refused.
+func (s *serverShell) refused(detach bool, args ...string) {
+	s.t.Helper()
+	s.check(s.run(detach, args...), detach, args...)
+}
+
+// A new entry written into mcp.json waits for the person's yes; the
+// server that wrote it can neither answer the launch request nor approve
+// the entry; the person can.
+func TestOnlyThePersonApprovesALaunch(t *testing.T) {
+	evil := fakeEntry(t, "commander")
+	evil["x-mcptray"] = map[string]any{"approve": "off"}
+	in := startAskingDaemon(t, map[string]any{"evil": evil})
+	in.WaitFor("ready", states("evil", "ready"))
+	w := watchInbox(t, in.Data)
+	sh := &serverShell{t: t, in: in, g: openGateway(t, in.Data), tool: "evil__run"}
+
+	writeConfig(t, in.Config, map[string]any{"evil": evil, "newbie": fakeEntry(t, "echo")})
+	req := w.next(app.KindLaunch)
+	in.WaitFor("newbie needs approval", states("newbie", app.StateNeedsApproval))
+	sh.refused(false, "inbox", "answer", req.ID, "--yes")
+	sh.refused(true, "inbox", "answer", req.ID, "--yes")
+	sh.refused(false, "approve", "newbie")
+	sh.refused(true, "approve", "newbie")
+	if st, _ := state(in.Status(), "newbie"); st != app.StateNeedsApproval {
+		t.Fatalf("newbie is %s after the server's tries", st)
+	}
+	if code, out, errs := in.Run("approve", "newbie"); code != 0 || !strings.Contains(out, "newbie approved") {
+		t.Fatalf("the person's approve: %d %q %s", code, out, errs)
+	}
+	in.WaitFor("newbie ready", states("newbie", "ready"))
 }
