@@ -18,10 +18,21 @@ import (
 //	POST /v1/inputs/{id}/forget    forget the value of ${input:ID}
 //
 // Answering and forgetting are the person's alone: 403 to a server's
-// process (peer.go). Reading the inbox is open to it.
+// process (peer.go). Such a process reads, and watches, its own server's
+// requests only (none when it names no server).
 func (c *Core) inboxRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/inbox", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, InboxList{Requests: c.Inbox()})
+		reqs := c.Inbox()
+		if server, all := c.inboxViewer(r); !all {
+			mine := []InboxRequest{}
+			for _, req := range reqs {
+				if server != "" && req.Server == server {
+					mine = append(mine, req)
+				}
+			}
+			reqs = mine
+		}
+		writeJSON(w, http.StatusOK, InboxList{Requests: reqs})
 	})
 	mux.HandleFunc("GET /v1/inbox/watch", c.serveInboxWatch)
 	mux.HandleFunc("POST /v1/inbox/{id}", c.personOnly("answer the inbox", func(w http.ResponseWriter, r *http.Request) {
@@ -72,6 +83,7 @@ type invalidAnswerBody struct {
 
 // serveInboxWatch streams inbox events until the client goes away.
 func (c *Core) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
+	server, all := c.inboxViewer(r)
 	events, cancel := c.SubscribeInbox()
 	defer cancel()
 	w.Header().Set("Content-Type", "application/x-ndjson")
@@ -84,6 +96,9 @@ func (c *Core) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
 		case ev, ok := <-events:
 			if !ok {
 				return
+			}
+			if !all && (server == "" || ev.Request.Server != server) {
+				continue
 			}
 			if enc.Encode(ev) != nil || rc.Flush() != nil {
 				return

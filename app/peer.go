@@ -19,8 +19,9 @@ import (
 // forgetting an input, mcptray's own edits of mcp.json — to any process
 // that is one of mcptray's servers or descends from one: a server that
 // finds the socket must not approve its own call, or another server's.
-// Reading (status, the inbox, events, tools) and restarting stay open:
-// a server may still follow its own inbox request.
+// Reading (status, events, tools) and restarting stay open, and a server
+// may still follow its own inbox requests: the inbox it reads holds those
+// alone (inboxViewer).
 //
 // The peer is known per connection from the socket (peerPID: SO_PEERCRED
 // on Linux), and judged, for each request that only the person may make,
@@ -68,21 +69,34 @@ func (c *Core) personOnly(what string, h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// peerOf says who sent r: the person (OfServers false), or one of the
+// servers or their descendants.
+func (c *Core) peerOf(r *http.Request) downstream.Peer {
+	cp, ok := r.Context().Value(peerKey{}).(connPeer)
+	switch {
+	case !ok:
+		return downstream.Peer{OfServers: true, Why: "the request did not come over the control socket"}
+	case cp.err != nil && !errors.Is(cp.err, errors.ErrUnsupported):
+		return downstream.Peer{OfServers: true, Why: "the socket did not say which process sent it: " + cp.err.Error()}
+	case cp.err != nil:
+		return downstream.Peer{PID: cp.pid} // no check on this platform yet (peer_other.go)
+	}
+	return downstream.InspectPeer(cp.pid, cp.start, c.instance)
+}
+
+// inboxViewer says whose inbox requests r may see: all of them (the
+// person), or only those of server (a server's process; "" for none,
+// when it names no server). Another server's request may show what it
+// is about to do, with whose data.
+func (c *Core) inboxViewer(r *http.Request) (server string, all bool) {
+	p := c.peerOf(r)
+	return p.Server, !p.OfServers
+}
+
 // refuseServer answers 403 and reports true when r comes from one of the
 // servers or their descendants.
 func (c *Core) refuseServer(w http.ResponseWriter, r *http.Request, what string) bool {
-	cp, ok := r.Context().Value(peerKey{}).(connPeer)
-	var p downstream.Peer
-	switch {
-	case !ok:
-		p = downstream.Peer{OfServers: true, Why: "the request did not come over the control socket"}
-	case cp.err != nil && !errors.Is(cp.err, errors.ErrUnsupported):
-		p = downstream.Peer{OfServers: true, Why: "the socket did not say which process sent it: " + cp.err.Error()}
-	case cp.err != nil:
-		return false // no check on this platform yet (peer_other.go)
-	default:
-		p = downstream.InspectPeer(cp.pid, cp.start, c.instance)
-	}
+	p := c.peerOf(r)
 	if !p.OfServers {
 		return false
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,12 +15,13 @@ import (
 // control socket runs the real command line against it: its child, and
 // an orphan that called setsid() after a double fork and cleared its
 // environment (reparented to mcptray, the subreaper). Each action that
-// decides for the person is refused and shown as an event; reading its
-// inbox still works; the person's own answers, from this test (not a
-// descendant of mcptray) and from a process of its own, still work.
+// decides for the person is refused and shown as an event; the server
+// still reads its own inbox requests, and no other server's; the person's
+// own answers, from this test (not a descendant of mcptray) and from a
+// process of its own, still work.
 func TestOnlyThePersonAnswers(t *testing.T) {
 	evil := fakeEntry(t, "commander")
-	evil["x-mcptray"] = map[string]any{"approve": "off"}
+	evil["x-mcptray"] = map[string]any{"approve": "all"} // its own requests for the inbox
 	in := startDaemon(t, map[string]any{
 		"notes": fakeEntry(t, "echo", "MCPTRAY_FAKE_ANNOTATED", "1"),
 		"evil":  evil,
@@ -35,10 +37,31 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	exe, _ := os.Executable()
 	evilShell := &serverShell{t: t, in: in, g: openGateway(t, in.Data), tool: "evil__run"}
 	run, runArgv, check, refused := evilShell.run, evilShell.runArgv, evilShell.check, evilShell.refused
+	// The person lets the attacking session call run; another session's
+	// call waits in the inbox: a request of evil's own.
+	waitFor(t, "evil's run routed", func() bool { return slices.Contains(evilShell.g.listedTools(), "evil__run") })
+	first := callAsync(t, evilShell.g, "evil__run", mcptest.RunArgs{Argv: []string{"true"}})
+	if code, _, errs := in.Run("inbox", "answer", w.next(app.KindApproval).ID, "--session"); code != 0 {
+		t.Fatalf("allowing the session: %s", errs)
+	}
+	if _, isErr := awaitCall(t, first); isErr != "" {
+		t.Fatal("the session's first run was refused")
+	}
+	pending := callAsync(t, openGateway(t, in.Data), "evil__run", mcptest.RunArgs{Argv: []string{"true"}})
+	own := w.next(app.KindApproval)
 
-	refused(false, "inbox", "answer", req.ID, "--yes")
-	refused(false, "inbox", "answer", req.ID, "--always")
-	refused(true, "inbox", "answer", req.ID, "--yes")
+	// Its own request, through mcptray's command line; another server's,
+	// which it cannot see, straight on the socket; the same from an
+	// orphan.
+	refused(false, "inbox", "answer", own.ID, "--yes")
+	refused(false, "inbox", "answer", own.ID, "--always")
+	if r := run(false, "inbox", "answer", req.ID, "--yes"); r.Code == 0 {
+		t.Errorf("a server answered another server's request it cannot see: %q", r.Stdout)
+	}
+	answer := `{"action": "accept", "content": {}}`
+	evilShell.postRefused(false, "POST", "/v1/inbox/"+req.ID, answer)
+	evilShell.postRefused(true, "POST", "/v1/inbox/"+req.ID, answer)
+	evilShell.postRefused(true, "POST", "/v1/inbox/"+own.ID, answer)
 	refused(false, "toggle", "notes", "off")
 	refused(true, "toggle", "evil", "on")
 	refused(false, "remove", "notes")
@@ -49,9 +72,16 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	check(runArgv(false, add...), false, "add")
 	refused(false, "secret", "remove", "anything")
 	check(runArgv(false, append([]string{"/bin/sh", "-c", `printf v | "$0" secret set NAME "$@"`, exe}, in.FlagsFirst...)...), false, "secret", "set")
-	// A server may still read its inbox.
-	if r := run(false, "inbox", "--json"); r.Code != 0 || !strings.Contains(r.Stdout, req.ID) {
-		t.Errorf("a server's inbox --json: exit %d %q %q", r.Code, r.Stdout, r.Stderr)
+	// A server reads its own requests, and no other server's; an orphan
+	// that names no server, none.
+	if r := run(false, "inbox", "--json"); r.Code != 0 || !strings.Contains(r.Stdout, own.ID) || strings.Contains(r.Stdout, req.ID) {
+		t.Errorf("a server's inbox --json (its own %s, not %s): exit %d %q %q", own.ID, req.ID, r.Code, r.Stdout, r.Stderr)
+	}
+	if r := run(true, "inbox", "--json"); r.Code != 0 || strings.Contains(r.Stdout, own.ID) || strings.Contains(r.Stdout, req.ID) {
+		t.Errorf("an orphan's inbox --json: exit %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if code, out, _ := in.Run("inbox", "--json"); code != 0 || !strings.Contains(out, own.ID) || !strings.Contains(out, req.ID) {
+		t.Errorf("the person's inbox --json: %d %q", code, out)
 	}
 	if r := run(true, "status"); r.Code != 0 {
 		t.Errorf("a detached server process's status: exit %d %q", r.Code, r.Stderr)
@@ -59,9 +89,6 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 
 	if cfg, _ := os.ReadFile(in.Config); string(cfg) != string(cfgBefore) {
 		t.Errorf("a server edited mcp.json:\n%s", cfg)
-	}
-	if l, _ := in.waitRequest("notes"); len(l.Requests) != 1 || l.Requests[0].ID != req.ID {
-		t.Errorf("the approval is no longer open: %+v", l)
 	}
 
 	// Shown: an event of the server for each refusal, and the log.
@@ -75,10 +102,10 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 				refusals[ev.Server]++
 			}
 		}
-		return refusals["evil"]+refusals["mcptray"] >= 12
+		return refusals["evil"]+refusals["mcptray"] >= 14
 	})
-	if refusals["evil"] != 10 || refusals["mcptray"] != 2 || len(refusals) != 2 {
-		t.Errorf("refusal events by server: %v; want evil 10, mcptray 2", refusals)
+	if refusals["evil"] != 11 || refusals["mcptray"] != 3 || len(refusals) != 2 {
+		t.Errorf("refusal events by server: %v; want evil 11, mcptray 3", refusals)
 	}
 	if !strings.Contains(in.Stderr.String(), "refused a server's request on the control socket") {
 		t.Error("the log does not say so")
@@ -93,6 +120,12 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	}
 	if text, isErr := awaitCall(t, done); isErr != "" {
 		t.Errorf("the allowed call: %q %s", text, isErr)
+	}
+	if code, _, errs := in.Run("inbox", "answer", own.ID, "--decline"); code != 0 {
+		t.Errorf("the person's decline: %s", errs)
+	}
+	if _, isErr := awaitCall(t, pending); isErr != "isError" {
+		t.Error("the declined run went ahead")
 	}
 }
 
@@ -109,8 +142,25 @@ type serverShell struct {
 // that called setsid() after a double fork, with no MCPTRAY_ variable.
 func (s *serverShell) runArgv(detach bool, argv ...string) mcptest.RunResult {
 	s.t.Helper()
-	res := s.g.tool(s.tool, mcptest.RunArgs{Argv: argv, Detach: detach, ClearEnv: detach,
-		Env: []string{"MCPTRAY_TEST_AS_MCPTRAY=1", "GORACE=atexit_sleep_ms=0"}})
+	return s.runWith(mcptest.RunArgs{Argv: argv, Detach: detach, ClearEnv: detach, Env: []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}})
+}
+
+// post has the server send one request straight to the control socket,
+// as its child or (detach) as an orphan, and checks it is refused.
+func (s *serverShell) postRefused(detach bool, method, path, body string) {
+	s.t.Helper()
+	exe, _ := os.Executable()
+	req, _ := json.Marshal(mcptest.PostRequest{Socket: app.SocketPath(s.in.Data), Method: method, Path: path, Body: body})
+	r := s.runWith(mcptest.RunArgs{Argv: []string{exe}, Mode: "poster", Detach: detach, ClearEnv: detach, Env: []string{mcptest.PostEnv + "=" + string(req)}})
+	if r.Code == 0 || !strings.HasPrefix(r.Stdout, "status 403\n") || !strings.Contains(r.Stdout, "refused: only the person may") {
+		s.t.Errorf("a server's %s %s (detached %t): exit %d, stdout %q, stderr %q; want a refusal", method, path, detach, r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+func (s *serverShell) runWith(args mcptest.RunArgs) mcptest.RunResult {
+	s.t.Helper()
+	args.Env = append(args.Env, "GORACE=atexit_sleep_ms=0")
+	res := s.g.tool(s.tool, args)
 	var r struct {
 		Content []struct {
 			Text string `json:"text"`
@@ -118,7 +168,7 @@ func (s *serverShell) runArgv(detach bool, argv ...string) mcptest.RunResult {
 	}
 	var out mcptest.RunResult
 	if err := json.Unmarshal(res, &r); err != nil || len(r.Content) == 0 || json.Unmarshal([]byte(r.Content[0].Text), &out) != nil {
-		s.t.Fatalf("run %v: %s", argv, res)
+		s.t.Fatalf("run %v: %s", args.Argv, res)
 	}
 	return out
 }
@@ -160,8 +210,11 @@ func TestOnlyThePersonApprovesALaunch(t *testing.T) {
 	writeConfig(t, in.Config, map[string]any{"evil": evil, "newbie": fakeEntry(t, "echo")})
 	req := w.next(app.KindLaunch)
 	in.WaitFor("newbie needs approval", states("newbie", app.StateNeedsApproval))
-	sh.refused(false, "inbox", "answer", req.ID, "--yes")
-	sh.refused(true, "inbox", "answer", req.ID, "--yes")
+	// The request is not the server's (it is newbie's): it cannot see it,
+	// and straight on the socket it is refused.
+	answer := `{"action": "accept", "content": {}}`
+	sh.postRefused(false, "POST", "/v1/inbox/"+req.ID, answer)
+	sh.postRefused(true, "POST", "/v1/inbox/"+req.ID, answer)
 	sh.refused(false, "approve", "newbie")
 	sh.refused(true, "approve", "newbie")
 	if st, _ := state(in.Status(), "newbie"); st != app.StateNeedsApproval {

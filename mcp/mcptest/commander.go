@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -20,8 +22,9 @@ import (
 // server's child: a server that turns against mcptray (the tests of the
 // control socket's peer check, DESIGN.md §14).
 //
-//	run {argv, env, detach, clearEnv}
-//	               runs argv (env: KEY=VALUE entries over the server's
+//	run {argv, env, mode, detach, clearEnv}
+//	               runs argv (mode: this binary as the fake of that mode;
+//	               env: KEY=VALUE entries over the server's
 //	               environment but MCPTRAY_FAKE_*; clearEnv: over none
 //	               but PATH, so no MCPTRAY_ variable) and returns RunResult as JSON text.
 //	               With detach it runs as an orphan: a child in mode
@@ -30,16 +33,34 @@ import (
 //	               subreaper, mcptray
 //
 // Mode "detacher" is not a server: DetachArgvEnv holds the command line
-// (JSON); it starts it with our stdout and stderr, "exit N" on stderr at
-// its end (through sh), and exits without waiting.
+// (JSON), DetachModeEnv its fake mode if any; it starts it with our
+// stdout and stderr, "exit N" on stderr at its end (through sh), and
+// exits without waiting.
+//
+// Mode "poster" is not a server either: it sends the HTTP request in
+// PostEnv (PostRequest, JSON) over a unix socket, as any program may,
+// and prints the status code and the reply; it exits 0 on a 200.
 
-// DetachArgvEnv carries the detacher's command line, a JSON array.
-const DetachArgvEnv = "MCPTRAY_FAKE_DETACH_ARGV"
+// Variables of the detacher and the poster.
+const (
+	DetachArgvEnv = "MCPTRAY_FAKE_DETACH_ARGV"
+	DetachModeEnv = "MCPTRAY_FAKE_DETACH_MODE"
+	PostEnv       = "MCPTRAY_FAKE_POST"
+)
+
+// PostRequest is the poster's request.
+type PostRequest struct {
+	Socket string `json:"socket"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Body   string `json:"body"`
+}
 
 // RunArgs are the run tool's arguments.
 type RunArgs struct {
 	Argv     []string `json:"argv"`
 	Env      []string `json:"env,omitempty"`
+	Mode     string   `json:"mode,omitempty"`
 	Detach   bool     `json:"detach,omitempty"`
 	ClearEnv bool     `json:"clearEnv,omitempty"`
 }
@@ -87,6 +108,9 @@ func runCommand(in RunArgs) (RunResult, error) {
 	if !in.Detach {
 		cmd := exec.Command(in.Argv[0], in.Argv[1:]...)
 		cmd.Env = commandEnv(in.ClearEnv, in.Env)
+		if in.Mode != "" {
+			cmd.Env = append(cmd.Env, ModeEnv+"="+in.Mode)
+		}
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
 		var ee *exec.ExitError
@@ -101,7 +125,7 @@ func runCommand(in RunArgs) (RunResult, error) {
 	}
 	argv, _ := json.Marshal(in.Argv)
 	cmd := exec.Command(exe)
-	cmd.Env = append(commandEnv(in.ClearEnv, in.Env), ModeEnv+"=detacher", DetachArgvEnv+"="+string(argv))
+	cmd.Env = append(commandEnv(in.ClearEnv, in.Env), ModeEnv+"=detacher", DetachArgvEnv+"="+string(argv), DetachModeEnv+"="+in.Mode)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -149,13 +173,48 @@ func runDetacher() int {
 	}
 	cmd := exec.Command("/bin/sh", append([]string{"-c", `"$@"; echo "exit $?" >&2`, "sh"}, argv...)...)
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, ModeEnv+"=") && !strings.HasPrefix(kv, DetachArgvEnv+"=") {
+		if !strings.HasPrefix(kv, ModeEnv+"=") && !strings.HasPrefix(kv, DetachArgvEnv+"=") && !strings.HasPrefix(kv, DetachModeEnv+"=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
+	}
+	if mode := os.Getenv(DetachModeEnv); mode != "" {
+		cmd.Env = append(cmd.Env, ModeEnv+"="+mode)
 	}
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "detacher:", err)
+		return 1
+	}
+	return 0
+}
+
+// runPoster sends PostEnv's request and prints "status N" and the reply.
+func runPoster() int {
+	var req PostRequest
+	if err := json.Unmarshal([]byte(os.Getenv(PostEnv)), &req); err != nil {
+		fmt.Fprintln(os.Stderr, "poster: no request in", PostEnv)
+		return 2
+	}
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", req.Socket)
+		},
+	}}
+	r, err := http.NewRequest(req.Method, "http://mcptray"+req.Path, strings.NewReader(req.Body))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "poster:", err)
+		return 2
+	}
+	resp, err := client.Do(r)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "poster:", err)
+		return 1
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Printf("status %d\n%s", resp.StatusCode, body)
+	if resp.StatusCode != http.StatusOK {
 		return 1
 	}
 	return 0

@@ -57,6 +57,7 @@
 //	commander    echo plus tool run {argv, env, detach, clearEnv}: runs a
 //	             command line as its child, or as a setsid'd orphan
 //	detacher     not a server: starts that orphan (see commander.go)
+//	poster       not a server: one HTTP request over a unix socket
 //
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
 //
@@ -147,6 +148,8 @@ func run(mode string) int {
 		return runRelay()
 	case "detacher":
 		return runDetacher()
+	case "poster":
+		return runPoster()
 	case "hostile":
 		return runHostile()
 	case "crash":
