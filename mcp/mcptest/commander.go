@@ -11,9 +11,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,9 +35,10 @@ import (
 //	               subreaper, mcptray
 //
 // Mode "detacher" is not a server: DetachArgvEnv holds the command line
-// (JSON), DetachModeEnv its fake mode if any; it starts it with our
-// stdout and stderr, "exit N" on stderr at its end (through sh), and
-// exits without waiting.
+// (JSON), DetachModeEnv its fake mode if any; it starts a child in mode
+// "orphan" with our stdout and stderr, and exits without waiting. The
+// orphan waits until it is reparented, then runs the command line
+// (through sh, "exit N" on stderr at its end).
 //
 // Mode "poster" is not a server either: it sends the HTTP request in
 // PostEnv (PostRequest, JSON) over a unix socket, as any program may,
@@ -46,6 +49,7 @@ const (
 	DetachArgvEnv = "MCPTRAY_FAKE_DETACH_ARGV"
 	DetachModeEnv = "MCPTRAY_FAKE_DETACH_MODE"
 	PostEnv       = "MCPTRAY_FAKE_POST"
+	detacherEnv   = "MCPTRAY_FAKE_DETACHER_PID" // the orphan's parent, until it is reparented
 )
 
 // PostRequest is the poster's request.
@@ -162,30 +166,62 @@ func runCommand(in RunArgs) (RunResult, error) {
 	return res, nil
 }
 
-// runDetacher starts the command line in DetachArgvEnv through sh, which
-// reports its exit code, and returns without waiting for it. Our
-// environment goes to it but for the fake's own variables.
+// runDetacher starts this binary in mode orphan, which runs the command
+// line in DetachArgvEnv once it is an orphan, and returns without waiting
+// for it.
 func runDetacher() int {
-	var argv []string
-	if err := json.Unmarshal([]byte(os.Getenv(DetachArgvEnv)), &argv); err != nil || len(argv) == 0 {
-		fmt.Fprintln(os.Stderr, "detacher: no command line in", DetachArgvEnv)
-		return 2
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "detacher:", err)
+		return 1
 	}
-	cmd := exec.Command("/bin/sh", append([]string{"-c", `"$@"; echo "exit $?" >&2`, "sh"}, argv...)...)
+	cmd := exec.Command(exe)
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, ModeEnv+"=") && !strings.HasPrefix(kv, DetachArgvEnv+"=") && !strings.HasPrefix(kv, DetachModeEnv+"=") {
+		if !strings.HasPrefix(kv, ModeEnv+"=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	if mode := os.Getenv(DetachModeEnv); mode != "" {
-		cmd.Env = append(cmd.Env, ModeEnv+"="+mode)
-	}
+	cmd.Env = append(cmd.Env, ModeEnv+"=orphan", detacherEnv+"="+strconv.Itoa(os.Getpid()))
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "detacher:", err)
 		return 1
 	}
 	return 0
+}
+
+// runOrphan waits until its parent, the detacher, is gone and it has
+// been reparented (to the nearest subreaper), so that no parent link
+// leads to the server any more; then it becomes sh running the command
+// line (in DetachModeEnv's fake mode, if any), which says "exit N" on
+// stderr at its end.
+func runOrphan() int {
+	var argv []string
+	if err := json.Unmarshal([]byte(os.Getenv(DetachArgvEnv)), &argv); err != nil || len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "orphan: no command line in", DetachArgvEnv)
+		return 2
+	}
+	parent, _ := strconv.Atoi(os.Getenv(detacherEnv))
+	deadline := time.Now().Add(10 * time.Second)
+	for os.Getppid() == parent {
+		if time.Now().After(deadline) {
+			fmt.Fprintln(os.Stderr, "orphan: the detacher did not exit")
+			return 1
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, ModeEnv+"=") && !strings.HasPrefix(kv, DetachArgvEnv+"=") && !strings.HasPrefix(kv, DetachModeEnv+"=") && !strings.HasPrefix(kv, detacherEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	if mode := os.Getenv(DetachModeEnv); mode != "" {
+		env = append(env, ModeEnv+"="+mode)
+	}
+	err := syscall.Exec("/bin/sh", append([]string{"sh", "-c", `"$@"; echo "exit $?" >&2`, "sh"}, argv...), env)
+	fmt.Fprintln(os.Stderr, "orphan:", err)
+	return 1
 }
 
 // runPoster sends PostEnv's request and prints "status N" and the reply.

@@ -56,7 +56,8 @@
 //	             ways) in front of an echo fake it starts (see relay.go)
 //	commander    echo plus tool run {argv, env, detach, clearEnv}: runs a
 //	             command line as its child, or as a setsid'd orphan
-//	detacher     not a server: starts that orphan (see commander.go)
+//	detacher, orphan
+//	             not servers: start that orphan (see commander.go)
 //	poster       not a server: one HTTP request over a unix socket
 //
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
@@ -150,6 +151,8 @@ func run(mode string) int {
 		return runDetacher()
 	case "poster":
 		return runPoster()
+	case "orphan":
+		return runOrphan()
 	case "hostile":
 		return runHostile()
 	case "crash":
