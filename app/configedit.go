@@ -47,9 +47,10 @@ type replaceBody struct {
 }
 
 // configRoutes adds PUT /v1/config: ReplaceConfig (409 when the file
-// changed meanwhile).
+// changed meanwhile; 403 to a server's process, peer.go: what mcptray
+// writes itself runs without a question).
 func (c *Core) configRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("PUT /v1/config", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("PUT /v1/config", c.personOnly("make mcptray's own edits of mcp.json", func(w http.ResponseWriter, r *http.Request) {
 		var b replaceBody
 		if err := json.NewDecoder(io.LimitReader(r.Body, 3*config.MaxFileSize)).Decode(&b); err != nil {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: "the body is not {\"old\", \"new\"}"})
@@ -63,7 +64,7 @@ func (c *Core) configRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusOK, struct{}{})
 		}
-	})
+	}))
 }
 
 // ReplaceConfig asks the instance to replace mcp.json (read as old) with

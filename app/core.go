@@ -271,7 +271,7 @@ func (c *Core) Run(ctx context.Context) error {
 	// connection for its whole session. Nothing bounds an answer either:
 	// watch streams and connect's upgraded streams last as long as their
 	// client (a hijacked connection has no deadline left).
-	srv := &http.Server{Handler: c.controlHandler(), ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
+	srv := &http.Server{Handler: c.controlHandler(), ConnContext: peerContext, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
 	go srv.Serve(ln)
 	defer os.Remove(socketPath(c.opts.DataDir))
 	defer srv.Close()

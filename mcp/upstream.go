@@ -41,8 +41,10 @@ type upstream struct {
 	since    time.Time          // when the session began, for its log line at the end
 
 	// HTTP sessions (gateway_http_idle.go), guarded by g.mu: requests in
-	// flight, and when the last one ended.
+	// flight, requests made (the initialize request is not counted), and
+	// when the last one ended.
 	httpBusy      int
+	httpRequests  int
 	httpIdleSince time.Time
 
 	mu       sync.Mutex
@@ -62,7 +64,7 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 		now := time.Now()
 		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}, since: now, httpIdleSince: now}
 		g.upstreams[ss] = up
-		var idle []*upstream
+		var idle []idleSession
 		if id := ss.ID(); id != "" {
 			g.httpUps[id] = up
 			idle = g.idleHTTPSessions(up)

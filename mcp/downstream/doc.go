@@ -111,6 +111,11 @@
 //   - ConnTransport hands a made sdk.Connection to the SDK's Connect.
 //   - The watchdog (StartWatchdog, RunWatchdogIfRequested, WatchdogEnv),
 //     the subreaper (Subreap), ReapGroup and ReapInstance with InstanceEnv.
+//   - InspectPeer says whether a process (the control socket's peer) is
+//     one of the running servers or descends from one, by the same
+//     signs as the strays: the group, the server's or instance's marker,
+//     and the parent links up to this process (peer.go keeps the running
+//     servers from start until their family is gone; Linux only).
 //
 // # Goroutines
 //

@@ -54,6 +54,11 @@
 //	             result, replies under a wrong id (see hostile.go)
 //	relay        not a server: the smallest stdio relay in Go (io.Copy both
 //	             ways) in front of an echo fake it starts (see relay.go)
+//	commander    echo plus tool run {argv, env, detach, clearEnv}: runs a
+//	             command line as its child, or as a setsid'd orphan
+//	detacher, orphan
+//	             not servers: start that orphan (see commander.go)
+//	poster       not a server: one HTTP request over a unix socket
 //
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
 //
@@ -142,6 +147,12 @@ func run(mode string) int {
 	switch mode {
 	case "relay":
 		return runRelay()
+	case "detacher":
+		return runDetacher()
+	case "poster":
+		return runPoster()
+	case "orphan":
+		return runOrphan()
 	case "hostile":
 		return runHostile()
 	case "crash":
@@ -187,7 +198,7 @@ func run(mode string) int {
 			return 1
 		}
 		time.AfterFunc(d, func() { os.Exit(4) })
-	case "echo", "events", "stderr-log", "changing", "rich":
+	case "echo", "events", "stderr-log", "changing", "rich", "commander":
 	default:
 		fmt.Fprintf(os.Stderr, "unknown fake server mode %q\n", mode)
 		return 2
@@ -353,6 +364,9 @@ func NewServer(mode string) *sdk.Server {
 				return text(fmt.Sprintf("emitted %d", in.Count)), nil, nil
 			})
 		addEventTools(s)
+	}
+	if mode == "commander" {
+		addCommander(s)
 	}
 	if mode == "changing" {
 		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name."},
