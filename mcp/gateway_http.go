@@ -85,8 +85,14 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			// ends the session: end them first.
 			g.endHTTPSession(r.Header.Get("Mcp-Session-Id"))
 		}
-		if serveDiscover(w, r) || g.serveFast(w, r, v) {
-			return
+		if r.Method == http.MethodPost {
+			body, p, ok := g.checkBody(w, r) // gateway_http_check.go
+			if !ok {
+				return
+			}
+			if serveDiscover(w, r) || p != nil && g.serveFast(w, r, v, body, p) {
+				return
+			}
 		}
 		streamable.ServeHTTP(w, r)
 	}

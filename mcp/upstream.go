@@ -244,31 +244,37 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 	return nil
 }
 
-// handleLine takes one line from the assistant: the fast path for
-// tools/call and its cancellation, the SDK for everything else.
+// handleLine takes one line from the assistant: refused unless it passes
+// wire.CheckMessage (upstream_refuse.go), then the fast path for tools/call
+// and its cancellation, the SDK for everything else.
 func (up *upstream) handleLine(line []byte, conn *upConn) {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 {
 		return
 	}
 	if t[0] == '{' {
-		p, err := wire.PeekMessage(t)
-		if err == nil && p.Method.OK() {
+		p, err := wire.CheckMessage(t)
+		if err != nil {
+			up.refuse(t, err, conn)
+			return
+		}
+		switch fastWay(t, &p) {
+		case fastToolCall:
+			if up.fastCall(t, &p, nil) {
+				return
+			}
+		case fastCancelled:
+			if up.fastCancel(t, &p) {
+				return
+			}
+		default:
 			switch {
-			case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
-				if up.fastCall(t, &p, nil) {
-					return
-				}
-			case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
-				if up.fastCancel(t, &p) {
-					return
-				}
 			case p.Method.Is(t, `"`+methodDiscover+`"`): // gateway_discover.go
 				if p.ID.OK() {
 					up.send(discoverNotFound(p.ID.Of(t)))
 				}
 				return
-			default:
+			case p.Method.OK():
 				if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() && up.relayTask(t, &p, m, nil) { // gateway_tasks.go
 					return
 				}
@@ -283,7 +289,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		return
 	}
 	if t[0] == '[' {
-		msgs, err := decodeBatch(t)
+		msgs, err := decodeBatch(t, func(elem []byte, err error) { up.refuse(elem, err, conn) })
 		if err != nil {
 			up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
 			return
@@ -303,6 +309,25 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 	up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: not a JSON-RPC message"))
 }
 
+// Which way a message that passed wire.CheckMessage may go (fastWay).
+const (
+	slowPath      = iota // the SDK's
+	fastToolCall         // fastCall
+	fastCancelled        // fastCancel
+)
+
+// fastWay is the way a checked message may take, from its raw method: a
+// method spelled with escapes goes the SDK's way.
+func fastWay(t []byte, p *wire.Peek) int {
+	switch {
+	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
+		return fastToolCall
+	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
+		return fastCancelled
+	}
+	return slowPath
+}
+
 // fastCall forwards a tools/call for a ready stdio server's tool as bytes:
 // new id, the server's tool name, a gateway progress token. It reports
 // false when the call must take the slow path. hw is set for an HTTP
@@ -318,12 +343,11 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if !p.Params.OK() {
 		return false
 	}
-	params := p.Params.Of(line)
-	nameSp := wire.Field(params, "name")
-	name, ok := wire.RawString(nameSp.Of(params))
+	name, nameSp, ok := callName(line, p)
 	if !ok {
 		return false
 	}
+	params := p.Params.Of(line)
 	r := up.v.routes.Load().tools[name]
 	task := hasTask(params)
 	// A call that waits for approval takes the slow path, but for a
@@ -393,6 +417,18 @@ func (up *upstream) sendFast(c *call, out []byte, r *route) bool {
 	return true
 }
 
+// callName is the tool a tools/call that passed wire.CheckMessage names,
+// and where the name is in its params: what the fast path routes on.
+func callName(line []byte, p *wire.Peek) (string, wire.Span, bool) {
+	if !p.Params.OK() {
+		return "", wire.Span{}, false
+	}
+	params := p.Params.Of(line)
+	sp := wire.Field(params, "name")
+	name, ok := wire.RawString(sp.Of(params))
+	return name, sp, ok
+}
+
 func sortEdits(e []wire.Edit) {
 	for i := 1; i < len(e); i++ {
 		for j := i; j > 0 && e[j].Start < e[j-1].Start; j-- {
@@ -438,26 +474,52 @@ func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
 	return true
 }
 
-func decodeBatch(b []byte) ([]jsonrpc.Message, error) {
-	var msgs []jsonrpc.Message
+// decodeBatch decodes the messages of a batch. An element that
+// wire.CheckMessage refuses goes to refused, once the batch is known to
+// delimit, and the others are decoded; an element that does not decode
+// fails the whole batch.
+func decodeBatch(b []byte, refused func(elem []byte, err error)) ([]jsonrpc.Message, error) {
+	type bad struct {
+		elem []byte
+		err  error
+	}
+	var (
+		msgs []jsonrpc.Message
+		bads []bad
+	)
 	i := wire.SkipWS(b, 1)
 	for i < len(b) && b[i] != ']' {
 		e := wire.SkipValue(b, i)
 		if e < 0 {
 			return nil, wire.ErrNotObject
 		}
-		m, err := jsonrpc.DecodeMessage(b[i:e])
-		if err != nil {
-			return nil, err
+		elem := b[i:e]
+		if _, err := wire.CheckMessage(elem); err != nil {
+			bads = append(bads, bad{elem, err})
+		} else {
+			m, err := jsonrpc.DecodeMessage(elem)
+			if err != nil {
+				return nil, err
+			}
+			msgs = append(msgs, m)
 		}
-		msgs = append(msgs, m)
 		i = wire.SkipWS(b, e)
-		if i < len(b) && b[i] == ',' {
+		switch {
+		case i < len(b) && b[i] == ',':
 			i = wire.SkipWS(b, i+1)
+		case i < len(b) && b[i] == ']':
+		default:
+			return nil, errors.New("a batch element is not followed by a comma or ]")
 		}
 	}
-	if len(msgs) == 0 {
+	if i >= len(b) || wire.SkipWS(b, i+1) != len(b) {
+		return nil, errors.New("a batch must end with ] and nothing after it")
+	}
+	if len(msgs)+len(bads) == 0 {
 		return nil, errors.New("empty batch")
+	}
+	for _, x := range bads {
+		refused(x.elem, x.err)
 	}
 	return msgs, nil
 }

@@ -130,6 +130,9 @@ func (c *stdioConn) handleLine(line []byte) {
 	switch t[0] {
 	case '{':
 		if p, err := wire.PeekMessage(t); err == nil {
+			if c.refusedRequest(t, &p) {
+				return
+			}
 			if c.tapped(t, &p) {
 				return
 			}
@@ -150,7 +153,7 @@ func (c *stdioConn) handleLine(line []byte) {
 			return
 		}
 		for _, raw := range batch {
-			if p, err := wire.PeekMessage(raw); err == nil && c.tapped(raw, &p) {
+			if p, err := wire.PeekMessage(raw); err == nil && (c.refusedRequest(raw, &p) || c.tapped(raw, &p)) {
 				continue // a reply to the gateway, say, in a batch
 			}
 			msg, err := jsonrpc.DecodeMessage(raw)

@@ -12,6 +12,13 @@
 //     error reply; RawString, QuoteJSON, KeyIs, SkipValue and SkipWS are
 //     the scanner's pieces. The scanner trusts its input to be JSON and
 //     rejects what it cannot delimit (ErrNotObject).
+//   - The strict pass (strict.go): CheckMessage finds a message's fields
+//     as PeekMessage does while checking all of it — JSON, no key twice
+//     in any object (keys compared decoded by KeyText; in the message and
+//     its params, result or error also without case), keys valid UTF-8,
+//     at most MaxDepth deep — with a KeyError, DepthError or SyntaxError
+//     naming what and where; Check does the same for any value;
+//     RequestID reads a refused message's id when it reads one way.
 //   - LineReader splits a stream into lines of at most a bound
 //     (MaxLineBytes for stdout, MaxStderrLineBytes); LogText makes a line
 //     fit for a log (MaxLogLineBytes).
