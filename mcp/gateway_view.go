@@ -203,6 +203,39 @@ type exposed struct {
 	route *route
 }
 
+// pendingTool is a server's tool that a view exposes, before its name is
+// given.
+type pendingTool struct {
+	server string
+	t      *downstream.Tool
+	want   string // toolName or singleName
+	sess   *downstream.Session
+	pol    *ToolPolicy
+}
+
+// assignNames gives each tool of todo its exposed name. A name stays with
+// the tool that had it in the view's last routes: a tool that appears
+// later (a server renaming its tools, or adding one through list_changed)
+// and wants the same name gets the name with a hash, so a name an
+// assistant listed, called or had approved never passes to another
+// server's tool. The rest go in order (namer).
+func (v *view) assignNames(nm *namer, todo []pendingTool) []string {
+	names := make([]string, len(todo))
+	if prev := v.routes.Load(); prev != nil {
+		for i, p := range todo {
+			if r := prev.tools[p.want]; r != nil && r.kind == routeTool && r.server == p.server && r.tool == p.t.Name && !nm.taken[p.want] {
+				names[i] = nm.assign(p.want, p.server, p.t.Name)
+			}
+		}
+	}
+	for i, p := range todo {
+		if names[i] == "" {
+			names[i] = nm.assign(p.want, p.server, p.t.Name)
+		}
+	}
+	return names
+}
+
 // sync makes the view's sdk.Server match snap and publishes new routes. It
 // returns the name collisions it resolved.
 func (v *view) sync(snap *snapshot) []string {
@@ -232,6 +265,7 @@ func (v *view) sync(snap *snapshot) []string {
 				tools = append(tools, exposed{builtinTool(b, name), &route{kind: routeBuiltin, server: "mcptray", tool: b.Name, builtin: b}})
 			}
 		}
+		var todo []pendingTool
 		for _, server := range rt.servers {
 			list, sess := v.toolsOf(snap, server)
 			pol := snap.policies[server]
@@ -251,15 +285,18 @@ func (v *view) sync(snap *snapshot) []string {
 						continue
 					}
 				}
-				name := nm.assign(want, server, t.Name)
-				et, ok := exposeTool(t, name)
-				if !ok {
-					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
-					continue
-				}
-				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess,
-					approve: pol.NeedsApproval(t), ann: t.Annotations}})
+				todo = append(todo, pendingTool{server, t, want, sess, pol})
 			}
+		}
+		names := v.assignNames(nm, todo)
+		for i, p := range todo {
+			et, ok := exposeTool(p.t, names[i])
+			if !ok {
+				v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", p.server, "tool", p.t.Name)
+				continue
+			}
+			tools = append(tools, exposed{et, &route{kind: routeTool, server: p.server, tool: p.t.Name, toolJSON: wire.QuoteJSON(p.t.Name), sess: p.sess,
+				approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations}})
 		}
 	}
 
