@@ -29,7 +29,7 @@ type ToolRules struct {
 // person's yes.
 const (
 	ApproveOff         = "off"         // none
-	ApproveDestructive = "destructive" // tools annotated destructiveHint: true (the default)
+	ApproveDestructive = "destructive" // tools that may destroy data: not readOnlyHint: true nor destructiveHint: false (the default)
 	ApproveWrites      = "writes"      // every tool not annotated readOnlyHint: true
 	ApproveAll         = "all"         // every call
 )
