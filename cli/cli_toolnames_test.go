@@ -136,3 +136,37 @@ func TestToolsNamedLikeGlobs(t *testing.T) {
 		t.Errorf("disabledTools after on *:\n%s", cfg)
 	}
 }
+
+// Server a_'s tool b is a___b. Server a (first in the file) then adds,
+// through list_changed, a tool "_b", whose prefixed name is a___b too: the
+// name stays with a_'s b, so a call of a___b never reaches a with the
+// arguments meant for a_; a's newcomer is listed under a hashed name.
+func TestRenamedToolNeverTakesAnotherServersName(t *testing.T) {
+	in := startDaemon(t, map[string]any{
+		"a":  fakeEntry(t, "changing"),
+		"a_": fakeEntry(t, "echo", mcptest.ToolsEnv, "b"),
+	})
+	in.WaitFor("both ready", states("a", "ready", "a_", "ready"))
+	g := openGateway(t, in.Data)
+	if text, isErr := callResult(t, g.tool("a___b", map[string]any{})); isErr || text != "b" {
+		t.Fatalf("a___b: %q", text)
+	}
+	n := len(g.notes)
+	if _, isErr := callResult(t, g.tool("a__add_tool", map[string]any{"name": "_b"})); isErr {
+		t.Fatal("add_tool failed")
+	}
+	g.waitNote("notifications/tools/list_changed", n)
+	var hashed bool
+	deadline := time.Now().Add(30 * time.Second)
+	for !hashed {
+		if time.Now().After(deadline) {
+			t.Fatalf("a's _b never listed: %v", g.listedTools())
+		}
+		for _, name := range g.listedTools() {
+			hashed = hashed || strings.HasPrefix(name, "a___b_")
+		}
+	}
+	if text, isErr := callResult(t, g.tool("a___b", map[string]any{})); isErr || text != "b" {
+		t.Errorf("a___b after a added _b: %q (want a_'s b)", text)
+	}
+}
