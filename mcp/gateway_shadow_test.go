@@ -5,6 +5,7 @@ package mcp
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 // list_changed, whose prefixed name is a___b too. The name stays with
 // a_'s b, which an assistant listed and may have approved; the newcomer
 // gets a name of its own (with a hash), and a call of a___b still reaches
-// a_'s b with the arguments meant for it.
+// a_'s b with the arguments meant for it — or, while b is off, is refused.
 func TestLaterToolNeverTakesAnExposedName(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "a", "changing")
@@ -42,5 +43,16 @@ func TestLaterToolNeverTakesAnExposedName(t *testing.T) {
 	}
 	if res, _, err := c.call(t, "a___b", map[string]any{}); err != nil || res.IsError || textOf(t, res) != "b" {
 		t.Errorf("a___b after a added _b: %v %q (want a_'s b)", err, textOf(t, res))
+	}
+
+	// Turned off (or held back), a_'s b keeps its name: a call of a___b is
+	// refused saying so, and never reaches a's _b.
+	g.SetPolicy("a_", &ToolPolicy{Disabled: []string{"b"}})
+	if res, _, err := c.call(t, "a___b", map[string]any{}); err != nil || !res.IsError || !strings.Contains(textOf(t, res), "turned off in mcptray") {
+		t.Errorf("a___b with a_'s b off: %v %q", err, textOf(t, res))
+	}
+	g.SetPolicy("a_", nil)
+	if res, _, err := c.call(t, "a___b", map[string]any{}); err != nil || res.IsError || textOf(t, res) != "b" {
+		t.Errorf("a___b with a_'s b on again: %v %q", err, textOf(t, res))
 	}
 }

@@ -218,13 +218,22 @@ type pendingTool struct {
 // later (a server renaming its tools, or adding one through list_changed)
 // and wants the same name gets the name with a hash, so a name an
 // assistant listed, called or had approved never passes to another
-// server's tool. The rest go in order (namer).
-func (v *view) assignNames(nm *namer, todo []pendingTool) []string {
+// server's tool. A tool now off or held back (offOrHeld, its refusal
+// routes) keeps its name too: a call of it is refused saying why. The
+// rest go in order (namer).
+func (v *view) assignNames(nm *namer, todo []pendingTool, offOrHeld []*route) []string {
 	names := make([]string, len(todo))
 	if prev := v.routes.Load(); prev != nil {
 		for i, p := range todo {
-			if r := prev.tools[p.want]; r != nil && r.kind == routeTool && r.server == p.server && r.tool == p.t.Name && !nm.taken[p.want] {
+			r := prev.tools[p.want]
+			had := r != nil && r.server == p.server && (r.kind == routeTool && r.tool == p.t.Name || r.kind == routeRefused)
+			if had && !nm.taken[p.want] {
 				names[i] = nm.assign(p.want, p.server, p.t.Name)
+			}
+		}
+		for _, o := range offOrHeld {
+			if r := prev.tools[o.tool]; r != nil && (r.kind == routeTool || r.kind == routeRefused) && r.server == o.server && !nm.taken[o.tool] {
+				nm.reserve(o.tool, o.server+"/"+o.tool)
 			}
 		}
 	}
@@ -266,6 +275,7 @@ func (v *view) sync(snap *snapshot) []string {
 			}
 		}
 		var todo []pendingTool
+		var offOrHeld []*route
 		for _, server := range rt.servers {
 			list, sess := v.toolsOf(snap, server)
 			pol := snap.policies[server]
@@ -275,7 +285,8 @@ func (v *view) sync(snap *snapshot) []string {
 					want = toolName(server, t.Name)
 				}
 				if why := pol.refusal(server, t.Name); why != "" { // off or held back: not listed
-					refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: why})
+					r := &route{kind: routeRefused, server: server, tool: want, refused: why}
+					refused, offOrHeld = append(refused, r), append(offOrHeld, r)
 					continue
 				}
 				if v.key.aggregate() {
@@ -288,7 +299,7 @@ func (v *view) sync(snap *snapshot) []string {
 				todo = append(todo, pendingTool{server, t, want, sess, pol})
 			}
 		}
-		names := v.assignNames(nm, todo)
+		names := v.assignNames(nm, todo, offOrHeld)
 		for i, p := range todo {
 			et, ok := exposeTool(p.t, names[i])
 			if !ok {
