@@ -90,7 +90,9 @@
 //     the SDK's client (Client, Capabilities); Close, Done, ExitReason,
 //     ExitCode, PID, PGID; Redact adds a secret; LogLevel is the level
 //     asked for at startup, LogMessage hands a notifications/message to
-//     Hooks.Log. For the gateway's raw path: Stdio reports a stdio server,
+//     Hooks.Log. ToolsRaw (and ToolsWithRaw) are the tools as a stdio
+//     server sent them, index for index with Tools (tools_raw.go).
+//     For the gateway's raw path: Stdio reports a stdio server,
 //     WriteLine writes one raw line to its stdin, LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
