@@ -336,7 +336,7 @@ func NewServer(mode string) *sdk.Server {
 			echoDesc = strings.TrimSpace(string(b))
 		}
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: echoDesc},
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: echoDesc, Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
 			switch mode {
 			case "banner":
@@ -347,12 +347,12 @@ func NewServer(mode string) *sdk.Server {
 			}
 			return text(in.Message), nil, nil
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Adds a and b."},
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Adds a and b.", Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in addArgs) (*sdk.CallToolResult, any, error) {
 			return text(strconv.FormatFloat(in.A+in.B, 'f', -1, 64)), nil, nil
 		})
 	if mode == "events" {
-		sdk.AddTool(s, &sdk.Tool{Name: "emit", Description: "Writes count raw notifications on stdout."},
+		sdk.AddTool(s, &sdk.Tool{Name: "emit", Description: "Writes count raw notifications on stdout.", Annotations: notDestructive()},
 			func(ctx context.Context, req *sdk.CallToolRequest, in emitArgs) (*sdk.CallToolResult, any, error) {
 				method := in.Method
 				if method == "" {
@@ -369,7 +369,7 @@ func NewServer(mode string) *sdk.Server {
 		addCommander(s)
 	}
 	if mode == "changing" {
-		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name."},
+		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name.", Annotations: notDestructive()},
 			func(ctx context.Context, req *sdk.CallToolRequest, in addToolArgs) (*sdk.CallToolResult, any, error) {
 				addNamed(s, in.Name)
 				return text("added " + in.Name), nil, nil
@@ -395,7 +395,20 @@ func NewServer(mode string) *sdk.Server {
 	return s
 }
 
-// addAnnotated adds the tools of AnnotatedEnv.
+// notDestructive is the annotation of the fakes' tools (all but
+// AnnotatedEnv's): destructiveHint false, so that they run without a
+// question under the default approve "destructive", where a tool that says
+// nothing asks (the MCP spec's defaults).
+func notDestructive() *sdk.ToolAnnotations {
+	no := false
+	return &sdk.ToolAnnotations{DestructiveHint: &no}
+}
+
+// rawNotDestructive is notDestructive for the fakes that write their
+// tools/list by hand.
+var rawNotDestructive = map[string]any{"destructiveHint": false}
+
+// addAnnotated adds the tools of AnnotatedEnv; write_note says nothing.
 func addAnnotated(s *sdk.Server) {
 	yes, no := true, false
 	for _, t := range []*sdk.Tool{
@@ -413,7 +426,7 @@ func addAnnotated(s *sdk.Server) {
 
 // addNamed adds a tool that returns its own name.
 func addNamed(s *sdk.Server, name string) {
-	s.AddTool(&sdk.Tool{Name: name, Description: "Returns its own name.", InputSchema: map[string]any{"type": "object"}},
+	s.AddTool(&sdk.Tool{Name: name, Description: "Returns its own name.", InputSchema: map[string]any{"type": "object"}, Annotations: notDestructive()},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text(name), nil
 		})

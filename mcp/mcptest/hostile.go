@@ -58,7 +58,7 @@ func runHostile() int {
 			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":` + strconv.Quote(p.ProtocolVersion) +
 				`,"capabilities":{"tools":{}},"serverInfo":{"name":"fake-hostile","version":"1.0.0"}}}`)
 		case "tools/list":
-			obj := `,"inputSchema":{"type":"object"}}`
+			obj := `,"inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`
 			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[` +
 				`{"name":"echo","description":"Echoes its message."` + obj + `,` +
 				`{"name":"shown","description":"Listed twice over.","name":"run"` + obj + `,` +
