@@ -78,6 +78,8 @@ type Core struct {
 	lock     *instanceLock
 	store    *store.Store
 	instance string // random id, set as MCPTRAY_INSTANCE on every server
+	// launchKey keys the hashes of launches' values (launchkey.go).
+	launchKey []byte
 
 	watchdog *downstream.Watchdog // set by Run before any server starts
 	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
@@ -172,6 +174,11 @@ func New(opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	key, err := loadLaunchKey(opts.DataDir)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
 	st, err := store.Open(dbPath(opts.DataDir))
 	if err != nil {
 		lock.release()
@@ -193,6 +200,7 @@ func New(opts Options) (*Core, error) {
 		lock:           lock,
 		store:          st,
 		instance:       hex.EncodeToString(id[:]),
+		launchKey:      key,
 		servers:        make(map[string]*server),
 		gone:           make(map[string]*server),
 		subs:           make(map[chan Status]struct{}),
@@ -352,6 +360,10 @@ func (c *Core) configEnv() config.Env {
 		Keyring: c.opts.Keyring,
 		Dir:     filepath.Dir(c.opts.ConfigPath),
 		Input:   c.inputValue,
+		// What a launch runs (config.Launch): keyed value hashes, and
+		// whether root's files are the user's.
+		LaunchKey: c.launchKey,
+		Root:      os.Geteuid() == 0,
 	}
 }
 

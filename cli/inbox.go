@@ -445,6 +445,9 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 		if l.Previous != "" {
 			fmt.Fprintf(p.out, "  Ran before: %s\n", oneLine(l.Previous))
 		}
+		for _, ch := range l.Changes {
+			fmt.Fprintf(p.out, "  Changed: %s\n", oneLine(ch))
+		}
 		a.Action, err = p.choose("Allow it to run? [y]es, [n]o: ")
 	case req.Kind == app.KindToolChange && req.ToolChange != nil:
 		tc := req.ToolChange

@@ -153,8 +153,9 @@ func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
 
 // launchDetail shows what a new or changed entry would run: the file, the
 // entry, the command line (variables other than paths as written: no
-// secret value), the names of its environment, its working directory, and
-// what it ran before.
+// secret value), the names of its environment, its working directory,
+// what it ran before, and what changed beside the command line (values,
+// files).
 func launchDetail(req app.InboxRequest) fyne.CanvasObject {
 	l := req.Launch
 	if l == nil {
@@ -174,6 +175,10 @@ func launchDetail(req app.InboxRequest) fyne.CanvasObject {
 	if l.Previous != "" {
 		box.Add(widget.NewLabel("It ran before:"))
 		box.Add(monoBlock(l.Previous))
+	}
+	if len(l.Changes) > 0 {
+		box.Add(widget.NewLabel("What changed since you approved it:"))
+		box.Add(monoBlock(strings.Join(l.Changes, "\n")))
 	}
 	note := widget.NewLabel("A config edit runs code: allow it only if you made this change.")
 	note.Importance = widget.LowImportance
