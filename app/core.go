@@ -65,6 +65,10 @@ type Options struct {
 	LoginShell loginenv.Decision
 	// LoginShellTimeout bounds that read; default loginenv.Timeout (5 s).
 	LoginShellTimeout time.Duration
+	// InstallMarks keeps the once-per-install marker of the first start's
+	// approvals, where a program that writes the data dir cannot reset it
+	// (launch_reset.go); default the OS keyring.
+	InstallMarks SecretStore
 	// TrustConfigEdits runs new and changed entries without asking, as
 	// x-mcptray.trustConfigEdits: true does (launch.go). Tests that are not
 	// about approvals set it.
@@ -163,6 +167,9 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Secrets == nil {
 		opts.Secrets = osKeyring{}
+	}
+	if opts.InstallMarks == nil {
+		opts.InstallMarks = osKeyring{}
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = openBrowser
@@ -392,7 +399,7 @@ func (c *Core) reload(ctx context.Context) {
 // apply diffs cfg against the running servers: entries whose effective spec
 // changed restart, new ones start, removed ones stop, the rest are untouched.
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
-	c.checkLaunches(cfg)
+	c.checkLaunches(ctx, cfg)
 	c.setRules(cfg)
 	c.mu.Lock()
 	c.configErr = ""

@@ -64,6 +64,10 @@ const rotationNote = "A new secret behind ${keyring:NAME} is not a change and as
 type launchState struct {
 	approved map[string]store.LaunchApproval // guarded by Core.mu: by server
 	seeded   bool                            // guarded by Core.mu: the first start's approvals are recorded
+	// resetDone, while the one request after a reset waits (askReset), is
+	// closed when it is answered: the entries wait for it before they ask
+	// one by one. Guarded by Core.mu.
+	resetDone chan struct{}
 	trust    bool                            // guarded by Core.mu: x-mcptray.trustConfigEdits or Options.TrustConfigEdits
 }
 
@@ -82,12 +86,16 @@ func (c *Core) loadApprovals(ctx context.Context) {
 	c.mu.Lock()
 	c.launches.approved, c.launches.seeded = approved, seeded
 	c.mu.Unlock()
+	if seeded {
+		c.ensureInstallMark() // an install from before the marker: mark it now
+	}
 }
 
 // checkLaunches is the first step of apply: on the first config this
-// version applies, every entry's launch is approved once; and trust
-// follows x-mcptray.trustConfigEdits.
-func (c *Core) checkLaunches(cfg *config.Config) {
+// install applies, every entry's launch is approved once (or, after a
+// reset of mcptray's records, every entry waits: launch_reset.go); and
+// trust follows x-mcptray.trustConfigEdits.
+func (c *Core) checkLaunches(ctx context.Context, cfg *config.Config) {
 	c.carryOverV1(cfg)
 	c.mu.Lock()
 	c.launches.trust = c.opts.TrustConfigEdits || cfg.Settings.TrustConfigEdits
@@ -96,7 +104,23 @@ func (c *Core) checkLaunches(cfg *config.Config) {
 		return
 	}
 	c.launches.seeded = true
+	had := len(c.launches.approved) > 0
 	c.mu.Unlock()
+	if had { // the flag alone was lost: nothing to approve, nothing to ask at once
+		c.markSeeded()
+		return
+	}
+	switch first, why := c.firstStart(); {
+	case first:
+		c.seedApprovals(cfg)
+	default:
+		c.askReset(ctx, cfg, why)
+	}
+}
+
+// seedApprovals approves every entry of cfg as it is: the first start of
+// this install.
+func (c *Core) seedApprovals(cfg *config.Config) {
 	var names []string
 	for _, spec := range cfg.Servers {
 		if spec.Launch.Fingerprint() == "" {
@@ -105,9 +129,7 @@ func (c *Core) checkLaunches(cfg *config.Config) {
 		c.approveLaunch(spec.Name, spec.Launch, store.ApprovedAtFirstStart)
 		names = append(names, spec.Name)
 	}
-	if err := c.store.SetFlag(context.Background(), seededFlag, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		c.log.Warn("recording the first start's approvals", "err", err)
-	}
+	c.markSeeded()
 	c.log.Info("first start of this version: the entries of mcp.json are approved to run as they are; new or changed ones will ask first",
 		"count", len(names), "servers", strings.Join(names, ","))
 }
@@ -232,6 +254,12 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 	s.pendingLaunch = &l
 	c.mu.Unlock()
 	changes, files := launchChanges(l, approved)
+	if !s.waitReset(ctx, spec) {
+		return false
+	}
+	if !c.needsApproval(spec) {
+		return true // approved with the others after a reset
+	}
 	defer func() {
 		c.mu.Lock()
 		s.pendingLaunch = nil
