@@ -68,7 +68,7 @@ type launchState struct {
 	// closed when it is answered: the entries wait for it before they ask
 	// one by one. Guarded by Core.mu.
 	resetDone chan struct{}
-	trust    bool                            // guarded by Core.mu: x-mcptray.trustConfigEdits or Options.TrustConfigEdits
+	trust     bool // guarded by Core.mu: x-mcptray.trustConfigEdits or Options.TrustConfigEdits
 }
 
 // loadApprovals reads the approved launches (at start).
