@@ -84,6 +84,9 @@ type Core struct {
 	instance string // random id, set as MCPTRAY_INSTANCE on every server
 	// launchKey keys the hashes of launches' values (launchkey.go).
 	launchKey []byte
+	// dbNotice says that a broken database was moved aside at New, for
+	// Run to tell the person (database.go); "" when none was.
+	dbNotice string
 
 	watchdog *downstream.Watchdog // set by Run before any server starts
 	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
@@ -186,7 +189,7 @@ func New(opts Options) (*Core, error) {
 		lock.release()
 		return nil, err
 	}
-	st, err := store.Open(dbPath(opts.DataDir))
+	st, dbNotice, err := openStore(opts.DataDir, opts.Logger)
 	if err != nil {
 		lock.release()
 		return nil, fmt.Errorf("opening database: %w", err)
@@ -208,6 +211,7 @@ func New(opts Options) (*Core, error) {
 		store:          st,
 		instance:       hex.EncodeToString(id[:]),
 		launchKey:      key,
+		dbNotice:       dbNotice,
 		servers:        make(map[string]*server),
 		gone:           make(map[string]*server),
 		subs:           make(map[chan Status]struct{}),
@@ -271,6 +275,9 @@ func (c *Core) Run(ctx context.Context) error {
 	c.watchdog = wd
 	c.reapStale(ctx)
 	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
+	if c.dbNotice != "" {
+		c.notice("mcptray.db could not be opened", c.dbNotice)
+	}
 	c.loadCachedTools(ctx)
 	c.loadApprovals(ctx)
 
@@ -299,6 +306,11 @@ func (c *Core) Run(ctx context.Context) error {
 	defer func() { <-httpDone }()
 	watchErr := make(chan error, 1)
 	go func() { watchErr <- c.watch(runCtx) }()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.watchDatabase(runCtx)
+	}()
 
 	select {
 	case <-ctx.Done():

@@ -45,7 +45,7 @@ func (s *Store) ApproveLaunch(ctx context.Context, a LaunchApproval) error {
 	if err != nil {
 		return fmt.Errorf("recording the approval of %s: %w", a.Server, err)
 	}
-	_, err = s.db.ExecContext(ctx,
+	_, err = s.db().ExecContext(ctx,
 		`INSERT INTO launch_approvals (server, fingerprint, command, approved, how, detail) VALUES (?, ?, ?, ?, ?, ?)
 		 ON CONFLICT(server) DO UPDATE SET fingerprint = excluded.fingerprint, command = excluded.command,
 		 approved = excluded.approved, how = excluded.how, detail = excluded.detail`,
@@ -58,7 +58,7 @@ func (s *Store) ApproveLaunch(ctx context.Context, a LaunchApproval) error {
 
 // LaunchApprovals returns every recorded approval, by server.
 func (s *Store) LaunchApprovals(ctx context.Context) (map[string]LaunchApproval, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server, fingerprint, command, approved, how, detail FROM launch_approvals`)
+	rows, err := s.db().QueryContext(ctx, `SELECT server, fingerprint, command, approved, how, detail FROM launch_approvals`)
 	if err != nil {
 		return nil, fmt.Errorf("reading approvals: %w", err)
 	}
@@ -84,7 +84,7 @@ func (s *Store) LaunchApprovals(ctx context.Context) (map[string]LaunchApproval,
 // it is set.
 func (s *Store) Flag(ctx context.Context, name string) (string, bool, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM flags WHERE name = ?`, name).Scan(&v)
+	err := s.db().QueryRowContext(ctx, `SELECT value FROM flags WHERE name = ?`, name).Scan(&v)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "", false, nil
@@ -96,7 +96,7 @@ func (s *Store) Flag(ctx context.Context, name string) (string, bool, error) {
 
 // SetFlag sets a one-time fact of this data dir.
 func (s *Store) SetFlag(ctx context.Context, name, value string) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO flags (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, value)
+	_, err := s.db().ExecContext(ctx, `INSERT INTO flags (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, value)
 	if err != nil {
 		return fmt.Errorf("setting flag %s: %w", name, err)
 	}
