@@ -204,7 +204,7 @@ func launchOf(e *entry, typ string, env Env) Launch {
 	if cwd != "" && !filepath.IsAbs(cwd) && env.Dir != "" {
 		cwd = filepath.Join(env.Dir, cwd)
 	}
-	l.root, l.filePaths = env.Root, fileCandidates(l, cwd)
+	l.root, l.filePaths = env.Root, fileCandidates(l, cwd, env.Self)
 	return l.Rehash()
 }
 

@@ -100,7 +100,10 @@ func hashFile(path string, key fileEntry, cache bool) (string, error) {
 // fileCandidates are the paths an stdio launch names that may be files:
 // its command, and each argument that is a path (absolute, or relative to
 // the entry's cwd when it has one: cwd, absolute), or ends in "=PATH".
-func fileCandidates(l Launch, cwd string) []string {
+// mcptray's own executable (self) is left out: what could replace it runs
+// as mcptray anyway, and an upgrade of mcptray must not make every
+// built-in server ask.
+func fileCandidates(l Launch, cwd, self string) []string {
 	if l.Type != TypeStdio || l.Command == "" {
 		return nil
 	}
@@ -115,7 +118,9 @@ func fileCandidates(l Launch, cwd string) []string {
 			}
 			p = filepath.Join(cwd, p)
 		}
-		out = append(out, filepath.Clean(p))
+		if p = filepath.Clean(p); self == "" || p != filepath.Clean(self) {
+			out = append(out, p)
+		}
 	}
 	if filepath.IsAbs(l.Command) {
 		add(l.Command)

@@ -64,6 +64,11 @@ func TestLaunchFiles(t *testing.T) {
 		}
 	}
 
+	// mcptray's own executable is not one of them: an upgrade of it asks nothing.
+	if m := launch(Env{Self: "/bin/sh"}).Files; len(m) != 2 || m["/bin/sh"] != "" {
+		t.Errorf("files with ${self} = /bin/sh: %v", m)
+	}
+
 	fp := l.Fingerprint()
 	fi, _ := os.Stat(wrapper)
 	os.WriteFile(wrapper, []byte("print('b')\n"), 0o755) // same size
