@@ -40,6 +40,10 @@ type LaunchReset struct {
 	Entries []LaunchApproval `json:"entries"` // what each would run
 }
 
+// InstallMarkName is the keyring entry (service "mcptray") marking the
+// install whose data dir is data.
+func InstallMarkName(data string) string { return installMarkName(data) }
+
 // installMarkName is the keyring entry marking data's install.
 func installMarkName(data string) string {
 	if abs, err := filepath.Abs(data); err == nil {
