@@ -19,8 +19,9 @@ import (
 // script rewritten in place asks at the next crash — waits in state needs-approval, asking in
 // the inbox (kind launch), until the person allows it there or with
 // `mcptray approve NAME`. What was approved is kept in the store as the
-// launch's fingerprint. Exempt: the entries present when this version
-// first starts (approved once, logged), edits mcptray makes itself
+// launch's fingerprint. Exempt: the entries present when this install
+// first starts (approved once, logged; once per install, not per
+// database: launch_reset.go), edits mcptray makes itself
 // (recorded as approved before the write: editConfig), edits that leave
 // every launch as it was (disabled, x-mcptray), and everything when
 // x-mcptray.trustConfigEdits is true.
