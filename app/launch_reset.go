@@ -127,7 +127,7 @@ func (c *Core) askReset(ctx context.Context, cfg *config.Config, why string) {
 	c.mu.Lock()
 	c.launches.resetDone = done
 	c.mu.Unlock()
-	req := InboxRequest{Kind: KindLaunchReset, Source: SourceMcptray, Mode: "form", Confirm: true,
+	req := InboxRequest{Kind: KindLaunchReset, Server: noticeServer, Source: SourceMcptray, Mode: "form", Confirm: true,
 		Message: fmt.Sprintf("%s; these %d servers want to run: %s. Approve them all, or choose one by one?",
 			why, len(entries), config.Visible(strings.Join(names, ", "))),
 		Reset: &LaunchReset{File: c.opts.ConfigPath, Why: why, Entries: entries}}
