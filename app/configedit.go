@@ -122,6 +122,10 @@ func EditConfigFile(path, data string, env config.Env, edit func([]byte) ([]byte
 				env.Dir = filepath.Dir(abs)
 			}
 		}
+		if env.LaunchKey, err = loadLaunchKey(data); err != nil {
+			return nil, err
+		}
+		env.Root = os.Geteuid() == 0
 		before, _ := config.Launches(old, env)
 		after, err := config.Launches(out, env)
 		if err != nil {
@@ -129,7 +133,8 @@ func EditConfigFile(path, data string, env config.Env, edit func([]byte) ([]byte
 		}
 		for name, l := range after {
 			if fp := l.Fingerprint(); fp != "" && before[name].Fingerprint() != fp {
-				a := store.LaunchApproval{Server: name, Fingerprint: fp, Command: l.CommandLine(), How: store.ApprovedByMcptray, Approved: time.Now().UTC()}
+				a := store.LaunchApproval{Server: name, Fingerprint: fp, Command: l.CommandLine(), How: store.ApprovedByMcptray, Approved: time.Now().UTC(),
+					Values: l.Values, Files: l.Files}
 				if err := st.ApproveLaunch(context.Background(), a); err != nil {
 					return nil, err
 				}

@@ -157,6 +157,7 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
 	var need *config.InputNeededError
 	runnable := !spec.Disabled && (spec.Err == nil || errors.As(spec.Err, &need))
+	spec.Launch = spec.Launch.Rehash() // the files as they are now (launch.go)
 	if runnable && s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
 		s.setState(StateStopped, "")
 		return
@@ -177,6 +178,15 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	}
 	var bo backoff
 	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			// A restart runs the files as they are now: one changed since
+			// the yes waits for another (launch.go).
+			spec.Launch = spec.Launch.Rehash()
+			if s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
+				s.setState(StateStopped, "")
+				return
+			}
+		}
 		if !first || attempt > 0 {
 			s.setStatus(func(st *ServerStatus) { st.Restarts++ })
 		}
