@@ -340,13 +340,13 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { g.expire(c) })
-	if err := r.sess.WriteLine(out); err != nil {
+	if written, err := r.sess.WriteCall(c.n, out); err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.Stop()
-			c.finish(wire.ErrorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			c.finish(wire.ErrorLine(c.upID, codeInternal, unsentText(r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
-	} else if g.calls.inFlight() == 1 {
+	} else if written && g.calls.inFlight() == 1 {
 		wire.HandOff()
 	}
 	return true

@@ -144,6 +144,8 @@ func run(mode string) int {
 		return runRelay()
 	case "hostile":
 		return runHostile()
+	case "laggard":
+		return runLaggard()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
