@@ -20,6 +20,7 @@ import (
 //	flood {count}    sends count notifications/tools/list_changed, then
 //	                 answers "flooded"
 //	lists            answers how many tools/list requests it got
+//	big {size}       answers with a text of size bytes
 //
 // Every other request gets an empty result (ping, logging/setLevel) or
 // "method not found".
@@ -56,7 +57,7 @@ func runLaggard() int {
 			obj := `,"inputSchema":{"type":"object"}}`
 			var b strings.Builder
 			b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
-			for i, name := range []string{"echo", "deaf", "huge", "flood", "lists"} {
+			for i, name := range []string{"echo", "deaf", "huge", "flood", "lists", "big"} {
 				if i > 0 {
 					b.WriteByte(',')
 				}
@@ -71,6 +72,7 @@ func runLaggard() int {
 					Message string `json:"message"`
 					IDLast  bool   `json:"idLast"`
 					Count   int    `json:"count"`
+					Size    int    `json:"size"`
 				} `json:"arguments"`
 			}
 			json.Unmarshal(msg.Params, &p)
@@ -96,6 +98,8 @@ func runLaggard() int {
 				}
 				out.Flush()
 				text("flooded")
+			case "big":
+				text(strings.Repeat("b", p.Arguments.Size))
 			case "lists":
 				text(strconv.Itoa(lists))
 			default:
