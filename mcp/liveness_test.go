@@ -90,3 +90,26 @@ func TestDeafServerStallsNobody(t *testing.T) {
 		t.Errorf("%d calls refused, %d timed out; want some of each", refused, timedOut)
 	}
 }
+
+// TestHugeReplyFailsAtOnce: a reply over 16 MiB is discarded, and its call
+// fails at once with an error saying so, not at the call timeout; with
+// the id written first or last. The server's next calls are answered.
+func TestHugeReplyFailsAtOnce(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{CallTimeout: 10 * time.Minute})
+	f := addServer(t, g, "lag", "laggard")
+	tc := connectStream(t, g, UpstreamOptions{}, nil)
+	for _, idLast := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := tc.CallTool(ctx, &sdk.CallToolParams{Name: "lag__huge", Arguments: map[string]any{"idLast": idLast}})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "the server's reply of 17825") || !strings.Contains(err.Error(), "bytes is over mcptray's 16 MiB limit") {
+			t.Errorf("idLast %v: %+v %v; want the size error at once", idLast, res, err)
+		}
+		if res, _, err := tc.call(t, "lag__echo", map[string]any{"message": "next"}); err != nil || textOf(t, res) != "next" {
+			t.Fatalf("the call after: %v %v", res, err)
+		}
+	}
+	if !f.log.has("stdout|line over 16 MiB discarded (17825870 bytes)") {
+		t.Errorf("log: %s", f.log)
+	}
+}

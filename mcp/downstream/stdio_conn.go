@@ -23,6 +23,9 @@ import (
 //   - a line on the child's stdout that is not JSON-RPC (a banner, a JSON log
 //     line) is logged as "stdout" and skipped, instead of ending the session;
 //   - a line over 16 MiB is discarded and reported, the session goes on;
+//     a reply among them still fails its request at once, with an error in
+//     its place, when its id is among the members at either end of the line
+//     (wire.CutReplyID);
 //   - notifications with a method outside the protocol ("event/new_email")
 //     are taken out and handed to Hooks.Event: the SDK would drop them;
 //   - JSON-RPC batches (arrays) are split into single messages;
@@ -102,6 +105,11 @@ func (c *stdioConn) readLoop() {
 		}
 		if skipped > 0 {
 			c.log("stdout", fmt.Sprintf("line over 16 MiB discarded (%d bytes)", skipped))
+			if id, ok := wire.CutReplyID(lr.Cut()); ok {
+				// A reply too long to take still ends its request now,
+				// not at its timeout.
+				c.handleLine(wire.ErrorLine(id, jsonrpc.CodeInternalError, fmt.Sprintf("the server's reply of %d bytes is over mcptray's 16 MiB limit", skipped)))
+			}
 			continue
 		}
 		c.handleLine(line)
