@@ -16,8 +16,8 @@ func TestCutReplyID(t *testing.T) {
 		{`{"result":{"text":"` + mid + `"},"jsonrpc":"2.0","id":12}` + "\r\n", `12`},
 		{`{"error":{"code":1,"message":"` + mid + `"},"id":"a\"b\\","jsonrpc":"2.0"}`, `"a\"b\\"`},
 		{`{"jsonrpc":"2.0","method":"x","id":3,"params":{"p":"` + mid + `"}}`, ``}, // a request
-		{`{"jsonrpc":"2.0","result":{"text":"` + mid + `"}}`, ``},                     // no id at either end
-		{`{"result":{"text":"` + mid + `","id":5}}`, ``},                              // an id inside the result
+		{`{"jsonrpc":"2.0","result":{"text":"` + mid + `"}}`, ``},                  // no id at either end
+		{`{"result":{"text":"` + mid + `","id":5}}`, ``},                           // an id inside the result
 		{`not json ` + mid, ``},
 	} {
 		lr := NewLineReader(strings.NewReader(tc.line+"\n"), 2*cutEnd)
