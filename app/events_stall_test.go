@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+)
+
+// TestEventsNeverStallTheServer: while the database takes no writes (here
+// another connection holds its write lock, as a full disk would stop
+// them), a server flooding events still gets its tool calls answered:
+// its stdout reader never waits for the event writer. The events that
+// do not fit in the queue are dropped and counted in the log; the rest
+// are stored once the database takes writes again.
+func TestEventsNeverStallTheServer(t *testing.T) {
+	h := startCore(t, servers("ev", fake(t, "events")))
+	h.wait("ev ready", stateIs("ev", StateReady))
+	c := openEvents(t, h, "ev__emit_async")
+
+	db, err := sql.Open("sqlite", "file:"+dbPath(h.data)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(context.Background(), nil) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+
+	const total = 200000
+	if text, _ := toolText(t, callTool(c, "ev__emit_async", map[string]any{"count": total})); text != "emitting 200000" {
+		t.Fatalf("emit_async: %s", text)
+	}
+	answered := make(chan string, 1)
+	go func() {
+		text, _ := toolText(t, callTool(c, "ev__echo", map[string]any{"message": "behind the flood"}))
+		answered <- text
+	}()
+	select {
+	case text := <-answered:
+		if text != "behind the flood" {
+			t.Fatalf("echo behind the flood = %q", text)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("a call behind the event flood was not answered while the database took no writes")
+	}
+	h.waitLog("ev", "event queue full")
+	tx.Rollback()
+	h.waitLog("ev", "events were dropped")
+	if s := h.server("ev"); s.State != StateReady || s.Restarts != 0 {
+		t.Errorf("server after the flood: %+v", s)
+	}
+	n, err := h.core.UnackedEvents()
+	if err != nil || n == 0 || n >= total {
+		t.Errorf("%d events stored (%v); want some, not all", n, err)
+	}
+	if log := h.logText("ev"); !strings.Contains(log, "events were dropped") {
+		t.Errorf("server log: %s", log)
+	}
+}
