@@ -46,6 +46,9 @@ type Options struct {
 	Debounce time.Duration
 	// StartTimeout bounds initialize + tools/list; default 120 s.
 	StartTimeout time.Duration
+	// RelistEvery is how often at most a server's tools are listed again
+	// after its notifications/tools/list_changed; default 1 s.
+	RelistEvery time.Duration
 	// StopGrace and TermGrace override the stop escalation delays
 	// (stdin close → SIGTERM → SIGKILL); zero means mcp's defaults.
 	StopGrace, TermGrace time.Duration
@@ -152,6 +155,9 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Token == nil {
 		opts.Token = Token
+	}
+	if opts.RelistEvery == 0 {
+		opts.RelistEvery = relistEvery
 	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = startupDeadline

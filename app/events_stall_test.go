@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,8 @@ import (
 // do not fit in the queue are dropped and counted in the log; the rest
 // are stored once the database takes writes again.
 func TestEventsNeverStallTheServer(t *testing.T) {
-	h := startCore(t, servers("ev", fake(t, "events")))
+	logs := &queueLog{}
+	h := startCore(t, servers("ev", fake(t, "events")), func(o *Options) { o.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
 	h.wait("ev ready", stateIs("ev", StateReady))
 	c := openEvents(t, h, "ev__emit_async")
 
@@ -45,6 +47,11 @@ func TestEventsNeverStallTheServer(t *testing.T) {
 	case text := <-answered:
 		if text != "behind the flood" {
 			t.Fatalf("echo behind the flood = %q", text)
+		}
+		// The database still refuses writes: the writer has not given up
+		// a batch (which would have let a waiting reader go on).
+		if l := logs.String(); strings.Contains(l, "events lost") {
+			t.Fatalf("the call was answered only once the writer gave events up:\n%.3000s", l)
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatal("a call behind the event flood was not answered while the database took no writes")
