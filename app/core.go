@@ -46,6 +46,9 @@ type Options struct {
 	Debounce time.Duration
 	// StartTimeout bounds initialize + tools/list; default 120 s.
 	StartTimeout time.Duration
+	// EventQueue is how many events at most wait for the database; more
+	// are dropped (and counted); default 65536.
+	EventQueue int
 	// RelistEvery is how often at most a server's tools are listed again
 	// after its notifications/tools/list_changed; default 1 s.
 	RelistEvery time.Duration

@@ -130,11 +130,14 @@ type eventSub struct {
 func newEventHub(c *Core) *eventHub {
 	h := &eventHub{
 		c:        c,
-		q:        eventQueue{ready: make(chan struct{}, 1), dropped: map[string]int{}},
+		q:        eventQueue{max: eventQueueSize, ready: make(chan struct{}, 1), dropped: map[string]int{}},
 		changed:  make(chan struct{}, 1),
 		prunes:   make(chan struct{}, 1),
 		stopping: make(chan struct{}),
 		subs:     map[*eventSub]struct{}{},
+	}
+	if c.opts.EventQueue > 0 {
+		h.q.max = c.opts.EventQueue
 	}
 	if c.opts.Notifier != nil {
 		h.notes = newCoalescer(notifyInterval)
@@ -241,7 +244,7 @@ func eventProblem(method string, params json.RawMessage) string {
 // is full the event is dropped and counted (queue.drained logs the count).
 func (h *eventHub) enqueue(e queuedEvent, log *serverLog) {
 	if first := h.q.put(e, log); first {
-		msg := fmt.Sprintf("event queue full (%d events or %d MiB): new events are dropped until the database takes them", eventQueueSize, eventQueueBytes>>20)
+		msg := fmt.Sprintf("event queue full (%d events or %d MiB): new events are dropped until the database takes them", h.q.max, eventQueueBytes>>20)
 		h.c.log.Warn(msg, "server", e.ev.Server)
 		log.Write(logEvents, msg)
 	}

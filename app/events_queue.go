@@ -8,6 +8,7 @@ import "sync"
 // never waits: past the bounds it drops the event and counts it.
 type eventQueue struct {
 	ready chan struct{} // cap 1: events were put
+	max   int           // events waiting at most (eventQueueSize, Options.EventQueue)
 
 	mu      sync.Mutex
 	evs     []queuedEvent         // guarded by mu: waiting, oldest first, from head on
@@ -21,7 +22,7 @@ type eventQueue struct {
 // first drop since the queue was last empty.
 func (q *eventQueue) put(e queuedEvent, log *serverLog) (first bool) {
 	q.mu.Lock()
-	if len(q.evs)-q.head >= eventQueueSize || q.bytes+len(e.ev.Params) > eventQueueBytes {
+	if len(q.evs)-q.head >= q.max || q.bytes+len(e.ev.Params) > eventQueueBytes {
 		first = len(q.dropped) == 0
 		q.dropped[e.ev.Server]++
 		if q.logs == nil {

@@ -19,7 +19,10 @@ import (
 // are stored once the database takes writes again.
 func TestEventsNeverStallTheServer(t *testing.T) {
 	logs := &queueLog{}
-	h := startCore(t, servers("ev", fake(t, "events")), func(o *Options) { o.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
+	h := startCore(t, servers("ev", fake(t, "events")), func(o *Options) {
+		o.Logger = slog.New(slog.NewTextHandler(logs, nil))
+		o.EventQueue = 4096 // full within a moment
+	})
 	h.wait("ev ready", stateIs("ev", StateReady))
 	c := openEvents(t, h, "ev__emit_async")
 
@@ -38,6 +41,7 @@ func TestEventsNeverStallTheServer(t *testing.T) {
 	if text, _ := toolText(t, callTool(c, "ev__emit_async", map[string]any{"count": total})); text != "emitting 200000" {
 		t.Fatalf("emit_async: %s", text)
 	}
+	h.waitLog("ev", "event queue full")
 	answered := make(chan string, 1)
 	go func() {
 		text, _ := toolText(t, callTool(c, "ev__echo", map[string]any{"message": "behind the flood"}))
@@ -56,7 +60,6 @@ func TestEventsNeverStallTheServer(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("a call behind the event flood was not answered while the database took no writes")
 	}
-	h.waitLog("ev", "event queue full")
 	tx.Rollback()
 	h.waitLog("ev", "events were dropped")
 	if s := h.server("ev"); s.State != StateReady || s.Restarts != 0 {
