@@ -91,7 +91,10 @@
 //     ExitCode, PID, PGID; Redact adds a secret; LogLevel is the level
 //     asked for at startup, LogMessage hands a notifications/message to
 //     Hooks.Log. For the gateway's raw path: Stdio reports a stdio server,
-//     WriteLine writes one raw line to its stdin, LogStray logs a reply
+//     WriteLine and WriteCall write one raw line to its stdin or queue it
+//     (stdinQueue: bounded by MaxStdinQueue, else ErrStdinFull; never
+//     waiting for the server), Withdraw takes back a call's line still
+//     queued, LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
 //     RedactText, RedactErr, RedactValue and RedactedAnswer take the
@@ -113,8 +116,8 @@
 // # Goroutines
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
-// which runs the Router's Tap), the stderr reader, the reaper and the
-// monitor for stdio; the SDK's for HTTP. The SDK's client runs the
+// which runs the Router's Tap), the stdin writer (stdinQueue.run, which
+// Close ends), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.
 // The watchdog is its own process; Subreap starts one reaping goroutine
