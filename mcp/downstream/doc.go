@@ -116,8 +116,8 @@
 // # Goroutines
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
-// which runs the Router's Tap), the stdin writer (stdinQueue.run, which
-// Close ends), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
+// which runs the Router's Tap), the stdin writer (stdinQueue.run: started when
+// a line first waits for the pipe, ended by Close), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.
 // The watchdog is its own process; Subreap starts one reaping goroutine

@@ -23,8 +23,8 @@ var ErrStdinFull = errors.New("the server is not reading its input")
 // stdinQueue writes lines to a server's stdin without ever making the
 // sender wait on the server: a line goes out at once with a non-blocking
 // write when the pipe takes all of it and nothing waits (the common case,
-// no goroutine hop), else its rest is queued for the queue's goroutine,
-// which blocks for it. Whole lines only, in the order they were sent, so
+// no goroutine hop), else its rest is queued for the queue's goroutine
+// (started then, ended by close), which blocks for it. Whole lines only, in the order they were sent, so
 // messages never interleave. The queue is bounded (MaxStdinQueue).
 type stdinQueue struct {
 	in *wire.PipeFile
@@ -33,12 +33,12 @@ type stdinQueue struct {
 	queue   []stdinLine // guarded by mu: lines not yet begun, but the first may be a rest
 	pending int         // guarded by mu: bytes queued or being written by the goroutine
 	writing bool        // guarded by mu: someone is writing to in
+	running bool        // guarded by mu: the goroutine was started (on the first line queued)
 	err     error       // guarded by mu: set once a write failed or the queue closed; sticky
 
 	wake     chan struct{} // capacity 1
 	stop     chan struct{} // closed by close
 	stopOnce sync.Once
-	done     chan struct{} // closed when the goroutine has ended
 }
 
 // stdinLine is a queued line; tag (non-zero) names a call whose line may
@@ -49,9 +49,7 @@ type stdinLine struct {
 }
 
 func newStdinQueue(in *wire.PipeFile) *stdinQueue {
-	q := &stdinQueue{in: in, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	go q.run()
-	return q
+	return &stdinQueue{in: in, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 }
 
 // send writes line or queues it; it never waits for the server. It fails
@@ -73,6 +71,7 @@ func (q *stdinQueue) send(line []byte, tag uint64) (written bool, err error) {
 		}
 		q.queue = append(q.queue, stdinLine{b: line, tag: tag})
 		q.pending += len(line)
+		q.startLocked()
 		q.mu.Unlock()
 		q.signal()
 		return false, nil
@@ -89,6 +88,7 @@ func (q *stdinQueue) send(line []byte, tag uint64) (written bool, err error) {
 		}
 		q.queue = slices.Insert(q.queue, 0, rest)
 		q.pending += len(rest.b)
+		q.startLocked()
 	}
 	wait := len(q.queue) > 0
 	q.mu.Unlock()
@@ -116,6 +116,15 @@ func (q *stdinQueue) withdraw(tag uint64) bool {
 	return false
 }
 
+// startLocked starts the goroutine, the first time a line waits: a
+// server whose pipe always takes its lines has none. q.mu held.
+func (q *stdinQueue) startLocked() {
+	if !q.running && q.err == nil {
+		q.running = true
+		go q.run()
+	}
+}
+
 func (q *stdinQueue) signal() {
 	select {
 	case q.wake <- struct{}{}:
@@ -125,7 +134,6 @@ func (q *stdinQueue) signal() {
 
 // run writes what is queued, blocking on the pipe, until close.
 func (q *stdinQueue) run() {
-	defer close(q.done)
 	var bufs [][]byte
 	for {
 		select {
