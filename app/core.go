@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -117,6 +118,7 @@ type Core struct {
 	configErr   string
 	subs        map[chan Status]struct{}
 	cachedTools map[string][]*downstream.Tool // last known tools per server (stable mode)
+	cachedRaw   map[string][]json.RawMessage  // the same, as the servers sent them, index for index (nil entries: unknown)
 	rules       map[string]config.ToolRules   // each entry's tool switches and approval settings (tools.go)
 	// approveDefault is the top-level x-mcptray.approve of the last good
 	// config; an entry's own approve overrides it.
@@ -206,6 +208,7 @@ func New(opts Options) (*Core, error) {
 		gone:           make(map[string]*server),
 		subs:           make(map[chan Status]struct{}),
 		cachedTools:    make(map[string][]*downstream.Tool),
+		cachedRaw:      make(map[string][]json.RawMessage),
 		rules:          make(map[string]config.ToolRules),
 		approveDefault: config.DefaultApprove,
 		listenChanged:  make(chan struct{}, 1),

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/mcptray/mcptray/mcp"
@@ -36,13 +37,14 @@ func (c *Core) newGateway() *mcp.Gateway {
 // serverReady tells the gateway a server's session is up (or its tools
 // changed) and caches its tools for the stable tool-list mode.
 func (c *Core) serverReady(name string, sess *downstream.Session) {
-	tools := sess.Tools()
+	tools, raw := sess.ToolsWithRaw()
 	c.redactInputs(sess) // inbox_inputs.go
 	c.gw.SetServer(name, sess)
 	c.mu.Lock()
 	c.cachedTools[name] = tools
+	c.cachedRaw[name] = raw
 	c.mu.Unlock()
-	if b, err := json.Marshal(tools); err == nil {
+	if b, err := cachedJSON(tools, raw); err == nil {
 		if err := c.store.SaveTools(context.Background(), name, b, time.Now()); err != nil {
 			c.log.Warn("caching tools", "server", name, "err", err)
 		}
@@ -63,10 +65,23 @@ func (c *Core) loadCachedTools(ctx context.Context) {
 	defer c.mu.Unlock()
 	for name, raw := range cached {
 		var tools []*downstream.Tool
-		if err := json.Unmarshal(raw, &tools); err == nil {
+		var entries []json.RawMessage
+		if json.Unmarshal(raw, &tools) == nil && json.Unmarshal(raw, &entries) == nil && len(entries) == len(tools) {
 			c.cachedTools[name] = tools
+			c.cachedRaw[name] = entries
 		}
 	}
+}
+
+// cachedJSON is a server's tools for the cache: a JSON array of the
+// definitions as the server sent them (so stable mode lists them
+// unchanged after a restart), or as the SDK decoded them when their
+// bytes are not known.
+func cachedJSON(tools []*downstream.Tool, raw []json.RawMessage) ([]byte, error) {
+	if len(raw) != len(tools) || slices.ContainsFunc(raw, func(r json.RawMessage) bool { return r == nil }) {
+		return json.Marshal(tools)
+	}
+	return json.Marshal(raw)
 }
 
 // configured is what the gateway needs to know of every configured server
@@ -83,6 +98,7 @@ func (c *Core) configured() []mcp.ConfiguredServer {
 			Enabled:     s.status.Enabled,
 			State:       s.status.State,
 			CachedTools: c.cachedTools[name],
+			CachedRaw:   c.cachedRaw[name],
 		})
 	}
 	return out

@@ -118,6 +118,7 @@ type ConfiguredServer struct {
 	Enabled     bool
 	State       string             // e.g. "ready", "starting", "error", "crash-loop", "disabled"
 	CachedTools []*downstream.Tool // the last tools/list seen (from the store), for stable mode
+	CachedRaw   []json.RawMessage  // the same tools as the server sent them, index for index; nil entries: unknown
 }
 
 // A Gateway re-exposes the tools, resources and prompts of the downstream
@@ -143,6 +144,8 @@ type Gateway struct {
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
 	httpUps    map[string]*upstream             // guarded by mu: HTTP sessions by Mcp-Session-Id
 	httpIdle   time.Duration                    // guarded by mu: HTTPOptions.SessionIdle
+	httpUnused time.Duration                    // guarded by mu: HTTPOptions.UnusedSessionIdle
+	httpMax    int                              // guarded by mu: HTTPOptions.MaxSessions
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
@@ -153,6 +156,7 @@ type Gateway struct {
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
 
 	calls  callTable
+	tasks  taskTable // tasks made through the gateway, by upstream session (gateway_tasks.go)
 	nextID atomic.Uint64
 }
 
@@ -161,6 +165,7 @@ type downServer struct {
 	name      string
 	sess      *downstream.Session // nil: not ready
 	tools     []*downstream.Tool
+	raw       []json.RawMessage // tools as sent, index for index with tools (Session.ToolsRaw)
 	resources []*sdk.Resource
 	templates []*sdk.ResourceTemplate
 	prompts   []*sdk.Prompt
@@ -224,7 +229,7 @@ func (g *Gateway) SetServer(name string, sess *downstream.Session) {
 		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
 	}
 	if sess != nil {
-		d.tools = sess.Tools()
+		d.tools, d.raw = sess.ToolsWithRaw()
 	}
 	g.mu.Unlock()
 
@@ -297,7 +302,7 @@ func (g *Gateway) resubscribe(name string, sess *downstream.Session) {
 
 // toolsListed is called by Session.ListTools.
 func (g *Gateway) toolsListed(name string, sess *downstream.Session) {
-	tools := sess.Tools()
+	tools, raw := sess.ToolsWithRaw()
 	var held map[string]string
 	if g.opts.CheckTools != nil && g.session(name) == sess {
 		held = g.opts.CheckTools(name, sess, tools)
@@ -306,7 +311,7 @@ func (g *Gateway) toolsListed(name string, sess *downstream.Session) {
 	d := g.down[name]
 	current := d != nil && d.sess == sess
 	if current {
-		d.tools = tools
+		d.tools, d.raw = tools, raw
 		if g.opts.CheckTools != nil {
 			g.setHeldLocked(name, held)
 		}

@@ -36,6 +36,10 @@ type call struct {
 	tool    string // the server's own name for the tool
 	sess    *downstream.Session
 	started time.Time // for OnToolCall
+	// method is set for a request other than tools/call relayed the same
+	// way (tasks/get, … : gateway_tasks.go); it is not a tool call.
+	method string
+	task   bool // a task-augmented tools/call: its reply names the task
 
 	// Fast path (stream upstream, stdio server): raw bytes.
 	upID    []byte     // the assistant's request id as sent; nil on the slow path
@@ -131,13 +135,14 @@ func (t *callTable) takeFrom(n uint64, sess *downstream.Session) (c *call, other
 	return c, false
 }
 
-// latestFor is the most recent call in flight to sess.
+// latestFor is the most recent call in flight to sess that an assistant
+// made (not the gateway's own requests: rawRequest).
 func (t *callTable) latestFor(sess *downstream.Session) *call {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var latest *call
 	for _, c := range t.m {
-		if c.sess == sess && (latest == nil || c.n > latest.n) {
+		if c.sess == sess && c.up != nil && (latest == nil || c.n > latest.n) {
 			latest = c
 		}
 	}
@@ -388,6 +393,9 @@ func (a *gwAttachment) Tap(s *downstream.Session, line []byte, p *wire.Peek) boo
 		}
 		return false
 	}
+	if a.g.taskStatus(s, line, p) { // gateway_tasks.go
+		return true
+	}
 	switch {
 	case p.Method.Is(line, `"notifications/progress"`) && !p.ID.OK() && p.Params.OK():
 		pb := p.Params.Of(line)
@@ -430,6 +438,9 @@ func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire
 	if c.reply != nil {
 		c.reply <- bytes.Clone(line)
 		return ""
+	}
+	if c.task {
+		g.taskCreated(c, line, p) // before the assistant can ask for it
 	}
 	c.finish(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
 	g.recordReply(c, line, p)
@@ -519,8 +530,14 @@ func (g *Gateway) expire(c *call) {
 		return
 	}
 	text := g.timeoutText(c.server, c.tool)
+	if c.method != "" {
+		text = fmt.Sprintf("server %q did not answer %s within %s; the request was cancelled", c.server, c.method, g.timeout())
+	}
 	if g.cancelDownstream(c.sess, c.n, "timed out in mcptray") {
 		text = g.notReadText(c.server, c.tool)
+		if c.method != "" {
+			text = fmt.Sprintf("server %q did not read %s within %s (it is not reading its input); the request was not sent", c.server, c.method, g.timeout())
+		}
 	}
 	c.finish(wire.ErrorLine(c.upID, codeTimeout, text))
 	g.recordCall(c, OutcomeTimeout)

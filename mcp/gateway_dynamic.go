@@ -59,6 +59,7 @@ type metaTool struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	tool        *downstream.Tool
+	raw         json.RawMessage // tool as the server sent it; nil: unknown
 	builtin     *BuiltinTool
 	refused     string // why the tool is off or held back (not listed); "" if it is not
 	approve     bool   // its calls wait for the person's yes
@@ -83,6 +84,7 @@ func (v *view) catalogue() []metaServer {
 		ms := metaServer{Name: name, Tools: []*metaTool{}}
 		d := g.down[name]
 		var tools []*downstream.Tool
+		var raws []json.RawMessage
 		var conf *ConfiguredServer
 		for i := range g.configured {
 			if g.configured[i].Name == name {
@@ -91,9 +93,9 @@ func (v *view) catalogue() []metaServer {
 		}
 		switch {
 		case d != nil && d.sess != nil:
-			ms.State, tools = "ready", d.tools
+			ms.State, tools, raws = "ready", d.tools, d.raw
 		case conf != nil:
-			ms.State, tools = conf.State, conf.CachedTools
+			ms.State, tools, raws = conf.State, conf.CachedTools, conf.CachedRaw
 			if ms.State == "" {
 				ms.State = "not running"
 			}
@@ -102,13 +104,17 @@ func (v *view) catalogue() []metaServer {
 				ms.Hint = "turn it on with: mcptray toggle " + name + " on"
 			}
 		case d != nil:
-			ms.State, tools = "not running", d.tools
+			ms.State, tools, raws = "not running", d.tools, d.raw
 		default:
 			continue
 		}
 		pol := g.policyLocked(name)
-		for _, t := range tools {
-			ms.Tools = append(ms.Tools, &metaTool{Name: t.Name, Description: t.Description, tool: t,
+		for i, t := range tools {
+			var raw json.RawMessage
+			if i < len(raws) {
+				raw = raws[i]
+			}
+			ms.Tools = append(ms.Tools, &metaTool{Name: t.Name, Description: t.Description, tool: t, raw: raw,
 				refused: pol.refusal(name, t.Name), approve: pol.NeedsApproval(t)})
 		}
 		out = append(out, ms)
@@ -206,9 +212,12 @@ func (v *view) describeMeta(raw json.RawMessage) (sdk.Result, error) {
 		return errorResult(t.refused), nil
 	}
 	var desc any
-	if t.builtin != nil {
+	switch {
+	case t.builtin != nil:
 		desc = builtinTool(t.builtin, t.Name)
-	} else {
+	case t.raw != nil: // as the server sent it (gateway_tools_raw.go)
+		desc = t.raw
+	default:
 		desc = t.tool
 	}
 	b, err := json.MarshalIndent(desc, "", "  ")

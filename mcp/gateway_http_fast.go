@@ -43,7 +43,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	g.mu.Lock()
 	up := g.httpUps[sid]
 	g.mu.Unlock()
-	if up == nil || up.v != v || !up.streamless(r) {
+	if up == nil || up.v != v || !up.fastPOST(r) {
 		return false
 	}
 	orig := r.Body
@@ -59,6 +59,21 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	p, err := wire.PeekMessage(t)
 	if err != nil || !p.Method.OK() {
 		return false
+	}
+	if p.Method.Is(t, `"`+methodDiscover+`"`) { // gateway_discover.go
+		writeDiscover(w, t, &p)
+		return true
+	}
+	if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
+		hw := &httpReply{w: w, answered: make(chan struct{})}
+		if !up.relayTask(t, &p, m, hw) {
+			return false
+		}
+		hw.wait(r)
+		return true
+	}
+	if !up.streamless() && !(p.Method.Is(t, `"tools/call"`) && p.Params.OK() && hasTask(p.Params.Of(t))) {
+		return false // a task-augmented call is answered at once: no stream needed either
 	}
 	switch {
 	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
@@ -78,9 +93,23 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	return false
 }
 
-// streamless reports whether r, on this session, may be answered without
-// a stream: see above.
-func (up *upstream) streamless(r *http.Request) bool {
+// streamless reports whether this session's calls may be answered
+// without a stream: see above.
+func (up *upstream) streamless() bool {
+	ip := up.ss.InitializeParams()
+	if ip == nil {
+		return false
+	}
+	if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {
+		return false
+	}
+	return up.level() == "" // log messages during a call go on its stream
+}
+
+// fastPOST reports whether r, on this session, is a POST the fast path
+// may read: an initialized session, its protocol version, JSON, and an
+// Accept header the spec allows.
+func (up *upstream) fastPOST(r *http.Request) bool {
 	ip := up.ss.InitializeParams()
 	if ip == nil {
 		return false
@@ -88,12 +117,6 @@ func (up *upstream) streamless(r *http.Request) bool {
 	// No version header: the spec has the server assume one, and the SDK
 	// serves the call; another version than the session's: the SDK decides.
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && v != ip.ProtocolVersion {
-		return false
-	}
-	if caps := ip.Capabilities; caps != nil && (caps.Elicitation != nil || caps.Sampling != nil) {
-		return false
-	}
-	if up.level() != "" { // log messages during a call go on its stream
 		return false
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -174,6 +197,10 @@ func (h *httpReply) wait(r *http.Request) {
 	case <-r.Context().Done():
 	}
 	c := h.c
+	if c == nil { // answered by the gateway itself (gateway_tasks.go)
+		<-h.answered
+		return
+	}
 	g := c.up.g
 	if g.calls.take(c.n) == nil {
 		<-h.answered // taken by someone who is answering it; the client is gone

@@ -30,7 +30,7 @@ const (
 
 // recordCall reports a fast-path call's end.
 func (g *Gateway) recordCall(c *call, outcome string) {
-	if g.opts.OnToolCall == nil {
+	if g.opts.OnToolCall == nil || c.method != "" {
 		return
 	}
 	g.opts.OnToolCall(ToolCallRecord{Server: c.server, Tool: c.tool, Started: c.started, Duration: time.Since(c.started), Outcome: outcome})

@@ -70,6 +70,7 @@ type route struct {
 	server   string
 	tool     string              // the server's own name for it
 	toolJSON []byte              // tool as a JSON string, ready to splice
+	listed   json.RawMessage     // the definition as the server sent it, under the exposed name; nil: the SDK's encoding (gateway_tools_raw.go)
 	sess     *downstream.Session // the server's session when it was ready at sync time; nil: not ready
 	// approve: a call waits for the person's yes (ToolPolicy.NeedsApproval),
 	// so it never takes the fast path.
@@ -233,9 +234,9 @@ func (v *view) sync(snap *snapshot) []string {
 			}
 		}
 		for _, server := range rt.servers {
-			list, sess := v.toolsOf(snap, server)
+			list, raws, sess := v.toolsOf(snap, server)
 			pol := snap.policies[server]
-			for _, t := range list {
+			for i, t := range list {
 				want := singleName(t.Name)
 				if v.key.aggregate() {
 					want = toolName(server, t.Name)
@@ -257,8 +258,12 @@ func (v *view) sync(snap *snapshot) []string {
 					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
 					continue
 				}
+				var listed json.RawMessage
+				if i < len(raws) {
+					listed = renamedTool(raws[i], name)
+				}
 				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess,
-					approve: pol.NeedsApproval(t), ann: t.Annotations}})
+					listed: listed, approve: pol.NeedsApproval(t), ann: t.Annotations}})
 			}
 		}
 	}
@@ -268,7 +273,7 @@ func (v *view) sync(snap *snapshot) []string {
 	for _, e := range tools {
 		rt.tools[e.tool.Name] = e.route
 		fp, _ := json.Marshal(e.tool)
-		want[e.tool.Name] = string(fp)
+		want[e.tool.Name] = string(fp) + string(e.route.listed)
 	}
 	for _, r := range refused { // routed (to a refusal) but not listed
 		if rt.tools[r.tool] == nil {
@@ -299,20 +304,22 @@ func (v *view) sync(snap *snapshot) []string {
 	return nm.collisions
 }
 
-// toolsOf is a server's tools as the view shows them, and its session if
-// it is ready.
-func (v *view) toolsOf(snap *snapshot, server string) ([]*downstream.Tool, *downstream.Session) {
+// toolsOf is a server's tools as the view shows them, the same as the
+// server sent them (index for index; nil entries when unknown), and its
+// session if it is ready.
+func (v *view) toolsOf(snap *snapshot, server string) ([]*downstream.Tool, []json.RawMessage, *downstream.Session) {
 	d, ok := snap.down[server]
 	if ok && d.sess != nil {
-		return d.tools, d.sess
+		return d.tools, d.raw, d.sess
 	}
 	if v.key.mode == ToolsStable {
 		if len(d.tools) > 0 {
-			return d.tools, nil // seen live since mcptray started
+			return d.tools, d.raw, nil // seen live since mcptray started
 		}
-		return snap.conf[server].CachedTools, nil
+		c := snap.conf[server]
+		return c.CachedTools, c.CachedRaw, nil
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // syncFeatures registers the ready servers' prompts, resources and
@@ -473,6 +480,21 @@ func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 			r := req.(*sdk.CallToolRequest)
 			up := v.g.upstreamOf(r.Session, v)
 			return v.callTool(ctx, up, r)
+		case "initialize":
+			if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
+				v.g.upstreamOf(ss, v) // HTTP sessions are first seen here
+			}
+			res, err := next(ctx, method, req)
+			if ir, ok := res.(*sdk.InitializeResult); ok && err == nil {
+				return tasksInit{ir}, nil // gateway_tasks.go
+			}
+			return res, err
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			return v.listedRaw(res), nil
 		case "resources/read":
 			res, err := next(ctx, method, req)
 			var werr *jsonrpc.Error

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,11 +34,17 @@ type upstream struct {
 	w  *wire.StreamWriter // nil for HTTP sessions
 
 	ready atomic.Bool // the session is initialized: the fast path may run
-	since time.Time   // when the session began, for its log line at the end
+
+	lifeOnce sync.Once
+	life     context.Context    // ends when the session does (lifeContext)
+	endLife  context.CancelFunc // called by dropUpstream
+	since    time.Time          // when the session began, for its log line at the end
 
 	// HTTP sessions (gateway_http_idle.go), guarded by g.mu: requests in
-	// flight, and when the last one ended.
+	// flight, requests made (the initialize request is not counted), and
+	// when the last one ended.
 	httpBusy      int
+	httpRequests  int
 	httpIdleSince time.Time
 
 	mu       sync.Mutex
@@ -57,7 +64,7 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 		now := time.Now()
 		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}, since: now, httpIdleSince: now}
 		g.upstreams[ss] = up
-		var idle []*upstream
+		var idle []idleSession
 		if id := ss.ID(); id != "" {
 			g.httpUps[id] = up
 			idle = g.idleHTTPSessions(up)
@@ -91,6 +98,9 @@ func (g *Gateway) dropUpstream(up *upstream) {
 	if known {
 		up.logEnded()
 	}
+	g.tasks.drop(up)
+	up.lifeContext()
+	up.endLife()
 	up.mu.Lock()
 	up.closed = true
 	calls := make([]*call, 0, len(up.raw))
@@ -275,6 +285,15 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 				if up.fastCancel(t, &p) {
 					return
 				}
+			case p.Method.Is(t, `"`+methodDiscover+`"`): // gateway_discover.go
+				if p.ID.OK() {
+					up.send(discoverNotFound(p.ID.Of(t)))
+				}
+				return
+			default:
+				if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() && up.relayTask(t, &p, m, nil) { // gateway_tasks.go
+					return
+				}
 			}
 		}
 		msg, err := jsonrpc.DecodeMessage(t)
@@ -292,6 +311,13 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 			return
 		}
 		for _, m := range msgs {
+			if req, ok := m.(*jsonrpc.Request); ok && req.Method == methodDiscover {
+				if req.IsCall() {
+					id, _ := json.Marshal(req.ID.Raw())
+					up.send(discoverNotFound(id))
+				}
+				continue
+			}
 			conn.deliver(m)
 		}
 		return
@@ -321,7 +347,11 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	r := up.v.routes.Load().tools[name]
-	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() || r.approve {
+	task := hasTask(params)
+	// A call that waits for approval takes the slow path, but for a
+	// task-augmented one on a stream, whose "task" the SDK would drop: it
+	// waits here, off the read loop (approveThenSend).
+	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() || (r.approve && (!task || hw != nil)) {
 		return false
 	}
 	var tokSp wire.Span
@@ -335,7 +365,8 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	g := up.g
-	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now()}
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now(),
+		task: task}
 	gwID := wire.AppendGWID(make([]byte, 0, 24), c.n)
 	edits := make([]wire.Edit, 0, 3)
 	edits = append(edits, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: gwID}, wire.Edit{Start: nameSp.Start + p.Params.Start, End: nameSp.End + p.Params.Start, Repl: r.toolJSON})
@@ -345,7 +376,17 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	}
 	sortEdits(edits)
 	out := wire.Splice(line, edits...)
+	if r.approve {
+		go up.approveThenSend(c, out, r, bytes.Clone(wire.Field(params, "arguments").Of(params)), metaOf(params))
+		return true
+	}
+	return up.sendFast(c, out, r)
+}
 
+// sendFast registers a fast-path call and writes its line to the server.
+// It reports false when the SDK must answer instead.
+func (up *upstream) sendFast(c *call, out []byte, r *route) bool {
+	g, hw := up.g, c.hw
 	up.mu.Lock()
 	if up.closed {
 		up.mu.Unlock()

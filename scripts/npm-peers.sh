@@ -7,6 +7,10 @@ dir=${1:-"$(cd "$(dirname "$0")/.." && pwd)/.cache/npm-peers"}
 peers=(
   "@modelcontextprotocol/server-everything@2026.8.31"
   "@modelcontextprotocol/inspector-cli@1.0.3"
+  "@modelcontextprotocol/server-filesystem@2026.8.31"
+  "@modelcontextprotocol/server-memory@2026.8.31"
+  "@ai-sdk/mcp@2.0.99"
+  "zod@4.6.7"
 )
 mkdir -p "$dir"
 stamp="$dir/.installed"

@@ -308,6 +308,14 @@ func (im *Import) ApplyWith(replace bool, store func(name, value string) error, 
 	if err != nil {
 		return err
 	}
+	// A file that cannot be written is refused before a secret moves.
+	for _, p := range []*Plan{cfg, client} {
+		if p != nil && p.Changed() {
+			if err := checkWritable(p.Path, p.Existed); err != nil {
+				return err
+			}
+		}
+	}
 	for _, s := range im.Secrets {
 		if !s.Move {
 			continue

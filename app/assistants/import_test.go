@@ -376,3 +376,31 @@ func TestImportAvoidsTakenSecretNames(t *testing.T) {
 		t.Errorf("mcp.json:\n%s", p.After)
 	}
 }
+
+// A read-only file, the assistant's (--replace) or mcp.json, is refused
+// before anything is stored or written: no secret half moved.
+func TestImportIntoReadOnlyFiles(t *testing.T) {
+	for _, which := range []string{"the assistant's file", "mcp.json"} {
+		im, _ := startImport(t, fixtureNamed(t, "claude-desktop"))
+		cfgBefore := readBytes(t, im.Config)
+		ro := im.From
+		if which == "mcp.json" {
+			ro = im.Config
+		}
+		if err := os.Chmod(ro, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		im.Secrets[0].Move = true
+		stored := 0
+		err := im.Apply(true, func(string, string) error { stored++; return nil })
+		if err == nil || err.Error() != ro+" is read-only; mcptray leaves it as it is (make it writable, or add the entry by hand)" {
+			t.Errorf("%s read-only: %v", which, err)
+		}
+		if stored != 0 || !bytes.Equal(readBytes(t, im.Config), cfgBefore) {
+			t.Errorf("%s read-only: %d secrets stored, mcp.json changed: %v", which, stored, !bytes.Equal(readBytes(t, im.Config), cfgBefore))
+		}
+		if _, err := os.Stat(im.Config + BackupSuffix); err == nil {
+			t.Errorf("%s read-only: a backup was written", which)
+		}
+	}
+}

@@ -140,6 +140,9 @@ func (p *Plan) ApplyWith(write func(old, new []byte) error) error {
 	if !p.Changed() {
 		return nil
 	}
+	if err := checkWritable(p.Path, existed); err != nil {
+		return err
+	}
 	if p.Existed && !p.Delete {
 		if err := config.WriteAtomic(p.Path+BackupSuffix, p.Before); err != nil {
 			return fmt.Errorf("writing the backup: %w", err)
@@ -164,11 +167,37 @@ func (p *Plan) ApplyWith(write func(old, new []byte) error) error {
 	return config.WriteAtomic(p.Path, p.After)
 }
 
-// readFile reads a client's file; a missing one is not an error.
+// checkWritable refuses a file its owner made read-only: a rename over it
+// would succeed (the folder is writable), undoing what the person meant.
+func checkWritable(path string, existed bool) error {
+	if !existed {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o200 == 0 {
+		return fmt.Errorf("%s is read-only; mcptray leaves it as it is (make it writable, or add the entry by hand)", path)
+	}
+	return nil
+}
+
+// readFile reads a client's file; a missing one is not an error. Anything
+// but a regular file (at the end of its links) is refused unread: a
+// directory, or a named pipe, whose open and read would block for ever
+// (config.OpenRegular opens without blocking and checks what it opened,
+// so a swap after a check cannot get past it).
 func readFile(path string) (data []byte, existed bool, err error) {
-	f, err := os.Open(path)
+	f, err := config.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
+	}
+	if nr := (*config.NotRegularError)(nil); errors.As(err, &nr) {
+		what := "not a regular file"
+		switch {
+		case nr.Mode.IsDir():
+			what = "a directory, not a file"
+		case nr.Mode&fs.ModeNamedPipe != 0:
+			what = "a named pipe, not a file"
+		}
+		return nil, false, fmt.Errorf("%s is %s; mcptray edits only a regular file", path, what)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", path, err)
@@ -208,6 +237,11 @@ func (c *Client) Plan(e Env, a Action) (*Plan, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if p.Changed() {
+		if err := checkWritable(path, existed); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -146,7 +146,7 @@ func launchOf(e *entry, typ string, env Env) Launch {
 		if !filepath.IsAbs(path) && env.Dir != "" {
 			path = filepath.Join(env.Dir, path)
 		}
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := readRegular(path, MaxFileSize); err == nil {
 			if vars, err := parseDotenv(string(b)); err == nil {
 				for k := range vars {
 					l.EnvNames = append(l.EnvNames, k)

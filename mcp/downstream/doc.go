@@ -90,7 +90,9 @@
 //     the SDK's client (Client, Capabilities); Close, Done, ExitReason,
 //     ExitCode, PID, PGID; Redact adds a secret; LogLevel is the level
 //     asked for at startup, LogMessage hands a notifications/message to
-//     Hooks.Log. For the gateway's raw path: Stdio reports a stdio server,
+//     Hooks.Log. ToolsRaw (and ToolsWithRaw) are the tools as a stdio
+//     server sent them, index for index with Tools (tools_raw.go).
+//     For the gateway's raw path: Stdio reports a stdio server,
 //     WriteLine and WriteCall write one raw line to its stdin or queue it
 //     (stdinQueue: bounded by MaxStdinQueue, else ErrStdinFull; never
 //     waiting for the server), Withdraw takes back a call's line still

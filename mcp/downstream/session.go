@@ -140,8 +140,10 @@ type Session struct {
 	life    context.Context    // cancelled when the session ends or Close begins
 	endLife context.CancelFunc // cancels life; in-flight calls then return
 
-	toolsMu sync.Mutex
-	tools   []*Tool // guarded by toolsMu: the last full tools/list
+	listMu   sync.Mutex // one ListTools at a time: stdioConn.toolsPage is its page
+	toolsMu  sync.Mutex
+	tools    []*Tool           // guarded by toolsMu: the last full tools/list
+	toolsRaw []json.RawMessage // guarded by toolsMu: tools as the server sent them, index for index (tools_raw.go)
 
 	// router is the Router this session serves (Attach); nil until then.
 	// Read by the SDK's handlers.
@@ -382,14 +384,19 @@ func (s *Session) Tools() []*Tool {
 func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 	callCtx, stop := s.CallContext(ctx)
 	defer stop()
+	s.listMu.Lock()
+	defer s.listMu.Unlock()
 	var tools []*Tool
+	var raws []json.RawMessage
 	params := &sdk.ListToolsParams{}
 	seen := map[string]bool{}
 	for {
+		s.clearRawPage()
 		res, err := s.cs.ListTools(callCtx, params)
 		if err != nil {
 			return nil, s.callError(ctx, err)
 		}
+		raws = append(raws, s.rawPage(len(res.Tools))...)
 		page, err := RedactValue(s, &res.Tools)
 		if err != nil {
 			return nil, err
@@ -405,7 +412,7 @@ func (s *Session) ListTools(ctx context.Context) ([]*Tool, error) {
 		params = &sdk.ListToolsParams{Cursor: res.NextCursor}
 	}
 	s.toolsMu.Lock()
-	s.tools = tools
+	s.tools, s.toolsRaw = tools, raws
 	s.toolsMu.Unlock()
 	if r := s.attached(); r != nil {
 		r.ToolsListed(s)

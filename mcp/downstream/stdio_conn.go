@@ -47,6 +47,11 @@ type stdioConn struct {
 	sdkReqs sdkRequests // the SDK's requests awaiting a reply
 	strays  strays      // replies that answered nothing
 
+	// toolsPage is the last tools/list result as the server sent it (after
+	// checkTools), for Session.ListTools, which lists one page at a time
+	// (Session.listMu) and takes it after each page (tools_raw.go).
+	toolsPage atomic.Pointer[json.RawMessage]
+
 	// tap, when set, sees each single-message stdout line first and takes
 	// the ones it returns true for (the gateway's raw replies, progress
 	// and server→client requests); the line is valid only during the call.
@@ -191,6 +196,8 @@ func (c *stdioConn) deliver(msg jsonrpc.Message) {
 		}
 		if method == "tools/list" && resp.Result != nil {
 			resp.Result = c.checkTools(resp.Result)
+			page := bytes.Clone(resp.Result)
+			c.toolsPage.Store((*json.RawMessage)(&page))
 		}
 	}
 	select {

@@ -3,6 +3,7 @@ package google
 import (
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -38,6 +39,7 @@ type SignIn struct {
 	services []string
 	verifier string
 	state    string
+	host     string // the listener's 127.0.0.1:PORT, the only Host answered
 	srv      *http.Server
 
 	once sync.Once         // the first valid redirect finishes the sign-in
@@ -86,6 +88,7 @@ func (a *Accounts) StartSignIn(services []string, loginHint string) (*SignIn, er
 		services: slices.Clone(services),
 		verifier: oauth2.GenerateVerifier(),
 		state:    randomID(),
+		host:     ln.Addr().String(),
 		done:     make(chan signInResult, 1),
 	}
 	opts := []oauth2.AuthCodeOption{oauth2.AccessTypeOffline, oauth2.ApprovalForce, oauth2.S256ChallengeOption(s.verifier)}
@@ -131,8 +134,16 @@ func (s *SignIn) callback(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	// A page of another site that had its name resolve to 127.0.0.1 (DNS
+	// rebinding) sends its own name as Host; Google's redirect names
+	// 127.0.0.1:PORT, the redirect_uri.
+	if r.Host != s.host {
+		page(w, http.StatusBadRequest, "Wrong address",
+			"This request is not addressed to mcptray's sign-in (http://"+s.host+").")
+		return
+	}
 	q := r.URL.Query()
-	if q.Get("state") != s.state {
+	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(s.state)) != 1 {
 		page(w, http.StatusBadRequest, "This sign-in link is out of date",
 			"It does not belong to the sign-in mcptray is waiting for. Start the sign-in again from mcptray.")
 		return

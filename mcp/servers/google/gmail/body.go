@@ -53,6 +53,21 @@ func header(p *gm.MessagePart, name string) string {
 	return ""
 }
 
+// headerAll is every header name of p, decoded, joined with ", ": a
+// message may carry an address header twice, and each line counts.
+func headerAll(p *gm.MessagePart, name string) string {
+	if p == nil {
+		return ""
+	}
+	var vals []string
+	for _, h := range p.Headers {
+		if strings.EqualFold(h.Name, name) && strings.TrimSpace(h.Value) != "" {
+			vals = append(vals, decodeHeader(h.Value))
+		}
+	}
+	return strings.Join(vals, ", ")
+}
+
 // decodeData reads a part's body data: base64url, padded or not (the
 // standard alphabet accepted too).
 func decodeData(s string) []byte {
@@ -179,6 +194,35 @@ func bodyText(p *gm.MessagePart) string {
 		return ""
 	}
 	return strings.TrimSpace(renderPart(p))
+}
+
+// otherVersions are the texts of p's text parts (plain or HTML, not
+// attachments) that body does not already hold, each once: the versions
+// of a multipart/alternative that bodyText passed over, one of which a
+// mail app may show instead.
+func otherVersions(p *gm.MessagePart, body string) []string {
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	seen := norm(body)
+	var out []string
+	walkParts(p, "", func(part *gm.MessagePart, _ string) {
+		if isAttachment(part) {
+			return
+		}
+		var t string
+		switch mimeType(part) {
+		case "text/html":
+			t = htmlToText(partText(part))
+		case "text/plain":
+			t = partText(part)
+		default:
+			return
+		}
+		if n := norm(t); n != "" && !strings.Contains(seen, n) {
+			out = append(out, strings.TrimSpace(t))
+			seen += "\x00" + n
+		}
+	})
+	return out
 }
 
 func renderPart(p *gm.MessagePart) string {

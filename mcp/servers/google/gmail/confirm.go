@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,25 +30,73 @@ type confirmation struct {
 	From, To, Cc, Bcc, Subject string
 	InReplyTo                  string // "Subject" from whom, for a reply
 	Body                       string
-	Attachments                []Attachment
+	// Others are the other versions of the text that say something else
+	// than Body (an HTML version, the other parts of a draft's
+	// multipart/alternative): a mail app may show one of them instead, so
+	// the person sees them all.
+	Others      []string
+	Attachments []Attachment
+	Recipients  int // how many addresses To, Cc and Bcc hold
 }
 
 // Limits of the confirmation's text.
 const (
 	previewLines = 12
 	previewChars = 800
+	// maxConfirmBytes is the longest confirmation mcptray's inbox takes
+	// (app's maxInboxMessage, README "Secret inbox"): it answers a longer
+	// one cancel without showing it, so such a send is refused here, with
+	// an error saying why, before anyone is asked.
+	maxConfirmBytes = 16 << 10
 )
 
 // headerLine is a header value as it goes out (encodeHeader folds a line
 // break into a space): one line, so a subject cannot draw a "To:" line of
-// its own in the confirmation.
+// its own in the confirmation. Characters that are invisible or reorder
+// the text around them (bidi overrides and isolates, zero-width ones,
+// line separators, other controls) are shown as <U+202E>, so a name
+// cannot hide or turn around the address next to it.
 func headerLine(v string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\r' || r == '\n' {
-			return ' '
+	var b strings.Builder
+	for _, r := range v {
+		switch {
+		case r == '\r' || r == '\n' || r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteRune(r)
 		}
-		return r
-	}, v)
+	}
+	return b.String()
+}
+
+// sameText says whether two texts read the same, spacing aside.
+func sameText(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// preview is the start of a body: previewLines lines, previewChars
+// characters at most, saying how long the whole is when cut.
+func preview(body string) string {
+	body = strings.TrimSpace(body)
+	if body == "" {
+		return "(no text)"
+	}
+	lines := strings.Split(body, "\n")
+	cut := len(lines) > previewLines
+	if cut {
+		lines = lines[:previewLines]
+	}
+	head := strings.Join(lines, "\n")
+	if textLen(head) > previewChars {
+		head, _ = cutText(head, 0, previewChars)
+		cut = true
+	}
+	if cut {
+		head += fmt.Sprintf("\n[… %d characters in all]", textLen(body))
+	}
+	return head
 }
 
 // message is the confirmation's text.
@@ -67,23 +116,10 @@ func (c confirmation) message() string {
 		fmt.Fprintf(&b, "Attachments: %s\n", strings.Join(names, ", "))
 	}
 	b.WriteString("\n")
-	body := strings.TrimSpace(c.Body)
-	lines := strings.Split(body, "\n")
-	cut := len(lines) > previewLines
-	if cut {
-		lines = lines[:previewLines]
-	}
-	head := strings.Join(lines, "\n")
-	if textLen(head) > previewChars {
-		head, _ = cutText(head, 0, previewChars)
-		cut = true
-	}
-	if body == "" {
-		head = "(no text)"
-	}
-	b.WriteString(head)
-	if cut {
-		fmt.Fprintf(&b, "\n[… %d characters in all]", textLen(body))
+	b.WriteString(preview(c.Body))
+	for _, o := range c.Others {
+		b.WriteString("\n\n[Another version of the text, which mail apps may show instead:]\n")
+		b.WriteString(preview(o))
 	}
 	return b.String()
 }
@@ -110,10 +146,16 @@ func (s *Server) confirmSend(ctx context.Context, req *sdk.CallToolRequest, c co
 	if caps := ip.Capabilities.Elicitation; caps.Form == nil && caps.URL != nil {
 		return errNoConfirm
 	}
+	msg := c.message()
+	if len(msg) > maxConfirmBytes {
+		return fmt.Errorf("the confirmation of this message (%d recipients) is too long for mcptray's inbox to show: "+
+			"%d bytes, over its %d; nothing was sent. Send it to fewer recipients at a time, or shorten the subject and attachment names",
+			c.Recipients, len(msg), maxConfirmBytes)
+	}
 	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
 		Meta:            sdk.Meta{google.InboxMeta: true, google.AcceptLabelMeta: "Send"},
 		Mode:            "form",
-		Message:         c.message(),
+		Message:         msg,
 		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 	})
 	if err != nil {

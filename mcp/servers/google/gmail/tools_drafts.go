@@ -168,18 +168,34 @@ func (s *Server) sendDraftTool(ctx context.Context, req *sdk.CallToolRequest, in
 	if err != nil {
 		return nil, zero, err
 	}
+	// What goes out is the message confirmed: its bytes, read now, are
+	// sent in the request (drafts.send replaces the draft's message with
+	// them), so an edit of the draft while the person is asked does not
+	// go out unseen.
+	w, err := s.draftWire(ctx, req, &email, d)
+	if err != nil {
+		return nil, zero, err
+	}
 	p := d.Message.Payload
-	c := confirmation{From: header(p, "From"), To: header(p, "To"), Cc: header(p, "Cc"), Bcc: header(p, "Bcc"),
+	c := confirmation{From: headerAll(p, "From"), To: headerAll(p, "To"), Cc: headerAll(p, "Cc"), Bcc: headerAll(p, "Bcc"),
 		Subject: header(p, "Subject"), Body: bodyText(p), Attachments: attachments(p)}
 	if c.To+c.Cc+c.Bcc == "" {
 		return nil, zero, fmt.Errorf("draft %s has no recipient; nothing was sent", in.DraftID)
 	}
+	for _, l := range []string{c.To, c.Cc, c.Bcc} {
+		c.Recipients += len(headerAddresses(l))
+	}
+	c.Others = otherVersions(p, c.Body)
 	if err := s.confirmSend(ctx, req, c); err != nil {
 		return nil, zero, err
 	}
 	var sent *gm.Message
 	err = s.api(ctx, req, &email, func(svc *gm.Service) (err error) {
-		sent, err = svc.Users.Drafts.Send("me", &gm.Draft{Id: d.Id}).Context(ctx).Do()
+		call := svc.Users.Drafts.Send("me", &gm.Draft{Id: d.Id, Message: w.msg}).Context(ctx)
+		if w.media != nil {
+			call = call.Media(w.upload())
+		}
+		sent, err = call.Do()
 		return err
 	})
 	if err != nil {
@@ -188,6 +204,35 @@ func (s *Server) sendDraftTool(ctx context.Context, req *sdk.CallToolRequest, in
 	s.log.Info("sent a draft", "account", email, "id", sent.Id)
 	out := sendOut{ID: sent.Id, ThreadID: sent.ThreadId}
 	return text(fmt.Sprintf("Sent draft %s, %q to %s (id %s, thread %s).", in.DraftID, c.Subject, recipientsText(c), out.ID, out.ThreadID)), out, nil
+}
+
+// draftWire reads the bytes of draft d's message (format=raw) for
+// sending: the same message as d's (a draft's every edit makes a new
+// message id), else an error.
+func (s *Server) draftWire(ctx context.Context, req *sdk.CallToolRequest, email *string, d *gm.Draft) (wire, error) {
+	var r *gm.Draft
+	err := s.api(ctx, req, email, func(svc *gm.Service) (err error) {
+		r, err = svc.Users.Drafts.Get("me", d.Id).Format("raw").Context(ctx).Do()
+		return err
+	})
+	if code := google.StatusCode(err); code == 404 || code == 400 {
+		return wire{}, fmt.Errorf("draft %s was sent or deleted meanwhile; nothing was sent", d.Id)
+	}
+	if err != nil {
+		return wire{}, explain(err, "reading draft "+d.Id)
+	}
+	if r.Message == nil || r.Message.Id != d.Message.Id {
+		return wire{}, fmt.Errorf("draft %s was changed while it was read; nothing was sent. Try again", d.Id)
+	}
+	b := decodeData(r.Message.Raw)
+	if len(b) == 0 {
+		return wire{}, fmt.Errorf("reading draft %s: Gmail gave no message; nothing was sent", d.Id)
+	}
+	thread := d.Message.ThreadId
+	if thread == d.Message.Id {
+		thread = "" // a thread of its own, which an edit replaces
+	}
+	return s.wireOf(b, thread), nil
 }
 
 type deleteDraftOut struct {

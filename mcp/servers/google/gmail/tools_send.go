@@ -143,7 +143,12 @@ func (s *Server) compose(ctx context.Context, req *sdk.CallToolRequest, email *s
 		m.Text = htmlToText(m.HTML)
 	}
 	c.From, c.To, c.Cc, c.Bcc = addressText([]*mail.Address{m.From}), addressText(to), addressText(cc), addressText(bcc)
-	c.Subject, c.Body = m.Subject, m.Text
+	c.Subject, c.Body, c.Recipients = m.Subject, m.Text, len(to)+len(cc)+len(bcc)
+	if m.HTML != "" {
+		if t := htmlToText(m.HTML); !sameText(t, m.Text) {
+			c.Others = []string{t}
+		}
+	}
 	for _, f := range files {
 		c.Attachments = append(c.Attachments, Attachment{Name: f.Name, Type: f.Type, Size: int64(len(f.Data))})
 	}
@@ -198,10 +203,15 @@ func (s *Server) toWire(m *outgoing) (wire, error) {
 	if err != nil {
 		return wire{}, fmt.Errorf("composing the message: %w", err)
 	}
+	return s.wireOf(b, m.ThreadID), nil
+}
+
+// wireOf is the RFC 822 bytes b, in thread, as the API takes them.
+func (s *Server) wireOf(b []byte, thread string) wire {
 	if len(b) > s.uploadAbove {
-		return wire{msg: &gm.Message{ThreadId: m.ThreadID}, media: b}, nil
+		return wire{msg: &gm.Message{ThreadId: thread}, media: b}
 	}
-	return wire{msg: &gm.Message{Raw: base64.URLEncoding.EncodeToString(b), ThreadId: m.ThreadID}}, nil
+	return wire{msg: &gm.Message{Raw: base64.URLEncoding.EncodeToString(b), ThreadId: thread}}
 }
 
 // upload is w's message as a media upload (a new reader for each try).
