@@ -47,6 +47,12 @@ type Options struct {
 	Debounce time.Duration
 	// StartTimeout bounds initialize + tools/list; default 120 s.
 	StartTimeout time.Duration
+	// EventQueue is how many events at most wait for the database; more
+	// are dropped (and counted); default 65536.
+	EventQueue int
+	// RelistEvery is how often at most a server's tools are listed again
+	// after its notifications/tools/list_changed; default 1 s.
+	RelistEvery time.Duration
 	// StopGrace and TermGrace override the stop escalation delays
 	// (stdin close → SIGTERM → SIGKILL); zero means mcp's defaults.
 	StopGrace, TermGrace time.Duration
@@ -163,6 +169,9 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Token == nil {
 		opts.Token = Token
+	}
+	if opts.RelistEvery == 0 {
+		opts.RelistEvery = relistEvery
 	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = startupDeadline

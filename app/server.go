@@ -286,18 +286,25 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 		st.State, st.Error, st.Since, st.StderrTail = StateReady, "", ready.UTC(), nil
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())
 	})
+	// Re-lists after tools/list_changed are rate-limited: a server that
+	// sends it without end gets one list per RelistEvery, not one per
+	// notification (each goes on to every assistant's view).
+	var relist relistLimit
+	defer relist.stop()
 	for {
 		select {
 		case <-s.toolsChanged:
-			listCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
-			tools, err := sess.ListTools(listCtx)
-			cancel()
-			if err != nil {
-				s.log.Write(logLifecycle, "listing changed tools: "+err.Error())
+			if !relist.now(s.core.opts.RelistEvery) {
+				if relist.limited == 1 {
+					s.log.Write(logLifecycle, fmt.Sprintf("tools/list_changed comes more often than every %s: tools are listed again at most that often", s.core.opts.RelistEvery))
+				}
 				continue
 			}
-			s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
-			s.core.serverReady(s.name, sess)
+			s.relistTools(ctx, sess)
+			continue
+		case <-relist.due():
+			relist.fired()
+			s.relistTools(ctx, sess)
 			continue
 		case <-sess.Done():
 			s.core.serverDown(s.name)
@@ -312,6 +319,19 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 			return "stopped", time.Since(ready)
 		}
 	}
+}
+
+// relistTools lists a session's tools again, after tools/list_changed.
+func (s *server) relistTools(ctx context.Context, sess *downstream.Session) {
+	listCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
+	tools, err := sess.ListTools(listCtx)
+	cancel()
+	if err != nil {
+		s.log.Write(logLifecycle, "listing changed tools: "+err.Error())
+		return
+	}
+	s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
+	s.core.serverReady(s.name, sess)
 }
 
 func (s *server) stop(sess *downstream.Session) {

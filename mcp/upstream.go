@@ -194,6 +194,15 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		return err
 	}
 	w := wire.NewStreamWriter(rw)
+	var sessOf atomic.Pointer[sdk.ServerSession] // for Overflow's log line
+	w.Overflow = func(unread int) {
+		client := ""
+		if ss := sessOf.Load(); ss != nil {
+			client, _ = clientInfo(ss)
+		}
+		g.log.Warn("assistant session ended: it does not read its answers", "client", client, "unreadBytes", unread)
+		rw.Close()
+	}
 	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
 	ss, err := v.srv.Connect(ctx, downstream.ConnTransport{Conn: conn}, nil)
 	if err != nil {
@@ -201,6 +210,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		w.Close()
 		return fmt.Errorf("starting session: %w", err)
 	}
+	sessOf.Store(ss)
 	up := &upstream{g: g, v: v, ss: ss, w: w, raw: map[string]*call{}, subs: map[subKey]bool{}, since: time.Now()}
 	g.mu.Lock()
 	g.upstreams[ss] = up
@@ -212,9 +222,21 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		rw.Close()
 	}()
 
+	pauses := 0
+	paused := func(unread int) {
+		if pauses++; pauses == 1 { // once a session: a slow reader pauses often
+			g.log.Info("assistant is not reading its answers: its next requests wait", "client", up.clientName(), "unreadBytes", unread)
+		}
+	}
 	lr := wire.NewLineReader(rw, wire.MaxLineBytes)
 	var readErr error
 	for {
+		// Backpressure: while the assistant leaves too much unread, its
+		// next requests wait in its pipe, not in our memory.
+		if !w.WaitRoom(ctx.Done(), paused) {
+			readErr = io.ErrClosedPipe
+			break
+		}
 		line, skipped, err := lr.Next()
 		if err != nil {
 			readErr = err
@@ -405,13 +427,13 @@ func (up *upstream) sendFast(c *call, out []byte, r *route) bool {
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { g.expire(c) })
-	if err := r.sess.WriteLine(out); err != nil {
+	if written, err := r.sess.WriteCall(c.n, out); err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.Stop()
-			c.finish(wire.ErrorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			c.finish(wire.ErrorLine(c.upID, codeInternal, unsentText(r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
-	} else if g.calls.inFlight() == 1 {
+	} else if written && g.calls.inFlight() == 1 {
 		wire.HandOff()
 	}
 	return true

@@ -93,7 +93,10 @@
 //     Hooks.Log. ToolsRaw (and ToolsWithRaw) are the tools as a stdio
 //     server sent them, index for index with Tools (tools_raw.go).
 //     For the gateway's raw path: Stdio reports a stdio server,
-//     WriteLine writes one raw line to its stdin, LogStray logs a reply
+//     WriteLine and WriteCall write one raw line to its stdin or queue it
+//     (stdinQueue: bounded by MaxStdinQueue, else ErrStdinFull; never
+//     waiting for the server), Withdraw takes back a call's line still
+//     queued, LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
 //     RedactText, RedactErr, RedactValue and RedactedAnswer take the
@@ -120,8 +123,8 @@
 // # Goroutines
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
-// which runs the Router's Tap), the stderr reader, the reaper and the
-// monitor for stdio; the SDK's for HTTP. The SDK's client runs the
+// which runs the Router's Tap), the stdin writer (stdinQueue.run: started when
+// a line first waits for the pipe, ended by Close), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.
 // The watchdog is its own process; Subreap starts one reaping goroutine

@@ -274,8 +274,25 @@ func (s *Session) Capabilities() *sdk.ServerCapabilities {
 // the tap); false for HTTP.
 func (s *Session) Stdio() bool { return s.conn != nil }
 
-// WriteLine writes one raw message line to a stdio server's stdin.
-func (s *Session) WriteLine(line []byte) error { return s.conn.writeLine(line) }
+// WriteLine writes one raw message line to a stdio server's stdin, or
+// queues it; it never waits for the server. It fails when the session is
+// closed or the server stopped reading its stdin (ErrStdinFull: its queue
+// holds MaxStdinQueue bytes).
+func (s *Session) WriteLine(line []byte) error {
+	_, err := s.conn.writeLine(line, 0)
+	return err
+}
+
+// WriteCall is WriteLine for a call's request: tag (non-zero, the
+// caller's number for the call) lets Withdraw take it back while none of
+// it is written. written reports whether it all went out at once.
+func (s *Session) WriteCall(tag uint64, line []byte) (written bool, err error) {
+	return s.conn.writeLine(line, tag)
+}
+
+// Withdraw takes back the line WriteCall queued with tag, if none of it
+// was written yet, and reports whether it did: the server never sees it.
+func (s *Session) Withdraw(tag uint64) bool { return s.conn.stdin.withdraw(tag) }
 
 // Client is the SDK's client session; nil until Start returns it.
 func (s *Session) Client() *sdk.ClientSession { return s.cs }

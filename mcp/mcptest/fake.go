@@ -155,6 +155,8 @@ func run(mode string) int {
 		return runOrphan()
 	case "hostile":
 		return runHostile()
+	case "laggard":
+		return runLaggard()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
