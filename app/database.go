@@ -60,10 +60,7 @@ func openStore(data string, log *slog.Logger) (st *store.Store, notice string, e
 func (c *Core) notice(title, body string) {
 	params, _ := json.Marshal(map[string]string{"title": title, "body": body})
 	e := queuedEvent{ev: store.Event{Server: noticeServer, Method: "mcptray/notice", Params: params, Received: time.Now().UTC()}, notify: true}
-	select {
-	case c.events.q <- e:
-	case <-c.events.stopping:
-	}
+	c.events.enqueue(e, nil)
 }
 
 // watchDatabase reopens the database when its file is deleted or

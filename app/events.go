@@ -242,11 +242,14 @@ func eventProblem(method string, params json.RawMessage) string {
 
 // enqueue hands an event to the writer; it never waits. When the queue
 // is full the event is dropped and counted (queue.drained logs the count).
+// log is the server's log, nil for mcptray's own events.
 func (h *eventHub) enqueue(e queuedEvent, log *serverLog) {
 	if first := h.q.put(e, log); first {
 		msg := fmt.Sprintf("event queue full (%d events or %d MiB): new events are dropped until the database takes them", h.q.max, eventQueueBytes>>20)
 		h.c.log.Warn(msg, "server", e.ev.Server)
-		log.Write(logEvents, msg)
+		if log != nil { // mcptray's own events have no server log
+			log.Write(logEvents, msg)
+		}
 	}
 }
 
@@ -282,7 +285,9 @@ func (h *eventHub) dropsEnded() {
 	for _, d := range h.q.drained() {
 		msg := fmt.Sprintf("event queue drained: %d events were dropped while it was full", d.count)
 		h.c.log.Warn(msg, "server", d.server)
-		d.log.Write(logEvents, msg)
+		if d.log != nil {
+			d.log.Write(logEvents, msg)
+		}
 	}
 }
 

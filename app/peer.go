@@ -127,13 +127,14 @@ func (c *Core) recordRefusal(p downstream.Peer, what, request string) {
 	if s != nil {
 		s.log.Write(logControl, title+": "+body)
 	}
-	// Never wait for the event writer here: a server that floods the
-	// socket with refused requests must not hold the queue's room.
-	select {
-	case c.events.q <- queuedEvent{ev: store.Event{Server: server, Method: RefusedMethod, Params: params, Received: time.Now().UTC()}, notify: true}:
-	default:
-		c.log.Warn("the event queue is full: the refusal is in this log only", "server", p.Server, "pid", p.PID)
+	// enqueue never waits for the event writer: a server that floods the
+	// socket with refused requests cannot hold anything up (past the
+	// queue's bounds, refusals are dropped and counted in the logs).
+	var log *serverLog
+	if s != nil {
+		log = s.log
 	}
+	c.events.enqueue(queuedEvent{ev: store.Event{Server: server, Method: RefusedMethod, Params: params, Received: time.Now().UTC()}, notify: true}, log)
 }
 
 // logControl is the server log kind of refusals on the control socket.

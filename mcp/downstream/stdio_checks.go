@@ -73,7 +73,7 @@ func (c *stdioConn) refusedRequest(t []byte, p *wire.Peek) bool {
 		code = jsonrpc.CodeParseError
 	}
 	line := wire.ErrorLine(wire.RequestID(t), code, err.Error())
-	go c.writeLine(line) // not on the reader: a server that writes before it reads would hold it
+	c.writeLine(line, 0) // the stdin queue never waits for the server, so the reader may write
 	return true
 }
 
