@@ -54,7 +54,9 @@ func runLaggard() int {
 				`,"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"fake-laggard","version":"1.0.0"}}}`)
 		case "tools/list":
 			lists++
-			obj := `,"inputSchema":{"type":"object"}}`
+			// Said not destructive, like the other fakes' tools, so that
+			// no call waits for the person's approval.
+			obj := `,"inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`
 			var b strings.Builder
 			b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
 			for i, name := range []string{"echo", "deaf", "huge", "flood", "lists", "big"} {
