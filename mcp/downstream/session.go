@@ -140,10 +140,14 @@ type Session struct {
 	life    context.Context    // cancelled when the session ends or Close begins
 	endLife context.CancelFunc // cancels life; in-flight calls then return
 
-	listMu   sync.Mutex // one ListTools at a time: stdioConn.toolsPage is its page
+	listMu   sync.Mutex // one ListTools at a time: stdioConn.toolsPage or httpPage is its page
 	toolsMu  sync.Mutex
 	tools    []*Tool           // guarded by toolsMu: the last full tools/list
 	toolsRaw []json.RawMessage // guarded by toolsMu: tools as the server sent them, index for index (tools_raw.go)
+	// httpPage is an HTTP server's last tools/list result as sent, kept by
+	// toolsTap for ListTools (http_tools.go); stdio servers' is
+	// stdioConn.toolsPage.
+	httpPage atomic.Pointer[json.RawMessage]
 
 	// router is the Router this session serves (Attach); nil until then.
 	// Read by the SDK's handlers.
