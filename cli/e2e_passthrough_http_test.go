@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app"
 )
 
 // everythingHTTP starts server-everything in its streamable HTTP mode on a
@@ -122,4 +124,112 @@ func TestHTTPServerToolDefinitionsPassThrough(t *testing.T) {
 	epURL, token := in.endpointAndToken(t)
 	sameTools(t, "HTTP /mcp", direct, byName(t, httpTools(t, initHTTP(t, epURL, token)), "remote__"))
 	sameTools(t, "HTTP /mcp/remote", direct, byName(t, httpTools(t, initHTTP(t, epURL+"/remote", token)), ""))
+}
+
+// Tasks of a remote (HTTP) server go through mcptray as they do for a
+// stdio server: a task-augmented tools/call to server-everything in its
+// streamable HTTP mode returns the server's task, and tasks/get,
+// tasks/result (with the server's question on the way), tasks/list and
+// tasks/cancel reach it — through `mcptray connect`, and over the HTTP
+// endpoint with a progress token and for a tool that waits for approval.
+func TestHTTPServerTasksRelayed(t *testing.T) {
+	peers := npmPeers(t)
+	url := everythingHTTP(t, peers)
+	in := startDaemon(t, map[string]any{
+		"remote":  map[string]any{"type": "http", "url": url},
+		"guarded": map[string]any{"type": "http", "url": url, "x-mcptray": map[string]any{"approve": "all"}},
+	})
+	in.WaitFor("ready", states("remote", "ready", "guarded", "ready"))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("daemon log:\n%s", in.Stderr)
+		}
+	})
+	exe, _ := os.Executable()
+	p := startPeer(t, []string{"MCPTRAY_TEST_AS_MCPTRAY=1"}, exe, "connect", "--data", in.Data, "--config", in.Config)
+
+	type task struct {
+		TaskID string `json:"taskId"`
+		Status string `json:"status"`
+	}
+	start := func(args string) string {
+		t.Helper()
+		var res struct {
+			Task task `json:"task"`
+		}
+		b := p.result("tools/call", `{"name":"remote__simulate-research-query","arguments":`+args+`,"task":{"ttl":60000}}`)
+		if err := json.Unmarshal(b, &res); err != nil || res.Task.TaskID == "" {
+			t.Fatalf("task-augmented tools/call to an HTTP server: %s", b)
+		}
+		return res.Task.TaskID
+	}
+	idOf := func(id string) string {
+		b, _ := json.Marshal(map[string]string{"taskId": id})
+		return string(b)
+	}
+	id := start(`{"topic":"remote"}`)
+	var got task
+	if b := p.result("tasks/get", idOf(id)); json.Unmarshal(b, &got) != nil || got.TaskID != id {
+		t.Errorf("tasks/get: %s", b)
+	}
+	if b := p.call("tasks/result", idOf(id)); !strings.Contains(string(b), "Research Report") {
+		t.Errorf("tasks/result: %s", b)
+	}
+	if b := p.result("tasks/list", `{}`); !strings.Contains(string(b), id) {
+		t.Errorf("tasks/list lacks %s: %s", id, b)
+	}
+	second := start(`{"topic":"remote"}`)
+	if b := p.result("tasks/cancel", idOf(second)); json.Unmarshal(b, &got) != nil || got.TaskID != second || got.Status != "cancelled" {
+		t.Errorf("tasks/cancel: %s", b)
+	}
+	p.elicit = `{"interpretation":"historical"}`
+	amb := start(`{"topic":"remote","ambiguous":true}`)
+	if b := p.result("tasks/result", idOf(amb)); !strings.Contains(string(b), "Clarification**: historical") {
+		t.Errorf("tasks/result of a task that asked for input: %s", b)
+	}
+
+	epURL, token := in.endpointAndToken(t)
+	c := newHTTPClient(epURL, token)
+	t.Cleanup(c.close)
+	if _, err := c.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tasks-http","version":"1"}}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.notify("notifications/initialized"); err != nil {
+		t.Fatal(err)
+	}
+	httpTask := func(how, b string, err error) string {
+		t.Helper()
+		var created struct {
+			Task task `json:"task"`
+		}
+		if err != nil || json.Unmarshal([]byte(b), &created) != nil || created.Task.TaskID == "" {
+			t.Fatalf("%s: %s, %v", how, b, err)
+		}
+		if b, err := c.call("tasks/result", idOf(created.Task.TaskID)); err != nil || !strings.Contains(string(b), "Research Report") {
+			t.Errorf("%s: tasks/result: %s, %v", how, b, err)
+		}
+		return created.Task.TaskID
+	}
+	b, err := c.call("tools/call", `{"name":"remote__simulate-research-query","arguments":{"topic":"http"},"task":{"ttl":60000},"_meta":{"progressToken":"p-1"}}`)
+	httpTask("HTTP endpoint, with a progress token", string(b), err)
+
+	w := watchInbox(t, in.Data)
+	type reply struct {
+		b   json.RawMessage
+		err error
+	}
+	replied := make(chan reply, 1)
+	go func() {
+		b, err := c.call("tools/call", `{"name":"guarded__simulate-research-query","arguments":{"topic":"approved"},"task":{"ttl":60000}}`)
+		replied <- reply{b, err}
+	}()
+	req := w.next(app.KindApproval)
+	if req.Tool != "simulate-research-query" {
+		t.Errorf("approval request for %q", req.Tool)
+	}
+	if code, _, errs := in.Run("inbox", "answer", req.ID, "--yes"); code != 0 {
+		t.Fatal(errs)
+	}
+	r := <-replied
+	httpTask("HTTP endpoint, after approval", string(r.b), r.err)
 }
