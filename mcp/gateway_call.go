@@ -339,12 +339,10 @@ func errorResult(text string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}
 }
 
-// cancelDownstream tells a stdio server that the gateway gave up on a
-// request. (For HTTP servers the SDK's client does it.)
+// cancelDownstream tells a server that the gateway gave up on a request
+// it sent as bytes (for an HTTP server: through Session.WriteLine; the
+// SDK's client cancels the calls it made itself).
 func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason string) {
-	if !sess.Stdio() {
-		return
-	}
 	b := make([]byte, 0, 128)
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
 	b = wire.AppendGWID(b, n)

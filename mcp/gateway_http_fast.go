@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"io"
 	"mime"
@@ -65,7 +66,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 		return true
 	}
 	if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
-		hw := &httpReply{w: w, answered: make(chan struct{})}
+		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
 		if !up.relayTask(t, &p, m, hw) {
 			return false
 		}
@@ -77,7 +78,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	}
 	switch {
 	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
-		hw := &httpReply{w: w, answered: make(chan struct{})}
+		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
 		if !up.fastCall(t, &p, hw) {
 			return false
 		}
@@ -138,7 +139,8 @@ type readCloser struct {
 // large one is left to the handler, so that a client slow to read never
 // holds up the server's reader, which serves every other call too.
 type httpReply struct {
-	w http.ResponseWriter
+	w   http.ResponseWriter
+	ctx context.Context // the request's: ends when its client goes away
 	c *call // set by fastCall before the call is sent
 
 	mu       sync.Mutex

@@ -181,7 +181,7 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 		up.answer(hw, wire.ErrorLine(upID, jsonrpc.CodeInvalidParams, fmt.Sprintf("%s: unknown task %q: no task of this session has that id", method, id)))
 		return true
 	}
-	if o.sess.Context().Err() != nil { // (only stdio servers' tasks are known: fastCall)
+	if o.sess.Context().Err() != nil {
 		up.answer(hw, wire.ErrorLine(upID, codeInternal, fmt.Sprintf("%s: task %q is gone: server %q stopped since it made the task", method, id, o.server)))
 		return true
 	}
@@ -216,7 +216,7 @@ func (g *Gateway) listTasks(ctx context.Context, up *upstream, upID []byte) []by
 	list.WriteByte('[')
 	n := 0
 	for sess, ids := range g.tasks.of(up) {
-		if sess.Context().Err() != nil || !sess.Stdio() {
+		if sess.Context().Err() != nil {
 			continue
 		}
 		cursor := ""
@@ -367,7 +367,11 @@ func metaOf(params []byte) sdk.Meta {
 // would, or answers with the refusal. It runs on its own goroutine, so the
 // session's other messages go on meanwhile.
 func (up *upstream) approveThenSend(c *call, out []byte, r *route, args json.RawMessage, meta sdk.Meta) {
-	if res := up.g.approve(up.lifeContext(), up, r.server, r.tool, r.ann, args, meta); res != nil {
+	ctx := up.lifeContext()
+	if c.hw != nil {
+		ctx = c.hw.ctx // an HTTP request: until its client goes away
+	}
+	if res := up.g.approve(ctx, up, r.server, r.tool, r.ann, args, meta); res != nil {
 		b, err := json.Marshal(res)
 		if err != nil {
 			b = []byte(`{"content":[],"isError":true}`)
@@ -377,8 +381,10 @@ func (up *upstream) approveThenSend(c *call, out []byte, r *route, args json.Raw
 		line = append(line, c.upID...)
 		line = append(line, `,"result":`...)
 		line = append(line, b...)
-		up.send(append(line, "}\n"...))
+		up.answer(c.hw, append(line, "}\n"...))
 		return
 	}
-	up.sendFast(c, out, r)
+	if !up.sendFast(c, out, r) && c.hw != nil { // its id came into use meanwhile
+		c.hw.deliver(wire.ErrorLine(c.upID, jsonrpc.CodeInvalidRequest, "tools/call: a request with this id is already in flight"))
+	}
 }

@@ -324,10 +324,12 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	}
 	r := up.v.routes.Load().tools[name]
 	task := hasTask(params)
-	// A call that waits for approval takes the slow path, but for a
-	// task-augmented one on a stream, whose "task" the SDK would drop: it
-	// waits here, off the read loop (approveThenSend).
-	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() || (r.approve && (!task || hw != nil)) {
+	// A task-augmented call is sent as bytes to any server, whose "task"
+	// the SDK would drop (an HTTP server's answer comes back through
+	// Session.WriteLine's POST), and when it waits for approval, it waits
+	// here, off the read loop (approveThenSend). Other calls for an HTTP
+	// server, or that wait for approval, take the slow path.
+	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) {
 		return false
 	}
 	var tokSp wire.Span
@@ -337,7 +339,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 			tokSp = tok.Within(meta).Within(p.Params)
 		}
 	}
-	if hw != nil && tokSp.OK() {
+	if hw != nil && tokSp.OK() && !task { // progress needs a stream; a task's call answers at once
 		return false
 	}
 	g := up.g

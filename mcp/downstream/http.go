@@ -44,6 +44,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 		return nil, httpStartError(ctx, spec.URL, "initialize", budget, err)
 	}
 	s.cs = cs
+	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
 	go s.monitorHTTP()
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		s.Close()

@@ -133,6 +133,7 @@ type Session struct {
 	cs        *sdk.ClientSession // set by Start before the session is returned
 	proc      *process           // nil for HTTP
 	conn      *stdioConn         // nil for HTTP
+	raw       *rawHTTP           // HTTP only: where WriteLine posts (http_raw.go); set by StartHTTP before the session is returned
 	stderr    *stderrReader      // nil for HTTP
 	stopGrace time.Duration
 	termGrace time.Duration
@@ -274,12 +275,19 @@ func (s *Session) Capabilities() *sdk.ServerCapabilities {
 	return nil
 }
 
-// Stdio reports whether the server is a stdio one (raw lines: writeLine,
-// the tap); false for HTTP.
+// Stdio reports whether the server is a stdio one (its stdout goes
+// through the tap); false for HTTP.
 func (s *Session) Stdio() bool { return s.conn != nil }
 
-// WriteLine writes one raw message line to a stdio server's stdin.
-func (s *Session) WriteLine(line []byte) error { return s.conn.writeLine(line) }
+// WriteLine writes one raw message line to a stdio server's stdin, or
+// posts it to an HTTP server, whose answer then goes to the Router's Tap
+// (http_raw.go).
+func (s *Session) WriteLine(line []byte) error {
+	if s.conn == nil {
+		return s.writeRaw(line)
+	}
+	return s.conn.writeLine(line)
+}
 
 // Client is the SDK's client session; nil until Start returns it.
 func (s *Session) Client() *sdk.ClientSession { return s.cs }
@@ -306,8 +314,14 @@ func (s *Session) LogMessage(p *sdk.LoggingMessageParams) {
 }
 
 // LogStray logs a reply with the raw id that answers nothing, for why
-// (strayNotInFlight, strayOtherServer); stdio only.
-func (s *Session) LogStray(id []byte, why string) { s.conn.logStray(id, why) }
+// (strayNotInFlight, strayOtherServer).
+func (s *Session) LogStray(id []byte, why string) {
+	if s.conn == nil {
+		s.hooks.log("stdout", wire.LogText([]byte(fmt.Sprintf("reply with id %s dropped: %s", id, why))))
+		return
+	}
+	s.conn.logStray(id, why)
+}
 
 // logMessageLine renders notifications/message data as one line.
 func logMessageLine(p *sdk.LoggingMessageParams) string {
