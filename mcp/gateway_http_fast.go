@@ -141,7 +141,7 @@ type readCloser struct {
 type httpReply struct {
 	w   http.ResponseWriter
 	ctx context.Context // the request's: ends when its client goes away
-	c *call // set by fastCall before the call is sent
+	c   *call           // set by fastCall before the call is sent
 
 	mu       sync.Mutex
 	done     bool          // guarded by mu: answered, or the handler left
