@@ -34,6 +34,10 @@ type upstream struct {
 	w  *wire.StreamWriter // nil for HTTP sessions
 
 	ready atomic.Bool // the session is initialized: the fast path may run
+	// answering counts the requests the gateway answers on goroutines of
+	// its own, outside raw (tasks/list, a task call waiting for approval),
+	// so that drain waits for them too.
+	answering atomic.Int64
 
 	lifeOnce sync.Once
 	life     context.Context    // ends when the session does (lifeContext)
@@ -355,6 +359,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	sortEdits(edits)
 	out := wire.Splice(line, edits...)
 	if r.approve {
+		up.answering.Add(1)
 		go up.approveThenSend(c, out, r, bytes.Clone(wire.Field(params, "arguments").Of(params)), metaOf(params))
 		return true
 	}
