@@ -56,7 +56,9 @@ func (s *Session) postRaw(line []byte) {
 		id = p.ID.Of(line)
 	}
 	fail := func(err error) {
-		if id != nil {
+		// Once the session has ended, the gateway answers its calls
+		// (the server stopped): nothing to add.
+		if id != nil && s.life.Err() == nil {
 			s.tapRaw(wire.ErrorLine(id, jsonrpc.CodeInternalError, s.RedactText("posting to the server: "+err.Error())))
 		}
 	}
