@@ -327,7 +327,18 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	r := up.v.routes.Load().tools[name]
-	task := hasTask(params)
+	// One pass over the params for both keys: arguments may be large.
+	var metaSp, taskSp wire.Span
+	wire.ScanObject(params, func(k []byte, v wire.Span) bool {
+		switch {
+		case !metaSp.OK() && wire.KeyIs(k, "_meta"):
+			metaSp = v
+		case !taskSp.OK() && wire.KeyIs(k, "task"):
+			taskSp = v
+		}
+		return true
+	})
+	task := taskSp.OK() && !taskSp.Is(params, "null")
 	// A task-augmented call is sent as bytes to any server, whose "task"
 	// the SDK would drop (an HTTP server's answer comes back through
 	// Session.WriteLine's POST), and when it waits for approval, it waits
@@ -337,7 +348,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return false
 	}
 	var tokSp wire.Span
-	if meta := wire.Field(params, "_meta"); meta.OK() {
+	if meta := metaSp; meta.OK() {
 		mb := meta.Of(params)
 		if tok := wire.Field(mb, "progressToken"); tok.OK() && !tok.Is(mb, "null") {
 			tokSp = tok.Within(meta).Within(p.Params)
