@@ -178,6 +178,9 @@ func TestHTTPServerTasksRelayed(t *testing.T) {
 	if b := p.result("tasks/list", `{}`); !strings.Contains(string(b), id) {
 		t.Errorf("tasks/list lacks %s: %s", id, b)
 	}
+	if p.seen["notifications/tasks/status"] == 0 {
+		t.Errorf("no notifications/tasks/status came through (saw %v)", p.seen)
+	}
 	second := start(`{"topic":"remote"}`)
 	if b := p.result("tasks/cancel", idOf(second)); json.Unmarshal(b, &got) != nil || got.TaskID != second || got.Status != "cancelled" {
 		t.Errorf("tasks/cancel: %s", b)
