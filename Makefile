@@ -32,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # once (seconds cold), then from the build cache.
 TESTFMT := .cache/testfmt
 
-.PHONY: all deps build build-headless google run test fmt-check vet lint bench clean conformance install uninstall package package-check
+.PHONY: all deps build build-headless google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check
 
 all: build
 
@@ -109,6 +109,12 @@ bench: deps
 	$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ./cli | tee -a "$$out"; \
 	echo; echo "mcptray gateway against direct calls:"; \
 	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"
+
+# The gateway's fast path against a strict decode of the same bytes
+# (mcp/route_fuzz_test.go), for FUZZTIME; CI runs it for 10s.
+FUZZTIME ?= 1m
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzRouteAgreesWithDecoder$$' -fuzztime $(FUZZTIME) ./mcp
 
 clean:
 	rm -rf bin dist

@@ -43,11 +43,12 @@ func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Ap
 		mode = c.approveDefault
 	}
 	c.mu.Unlock()
-	ca := &CallApproval{Arguments: foldArgs(req.Arguments), Why: approvalWhy(mode)}
+	ca := &CallApproval{Arguments: foldArgs(req.Arguments)}
 	if a := req.Annotations; a != nil {
 		ca.ReadOnly = a.ReadOnlyHint
 		ca.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
 	}
+	ca.Why = approvalWhy(mode, ca.Destructive)
 	who := req.Client
 	if who == "" {
 		who = "An assistant"
@@ -73,18 +74,29 @@ func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Ap
 	return mcp.AllowOnce, nil
 }
 
-// approvalWhy says why a call asks, for the person.
-func approvalWhy(mode string) string {
+// UnsaidWhy is why a call asks under approve "destructive" when its tool
+// does not say destructiveHint: true but leaves its hints out: by the MCP
+// spec's defaults it may destroy data.
+const UnsaidWhy = "this tool doesn't say whether it changes anything (no readOnlyHint or destructiveHint)"
+
+// approvalWhy says why a call asks, for the person; destructive: its tool
+// says destructiveHint: true.
+func approvalWhy(mode string, destructive bool) string {
 	switch mode {
 	case config.ApproveAll:
 		return `x-mcptray.approve is "all": every call asks`
 	case config.ApproveWrites:
 		return `x-mcptray.approve is "writes": the tool does not say it only reads`
 	}
-	return "the tool says it may destroy data (destructiveHint)"
+	if destructive {
+		return "the tool says it may destroy data (destructiveHint)"
+	}
+	return UnsaidWhy
 }
 
-// allowAlways adds tool to the entry's x-mcptray.allowTools in mcp.json.
+// allowAlways adds tool to the entry's x-mcptray.allowTools in mcp.json,
+// as the glob that matches it alone (config.ExactGlob): a tool named "w*"
+// is written `w\*`, which allows no other tool.
 func (c *Core) allowAlways(server, tool string) error {
 	return c.editConfig(func(data []byte) ([]byte, error) {
 		list, err := config.EntryList(data, server, "allowTools")
@@ -94,7 +106,7 @@ func (c *Core) allowAlways(server, tool string) error {
 		if (config.ToolRules{AllowTools: list}).ToolAllowed(tool) {
 			return data, nil
 		}
-		return config.SetEntryList(data, server, "allowTools", append(list, tool))
+		return config.SetEntryList(data, server, "allowTools", append(list, config.ExactGlob(tool)))
 	})
 }
 

@@ -116,7 +116,7 @@ func (c *Core) PlanAssistant(client string, remove bool) (*AssistantChange, erro
 		return nil, err
 	}
 	ch := &AssistantChange{Client: cl.Name, Display: cl.Display, Path: p.Path, Remove: remove,
-		Hint: cl.ReloadHint(action)}
+		Hint: assistantHint(cl, action)}
 	if !p.Changed() {
 		return ch, nil
 	}
@@ -201,7 +201,7 @@ func (c *Core) PlanImport(client string) (*ImportPlan, error) {
 		im.AvoidSecretNames(c.keyringHas())
 	}
 	p := &ImportPlan{Client: cl.Name, Display: cl.Display, From: im.From, Config: im.Config,
-		Notes: im.Notes, Hint: cl.ReloadHint(assistants.Add), im: im}
+		Notes: im.Notes, Hint: assistantHint(cl, assistants.Add), im: im}
 	for _, s := range im.Servers {
 		p.Servers = append(p.Servers, ImportServer{Name: s.Name, As: s.As, Project: s.Project, Skip: s.Skip})
 	}
@@ -296,4 +296,17 @@ func (c *Core) ApplyImport(p *ImportPlan, ch ImportChoice) error {
 	// mcp.json as this core's own edit: the imported servers need no
 	// approval (they ran in the assistant already).
 	return p.im.ApplyWith(ch.Replace, func(string, string) error { return nil }, c.ownWrite) // stored above
+}
+
+// assistantHint is ReloadHint, followed after an add by the client's
+// AddNote (Gemini CLI's folder trust).
+func assistantHint(cl *assistants.Client, a assistants.Action) string {
+	hint, note := cl.ReloadHint(a), cl.AddNote()
+	switch {
+	case a != assistants.Add || note == "":
+		return hint
+	case hint == "":
+		return note
+	}
+	return hint + ". " + note
 }

@@ -47,9 +47,10 @@ type replaceBody struct {
 }
 
 // configRoutes adds PUT /v1/config: ReplaceConfig (409 when the file
-// changed meanwhile).
+// changed meanwhile; 403 to a server's process, peer.go: what mcptray
+// writes itself runs without a question).
 func (c *Core) configRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("PUT /v1/config", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("PUT /v1/config", c.personOnly("make mcptray's own edits of mcp.json", func(w http.ResponseWriter, r *http.Request) {
 		var b replaceBody
 		if err := json.NewDecoder(io.LimitReader(r.Body, 3*config.MaxFileSize)).Decode(&b); err != nil {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: "the body is not {\"old\", \"new\"}"})
@@ -63,7 +64,7 @@ func (c *Core) configRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusOK, struct{}{})
 		}
-	})
+	}))
 }
 
 // ReplaceConfig asks the instance to replace mcp.json (read as old) with
@@ -121,6 +122,10 @@ func EditConfigFile(path, data string, env config.Env, edit func([]byte) ([]byte
 				env.Dir = filepath.Dir(abs)
 			}
 		}
+		if env.LaunchKey, err = loadLaunchKey(data); err != nil {
+			return nil, err
+		}
+		env.Root = os.Geteuid() == 0
 		before, _ := config.Launches(old, env)
 		after, err := config.Launches(out, env)
 		if err != nil {
@@ -128,7 +133,8 @@ func EditConfigFile(path, data string, env config.Env, edit func([]byte) ([]byte
 		}
 		for name, l := range after {
 			if fp := l.Fingerprint(); fp != "" && before[name].Fingerprint() != fp {
-				a := store.LaunchApproval{Server: name, Fingerprint: fp, Command: l.CommandLine(), How: store.ApprovedByMcptray, Approved: time.Now().UTC()}
+				a := store.LaunchApproval{Server: name, Fingerprint: fp, Command: l.CommandLine(), How: store.ApprovedByMcptray, Approved: time.Now().UTC(),
+					Values: l.Values, Files: l.Files}
 				if err := st.ApproveLaunch(context.Background(), a); err != nil {
 					return nil, err
 				}

@@ -28,7 +28,10 @@ import (
 //	/v1/secrets…                     the ${keyring:NAME} secrets (control_secrets.go)
 //	PUT  /v1/config                  replace mcp.json as mcptray's own edit (configedit.go)
 //
-// Errors are {"error": "one line"} with 400, 404 or 500.
+// Errors are {"error": "one line"} with 400, 404 or 500; 403 when one of
+// mcptray's servers, or a process of theirs, asks for what only the person
+// may do (peer.go): enable, disable, approve, the tool switches, answers,
+// forgetting an input, setting or removing a secret, PUT /v1/config.
 func (c *Core) controlHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
@@ -39,12 +42,21 @@ func (c *Core) controlHandler() http.Handler {
 		var err error
 		switch r.PathValue("action") {
 		case "enable":
+			if c.refuseServer(w, r, "turn a server on") {
+				return
+			}
 			err = c.SetEnabled(name, true)
 		case "disable":
+			if c.refuseServer(w, r, "turn a server off") {
+				return
+			}
 			err = c.SetEnabled(name, false)
 		case "restart":
 			err = c.Restart(name)
 		case "approve":
+			if c.refuseServer(w, r, "approve what a server runs") {
+				return
+			}
 			err = c.ApproveServer(name)
 		default:
 			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
@@ -69,7 +81,7 @@ func (c *Core) controlHandler() http.Handler {
 		}
 		writeJSON(w, http.StatusOK, l)
 	})
-	mux.HandleFunc("POST /v1/servers/{name}/tools/{tool}/{action}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("POST /v1/servers/{name}/tools/{tool}/{action}", c.personOnly("turn a tool on or off", func(w http.ResponseWriter, r *http.Request) {
 		var on bool
 		switch r.PathValue("action") {
 		case "enable":
@@ -88,7 +100,7 @@ func (c *Core) controlHandler() http.Handler {
 		default:
 			writeJSON(w, http.StatusOK, struct{}{})
 		}
-	})
+	}))
 	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
 	c.eventRoutes(mux)  // control_events.go
 	c.inboxRoutes(mux)  // control_inbox.go

@@ -16,12 +16,26 @@ import (
 //	GET  /v1/inbox/watch           InboxEvents, one JSON object per line, as
 //	                               they happen (first the open requests)
 //	POST /v1/inputs/{id}/forget    forget the value of ${input:ID}
+//
+// Answering and forgetting are the person's alone: 403 to a server's
+// process (peer.go). Such a process reads, and watches, its own server's
+// requests only (none when it names no server).
 func (c *Core) inboxRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/inbox", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, InboxList{Requests: c.Inbox()})
+		reqs := c.Inbox()
+		if server, all := c.inboxViewer(r); !all {
+			mine := []InboxRequest{}
+			for _, req := range reqs {
+				if server != "" && req.Server == server {
+					mine = append(mine, req)
+				}
+			}
+			reqs = mine
+		}
+		writeJSON(w, http.StatusOK, InboxList{Requests: reqs})
 	})
 	mux.HandleFunc("GET /v1/inbox/watch", c.serveInboxWatch)
-	mux.HandleFunc("POST /v1/inbox/{id}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("POST /v1/inbox/{id}", c.personOnly("answer the inbox", func(w http.ResponseWriter, r *http.Request) {
 		var a Answer
 		dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
 		dec.UseNumber()
@@ -42,8 +56,8 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		}
-	})
-	mux.HandleFunc("POST /v1/inputs/{id}/forget", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	mux.HandleFunc("POST /v1/inputs/{id}/forget", c.personOnly("forget an input", func(w http.ResponseWriter, r *http.Request) {
 		switch err := c.ForgetInput(r.PathValue("id")); {
 		case err == nil:
 			writeJSON(w, http.StatusOK, struct{}{})
@@ -52,7 +66,7 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		}
-	})
+	}))
 }
 
 // InboxList is what GET /v1/inbox and `mcptray inbox --json` print.
@@ -69,6 +83,7 @@ type invalidAnswerBody struct {
 
 // serveInboxWatch streams inbox events until the client goes away.
 func (c *Core) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
+	server, all := c.inboxViewer(r)
 	events, cancel := c.SubscribeInbox()
 	defer cancel()
 	w.Header().Set("Content-Type", "application/x-ndjson")
@@ -81,6 +96,9 @@ func (c *Core) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
 		case ev, ok := <-events:
 			if !ok {
 				return
+			}
+			if !all && (server == "" || ev.Request.Server != server) {
+				continue
 			}
 			if enc.Encode(ev) != nil || rc.Flush() != nil {
 				return

@@ -15,7 +15,8 @@ import (
 //	DELETE /v1/secrets/{name}   delete it; 404 when there is none
 //
 // A value travels only in a request body on the socket (mode 0600), and
-// no reply or log line carries it.
+// no reply or log line carries it. Setting and removing are the person's
+// alone: 403 to a server's process (peer.go).
 func (c *Core) secretRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/secrets", func(w http.ResponseWriter, r *http.Request) {
 		names, err := c.SecretNames()
@@ -25,7 +26,7 @@ func (c *Core) secretRoutes(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusOK, SecretList{Names: names})
 	})
-	mux.HandleFunc("PUT /v1/secrets/{name}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("PUT /v1/secrets/{name}", c.personOnly("set a secret", func(w http.ResponseWriter, r *http.Request) {
 		var body secretBody
 		if err := json.NewDecoder(io.LimitReader(r.Body, 2*MaxSecretValue)).Decode(&body); err != nil {
 			// The decoder's message may quote the body: say only what was expected.
@@ -42,8 +43,8 @@ func (c *Core) secretRoutes(mux *http.ServeMux) {
 			return
 		}
 		writeJSON(w, http.StatusOK, struct{}{})
-	})
-	mux.HandleFunc("DELETE /v1/secrets/{name}", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	mux.HandleFunc("DELETE /v1/secrets/{name}", c.personOnly("remove a secret", func(w http.ResponseWriter, r *http.Request) {
 		switch err := c.RemoveSecret(r.PathValue("name")); {
 		case err == nil:
 			writeJSON(w, http.StatusOK, struct{}{})
@@ -52,7 +53,7 @@ func (c *Core) secretRoutes(mux *http.ServeMux) {
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		}
-	})
+	}))
 }
 
 // SecretList is what GET /v1/secrets and `mcptray secret list --json`

@@ -47,6 +47,12 @@ type Options struct {
 	Debounce time.Duration
 	// StartTimeout bounds initialize + tools/list; default 120 s.
 	StartTimeout time.Duration
+	// EventQueue is how many events at most wait for the database; more
+	// are dropped (and counted); default 65536.
+	EventQueue int
+	// RelistEvery is how often at most a server's tools are listed again
+	// after its notifications/tools/list_changed; default 1 s.
+	RelistEvery time.Duration
 	// StopGrace and TermGrace override the stop escalation delays
 	// (stdin close → SIGTERM → SIGKILL); zero means mcp's defaults.
 	StopGrace, TermGrace time.Duration
@@ -66,6 +72,10 @@ type Options struct {
 	LoginShell loginenv.Decision
 	// LoginShellTimeout bounds that read; default loginenv.Timeout (5 s).
 	LoginShellTimeout time.Duration
+	// InstallMarks keeps the once-per-install marker of the first start's
+	// approvals, where a program that writes the data dir cannot reset it
+	// (launch_reset.go); default the OS keyring.
+	InstallMarks SecretStore
 	// TrustConfigEdits runs new and changed entries without asking, as
 	// x-mcptray.trustConfigEdits: true does (launch.go). Tests that are not
 	// about approvals set it.
@@ -79,6 +89,11 @@ type Core struct {
 	lock     *instanceLock
 	store    *store.Store
 	instance string // random id, set as MCPTRAY_INSTANCE on every server
+	// launchKey keys the hashes of launches' values (launchkey.go).
+	launchKey []byte
+	// dbNotice says that a broken database was moved aside at New, for
+	// Run to tell the person (database.go); "" when none was.
+	dbNotice string
 
 	watchdog *downstream.Watchdog // set by Run before any server starts
 	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
@@ -155,6 +170,9 @@ func New(opts Options) (*Core, error) {
 	if opts.Token == nil {
 		opts.Token = Token
 	}
+	if opts.RelistEvery == 0 {
+		opts.RelistEvery = relistEvery
+	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = startupDeadline
 	}
@@ -163,6 +181,9 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Secrets == nil {
 		opts.Secrets = osKeyring{}
+	}
+	if opts.InstallMarks == nil {
+		opts.InstallMarks = osKeyring{}
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = openBrowser
@@ -174,7 +195,12 @@ func New(opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(dbPath(opts.DataDir))
+	key, err := loadLaunchKey(opts.DataDir)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	st, dbNotice, err := openStore(opts.DataDir, opts.Logger)
 	if err != nil {
 		lock.release()
 		return nil, fmt.Errorf("opening database: %w", err)
@@ -195,6 +221,8 @@ func New(opts Options) (*Core, error) {
 		lock:           lock,
 		store:          st,
 		instance:       hex.EncodeToString(id[:]),
+		launchKey:      key,
+		dbNotice:       dbNotice,
 		servers:        make(map[string]*server),
 		gone:           make(map[string]*server),
 		subs:           make(map[chan Status]struct{}),
@@ -259,6 +287,9 @@ func (c *Core) Run(ctx context.Context) error {
 	c.watchdog = wd
 	c.reapStale(ctx)
 	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
+	if c.dbNotice != "" {
+		c.notice("mcptray.db could not be opened", c.dbNotice)
+	}
 	c.loadCachedTools(ctx)
 	c.loadApprovals(ctx)
 
@@ -271,7 +302,7 @@ func (c *Core) Run(ctx context.Context) error {
 	// connection for its whole session. Nothing bounds an answer either:
 	// watch streams and connect's upgraded streams last as long as their
 	// client (a hijacked connection has no deadline left).
-	srv := &http.Server{Handler: c.controlHandler(), ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
+	srv := &http.Server{Handler: c.controlHandler(), ConnContext: peerContext, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
 	go srv.Serve(ln)
 	defer os.Remove(socketPath(c.opts.DataDir))
 	defer srv.Close()
@@ -287,6 +318,11 @@ func (c *Core) Run(ctx context.Context) error {
 	defer func() { <-httpDone }()
 	watchErr := make(chan error, 1)
 	go func() { watchErr <- c.watch(runCtx) }()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		c.watchDatabase(runCtx)
+	}()
 
 	select {
 	case <-ctx.Done():
@@ -355,6 +391,10 @@ func (c *Core) configEnv() config.Env {
 		Keyring: c.opts.Keyring,
 		Dir:     filepath.Dir(c.opts.ConfigPath),
 		Input:   c.inputValue,
+		// What a launch runs (config.Launch): keyed value hashes, and
+		// whether root's files are the user's.
+		LaunchKey: c.launchKey,
+		Root:      os.Geteuid() == 0,
 	}
 }
 
@@ -383,7 +423,7 @@ func (c *Core) reload(ctx context.Context) {
 // apply diffs cfg against the running servers: entries whose effective spec
 // changed restart, new ones start, removed ones stop, the rest are untouched.
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
-	c.checkLaunches(cfg)
+	c.checkLaunches(ctx, cfg)
 	c.setRules(cfg)
 	c.mu.Lock()
 	c.configErr = ""

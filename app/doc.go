@@ -3,8 +3,12 @@
 // control API on a unix socket.
 //
 // [New] builds a Core without starting anything; [Core.Run] starts the
-// watcher, the supervisors (one goroutine tree per server) and the control
+// watcher, the database watch (database.go), the supervisors (one goroutine tree per server) and the control
 // API, blocks until its context ends, then stops every server (stdin close,
 // SIGTERM to the group, SIGKILL to the group) before returning. [Core.Close]
 // releases the store and the instance lock. Nothing in app imports Fyne.
+//
+// The control API refuses what decides for the person — answers,
+// approvals, switches, secrets, mcptray's own edits of mcp.json — to
+// mcptray's servers and their descendants (peer.go, DESIGN.md §14).
 package app

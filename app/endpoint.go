@@ -123,17 +123,30 @@ func (c *Core) serveHTTP(ctx context.Context, listenChanged <-chan struct{}) {
 // sessions behind for as long as mcptray runs.
 const httpSessionIdle = time.Hour
 
+// httpUnusedSessionIdle is httpSessionIdle for a session that made no
+// request after initialize (but the initialized notification): a client
+// that starts a session and goes away, the common case of a script or a
+// probe.
+const httpUnusedSessionIdle = 2 * time.Minute
+
+// maxHTTPSessions caps the HTTP sessions open at a time (there is one
+// token): a new one past it closes the session idle the longest, or gets
+// 503 when every session has a request in flight. Each costs about 16 KB
+// and two goroutines.
+const maxHTTPSessions = 64
+
 // Limits of the HTTP endpoint's connections (the README's HTTP section
 // and docs/architecture.md say them too): a request's header must arrive
 // within httpHeaderTimeout, its body within mcp.HTTPBodyTimeout
 // (gateway_http_limits.go); a connection with no request for
 // httpIdleTimeout is closed; at most maxHTTPConns are open at a time
-// (endpoint_conns.go). Nothing bounds an answer: no ReadTimeout, no
+// (endpoint_conns.go), at most maxFreshConns of them still sending their
+// first header past a short grace (endpoint_fresh.go). Nothing bounds an answer: no ReadTimeout, no
 // WriteTimeout, so an event stream or a long tool call lasts as long as
 // it takes. The control socket's server has the same header and idle
 // limits (core.go).
 const (
-	httpHeaderTimeout  = 10 * time.Second
+	httpHeaderTimeout  = 3 * time.Second // a header is one write on loopback; slow ones hold a slot
 	httpIdleTimeout    = 2 * time.Minute
 	httpMaxHeaderBytes = 64 << 10
 	maxHTTPConns       = 256
@@ -150,13 +163,17 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	p := strconv.Itoa(port)
 	handler := c.gw.HTTPHandler(mcp.HTTPOptions{
-		Token:        token,
-		DefaultTools: c.toolsMode(),
-		AllowedHosts: []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
-		SessionIdle:  httpSessionIdle,
+		Token:             token,
+		DefaultTools:      c.toolsMode(),
+		AllowedHosts:      []string{"127.0.0.1:" + p, "localhost:" + p, "[::1]:" + p},
+		SessionIdle:       httpSessionIdle,
+		UnusedSessionIdle: httpUnusedSessionIdle,
+		MaxSessions:       maxHTTPSessions,
 	})
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
-	go srv.Serve(capConns(mcp.RawListener(ln), maxHTTPConns, c.log, "HTTP endpoint"))
+	capped := capConns(mcp.RawListener(ln), maxHTTPConns, c.log, "HTTP endpoint").withFreshShare(maxFreshConns)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes,
+		ConnState: capped.connState}
+	go srv.Serve(capped)
 	host := ln.Addr().(*net.TCPAddr).IP.String()
 	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
 		host = "[" + host + "]"

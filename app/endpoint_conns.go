@@ -1,6 +1,7 @@
 package app
 
 import (
+	"container/list"
 	"log/slog"
 	"net"
 	"sync"
@@ -16,8 +17,16 @@ import (
 // to half of it, when a second line says how long the burst lasted. (The
 // count includes the slot an Accept holds while it waits for a
 // connection.)
-func capConns(ln net.Listener, max int, log *slog.Logger, what string) net.Listener {
+func capConns(ln net.Listener, max int, log *slog.Logger, what string) *capListener {
 	return &capListener{Listener: ln, slots: make(chan struct{}, max), done: make(chan struct{}), log: log, what: what}
+}
+
+// withFreshShare gives the connections that have not sent a whole
+// request header a share of at most max of the cap (endpoint_fresh.go);
+// the http.Server serving l must report to l.connState.
+func (l *capListener) withFreshShare(max int) *capListener {
+	l.fresh = freshConns{max: max, list: list.New()}
+	return l
 }
 
 type capListener struct {
@@ -28,27 +37,54 @@ type capListener struct {
 	log       *slog.Logger
 	what      string
 
-	mu       sync.Mutex
-	fullFrom time.Time // guarded by mu: when the cap was hit, zero once the count has fallen to half since
+	mu        sync.Mutex
+	fullFrom  time.Time // guarded by mu: when the cap was hit, zero once the count has fallen to half since
+	evictFrom time.Time // guarded by mu: when fresh connections were first closed for others, zero once they are down to half their share
+
+	freshMu sync.Mutex
+	fresh   freshConns // guarded by freshMu (its list; max is set before Accept runs)
 }
 
 func (l *capListener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	default:
-		l.hitCap()
-		select {
-		case l.slots <- struct{}{}:
-		case <-l.done:
-			return nil, net.ErrClosed
-		}
+	if err := l.takeSlot(); err != nil {
+		return nil, err
 	}
 	c, err := l.Listener.Accept()
 	if err != nil {
 		l.release()
 		return nil, err
 	}
-	return &cappedConn{Conn: c, l: l}, nil
+	cc := &cappedConn{Conn: c, l: l}
+	l.addFresh(cc)
+	return cc, nil
+}
+
+// takeSlot waits for a free slot. At the cap, a fresh connection that had
+// its grace is closed to make room (endpoint_fresh.go); while there is
+// none, the wait is looked at again after freshGrace.
+func (l *capListener) takeSlot() error {
+	for {
+		select {
+		case l.slots <- struct{}{}:
+			return nil
+		default:
+		}
+		if l.evictForRoom() {
+			continue
+		}
+		l.hitCap()
+		var recheck <-chan time.Time
+		if l.fresh.max > 0 {
+			recheck = time.After(freshGrace)
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return nil
+		case <-l.done:
+			return net.ErrClosed
+		case <-recheck:
+		}
+	}
 }
 
 func (l *capListener) Close() error {
@@ -83,11 +119,17 @@ type cappedConn struct {
 	net.Conn
 	l    *capListener
 	once sync.Once
+
+	freshAt time.Time     // guarded by l.freshMu: when it was accepted
+	freshEl *list.Element // guarded by l.freshMu: its place in l.fresh.list, nil once not fresh
 }
 
 func (c *cappedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.l.release)
+	c.once.Do(func() {
+		c.l.notFresh(c)
+		c.l.release()
+	})
 	return err
 }
 

@@ -20,9 +20,11 @@ import (
 // server's stdout read loop. ingest checks it and puts it on a bounded
 // queue; one writer goroutine stores what is queued in batches, one
 // transaction each, then tells the subscribers, the notifier and the
-// gateway (mcptray://events). The read loop never waits for the database
-// unless the queue is full; then it waits rather than drop an event, and
-// the log says so.
+// gateway (mcptray://events). The read loop never waits for the database:
+// when the queue is full (the database takes no writes: a full disk, a
+// lock), further events are dropped and counted, and the log says so when
+// that starts and, with the count, when the queue drained — the server's
+// own replies keep flowing meanwhile.
 
 // EventsURI is the gateway resource with the unacknowledged events; its
 // subscribers get notifications/resources/updated when events arrive or
@@ -84,11 +86,12 @@ type EventsChange struct {
 
 // Limits of event ingestion.
 const (
-	eventQueueSize      = 4096    // events between the read loops and the writer
-	maxEventBatch       = 512     // events per transaction
-	maxEventParams      = 1 << 20 // bytes of params; bigger events are skipped
-	maxEventMethod      = 256     // bytes of a method name
-	eventStoreAttempts  = 5       // tries to store a batch before it is given up
+	eventQueueSize      = 65536    // events between the read loops and the writer; more are dropped
+	eventQueueBytes     = 32 << 20 // bytes of params between the read loops and the writer; more are dropped
+	maxEventBatch       = 512      // events per transaction
+	maxEventParams      = 1 << 20  // bytes of params; bigger events are skipped
+	maxEventMethod      = 256      // bytes of a method name
+	eventStoreAttempts  = 5        // tries to store a batch before it is given up
 	resourceUpdateEvery = 250 * time.Millisecond
 	pruneEvery          = 24 * time.Hour
 	eventSubBuffer      = 64 // changes a subscriber may lag behind
@@ -101,10 +104,9 @@ const logEvents = "event"
 // startEvents until the stop function it returns is called.
 type eventHub struct {
 	c     *Core
-	q     chan queuedEvent // read loops → writer
-	notes *coalescer       // nil without Options.Notifier
+	q     eventQueue // read loops → writer
+	notes *coalescer // nil without Options.Notifier
 
-	waiting  atomic.Bool   // a read loop waits on a full queue; logged once until it drains
 	changed  chan struct{} // cap 1: mcptray://events changed
 	prunes   chan struct{} // cap 1: the retention setting was (re)applied
 	days     atomic.Int64  // x-mcptray.eventRetentionDays of the last good config
@@ -128,11 +130,14 @@ type eventSub struct {
 func newEventHub(c *Core) *eventHub {
 	h := &eventHub{
 		c:        c,
-		q:        make(chan queuedEvent, eventQueueSize),
+		q:        eventQueue{max: eventQueueSize, ready: make(chan struct{}, 1), dropped: map[string]int{}},
 		changed:  make(chan struct{}, 1),
 		prunes:   make(chan struct{}, 1),
 		stopping: make(chan struct{}),
 		subs:     map[*eventSub]struct{}{},
+	}
+	if c.opts.EventQueue > 0 {
+		h.q.max = c.opts.EventQueue
 	}
 	if c.opts.Notifier != nil {
 		h.notes = newCoalescer(notifyInterval)
@@ -235,24 +240,16 @@ func eventProblem(method string, params json.RawMessage) string {
 	return fmt.Sprintf("event %q skipped: params must be a JSON object, got %s", method, kind)
 }
 
-// enqueue hands an event to the writer. When the queue is full it waits
-// (nothing is dropped) and says so once, until the queue drains.
+// enqueue hands an event to the writer; it never waits. When the queue
+// is full the event is dropped and counted (queue.drained logs the count).
+// log is the server's log, nil for mcptray's own events.
 func (h *eventHub) enqueue(e queuedEvent, log *serverLog) {
-	select {
-	case h.q <- e:
-		return
-	default:
-	}
-	if h.waiting.CompareAndSwap(false, true) {
-		msg := fmt.Sprintf("event queue full (%d events): reading from the server waits for the database", eventQueueSize)
+	if first := h.q.put(e, log); first {
+		msg := fmt.Sprintf("event queue full (%d events or %d MiB): new events are dropped until the database takes them", h.q.max, eventQueueBytes>>20)
 		h.c.log.Warn(msg, "server", e.ev.Server)
-		log.Write(logEvents, msg)
-	}
-	select {
-	case h.q <- e:
-	case <-h.stopping:
-		// Only reachable if a session outlives Run.
-		h.c.log.Error("event lost: mcptray is stopping", "server", e.ev.Server, "method", e.ev.Method)
+		if log != nil { // mcptray's own events have no server log
+			log.Write(logEvents, msg)
+		}
 	}
 }
 
@@ -262,36 +259,35 @@ func (h *eventHub) write() {
 	batch := make([]queuedEvent, 0, maxEventBatch)
 	for {
 		select {
-		case e := <-h.q:
-			batch = append(batch[:0], e)
+		case <-h.q.ready:
 		case <-h.stopping:
 			for {
-				batch = batch[:0]
-			drain:
-				for len(batch) < maxEventBatch {
-					select {
-					case e := <-h.q:
-						batch = append(batch, e)
-					default:
-						break drain
-					}
-				}
-				if len(batch) == 0 {
+				if batch = h.q.take(batch[:0]); len(batch) == 0 {
+					h.dropsEnded()
 					return
 				}
 				h.store(batch)
 			}
 		}
-	fill:
-		for len(batch) < maxEventBatch {
-			select {
-			case e := <-h.q:
-				batch = append(batch, e)
-			default:
-				break fill
+		for {
+			if batch = h.q.take(batch[:0]); len(batch) == 0 {
+				break
 			}
+			h.store(batch)
 		}
-		h.store(batch)
+		h.dropsEnded()
+	}
+}
+
+// dropsEnded logs, once the queue is empty, how many events each server
+// lost while it was full.
+func (h *eventHub) dropsEnded() {
+	for _, d := range h.q.drained() {
+		msg := fmt.Sprintf("event queue drained: %d events were dropped while it was full", d.count)
+		h.c.log.Warn(msg, "server", d.server)
+		if d.log != nil {
+			d.log.Write(logEvents, msg)
+		}
 	}
 }
 
@@ -312,11 +308,8 @@ func (h *eventHub) store(batch []queuedEvent) {
 			return
 		}
 		h.c.log.Warn("storing events, retrying", "count", len(evs), "err", err)
-		time.Sleep(delay) // the queue fills meanwhile and the read loops wait: nothing is lost
+		time.Sleep(delay) // the queue fills meanwhile, then drops: the read loops never wait
 		delay *= 2
-	}
-	if len(h.q) == 0 && h.waiting.CompareAndSwap(true, false) {
-		h.c.log.Info("event queue drained")
 	}
 	if h.notes != nil {
 		for i, e := range batch {

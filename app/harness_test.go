@@ -83,6 +83,10 @@ func startCore(t *testing.T, cfg string, opts ...func(*Options)) *harness {
 		StopGrace:    500 * time.Millisecond,
 		TermGrace:    500 * time.Millisecond,
 		StartTimeout: 10 * time.Second,
+		// The install marker in memory, not the desktop's keyring: a first
+		// start approves what is there (launch_reset_test.go uses the real
+		// keyring).
+		InstallMarks: &memSecrets{m: map[string]string{}},
 		// Entries the tests add by writing mcp.json run at once; the tests
 		// of approvals (launch_test.go) ask.
 		TrustConfigEdits: true,

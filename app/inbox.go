@@ -37,6 +37,8 @@ const (
 	KindInput       = "input"       // a ${input:ID} of mcp.json
 	KindApproval    = "approval"    // a tool call waits for a yes (approve.go)
 	// KindLaunch (launch.go): a new or changed entry waits for a yes.
+	// KindLaunchReset (launch_reset.go): mcptray's records were reset;
+	// every entry waits for one yes to them all.
 	// KindToolChange (pins.go): a pinned tool changed.
 )
 
@@ -107,6 +109,10 @@ type InboxRequest struct {
 	// Launch details a new or changed entry that waits (kind launch):
 	// accept allows it to run, decline leaves it waiting.
 	Launch *LaunchApproval `json:"launch,omitempty"`
+	// Reset lists the entries that wait after mcptray's records were reset
+	// (kind launch-reset): accept approves them all, decline lets the
+	// person choose one by one (each then asks as kind launch).
+	Reset *LaunchReset `json:"reset,omitempty"`
 	// ToolChange shows how a pinned tool changed (kind tool-change):
 	// accept pins the new version, decline keeps it held back.
 	ToolChange *ToolChange `json:"toolChange,omitempty"`

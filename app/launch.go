@@ -13,12 +13,15 @@ import (
 // Nothing new runs without a yes (DESIGN.md §14). A config edit is code
 // execution: an entry's command runs before any handshake. So an entry
 // that is new, or whose launch (config.Launch: the executable, arguments,
-// environment names, working directory, URL, header names) differs from
-// the one the person approved, waits in state needs-approval, asking in
+// environment and header names and values, working directory, URL, the
+// contents of the user-writable files it runs) differs from the one the
+// person approved — checked at every start and restart, so a wrapper
+// script rewritten in place asks at the next crash — waits in state needs-approval, asking in
 // the inbox (kind launch), until the person allows it there or with
 // `mcptray approve NAME`. What was approved is kept in the store as the
-// launch's fingerprint. Exempt: the entries present when this version
-// first starts (approved once, logged), edits mcptray makes itself
+// launch's fingerprint. Exempt: the entries present when this install
+// first starts (approved once, logged; once per install, not per
+// database: launch_reset.go), edits mcptray makes itself
 // (recorded as approved before the write: editConfig), edits that leave
 // every launch as it was (disabled, x-mcptray), and everything when
 // x-mcptray.trustConfigEdits is true.
@@ -44,13 +47,29 @@ type LaunchApproval struct {
 	// Previous is the command line approved before, when the entry changed
 	// ("" for a new entry).
 	Previous string `json:"previous,omitempty"`
+	// Changes say what changed beside the command line, one per line:
+	// "NODE_OPTIONS: --require x" (the new value, in full, of a variable
+	// known to load code), "API_KEY: value changed", "PATH: contents
+	// changed since you approved it".
+	Changes []string `json:"changes,omitempty"`
 }
+
+// fileChanged is what a prompt says of a file whose bytes changed.
+const fileChanged = "contents changed since you approved it"
+
+// rotationNote points from a prompt that shows changed values to the
+// README: a rotated ${keyring:…} secret is no change.
+const rotationNote = "A new secret behind ${keyring:NAME} is not a change and asks nothing (README: What mcptray asks you)."
 
 // launchState is what the core knows of approved launches.
 type launchState struct {
 	approved map[string]store.LaunchApproval // guarded by Core.mu: by server
 	seeded   bool                            // guarded by Core.mu: the first start's approvals are recorded
-	trust    bool                            // guarded by Core.mu: x-mcptray.trustConfigEdits or Options.TrustConfigEdits
+	// resetDone, while the one request after a reset waits (askReset), is
+	// closed when it is answered: the entries wait for it before they ask
+	// one by one. Guarded by Core.mu.
+	resetDone chan struct{}
+	trust     bool // guarded by Core.mu: x-mcptray.trustConfigEdits or Options.TrustConfigEdits
 }
 
 // loadApprovals reads the approved launches (at start).
@@ -68,12 +87,17 @@ func (c *Core) loadApprovals(ctx context.Context) {
 	c.mu.Lock()
 	c.launches.approved, c.launches.seeded = approved, seeded
 	c.mu.Unlock()
+	if seeded {
+		c.ensureInstallMark() // an install from before the marker: mark it now
+	}
 }
 
 // checkLaunches is the first step of apply: on the first config this
-// version applies, every entry's launch is approved once; and trust
-// follows x-mcptray.trustConfigEdits.
-func (c *Core) checkLaunches(cfg *config.Config) {
+// install applies, every entry's launch is approved once (or, after a
+// reset of mcptray's records, every entry waits: launch_reset.go); and
+// trust follows x-mcptray.trustConfigEdits.
+func (c *Core) checkLaunches(ctx context.Context, cfg *config.Config) {
+	c.carryOverV1(cfg)
 	c.mu.Lock()
 	c.launches.trust = c.opts.TrustConfigEdits || cfg.Settings.TrustConfigEdits
 	if c.launches.seeded {
@@ -81,7 +105,23 @@ func (c *Core) checkLaunches(cfg *config.Config) {
 		return
 	}
 	c.launches.seeded = true
+	had := len(c.launches.approved) > 0
 	c.mu.Unlock()
+	if had { // the flag alone was lost: nothing to approve, nothing to ask at once
+		c.markSeeded()
+		return
+	}
+	switch first, why := c.firstStart(); {
+	case first:
+		c.seedApprovals(cfg)
+	default:
+		c.askReset(ctx, cfg, why)
+	}
+}
+
+// seedApprovals approves every entry of cfg as it is: the first start of
+// this install.
+func (c *Core) seedApprovals(cfg *config.Config) {
 	var names []string
 	for _, spec := range cfg.Servers {
 		if spec.Launch.Fingerprint() == "" {
@@ -90,11 +130,25 @@ func (c *Core) checkLaunches(cfg *config.Config) {
 		c.approveLaunch(spec.Name, spec.Launch, store.ApprovedAtFirstStart)
 		names = append(names, spec.Name)
 	}
-	if err := c.store.SetFlag(context.Background(), seededFlag, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		c.log.Warn("recording the first start's approvals", "err", err)
-	}
+	c.markSeeded()
 	c.log.Info("first start of this version: the entries of mcp.json are approved to run as they are; new or changed ones will ask first",
 		"count", len(names), "servers", strings.Join(names, ","))
+}
+
+// carryOverV1 is the one-time migration of the approvals an earlier
+// version recorded, which left out values and files
+// (config.FingerprintV1): an entry whose command line is still the one
+// approved is approved with its values and files as they are now.
+func (c *Core) carryOverV1(cfg *config.Config) {
+	for _, spec := range cfg.Servers {
+		c.mu.Lock()
+		a, ok := c.launches.approved[spec.Name]
+		c.mu.Unlock()
+		if ok && config.IsFingerprintV1(a.Fingerprint) && a.Fingerprint == spec.Launch.FingerprintV1() {
+			c.approveLaunch(spec.Name, spec.Launch, a.How)
+			c.log.Info("approved launch carried over: its environment values and files as they are now", "server", spec.Name)
+		}
+	}
 }
 
 // needsApproval reports whether spec waits for the person before it runs.
@@ -105,9 +159,32 @@ func (c *Core) needsApproval(spec config.Server) bool {
 	return !c.launches.trust && fp != "" && c.launches.approved[spec.Name].Fingerprint != fp
 }
 
+// launchChanges says what of l differs from the approved launch beside
+// its command line (LaunchApproval.Changes), and which files changed.
+// Nothing for a new entry, or one approved by an earlier version (which
+// kept no values).
+func launchChanges(l config.Launch, approved store.LaunchApproval) (changes, files []string) {
+	if approved.Fingerprint == "" || config.IsFingerprintV1(approved.Fingerprint) {
+		return nil, nil
+	}
+	values := l.ValueChanges(approved.Values)
+	for _, v := range values {
+		changes = append(changes, v.String())
+	}
+	files = l.FileChanges(approved.Files)
+	for _, f := range files {
+		changes = append(changes, config.Visible(f)+": "+fileChanged)
+	}
+	if len(values) > 0 {
+		changes = append(changes, rotationNote)
+	}
+	return changes, files
+}
+
 // approveLaunch records that server may run l.
 func (c *Core) approveLaunch(server string, l config.Launch, how string) {
-	a := store.LaunchApproval{Server: server, Fingerprint: l.Fingerprint(), Command: l.CommandLine(), Approved: time.Now().UTC(), How: how}
+	a := store.LaunchApproval{Server: server, Fingerprint: l.Fingerprint(), Command: l.CommandLine(), Approved: time.Now().UTC(), How: how,
+		Values: l.Values, Files: l.Files}
 	c.mu.Lock()
 	c.launches.approved[server] = a
 	c.mu.Unlock()
@@ -173,9 +250,17 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 	c := s.core
 	l := spec.Launch
 	c.mu.Lock()
-	prev := c.launches.approved[s.name].Command
+	approved := c.launches.approved[s.name]
+	prev := approved.Command
 	s.pendingLaunch = &l
 	c.mu.Unlock()
+	changes, files := launchChanges(l, approved)
+	if !s.waitReset(ctx, spec) {
+		return false
+	}
+	if !c.needsApproval(spec) {
+		return true // approved with the others after a reset
+	}
 	defer func() {
 		c.mu.Lock()
 		s.pendingLaunch = nil
@@ -185,16 +270,30 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 	if prev != "" {
 		head = "a changed entry waits for your approval before it runs"
 	}
+	if len(files) > 0 {
+		head = fmt.Sprintf("%s: %s", config.Visible(files[0]), fileChanged)
+		if len(files) > 1 {
+			head += fmt.Sprintf(" (and %d more files)", len(files)-1)
+		}
+	}
 	s.setState(StateNeedsApproval, fmt.Sprintf("%s: allow it in the inbox, or with: mcptray approve %s", head, s.name))
 	s.log.Write(logLifecycle, "needs approval before it runs: "+l.CommandLine())
-	c.log.Warn("an entry waits for approval before it runs", "server", s.name, "command", l.CommandLine(), "previous", prev)
+	for _, ch := range changes {
+		s.log.Write(logLifecycle, "changed: "+ch)
+	}
+	c.log.Warn("an entry waits for approval before it runs", "server", s.name, "command", l.CommandLine(), "previous", prev, "changes", len(changes))
 
 	msg := fmt.Sprintf("mcp.json has a new entry %q. Allow it to run this?", s.name)
-	if prev != "" {
+	switch {
+	case len(files) > 0 && prev == l.CommandLine():
+		msg = fmt.Sprintf("A file the entry %q runs changed since you approved it. Allow it to run the new contents?", s.name)
+	case prev == l.CommandLine():
+		msg = fmt.Sprintf("The entry %q in mcp.json has new environment or header values, which choose what runs. Allow it?", s.name)
+	case prev != "":
 		msg = fmt.Sprintf("The entry %q in mcp.json now runs something else. Allow it?", s.name)
 	}
 	req := InboxRequest{Kind: KindLaunch, Server: s.name, Source: SourceMcptray, Message: msg, Mode: "form", Confirm: true,
-		Launch: &LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: config.Visible(l.Cwd), Previous: prev}}
+		Launch: &LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: config.Visible(l.Cwd), Previous: prev, Changes: changes}}
 	if l.Type == config.TypeHTTP {
 		req.Launch.EnvNames = l.HeaderNames // an HTTP entry's secrets are its headers
 	}

@@ -157,6 +157,7 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
 	var need *config.InputNeededError
 	runnable := !spec.Disabled && (spec.Err == nil || errors.As(spec.Err, &need))
+	spec.Launch = spec.Launch.Rehash() // the files as they are now (launch.go)
 	if runnable && s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
 		s.setState(StateStopped, "")
 		return
@@ -177,6 +178,15 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	}
 	var bo backoff
 	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			// A restart runs the files as they are now: one changed since
+			// the yes waits for another (launch.go).
+			spec.Launch = spec.Launch.Rehash()
+			if s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
+				s.setState(StateStopped, "")
+				return
+			}
+		}
 		if !first || attempt > 0 {
 			s.setStatus(func(st *ServerStatus) { st.Restarts++ })
 		}
@@ -276,18 +286,25 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 		st.State, st.Error, st.Since, st.StderrTail = StateReady, "", ready.UTC(), nil
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())
 	})
+	// Re-lists after tools/list_changed are rate-limited: a server that
+	// sends it without end gets one list per RelistEvery, not one per
+	// notification (each goes on to every assistant's view).
+	var relist relistLimit
+	defer relist.stop()
 	for {
 		select {
 		case <-s.toolsChanged:
-			listCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
-			tools, err := sess.ListTools(listCtx)
-			cancel()
-			if err != nil {
-				s.log.Write(logLifecycle, "listing changed tools: "+err.Error())
+			if !relist.now(s.core.opts.RelistEvery) {
+				if relist.limited == 1 {
+					s.log.Write(logLifecycle, fmt.Sprintf("tools/list_changed comes more often than every %s: tools are listed again at most that often", s.core.opts.RelistEvery))
+				}
 				continue
 			}
-			s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
-			s.core.serverReady(s.name, sess)
+			s.relistTools(ctx, sess)
+			continue
+		case <-relist.due():
+			relist.fired()
+			s.relistTools(ctx, sess)
 			continue
 		case <-sess.Done():
 			s.core.serverDown(s.name)
@@ -302,6 +319,19 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 			return "stopped", time.Since(ready)
 		}
 	}
+}
+
+// relistTools lists a session's tools again, after tools/list_changed.
+func (s *server) relistTools(ctx context.Context, sess *downstream.Session) {
+	listCtx, cancel := context.WithTimeout(ctx, s.core.opts.StartTimeout)
+	tools, err := sess.ListTools(listCtx)
+	cancel()
+	if err != nil {
+		s.log.Write(logLifecycle, "listing changed tools: "+err.Error())
+		return
+	}
+	s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
+	s.core.serverReady(s.name, sess)
 }
 
 func (s *server) stop(sess *downstream.Session) {

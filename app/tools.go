@@ -101,9 +101,11 @@ func SetToolEnabledInFile(path, server, tool string, on bool) error {
 	return editFile(path, func(data []byte) ([]byte, error) { return setToolEnabled(data, server, tool, on) })
 }
 
-// setToolEnabled edits disabledTools in data: off appends the tool's name
-// (unless a glob turns it off already); on removes the name, and fails
-// when a glob still turns the tool off.
+// setToolEnabled edits disabledTools in data: off appends the glob that
+// matches the tool alone (config.ExactGlob; unless a glob turns it off
+// already); on removes that glob, and fails when another glob still turns
+// the tool off. A tool named like a glob ("*") is never read as one: off
+// turns off that tool only, and on never removes the person's own "*".
 func setToolEnabled(data []byte, server, tool string, on bool) ([]byte, error) {
 	if tool == "" {
 		return nil, fmt.Errorf("no tool name given")
@@ -116,9 +118,10 @@ func setToolEnabled(data []byte, server, tool string, on bool) ([]byte, error) {
 		if _, off := (config.ToolRules{DisabledTools: list}).ToolOff(tool); off {
 			return data, nil
 		}
-		return config.SetEntryList(data, server, "disabledTools", append(list, tool))
+		return config.SetEntryList(data, server, "disabledTools", append(list, config.ExactGlob(tool)))
 	}
-	kept := slices.DeleteFunc(slices.Clone(list), func(g string) bool { return g == tool })
+	exact := config.ExactGlob(tool)
+	kept := slices.DeleteFunc(slices.Clone(list), func(g string) bool { return g == exact })
 	if glob, off := (config.ToolRules{DisabledTools: kept}).ToolOff(tool); off {
 		return nil, fmt.Errorf("%s stays off: the pattern %q in the disabledTools of %s turns it off; edit mcp.json to change it", tool, glob, server)
 	}

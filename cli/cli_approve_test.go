@@ -121,11 +121,31 @@ func TestApprovalFromCLI(t *testing.T) {
 
 	g := openGatewayWith(t, in.Data, map[string]any{"elicitation": map[string]any{}})
 	g.tool("notes__read_note", map[string]any{}) // read-only: no question
+
+	// write_note says nothing about what it changes: under the default
+	// approve "destructive" it asks, and says why; `tools` shows it.
+	if code, out, _ := in.Run("tools", "notes"); code != 0 || !regexpLine(out, `write_note\s+asks`) || !regexpLine(out, `delete_note\s+asks`) || !regexpLine(out, `read_note\s+on`) {
+		t.Errorf("tools notes:\n%s", out)
+	}
+	unsaid := callAsync(t, g, "notes__write_note", map[string]any{})
+	req := w.asks(unsaid, "write_note")
+	if req.Tool != "write_note" || req.Approval == nil || req.Approval.Why != app.UnsaidWhy || req.Approval.Destructive || req.Approval.ReadOnly {
+		t.Errorf("approval of write_note %+v %+v", req, req.Approval)
+	}
+	if code, out, _ := in.Run("inbox", "--json"); code != 0 || !strings.Contains(out, "doesn't say whether it changes anything") {
+		t.Errorf("inbox:\n%s", out)
+	}
+	if code, _, errs := in.Run("inbox", "answer", req.ID, "--yes"); code != 0 {
+		t.Fatal(errs)
+	}
+	if text, isErr := awaitCall(t, unsaid); isErr != "" || text != "write_note: {}" {
+		t.Errorf("write_note allowed once: %q %s", text, isErr)
+	}
 	args := map[string]any{"id": 7, "note": "x" + secret + "y", "long": strings.Repeat("z", 2000)}
 
 	// Once.
 	done := callAsync(t, g, "notes__delete_note", args)
-	req := w.next(app.KindApproval)
+	req = w.next(app.KindApproval)
 	code, out, _ := in.Run("inbox", "--json")
 	if code != 0 || strings.Contains(out, secret) || !strings.Contains(out, `"kind": "approval"`) {
 		t.Errorf("inbox --json shows the secret, or no approval:\n%s", out)
@@ -182,8 +202,8 @@ func TestApprovalFromCLI(t *testing.T) {
 		t.Errorf("mcp.json lacks allowTools:\n%s", cfg)
 	}
 	in.WaitFor("allowTools applied", func(statusJSON) bool {
-		_, out, _ := in.Run("tools", "notes", "--json")
-		return strings.Contains(out, `"name": "delete_note"`) && !strings.Contains(out, `"approval": true`)
+		d, ok := toolsByName(t, in, "notes")["delete_note"]
+		return ok && !d.Approval
 	})
 	g3 := openGateway(t, in.Data)
 	if _, isErr := awaitCall(t, callAsync(t, g3, "notes__delete_note", args)); isErr != "" {

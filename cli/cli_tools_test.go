@@ -74,7 +74,8 @@ func TestToolTurnedOffFromCLI(t *testing.T) {
 	st := in.WaitFor("notes ready", states("notes", "ready"))
 	pid := st.Servers[0].PID
 	g := openGateway(t, in.Data)
-	g.tool("notes__write_note", map[string]any{})
+	w := watchInbox(t, in.Data)
+	g.tool("notes__read_note", map[string]any{})
 	if names := g.listedTools(); !slices.Contains(names, "notes__write_note") {
 		t.Fatalf("tools/list: %v", names)
 	}
@@ -129,7 +130,11 @@ func TestToolTurnedOffFromCLI(t *testing.T) {
 		t.Fatalf("tools on: %s", errs)
 	}
 	g.waitNote("notifications/tools/list_changed", n)
-	if text, isErr := callResult(t, g.tool("notes__write_note", map[string]any{"a": 1})); isErr || text != `write_note: {"a":1}` {
+	on := callAsync(t, g, "notes__write_note", map[string]any{"a": 1}) // no hints: it asks
+	if code, _, errs := in.Run("inbox", "answer", w.asks(on, "write_note").ID, "--yes"); code != 0 {
+		t.Fatal(errs)
+	}
+	if text, isErr := awaitCall(t, on); isErr != "" || text != `write_note: {"a":1}` {
 		t.Errorf("write_note on again: %q", text)
 	}
 	if st := in.Status(); st.Servers[0].PID != pid || st.Servers[0].Restarts != 0 {

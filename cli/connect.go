@@ -21,7 +21,19 @@ const startWait = 10 * time.Second
 // cmdConnect is what an assistant launches: a stdio MCP server that pipes
 // its stdin and stdout to the running instance's gateway, starting the tray
 // app (or the daemon, without a display) first if none runs.
+//
+// SIGTERM or SIGINT (ctx ending) is how an assistant stops a stdio server:
+// a normal shutdown, so connect then exits 0 with nothing on stderr.
 func cmdConnect(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	err := connect(ctx, args, stdin, stdout)
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// connect is cmdConnect but for how a stop by signal ends.
+func connect(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	f := newFlags("connect")
 	server := f.String("server", "", "`NAME` expose one server, with its own tool names")
 	tools := f.String("tools", "", "`live|stable|dynamic` the tool-list mode (default: x-mcptray.tools)")

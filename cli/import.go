@@ -161,6 +161,9 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		if hint := c.ReloadHint(assistants.Add); hint != "" {
 			fmt.Fprintln(stdout, hint)
 		}
+		if note := c.AddNote(); note != "" {
+			fmt.Fprintln(stdout, note)
+		}
 	} else {
 		fmt.Fprintf(stdout, "%s still runs them too: `mcptray import %s --replace` takes them out and puts mcptray in their place\n", c.Display, c.Name)
 	}

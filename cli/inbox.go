@@ -72,7 +72,7 @@ func dash(s string) string {
 // kind says what answering involves: a form, a yes/no, a URL, an input.
 func kind(r app.InboxRequest) string {
 	switch {
-	case r.Kind == app.KindApproval, r.Kind == app.KindLaunch, r.Kind == app.KindToolChange:
+	case r.Kind == app.KindApproval, r.Kind == app.KindLaunch, r.Kind == app.KindLaunchReset, r.Kind == app.KindToolChange:
 		return r.Kind
 	case r.Source == app.SourceConfig:
 		return "input " + oneLine(r.Input)
@@ -445,7 +445,16 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 		if l.Previous != "" {
 			fmt.Fprintf(p.out, "  Ran before: %s\n", oneLine(l.Previous))
 		}
+		for _, ch := range l.Changes {
+			fmt.Fprintf(p.out, "  Changed: %s\n", oneLine(ch))
+		}
 		a.Action, err = p.choose("Allow it to run? [y]es, [n]o: ")
+	case req.Kind == app.KindLaunchReset && req.Reset != nil:
+		fmt.Fprintf(p.out, "  File:  %s\n", oneLine(req.Reset.File))
+		for _, e := range req.Reset.Entries {
+			fmt.Fprintf(p.out, "  %s: %s\n", oneLine(e.Entry), oneLine(e.CommandLine))
+		}
+		a.Action, err = p.choose("Approve them all? [y]es, [n]o (choose one by one): ")
 	case req.Kind == app.KindToolChange && req.ToolChange != nil:
 		tc := req.ToolChange
 		fmt.Fprintf(p.out, "  Description before:\n%s\n  Description now:\n%s\n", indent(indent(tc.OldDescription)), indent(indent(tc.NewDescription)))

@@ -77,6 +77,9 @@ func cmdSetup(args []string, stdout io.Writer) error {
 	if hint := c.ReloadHint(action); hint != "" {
 		fmt.Fprintln(stdout, hint)
 	}
+	if note := c.AddNote(); note != "" && action == assistants.Add {
+		fmt.Fprintln(stdout, note)
+	}
 	return nil
 }
 

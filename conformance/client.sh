@@ -101,10 +101,12 @@ elicitation=""
 if [[ -n ${CONFORMANCE_ELICITATION:-} ]]; then
 	elicitation=", \"elicitation\": \"$CONFORMANCE_ELICITATION\""
 fi
+# approve off: the suite's tools carry no annotations, and the protocol is
+# what it checks (the approvals have tests of their own).
 cat >"$tmp/mcp.json" <<EOF
 {
   "mcpServers": { "suite": { "type": "http", "url": "$url" } },
-  "x-mcptray": { "listen": "127.0.0.1:0"$elicitation }
+  "x-mcptray": { "listen": "127.0.0.1:0", "approve": "off"$elicitation }
 }
 EOF
 "$mcptray" daemon --config "$tmp/mcp.json" --data "$data" >"$tmp/daemon.log" 2>&1 &

@@ -23,7 +23,8 @@
 // subscriptions, list_changed. tools/call takes a fast path on stream
 // sessions: upstream.go peeks at each line (wire.PeekMessage), rewrites
 // the id, the tool name and the progress token in place (wire.Splice) and
-// writes the bytes to the server's stdin (Session.WriteLine); the
+// writes the bytes to the server's stdin (Session.WriteCall: at once, or
+// in the server's bounded queue, never waiting for the server); the
 // session's stdout tap hands the reply line back to the gateway's Router
 // (gwAttachment.Tap, gateway_call.go) by its "gw-N" id, and the same
 // bytes, with the assistant's id, go upstream (wire.StreamWriter). Results

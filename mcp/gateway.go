@@ -144,6 +144,8 @@ type Gateway struct {
 	upstreams  map[*sdk.ServerSession]*upstream // guarded by mu
 	httpUps    map[string]*upstream             // guarded by mu: HTTP sessions by Mcp-Session-Id
 	httpIdle   time.Duration                    // guarded by mu: HTTPOptions.SessionIdle
+	httpUnused time.Duration                    // guarded by mu: HTTPOptions.UnusedSessionIdle
+	httpMax    int                              // guarded by mu: HTTPOptions.MaxSessions
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -263,9 +264,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
 	defer c.dl.Stop()
-	if err := sess.WriteLine(line); err != nil {
+	if _, err := sess.WriteCall(c.n, line); err != nil {
 		g.calls.take(c.n)
-		return nil, &jsonrpc.Error{Code: codeInternal, Message: fmt.Sprintf("server %q is not reachable: %v", server, err)}
+		return nil, &jsonrpc.Error{Code: codeInternal, Message: unsentText(server, err)}
 	}
 	select {
 	case reply := <-c.reply:
@@ -280,8 +281,11 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		if expired.Load() {
 			reason = "timed out in mcptray"
 		}
-		g.cancelDownstream(sess, c.n, reason)
-		if expired.Load() {
+		withdrawn := g.cancelDownstream(sess, c.n, reason)
+		switch {
+		case expired.Load() && withdrawn:
+			return nil, &jsonrpc.Error{Code: codeTimeout, Message: g.notReadText(server, tool)}
+		case expired.Load():
 			return nil, g.timeoutError(server, tool)
 		}
 		return nil, ctx.Err()
@@ -322,6 +326,21 @@ func (g *Gateway) timeoutText(server, tool string) string {
 	return fmt.Sprintf("server %q did not answer tool %q within %s; the call was cancelled", server, tool, g.timeout())
 }
 
+// notReadText is the timeout's answer to a call whose request still
+// waited in the server's stdin queue (so it was never sent).
+func (g *Gateway) notReadText(server, tool string) string {
+	return fmt.Sprintf("server %q did not read the call of tool %q within %s (it is not reading its input); the call was not sent", server, tool, g.timeout())
+}
+
+// unsentText is the answer to a call whose request could not be written
+// to the server.
+func unsentText(server string, err error) string {
+	if errors.Is(err, downstream.ErrStdinFull) {
+		return fmt.Sprintf("server %q is not reading its input (%d MiB wait to be written to it); the call was not sent", server, downstream.MaxStdinQueue>>20)
+	}
+	return fmt.Sprintf("server %q is not reachable: %v", server, err)
+}
+
 func diedError(server string, sess *downstream.Session) error {
 	return &jsonrpc.Error{Code: codeInternal, Message: diedText(server, sess)}
 }
@@ -341,8 +360,13 @@ func errorResult(text string) *sdk.CallToolResult {
 
 // cancelDownstream tells a server that the gateway gave up on a request
 // it sent as bytes (for an HTTP server: through Session.WriteLine; the
-// SDK's client cancels the calls it made itself).
-func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason string) {
+// SDK's client cancels the calls it made itself). A request still
+// waiting in a stdio server's stdin queue is taken back instead, and
+// withdrawn says so. It never waits for the server.
+func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason string) (withdrawn bool) {
+	if sess.Withdraw(n) {
+		return true
+	}
 	b := make([]byte, 0, 128)
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
 	b = wire.AppendGWID(b, n)
@@ -350,6 +374,7 @@ func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason st
 	b = append(b, wire.QuoteJSON(reason)...)
 	b = append(b, "}}\n"...)
 	sess.WriteLine(b)
+	return false
 }
 
 // Tap is the stdout tap of a session the gateway routes for: replies to
@@ -502,10 +527,15 @@ func (g *Gateway) expire(c *call) {
 	if g.calls.take(c.n) == nil {
 		return
 	}
-	g.cancelDownstream(c.sess, c.n, "timed out in mcptray")
 	text := g.timeoutText(c.server, c.tool)
 	if c.method != "" {
 		text = fmt.Sprintf("server %q did not answer %s within %s; the request was cancelled", c.server, c.method, g.timeout())
+	}
+	if g.cancelDownstream(c.sess, c.n, "timed out in mcptray") {
+		text = g.notReadText(c.server, c.tool)
+		if c.method != "" {
+			text = fmt.Sprintf("server %q did not read %s within %s (it is not reading its input); the request was not sent", c.server, c.method, g.timeout())
+		}
 	}
 	c.finish(wire.ErrorLine(c.upID, codeTimeout, text))
 	g.recordCall(c, OutcomeTimeout)

@@ -29,6 +29,14 @@ type HTTPOptions struct {
 	// flight (an open GET stream counts) for longer, once another session
 	// starts (gateway_http_idle.go).
 	SessionIdle time.Duration
+	// UnusedSessionIdle, when set, is SessionIdle for a session that made
+	// no request after initialize but the initialized notification.
+	UnusedSessionIdle time.Duration
+	// MaxSessions, when set, caps the sessions open at a time (there is
+	// one token, so this is the cap per token): a new session closes the
+	// one idle the longest, or is refused with 503 when each has a
+	// request in flight.
+	MaxSessions int
 }
 
 // HTTPHandler serves the gateway over streamable HTTP: /mcp for every
@@ -50,7 +58,7 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	}
 	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log), MaxRequestBodyBytes: MaxHTTPBody})
 	g.mu.Lock()
-	g.httpIdle = opts.SessionIdle
+	g.httpIdle, g.httpUnused, g.httpMax = opts.SessionIdle, opts.UnusedSessionIdle, opts.MaxSessions
 	g.mu.Unlock()
 	serve := func(w http.ResponseWriter, r *http.Request) {
 		if id := r.Header.Get("Mcp-Session-Id"); id != "" {
@@ -65,13 +73,26 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, err.Error(), status)
 			return
 		}
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			// A new session (an initialize): make room under MaxSessions.
+			if refusal := g.roomForHTTPSession(); refusal != "" {
+				http.Error(w, refusal, http.StatusServiceUnavailable)
+				return
+			}
+		}
 		if r.Method == http.MethodDelete {
 			// The SDK waits for the session's calls to finish before it
 			// ends the session: end them first.
 			g.endHTTPSession(r.Header.Get("Mcp-Session-Id"))
 		}
-		if serveDiscover(w, r) || g.serveFast(w, r, v) {
-			return
+		if r.Method == http.MethodPost {
+			body, p, ok := g.checkBody(w, r) // gateway_http_check.go
+			if !ok {
+				return
+			}
+			if serveDiscover(w, r) || p != nil && g.serveFast(w, r, v, body, p) {
+				return
+			}
 		}
 		streamable.ServeHTTP(w, r)
 	}

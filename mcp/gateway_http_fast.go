@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"io"
@@ -27,14 +26,16 @@ import (
 // else — other methods, batches, unknown sessions or versions, odd headers
 // — goes to the SDK unchanged, so its answers and errors stay the spec's.
 
-// maxFastBody is the largest POST body the fast path reads; bigger ones go
+// maxFastBody is the largest POST body the fast path takes; bigger ones go
 // to the SDK.
 const maxFastBody = 1 << 20
 
-// serveFast answers r on the fast path and reports whether it did; when it
-// did not, r is as it was (its body can still be read in full).
-func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) bool {
-	if r.Method != http.MethodPost || r.ContentLength > maxFastBody {
+// serveFast answers r on the fast path and reports whether it did; t is
+// r's body, one message that passed wire.CheckMessage (checkBody), and p
+// its fields. When it did not, r is as it was (its body can still be read
+// in full).
+func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t []byte, p *wire.Peek) bool {
+	if len(t) > maxFastBody || !p.Method.OK() {
 		return false
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
@@ -47,27 +48,13 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	if up == nil || up.v != v || !up.fastPOST(r) {
 		return false
 	}
-	orig := r.Body
-	body, err := io.ReadAll(io.LimitReader(orig, maxFastBody+1))
-	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), orig), orig}
-	if err != nil || len(body) > maxFastBody {
-		return false
-	}
-	t := bytes.TrimSpace(body)
-	if len(t) == 0 || t[0] != '{' {
-		return false
-	}
-	p, err := wire.PeekMessage(t)
-	if err != nil || !p.Method.OK() {
-		return false
-	}
 	if p.Method.Is(t, `"`+methodDiscover+`"`) { // gateway_discover.go
-		writeDiscover(w, t, &p)
+		writeDiscover(w, t, p)
 		return true
 	}
-	if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
+	if m, ok := isTaskMethod(t, p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
 		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
-		if !up.relayTask(t, &p, m, hw) {
+		if !up.relayTask(t, p, m, hw) {
 			return false
 		}
 		hw.wait(r)
@@ -76,16 +63,16 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view) boo
 	if !up.streamless() && !(p.Method.Is(t, `"tools/call"`) && p.Params.OK() && hasTask(p.Params.Of(t))) {
 		return false // a task-augmented call is answered at once: no stream needed either
 	}
-	switch {
-	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
+	switch fastWay(t, p) {
+	case fastToolCall:
 		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
-		if !up.fastCall(t, &p, hw) {
+		if !up.fastCall(t, p, hw) {
 			return false
 		}
 		hw.wait(r)
 		return true
-	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
-		if !up.fastCancel(t, &p) {
+	case fastCancelled:
+		if !up.fastCancel(t, p) {
 			return false
 		}
 		w.WriteHeader(http.StatusAccepted)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mcptray/mcptray/mcp/downstream"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // What the person decided about a server's tools (DESIGN.md §14), as the
@@ -20,7 +21,7 @@ import (
 // Approval modes of ToolPolicy.Approve.
 const (
 	ApproveOff         = "off"
-	ApproveDestructive = "destructive" // tools annotated destructiveHint: true
+	ApproveDestructive = "destructive" // tools that may destroy data, by the spec's defaults (MayDestroy)
 	ApproveWrites      = "writes"      // tools not annotated readOnlyHint: true
 	ApproveAll         = "all"
 )
@@ -47,14 +48,17 @@ func (p *ToolPolicy) equal(q *ToolPolicy) bool {
 		slices.Equal(p.Allowed, q.Allowed) && maps.Equal(p.Held, q.Held)
 }
 
-// matchGlob reports whether a glob of globs matches name; a glob that
-// path.Match cannot read matches only itself.
+// matchGlob reports whether a glob of globs matches name, read as
+// path.Match reads it and only so (config.ExactGlob writes a tool named
+// "w*" as `w\*`, which no other tool matches); a glob that path.Match
+// cannot read matches only itself.
 func matchGlob(globs []string, name string) bool {
 	for _, g := range globs {
-		if g == name {
-			return true
+		ok, err := path.Match(g, name)
+		if err != nil {
+			ok = g == name
 		}
-		if ok, err := path.Match(g, name); err == nil && ok {
+		if ok {
 			return true
 		}
 	}
@@ -92,9 +96,20 @@ func (p *ToolPolicy) NeedsApproval(t *downstream.Tool) bool {
 	case ApproveWrites:
 		return t.Annotations == nil || !t.Annotations.ReadOnlyHint
 	case ApproveDestructive:
-		return t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
+		return MayDestroy(t.Annotations)
 	}
 	return false
+}
+
+// MayDestroy reads a tool's annotations as the MCP spec defines them: a
+// hint left out takes its default (readOnlyHint false, destructiveHint
+// true), so a tool may destroy data unless it says readOnlyHint: true or
+// destructiveHint: false. A tool with no annotations at all may.
+func MayDestroy(a *sdk.ToolAnnotations) bool {
+	if a == nil {
+		return true
+	}
+	return !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
 }
 
 // SetPolicy gives the gateway the person's say over the tools of the

@@ -79,19 +79,28 @@ func TestNeedsApproval(t *testing.T) {
 	write := &sdk.Tool{Name: "write"}
 	safeWrite := &sdk.Tool{Name: "safe", Annotations: &sdk.ToolAnnotations{DestructiveHint: &no}}
 	del := &sdk.Tool{Name: "delete", Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}}
+	unsaid := &sdk.Tool{Name: "unsaid", Annotations: &sdk.ToolAnnotations{Title: "Says nothing"}}
+	rw := &sdk.Tool{Name: "rw", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: false, OpenWorldHint: &no}}
+	globW, globClass := &sdk.Tool{Name: "w*"}, &sdk.Tool{Name: "[a-z]*"}
 	for _, tt := range []struct {
 		p    *ToolPolicy
 		want []string // the tools that wait
 	}{
 		{nil, nil},
 		{&ToolPolicy{Approve: ApproveOff}, nil},
-		{&ToolPolicy{Approve: ApproveDestructive}, []string{"delete"}},
-		{&ToolPolicy{Approve: ApproveWrites}, []string{"write", "safe", "delete"}},
-		{&ToolPolicy{Approve: ApproveAll}, []string{"read", "write", "safe", "delete"}},
-		{&ToolPolicy{Approve: ApproveAll, Allowed: []string{"re*", "delete"}}, []string{"write", "safe"}},
+		{&ToolPolicy{Approve: ApproveDestructive}, []string{"write", "delete", "unsaid", "rw", "w*", "[a-z]*"}},
+		{&ToolPolicy{Approve: ApproveWrites}, []string{"write", "safe", "delete", "unsaid", "rw", "w*", "[a-z]*"}},
+		{&ToolPolicy{Approve: ApproveAll}, []string{"read", "write", "safe", "delete", "unsaid", "rw", "w*", "[a-z]*"}},
+		{&ToolPolicy{Approve: ApproveAll, Allowed: []string{"re*", "delete"}}, []string{"write", "safe", "unsaid", "rw", "w*", "[a-z]*"}},
+		// What "Always" writes for the tools "w*" and "[a-z]*" allows them
+		// alone; a glob that does not parse matches only itself.
+		{&ToolPolicy{Approve: ApproveAll, Allowed: []string{`w\*`, `\[a-z]\*`, "[", "wri"}}, []string{"read", "write", "safe", "delete", "unsaid", "rw"}},
+		// A glob is read as a glob only: "[a-z]*" does not match a tool
+		// named "[a-z]*" merely by being spelled the same.
+		{&ToolPolicy{Approve: ApproveAll, Allowed: []string{"[a-z]*"}}, []string{"[a-z]*"}},
 	} {
 		var got []string
-		for _, tool := range []*sdk.Tool{read, write, safeWrite, del} {
+		for _, tool := range []*sdk.Tool{read, write, safeWrite, del, unsaid, rw, globW, globClass} {
 			if tt.p.NeedsApproval(tool) {
 				got = append(got, tool.Name)
 			}
@@ -185,8 +194,8 @@ func TestApprovalBeforeACall(t *testing.T) {
 	if _, isErr := call(web, AllowOnce, true); isErr { // and HTTP too
 		t.Error("HTTP refused")
 	}
-	if res, _, err := a.call(t, "n__write_note", map[string]any{}); err != nil || res.IsError {
-		t.Errorf("write_note (not destructive) under approve destructive: %v %+v", err, res)
+	if res, _, err := a.call(t, "n__read_note", map[string]any{}); err != nil || res.IsError {
+		t.Errorf("read_note (read-only) under approve destructive: %v %+v", err, res)
 	}
 	if elicited.Load() != 0 {
 		t.Error("an approval went to the assistant")
@@ -195,6 +204,41 @@ func TestApprovalBeforeACall(t *testing.T) {
 	case req := <-ap.reqs:
 		t.Errorf("unexpected approval request %+v", req)
 	default:
+	}
+}
+
+// TestUnannotatedToolAsksUnderDestructive: under approve "destructive" a
+// tool that says nothing (write_note: no annotations) asks, as the MCP
+// spec's defaults (readOnlyHint false, destructiveHint true) say it may
+// destroy data; one that says readOnlyHint: true (read_note) or
+// destructiveHint: false (echo) does not.
+func TestUnannotatedToolAsksUnderDestructive(t *testing.T) {
+	ap := newApprover()
+	g, _ := newTestGateway(t, GatewayOptions{Approve: ap.approve})
+	addServer(t, g, "n", "echo", withEnv(mcptest.AnnotatedEnv+"=1"))
+	g.SetPolicy("n", &ToolPolicy{Approve: ApproveDestructive})
+	c := connectStream(t, g, UpstreamOptions{}, nil)
+	for _, name := range []string{"n__read_note", "n__echo"} {
+		if res, _, err := c.call(t, name, map[string]any{"message": "hi"}); err != nil || res.IsError {
+			t.Errorf("%s asked or failed: %v %+v", name, err, res)
+		}
+	}
+	done := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, _, _ := c.call(t, "n__write_note", map[string]any{})
+		done <- res
+	}()
+	select {
+	case req := <-ap.reqs:
+		if req.Tool != "write_note" || req.Annotations != nil {
+			t.Errorf("approval request %+v", req)
+		}
+		ap.answers <- Deny
+	case res := <-done:
+		t.Fatalf("write_note (no annotations) ran without a question: %+v", res)
+	}
+	if res := <-done; res == nil || !res.IsError || textOf(t, res) != DeclinedText {
+		t.Errorf("declined write_note: %+v", res)
 	}
 }
 

@@ -224,9 +224,9 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { g.expire(c) })
-	if err := o.sess.WriteLine(out); err != nil && g.calls.take(c.n) != nil {
+	if _, err := o.sess.WriteCall(c.n, out); err != nil && g.calls.take(c.n) != nil {
 		c.dl.Stop()
-		c.finish(wire.ErrorLine(upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", o.server, err)))
+		c.finish(wire.ErrorLine(upID, codeInternal, unsentText(o.server, err)))
 	}
 	return true
 }

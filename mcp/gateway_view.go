@@ -204,6 +204,49 @@ type exposed struct {
 	route *route
 }
 
+// pendingTool is a server's tool that a view exposes, before its name is
+// given.
+type pendingTool struct {
+	server string
+	t      *downstream.Tool
+	raw    json.RawMessage // the definition as the server sent it; nil when unknown
+	want   string          // toolName or singleName
+	sess   *downstream.Session
+	pol    *ToolPolicy
+}
+
+// assignNames gives each tool of todo its exposed name. A name stays with
+// the tool that had it in the view's last routes: a tool that appears
+// later (a server renaming its tools, or adding one through list_changed)
+// and wants the same name gets the name with a hash, so a name an
+// assistant listed, called or had approved never passes to another
+// server's tool. A tool now off or held back (offOrHeld, its refusal
+// routes) keeps its name too: a call of it is refused saying why. The
+// rest go in order (namer).
+func (v *view) assignNames(nm *namer, todo []pendingTool, offOrHeld []*route) []string {
+	names := make([]string, len(todo))
+	if prev := v.routes.Load(); prev != nil {
+		for i, p := range todo {
+			r := prev.tools[p.want]
+			had := r != nil && r.server == p.server && (r.kind == routeTool && r.tool == p.t.Name || r.kind == routeRefused)
+			if had && !nm.taken[p.want] {
+				names[i] = nm.assign(p.want, p.server, p.t.Name)
+			}
+		}
+		for _, o := range offOrHeld {
+			if r := prev.tools[o.tool]; r != nil && (r.kind == routeTool || r.kind == routeRefused) && r.server == o.server && !nm.taken[o.tool] {
+				nm.reserve(o.tool, o.server+"/"+o.tool)
+			}
+		}
+	}
+	for i, p := range todo {
+		if names[i] == "" {
+			names[i] = nm.assign(p.want, p.server, p.t.Name)
+		}
+	}
+	return names
+}
+
 // sync makes the view's sdk.Server match snap and publishes new routes. It
 // returns the name collisions it resolved.
 func (v *view) sync(snap *snapshot) []string {
@@ -233,6 +276,8 @@ func (v *view) sync(snap *snapshot) []string {
 				tools = append(tools, exposed{builtinTool(b, name), &route{kind: routeBuiltin, server: "mcptray", tool: b.Name, builtin: b}})
 			}
 		}
+		var todo []pendingTool
+		var offOrHeld []*route
 		for _, server := range rt.servers {
 			list, raws, sess := v.toolsOf(snap, server)
 			pol := snap.policies[server]
@@ -242,7 +287,8 @@ func (v *view) sync(snap *snapshot) []string {
 					want = toolName(server, t.Name)
 				}
 				if why := pol.refusal(server, t.Name); why != "" { // off or held back: not listed
-					refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: why})
+					r := &route{kind: routeRefused, server: server, tool: want, refused: why}
+					refused, offOrHeld = append(refused, r), append(offOrHeld, r)
 					continue
 				}
 				if v.key.aggregate() {
@@ -252,19 +298,22 @@ func (v *view) sync(snap *snapshot) []string {
 						continue
 					}
 				}
-				name := nm.assign(want, server, t.Name)
-				et, ok := exposeTool(t, name)
-				if !ok {
-					v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", server, "tool", t.Name)
-					continue
-				}
-				var listed json.RawMessage
+				var raw json.RawMessage
 				if i < len(raws) {
-					listed = renamedTool(raws[i], name)
+					raw = raws[i]
 				}
-				tools = append(tools, exposed{et, &route{kind: routeTool, server: server, tool: t.Name, toolJSON: wire.QuoteJSON(t.Name), sess: sess,
-					listed: listed, approve: pol.NeedsApproval(t), ann: t.Annotations}})
+				todo = append(todo, pendingTool{server, t, raw, want, sess, pol})
 			}
+		}
+		names := v.assignNames(nm, todo, offOrHeld)
+		for i, p := range todo {
+			et, ok := exposeTool(p.t, names[i])
+			if !ok {
+				v.g.log.Warn("tool skipped: its input schema is not an object schema", "server", p.server, "tool", p.t.Name)
+				continue
+			}
+			tools = append(tools, exposed{et, &route{kind: routeTool, server: p.server, tool: p.t.Name, toolJSON: wire.QuoteJSON(p.t.Name), sess: p.sess,
+				listed: renamedTool(p.raw, names[i]), approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations}})
 		}
 	}
 

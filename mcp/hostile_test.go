@@ -73,7 +73,7 @@ func TestToolWithDuplicateKeysSkipped(t *testing.T) {
 	for _, tool := range f.Tools() {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, " ") != "echo badutf8 wrongid" {
+	if strings.Join(names, " ") != "echo badutf8 wrongid ask" {
 		t.Errorf("tools = %v; want the entries with a key twice left out", names)
 	}
 	for _, want := range []string{`"name" twice`, `"shown"`, `"run"`, `"description" twice`, `"twice"`} {

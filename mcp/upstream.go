@@ -45,8 +45,10 @@ type upstream struct {
 	since    time.Time          // when the session began, for its log line at the end
 
 	// HTTP sessions (gateway_http_idle.go), guarded by g.mu: requests in
-	// flight, and when the last one ended.
+	// flight, requests made (the initialize request is not counted), and
+	// when the last one ended.
 	httpBusy      int
+	httpRequests  int
 	httpIdleSince time.Time
 
 	mu       sync.Mutex
@@ -66,7 +68,7 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 		now := time.Now()
 		up = &upstream{g: g, v: v, ss: ss, raw: map[string]*call{}, subs: map[subKey]bool{}, since: now, httpIdleSince: now}
 		g.upstreams[ss] = up
-		var idle []*upstream
+		var idle []idleSession
 		if id := ss.ID(); id != "" {
 			g.httpUps[id] = up
 			idle = g.idleHTTPSessions(up)
@@ -196,6 +198,15 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		return err
 	}
 	w := wire.NewStreamWriter(rw)
+	var sessOf atomic.Pointer[sdk.ServerSession] // for Overflow's log line
+	w.Overflow = func(unread int) {
+		client := ""
+		if ss := sessOf.Load(); ss != nil {
+			client, _ = clientInfo(ss)
+		}
+		g.log.Warn("assistant session ended: it does not read its answers", "client", client, "unreadBytes", unread)
+		rw.Close()
+	}
 	conn := &upConn{w: w, msgs: make(chan jsonrpc.Message), pending: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
 	ss, err := v.srv.Connect(ctx, downstream.ConnTransport{Conn: conn}, nil)
 	if err != nil {
@@ -203,6 +214,7 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		w.Close()
 		return fmt.Errorf("starting session: %w", err)
 	}
+	sessOf.Store(ss)
 	up := &upstream{g: g, v: v, ss: ss, w: w, raw: map[string]*call{}, subs: map[subKey]bool{}, since: time.Now()}
 	g.mu.Lock()
 	g.upstreams[ss] = up
@@ -214,9 +226,21 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 		rw.Close()
 	}()
 
+	pauses := 0
+	paused := func(unread int) {
+		if pauses++; pauses == 1 { // once a session: a slow reader pauses often
+			g.log.Info("assistant is not reading its answers: its next requests wait", "client", up.clientName(), "unreadBytes", unread)
+		}
+	}
 	lr := wire.NewLineReader(rw, wire.MaxLineBytes)
 	var readErr error
 	for {
+		// Backpressure: while the assistant leaves too much unread, its
+		// next requests wait in its pipe, not in our memory.
+		if !w.WaitRoom(ctx.Done(), paused) {
+			readErr = io.ErrClosedPipe
+			break
+		}
 		line, skipped, err := lr.Next()
 		if err != nil {
 			readErr = err
@@ -246,31 +270,37 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 	return nil
 }
 
-// handleLine takes one line from the assistant: the fast path for
-// tools/call and its cancellation, the SDK for everything else.
+// handleLine takes one line from the assistant: refused unless it passes
+// wire.CheckMessage (upstream_refuse.go), then the fast path for tools/call
+// and its cancellation, the SDK for everything else.
 func (up *upstream) handleLine(line []byte, conn *upConn) {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 {
 		return
 	}
 	if t[0] == '{' {
-		p, err := wire.PeekMessage(t)
-		if err == nil && p.Method.OK() {
+		p, err := wire.CheckMessage(t)
+		if err != nil {
+			up.refuse(t, err, conn)
+			return
+		}
+		switch fastWay(t, &p) {
+		case fastToolCall:
+			if up.fastCall(t, &p, nil) {
+				return
+			}
+		case fastCancelled:
+			if up.fastCancel(t, &p) {
+				return
+			}
+		default:
 			switch {
-			case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
-				if up.fastCall(t, &p, nil) {
-					return
-				}
-			case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
-				if up.fastCancel(t, &p) {
-					return
-				}
 			case p.Method.Is(t, `"`+methodDiscover+`"`): // gateway_discover.go
 				if p.ID.OK() {
 					up.send(discoverNotFound(p.ID.Of(t)))
 				}
 				return
-			default:
+			case p.Method.OK():
 				if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() && up.relayTask(t, &p, m, nil) { // gateway_tasks.go
 					return
 				}
@@ -285,7 +315,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 		return
 	}
 	if t[0] == '[' {
-		msgs, err := decodeBatch(t)
+		msgs, err := decodeBatch(t, func(elem []byte, err error) { up.refuse(elem, err, conn) })
 		if err != nil {
 			up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
 			return
@@ -305,6 +335,25 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 	up.send(wire.ErrorLine(nil, jsonrpc.CodeParseError, "parse error: not a JSON-RPC message"))
 }
 
+// Which way a message that passed wire.CheckMessage may go (fastWay).
+const (
+	slowPath      = iota // the SDK's
+	fastToolCall         // fastCall
+	fastCancelled        // fastCancel
+)
+
+// fastWay is the way a checked message may take, from its raw method: a
+// method spelled with escapes goes the SDK's way.
+func fastWay(t []byte, p *wire.Peek) int {
+	switch {
+	case p.Method.Is(t, `"tools/call"`) && p.ID.OK():
+		return fastToolCall
+	case p.Method.Is(t, `"notifications/cancelled"`) && !p.ID.OK():
+		return fastCancelled
+	}
+	return slowPath
+}
+
 // fastCall forwards a tools/call for a ready stdio server's tool as bytes:
 // new id, the server's tool name, a gateway progress token. It reports
 // false when the call must take the slow path. hw is set for an HTTP
@@ -320,12 +369,11 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if !p.Params.OK() {
 		return false
 	}
-	params := p.Params.Of(line)
-	nameSp := wire.Field(params, "name")
-	name, ok := wire.RawString(nameSp.Of(params))
+	name, nameSp, ok := callName(line, p)
 	if !ok {
 		return false
 	}
+	params := p.Params.Of(line)
 	r := up.v.routes.Load().tools[name]
 	// One pass over the params for both keys: arguments may be large.
 	var metaSp, taskSp wire.Span
@@ -397,16 +445,28 @@ func (up *upstream) sendFast(c *call, out []byte, r *route) bool {
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { g.expire(c) })
-	if err := r.sess.WriteLine(out); err != nil {
+	if written, err := r.sess.WriteCall(c.n, out); err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.Stop()
-			c.finish(wire.ErrorLine(c.upID, codeInternal, fmt.Sprintf("server %q is not reachable: %v", r.server, err)))
+			c.finish(wire.ErrorLine(c.upID, codeInternal, unsentText(r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
-	} else if g.calls.inFlight() == 1 {
+	} else if written && g.calls.inFlight() == 1 {
 		wire.HandOff()
 	}
 	return true
+}
+
+// callName is the tool a tools/call that passed wire.CheckMessage names,
+// and where the name is in its params: what the fast path routes on.
+func callName(line []byte, p *wire.Peek) (string, wire.Span, bool) {
+	if !p.Params.OK() {
+		return "", wire.Span{}, false
+	}
+	params := p.Params.Of(line)
+	sp := wire.Field(params, "name")
+	name, ok := wire.RawString(sp.Of(params))
+	return name, sp, ok
 }
 
 func sortEdits(e []wire.Edit) {
@@ -454,26 +514,52 @@ func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
 	return true
 }
 
-func decodeBatch(b []byte) ([]jsonrpc.Message, error) {
-	var msgs []jsonrpc.Message
+// decodeBatch decodes the messages of a batch. An element that
+// wire.CheckMessage refuses goes to refused, once the batch is known to
+// delimit, and the others are decoded; an element that does not decode
+// fails the whole batch.
+func decodeBatch(b []byte, refused func(elem []byte, err error)) ([]jsonrpc.Message, error) {
+	type bad struct {
+		elem []byte
+		err  error
+	}
+	var (
+		msgs []jsonrpc.Message
+		bads []bad
+	)
 	i := wire.SkipWS(b, 1)
 	for i < len(b) && b[i] != ']' {
 		e := wire.SkipValue(b, i)
 		if e < 0 {
 			return nil, wire.ErrNotObject
 		}
-		m, err := jsonrpc.DecodeMessage(b[i:e])
-		if err != nil {
-			return nil, err
+		elem := b[i:e]
+		if _, err := wire.CheckMessage(elem); err != nil {
+			bads = append(bads, bad{elem, err})
+		} else {
+			m, err := jsonrpc.DecodeMessage(elem)
+			if err != nil {
+				return nil, err
+			}
+			msgs = append(msgs, m)
 		}
-		msgs = append(msgs, m)
 		i = wire.SkipWS(b, e)
-		if i < len(b) && b[i] == ',' {
+		switch {
+		case i < len(b) && b[i] == ',':
 			i = wire.SkipWS(b, i+1)
+		case i < len(b) && b[i] == ']':
+		default:
+			return nil, errors.New("a batch element is not followed by a comma or ]")
 		}
 	}
-	if len(msgs) == 0 {
+	if i >= len(b) || wire.SkipWS(b, i+1) != len(b) {
+		return nil, errors.New("a batch must end with ] and nothing after it")
+	}
+	if len(msgs)+len(bads) == 0 {
 		return nil, errors.New("empty batch")
+	}
+	for _, x := range bads {
+		refused(x.elem, x.err)
 	}
 	return msgs, nil
 }

@@ -212,11 +212,14 @@ cmd_mcptray() {
 	tmp=$(mktemp -d)
 	data="$tmp/data"
 	mkdir -p "$results"
-	# The everything-server as a stdio server (no -http flag).
+	# The everything-server as a stdio server (no -http flag). Its tools
+	# carry no annotations, so under the default approve: destructive each
+	# call would wait for the person: the suite checks the protocol, the
+	# approvals have tests of their own (cli TestApprovalFromCLI).
 	cat >"$tmp/mcp.json" <<EOF
 {
   "mcpServers": { "everything": { "command": "$server" } },
-  "x-mcptray": { "listen": "127.0.0.1:0" }
+  "x-mcptray": { "listen": "127.0.0.1:0", "approve": "off" }
 }
 EOF
 	"$bin" daemon --config "$tmp/mcp.json" --data "$data" >"$results/mcptray-daemon.log" 2>&1 &

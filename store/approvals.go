@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -22,6 +23,16 @@ type LaunchApproval struct {
 	Command     string // the command line as shown (no secret value)
 	Approved    time.Time
 	How         string // ApprovedBy…
+	// Values and Files are the launch's (config.Launch): keyed hashes of
+	// its environment and header values, and what it ran of each file.
+	Values map[string]string
+	Files  map[string]string
+}
+
+// launchDetail is the JSON of launch_approvals.detail.
+type launchDetail struct {
+	Values map[string]string `json:"values,omitempty"`
+	Files  map[string]string `json:"files,omitempty"`
 }
 
 // ApproveLaunch records that server may run the launch with fingerprint
@@ -30,11 +41,15 @@ func (s *Store) ApproveLaunch(ctx context.Context, a LaunchApproval) error {
 	if a.Server == "" || a.Fingerprint == "" {
 		return errors.New("recording an approval: server or fingerprint is empty")
 	}
-	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO launch_approvals (server, fingerprint, command, approved, how) VALUES (?, ?, ?, ?, ?)
+	detail, err := json.Marshal(launchDetail{Values: a.Values, Files: a.Files})
+	if err != nil {
+		return fmt.Errorf("recording the approval of %s: %w", a.Server, err)
+	}
+	_, err = s.db().ExecContext(ctx,
+		`INSERT INTO launch_approvals (server, fingerprint, command, approved, how, detail) VALUES (?, ?, ?, ?, ?, ?)
 		 ON CONFLICT(server) DO UPDATE SET fingerprint = excluded.fingerprint, command = excluded.command,
-		 approved = excluded.approved, how = excluded.how`,
-		a.Server, a.Fingerprint, a.Command, formatTime(a.Approved), a.How)
+		 approved = excluded.approved, how = excluded.how, detail = excluded.detail`,
+		a.Server, a.Fingerprint, a.Command, formatTime(a.Approved), a.How, string(detail))
 	if err != nil {
 		return fmt.Errorf("recording the approval of %s: %w", a.Server, err)
 	}
@@ -43,7 +58,7 @@ func (s *Store) ApproveLaunch(ctx context.Context, a LaunchApproval) error {
 
 // LaunchApprovals returns every recorded approval, by server.
 func (s *Store) LaunchApprovals(ctx context.Context) (map[string]LaunchApproval, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server, fingerprint, command, approved, how FROM launch_approvals`)
+	rows, err := s.db().QueryContext(ctx, `SELECT server, fingerprint, command, approved, how, detail FROM launch_approvals`)
 	if err != nil {
 		return nil, fmt.Errorf("reading approvals: %w", err)
 	}
@@ -51,9 +66,13 @@ func (s *Store) LaunchApprovals(ctx context.Context) (map[string]LaunchApproval,
 	out := map[string]LaunchApproval{}
 	for rows.Next() {
 		var a LaunchApproval
-		var at string
-		if err := rows.Scan(&a.Server, &a.Fingerprint, &a.Command, &at, &a.How); err != nil {
+		var at, detail string
+		if err := rows.Scan(&a.Server, &a.Fingerprint, &a.Command, &at, &a.How, &detail); err != nil {
 			return nil, fmt.Errorf("reading approvals: %w", err)
+		}
+		var d launchDetail
+		if json.Unmarshal([]byte(detail), &d) == nil {
+			a.Values, a.Files = d.Values, d.Files
 		}
 		a.Approved, _ = parseTime(at)
 		out[a.Server] = a
@@ -65,7 +84,7 @@ func (s *Store) LaunchApprovals(ctx context.Context) (map[string]LaunchApproval,
 // it is set.
 func (s *Store) Flag(ctx context.Context, name string) (string, bool, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM flags WHERE name = ?`, name).Scan(&v)
+	err := s.db().QueryRowContext(ctx, `SELECT value FROM flags WHERE name = ?`, name).Scan(&v)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "", false, nil
@@ -77,7 +96,7 @@ func (s *Store) Flag(ctx context.Context, name string) (string, bool, error) {
 
 // SetFlag sets a one-time fact of this data dir.
 func (s *Store) SetFlag(ctx context.Context, name, value string) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO flags (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, value)
+	_, err := s.db().ExecContext(ctx, `INSERT INTO flags (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value`, name, value)
 	if err != nil {
 		return fmt.Errorf("setting flag %s: %w", name, err)
 	}

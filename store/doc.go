@@ -9,6 +9,10 @@
 // from a newer mcptray is refused. A schema change is a new numbered file,
 // never an edit to a released one. Times are stored as fixed-width UTC
 // text (2006-01-02T15:04:05.000000000Z), so text order is time order.
-// The store starts no goroutines. Its pool holds at most maxOpenConns
+// [Open]'s error matches [ErrBroken] for a file SQLite cannot open (the
+// caller moves it aside: [MoveAside]); [Store.Replaced] and [Store.Reopen]
+// notice and replace a database file deleted or replaced while open (the
+// pool is swapped atomically; calls in flight on the old one finish or
+// fail). The store starts no goroutines. Its pool holds at most maxOpenConns
 // connections (store.go): a caller over the bound waits for one.
 package store

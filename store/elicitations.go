@@ -62,7 +62,7 @@ func (s *Store) AddElicitations(ctx context.Context, es []Elicitation) error {
 		}
 		args = append(args, e.Server, e.Tool, e.Mode, e.Message, string(fb), e.Outcome, e.ClosedBy, formatTime(e.Created), formatTime(e.Closed))
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("recording elicitations: %w", err)
 	}
@@ -111,7 +111,7 @@ func (s *Store) Elicitations(ctx context.Context, limit int) ([]Elicitation, err
 		q += ` LIMIT ?`
 		args = append(args, limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.db().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading elicitations: %w", err)
 	}
@@ -145,7 +145,7 @@ func (s *Store) SaveInput(ctx context.Context, id, value string, at time.Time) e
 	if id == "" {
 		return errors.New("saving an input: id is empty")
 	}
-	_, err := s.db.ExecContext(ctx,
+	_, err := s.db().ExecContext(ctx,
 		`INSERT INTO inputs (id, value, updated) VALUES (?, ?, ?)
 		 ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
 		id, value, formatTime(at))
@@ -158,7 +158,7 @@ func (s *Store) SaveInput(ctx context.Context, id, value string, at time.Time) e
 // Input returns the stored value of an input, or ErrNoInput.
 func (s *Store) Input(ctx context.Context, id string) (string, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM inputs WHERE id = ?`, id).Scan(&v)
+	err := s.db().QueryRowContext(ctx, `SELECT value FROM inputs WHERE id = ?`, id).Scan(&v)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "", ErrNoInput
@@ -170,7 +170,7 @@ func (s *Store) Input(ctx context.Context, id string) (string, error) {
 
 // DeleteInput forgets an input's value; it reports whether there was one.
 func (s *Store) DeleteInput(ctx context.Context, id string) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM inputs WHERE id = ?`, id)
+	res, err := s.db().ExecContext(ctx, `DELETE FROM inputs WHERE id = ?`, id)
 	if err != nil {
 		return false, fmt.Errorf("forgetting input %q: %w", id, err)
 	}

@@ -47,7 +47,7 @@ func (s *Store) AddEvents(ctx context.Context, evs []Event) error {
 			return fmt.Errorf("storing events: %w", err)
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("storing events: %w", err)
 	}
@@ -119,7 +119,7 @@ func (f EventFilter) where() (string, []any) {
 func (s *Store) CountEvents(ctx context.Context, f EventFilter) (int, error) {
 	where, args := f.where()
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM events`+where, args...).Scan(&n); err != nil {
+	if err := s.db().QueryRowContext(ctx, `SELECT count(*) FROM events`+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting events: %w", err)
 	}
 	return n, nil
@@ -138,7 +138,7 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.db().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading events: %w", err)
 	}
@@ -176,7 +176,7 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 // UnackedEvents counts the events not yet acknowledged.
 func (s *Store) UnackedEvents(ctx context.Context) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE acked_at IS NULL`).Scan(&n); err != nil {
+	if err := s.db().QueryRowContext(ctx, `SELECT count(*) FROM events WHERE acked_at IS NULL`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting events: %w", err)
 	}
 	return n, nil
@@ -196,7 +196,7 @@ func (s *Store) AckEvents(ctx context.Context, ids []int64, at time.Time) (int, 
 	if err != nil {
 		return 0, fmt.Errorf("acknowledging events: %w", err)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db().BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("acknowledging events: %w", err)
 	}
@@ -261,7 +261,7 @@ func (s *Store) AckAllEvents(ctx context.Context, server string, at time.Time) (
 		q += ` AND server = ?`
 		args = append(args, server)
 	}
-	res, err := s.db.ExecContext(ctx, q, args...)
+	res, err := s.db().ExecContext(ctx, q, args...)
 	if err != nil {
 		return 0, fmt.Errorf("acknowledging events: %w", err)
 	}
@@ -275,7 +275,7 @@ func (s *Store) AckAllEvents(ctx context.Context, server string, at time.Time) (
 // DeleteAckedEvents deletes acknowledged events received before before
 // and returns how many. Unacknowledged events are kept, however old.
 func (s *Store) DeleteAckedEvents(ctx context.Context, before time.Time) (int, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM events WHERE acked_at IS NOT NULL AND received_at < ?`, formatTime(before))
+	res, err := s.db().ExecContext(ctx, `DELETE FROM events WHERE acked_at IS NOT NULL AND received_at < ?`, formatTime(before))
 	if err != nil {
 		return 0, fmt.Errorf("deleting old events: %w", err)
 	}

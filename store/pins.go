@@ -22,7 +22,7 @@ func (s *Store) PinTools(ctx context.Context, server string, pins []ToolPin) err
 	if server == "" {
 		return errors.New("pinning tools: server name is empty")
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("pinning tools of %s: %w", server, err)
 	}
@@ -46,7 +46,7 @@ func (s *Store) PinTools(ctx context.Context, server string, pins []ToolPin) err
 
 // ToolPins returns the pins of server's tools, by tool name.
 func (s *Store) ToolPins(ctx context.Context, server string) (map[string]ToolPin, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT tool, hash, pinned, updated FROM tool_pins WHERE server = ?`, server)
+	rows, err := s.db().QueryContext(ctx, `SELECT tool, hash, pinned, updated FROM tool_pins WHERE server = ?`, server)
 	if err != nil {
 		return nil, fmt.Errorf("reading the pins of %s: %w", server, err)
 	}

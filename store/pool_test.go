@@ -53,7 +53,7 @@ func TestPoolBounded(t *testing.T) {
 	var sampled sync.WaitGroup
 	sampled.Go(func() {
 		for {
-			maxOpen = max(maxOpen, s.db.Stats().OpenConnections)
+			maxOpen = max(maxOpen, s.db().Stats().OpenConnections)
 			maxFDs = max(maxFDs, dbFDs(path))
 			select {
 			case <-stop:
@@ -108,10 +108,10 @@ func TestPoolBounded(t *testing.T) {
 	if runtime.GOOS == "linux" && maxFDs > 2*maxOpenConns+1 {
 		t.Errorf("%d descriptors on the database at once (%d before), want at most %d", maxFDs, base, 2*maxOpenConns+1)
 	}
-	if st := s.db.Stats(); st.MaxOpenConnections != maxOpenConns {
+	if st := s.db().Stats(); st.MaxOpenConnections != maxOpenConns {
 		t.Errorf("pool bound %d, want %d", st.MaxOpenConnections, maxOpenConns)
 	}
-	if st := s.db.Stats(); st.OpenConnections > maxIdleConns {
+	if st := s.db().Stats(); st.OpenConnections > maxIdleConns {
 		t.Errorf("%d connections left open, want at most %d", st.OpenConnections, maxIdleConns)
 	}
 }

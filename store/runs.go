@@ -38,7 +38,7 @@ func (s *Store) RunStarted(ctx context.Context, server string, pid, pgid int, in
 	case at.IsZero():
 		return 0, fmt.Errorf("recording a run start of %s: start time is zero", server)
 	}
-	res, err := s.db.ExecContext(ctx,
+	res, err := s.db().ExecContext(ctx,
 		`INSERT INTO server_runs (server, pid, pgid, instance, started) VALUES (?, ?, ?, ?, ?)`,
 		server, pid, pgid, instance, formatTime(at))
 	if err != nil {
@@ -59,7 +59,7 @@ func (s *Store) RunExited(ctx context.Context, id int64, at time.Time, code int,
 		return fmt.Errorf("recording the exit of run %d: exit time is zero", id)
 	}
 	reason = oneLine(reason)
-	res, err := s.db.ExecContext(ctx,
+	res, err := s.db().ExecContext(ctx,
 		`UPDATE server_runs SET exited = ?, exit_code = ?, reason = ? WHERE id = ? AND exited IS NULL`,
 		formatTime(at), code, reason, id)
 	if err != nil {
@@ -73,7 +73,7 @@ func (s *Store) RunExited(ctx context.Context, id int64, at time.Time, code int,
 		return nil
 	}
 	var exited sql.NullString
-	err = s.db.QueryRowContext(ctx, `SELECT exited FROM server_runs WHERE id = ?`, id).Scan(&exited)
+	err = s.db().QueryRowContext(ctx, `SELECT exited FROM server_runs WHERE id = ?`, id).Scan(&exited)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("recording the exit of run %d: no such run", id)
@@ -112,7 +112,7 @@ func (s *Store) Runs(ctx context.Context, server string, limit int) ([]Run, erro
 const runColumns = `id, server, pid, pgid, instance, started, exited, exit_code, reason`
 
 func (s *Store) queryRuns(ctx context.Context, query string, args ...any) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.db().QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -15,8 +18,26 @@ import (
 
 // Store is mcptray's database. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB // safe for concurrent use; at most maxOpenConns connections
+	pool atomic.Pointer[sql.DB] // safe for concurrent use; at most maxOpenConns connections; swapped by Reopen
+	path string                 // the database file, absolute
+
+	mu   sync.Mutex  // guards file; serialises Reopen
+	file os.FileInfo // the file opened, for Replaced
 }
+
+// db is the current connection pool.
+func (s *Store) db() *sql.DB { return s.pool.Load() }
+
+// ErrBroken is matched (errors.Is) by Open's error for a file that is not
+// an SQLite database or is damaged: moving it aside is the remedy. A
+// database of a newer mcptray is not broken.
+var ErrBroken = errors.New("the database file is broken")
+
+// brokenError is an ErrBroken with the text a person reads.
+type brokenError struct{ msg string }
+
+func (e brokenError) Error() string        { return e.msg }
+func (e brokenError) Is(target error) bool { return target == ErrBroken }
 
 // The connection pool's bounds. Every connection costs two descriptors
 // (the database and its WAL) and a page cache of up to 2 MiB, so the pool
@@ -72,6 +93,10 @@ func open(path string) (*Store, error) {
 		return nil, err
 	}
 
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
 	db, err := sql.Open("sqlite", dsn(abs))
 	if err != nil {
 		return nil, err
@@ -82,7 +107,61 @@ func open(path string) (*Store, error) {
 		db.Close()
 		return nil, explain(err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{path: abs, file: fi}
+	s.pool.Store(db)
+	return s, nil
+}
+
+// MoveAside renames the database at path (and its -wal and -shm files) to
+// path.WHY-TIME, so that a fresh one can take its place; it returns the
+// new name.
+func MoveAside(path, why string) (string, error) {
+	to := fmt.Sprintf("%s.%s-%s", path, why, time.Now().UTC().Format("20060102T150405.000Z"))
+	if err := os.Rename(path, to); err != nil {
+		return "", fmt.Errorf("moving %s aside: %w", path, err)
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+ext, to+ext); err != nil && !errors.Is(err, os.ErrNotExist) {
+			os.Remove(path + ext)
+		}
+	}
+	return to, nil
+}
+
+// Replaced reports whether the file at the store's path is no longer the
+// one it opened: deleted, or another file put in its place.
+func (s *Store) Replaced() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fi, err := os.Stat(s.path)
+	return err != nil || !os.SameFile(fi, s.file)
+}
+
+// Reopen opens the database at the store's path again, when it was
+// deleted or replaced while open: a file in its place is moved aside
+// (MoveAside, "replaced"; its new name is returned) and a fresh database
+// is made. Calls in flight on the old connections finish or fail; later
+// ones use the new database.
+func (s *Store) Reopen() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var moved string
+	if fi, err := os.Stat(s.path); err == nil {
+		if os.SameFile(fi, s.file) {
+			return "", nil // not replaced after all
+		}
+		if moved, err = MoveAside(s.path, "replaced"); err != nil {
+			return "", err
+		}
+	}
+	fresh, err := open(s.path)
+	if err != nil {
+		return moved, fmt.Errorf("reopening %s: %w", s.path, err)
+	}
+	old := s.pool.Swap(fresh.db())
+	s.file = fresh.file
+	old.Close()
+	return moved, nil
 }
 
 // dsn is the modernc.org/sqlite data source name for the database file at
@@ -109,9 +188,9 @@ func explain(err error) error {
 	}
 	switch se.Code() & 0xff { // primary result code
 	case sqlite3.SQLITE_NOTADB:
-		return errors.New("the file is not an SQLite database")
+		return brokenError{"the file is not an SQLite database"}
 	case sqlite3.SQLITE_CORRUPT:
-		return errors.New("the database file is damaged")
+		return brokenError{"the database file is damaged"}
 	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
 		return fmt.Errorf("the database file cannot be opened for writing: %w", err)
 	}
@@ -120,5 +199,5 @@ func explain(err error) error {
 
 // Close closes the database. Queries still running return errors.
 func (s *Store) Close() error {
-	return s.db.Close()
+	return s.db().Close()
 }

@@ -70,7 +70,7 @@ func TestOpenSetsPragmas(t *testing.T) {
 		"synchronous":  "1", // NORMAL
 	} {
 		var got string
-		if err := s.db.QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
+		if err := s.db().QueryRow("PRAGMA " + pragma).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
@@ -93,7 +93,7 @@ func TestReopenKeepsDataAndSchema(t *testing.T) {
 		if err != nil {
 			t.Fatalf("reopening: %v", err)
 		}
-		if got, want := userVersion(t, s2.db), knownVersion(t); got != want {
+		if got, want := userVersion(t, s2.db()), knownVersion(t); got != want {
 			t.Errorf("user_version = %d, want %d", got, want)
 		}
 		runs, err := s2.Runs(ctx, "notes", 0)
@@ -130,7 +130,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 
 func TestOpenNewerDatabase(t *testing.T) {
 	s, path := openTemp(t)
-	if _, err := s.db.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := s.db().Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

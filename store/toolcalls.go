@@ -35,7 +35,7 @@ func (s *Store) AddToolCalls(ctx context.Context, calls []ToolCall) error {
 			return fmt.Errorf("storing tool calls: outcome %q of %s/%s is not ok, error, cancelled or timeout", c.Outcome, c.Server, c.Tool)
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("storing tool calls: %w", err)
 	}
@@ -88,7 +88,7 @@ func (s *Store) ToolCalls(ctx context.Context, limit int) ([]ToolCall, error) {
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := s.db.QueryContext(ctx,
+	rows, err := s.db().QueryContext(ctx,
 		`SELECT id, server, tool, started, duration_us, outcome FROM tool_calls ORDER BY started DESC, id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("reading tool calls: %w", err)
@@ -119,7 +119,7 @@ func (s *Store) ToolCalls(ctx context.Context, limit int) ([]ToolCall, error) {
 // DeleteToolCalls deletes the calls that started before before and
 // returns how many.
 func (s *Store) DeleteToolCalls(ctx context.Context, before time.Time) (int, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM tool_calls WHERE started < ?`, formatTime(before))
+	res, err := s.db().ExecContext(ctx, `DELETE FROM tool_calls WHERE started < ?`, formatTime(before))
 	if err != nil {
 		return 0, fmt.Errorf("deleting old tool calls: %w", err)
 	}

@@ -17,7 +17,7 @@ func (s *Store) SaveTools(ctx context.Context, server string, tools json.RawMess
 	if !json.Valid(tools) || len(tools) == 0 || tools[0] != '[' {
 		return fmt.Errorf("caching tools of %s: not a JSON array", server)
 	}
-	_, err := s.db.ExecContext(ctx,
+	_, err := s.db().ExecContext(ctx,
 		`INSERT INTO tools_cache (server, tools, updated) VALUES (?, ?, ?)
 		 ON CONFLICT(server) DO UPDATE SET tools = excluded.tools, updated = excluded.updated`,
 		server, string(tools), formatTime(at))
@@ -29,7 +29,7 @@ func (s *Store) SaveTools(ctx context.Context, server string, tools json.RawMess
 
 // CachedTools returns every server's last cached tools/list, by name.
 func (s *Store) CachedTools(ctx context.Context) (map[string]json.RawMessage, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server, tools FROM tools_cache`)
+	rows, err := s.db().QueryContext(ctx, `SELECT server, tools FROM tools_cache`)
 	if err != nil {
 		return nil, fmt.Errorf("reading cached tools: %w", err)
 	}

@@ -62,6 +62,34 @@ func TestApprovalPopup(t *testing.T) {
 	}
 }
 
+// A tool that gives no hints asks under approve "destructive"; its popup
+// says so, and Always is still one click.
+func TestApprovalPopupToolSaysNothing(t *testing.T) {
+	var got []app.Answer
+	d, _ := testDesktop(t, &fakeCore{answer: func(id string, a app.Answer) error {
+		got = append(got, a)
+		return nil
+	}})
+	req := approvalRequest("a2")
+	req.Tool, req.Approval.Destructive, req.Approval.Why = "write_note", false, app.UnsaidWhy
+	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: req})
+	c := d.popup.win.Canvas().Content()
+	var text []string
+	for _, o := range test.LaidOutObjects(c) {
+		if l, ok := o.(*widget.Label); ok {
+			text = append(text, l.Text)
+		}
+	}
+	all := strings.Join(text, "\n")
+	if !strings.Contains(all, "mcptray asks because this tool doesn't say whether it changes anything") || strings.Contains(all, "may destroy data") {
+		t.Errorf("the popup:\n%s", all)
+	}
+	test.Tap(button(t, c, "Always"))
+	if len(got) != 1 || got[0].Action != app.ActionAccept || got[0].Scope != app.ScopeAlways {
+		t.Errorf("Always: answers %+v", got)
+	}
+}
+
 func TestGoldenPopupApproval(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
 	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: approvalRequest("a1")})

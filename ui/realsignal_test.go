@@ -42,7 +42,12 @@ func TestRealQuitWhileUpdating(t *testing.T) {
 	}
 	for round := range 3 {
 		t.Run(fmt.Sprintf("round-%d", round+1), func(t *testing.T) {
-			a := startApp(t, servers, "DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus",
+			// No session bus is no keyring: a first start cannot be told
+			// from a reset of mcptray's records and would ask before
+			// anything runs (README, "Nothing new runs without a yes").
+			// This test is about quitting: its entries are trusted.
+			cfg := map[string]any{"mcpServers": servers, "x-mcptray": map[string]any{"trustConfigEdits": true}}
+			a := startAppConfig(t, cfg, "DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus",
 				childBusyEnv+"=1", "GOMAXPROCS=4") // four Ps: the floods really run beside the loop
 			findWindow(t, a, "mcptray")
 			waitFor(t, 30*time.Second, "every server ready", func() bool {

@@ -72,6 +72,10 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 		box.Add(launchDetail(req))
 		v.accept = widget.NewButton("Allow it to run", func() { v.send(app.ActionAccept) })
 		buttons = container.NewHBox(v.accept, widget.NewButton("Don't run it", func() { v.send(app.ActionDecline) }))
+	case req.Kind == app.KindLaunchReset:
+		box.Add(launchResetDetail(req))
+		v.accept = widget.NewButton("Approve all", func() { v.send(app.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Choose one by one", func() { v.send(app.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -153,8 +157,9 @@ func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
 
 // launchDetail shows what a new or changed entry would run: the file, the
 // entry, the command line (variables other than paths as written: no
-// secret value), the names of its environment, its working directory, and
-// what it ran before.
+// secret value), the names of its environment, its working directory,
+// what it ran before, and what changed beside the command line (values,
+// files).
 func launchDetail(req app.InboxRequest) fyne.CanvasObject {
 	l := req.Launch
 	if l == nil {
@@ -175,11 +180,36 @@ func launchDetail(req app.InboxRequest) fyne.CanvasObject {
 		box.Add(widget.NewLabel("It ran before:"))
 		box.Add(monoBlock(l.Previous))
 	}
+	if len(l.Changes) > 0 {
+		box.Add(widget.NewLabel("What changed since you approved it:"))
+		box.Add(monoBlock(strings.Join(l.Changes, "\n")))
+	}
 	note := widget.NewLabel("A config edit runs code: allow it only if you made this change.")
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	box.Add(note)
 	return box
+}
+
+// launchResetDetail lists what each entry would run, after mcptray's
+// records were reset: approving all runs them, choosing asks for each.
+func launchResetDetail(req app.InboxRequest) fyne.CanvasObject {
+	r := req.Reset
+	if r == nil {
+		r = &app.LaunchReset{}
+	}
+	head := widget.NewLabel("File: " + r.File)
+	head.Wrapping = fyne.TextWrapWord
+	lines := make([]string, 0, len(r.Entries))
+	for _, e := range r.Entries {
+		lines = append(lines, e.Entry+": "+e.CommandLine)
+	}
+	scroll := container.NewVScroll(monoBlock(strings.Join(lines, "\n")))
+	scroll.SetMinSize(fyne.NewSize(360, 140))
+	note := widget.NewLabel("Approve all only if you know these entries: anything that can write your files could have added one.")
+	note.Importance = widget.LowImportance
+	note.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(head, scroll, note)
 }
 
 // toolChangeDetail shows how a pinned tool changed: its description before

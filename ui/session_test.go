@@ -81,11 +81,17 @@ func writeJSON(t testing.TB, path string, v any) {
 // to the session's environment.
 func startApp(t testing.TB, servers map[string]any, env ...string) *realApp {
 	t.Helper()
+	return startAppConfig(t, map[string]any{"mcpServers": servers}, env...)
+}
+
+// startAppConfig is startApp with the whole of mcp.json.
+func startAppConfig(t testing.TB, cfg map[string]any, env ...string) *realApp {
+	t.Helper()
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	a := &realApp{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"),
 		out: &syncBuffer{}, exited: make(chan error, 1)}
-	writeJSON(t, a.config, map[string]any{"mcpServers": servers})
+	writeJSON(t, a.config, cfg)
 	a.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	a.cmd.Env = append(os.Environ(), childEnv+"=1", childConfigEnv+"="+a.config, childDataEnv+"="+a.data,
 		"HOME="+home,

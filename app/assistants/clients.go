@@ -25,6 +25,9 @@ type Client struct {
 	// read its config again ("restart Claude Desktop"); "" when the client
 	// does so by itself (VS Code, Zed). See ReloadHint.
 	Reload string
+	// Note is what else a person must know for the client to run mcptray
+	// once it is added; "" for nothing. See AddNote.
+	Note string
 	// typeStdio: the entry says "type": "stdio" (Claude Code, VS Code).
 	typeStdio bool
 	// args are the entry's arguments after the binary.
@@ -278,6 +281,7 @@ var clients = []*Client{
 		args:   []string{"connect"}, path: codexPath},
 	{Name: "gemini", Display: "Gemini CLI", Key: "mcpServers",
 		Reload: "restart Gemini CLI",
+		Note:   geminiTrustNote,
 		args:   []string{"connect"}, path: inHome(".gemini", "settings.json")},
 	{Name: "zed", Display: "Zed", Key: "context_servers",
 		args: []string{"connect"}, path: zedPath},
@@ -327,6 +331,21 @@ func (c *Client) ReloadHint(a Action) string {
 	}
 	return c.Reload + " to load mcptray"
 }
+
+// AddNote is the line a person reads after mcptray was added to the
+// client's config, besides ReloadHint: what else it takes for the client
+// to run mcptray ("" for nothing).
+func (c *Client) AddNote() string { return c.Note }
+
+// geminiTrustNote: Gemini CLI's folder trust (security.folderTrust.enabled
+// in its settings.json, on by default in its recent releases though its
+// docs/cli/trusted-folders.md still says off) connects to no MCP server,
+// user-wide ones included, in a folder that is not trusted. Trust is
+// asked the first time gemini runs in a folder, changed with /permissions,
+// and kept in ~/.gemini/trustedFolders.json.
+const geminiTrustNote = "Gemini CLI runs no MCP server, mcptray included, in a folder it does not trust: " +
+	"choose \"Trust folder\" (or \"Trust parent folder\") when it asks in the folder you work in, " +
+	"or run /permissions in Gemini CLI there later; its choices are kept in ~/.gemini/trustedFolders.json"
 
 // Args are the arguments the client's mcptray entry runs mcptray with:
 // connect (and --tools stable for Claude Desktop, which ignores

@@ -180,29 +180,24 @@ func checkWritable(path string, existed bool) error {
 }
 
 // readFile reads a client's file; a missing one is not an error. Anything
-// but a regular file (at the end of its links) is refused before it is
-// opened: a directory, or a named pipe that would block the read.
+// but a regular file (at the end of its links) is refused unread: a
+// directory, or a named pipe, whose open and read would block for ever
+// (config.OpenRegular opens without blocking and checks what it opened,
+// so a swap after a check cannot get past it).
 func readFile(path string) (data []byte, existed bool, err error) {
-	fi, err := os.Stat(path)
+	f, err := config.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
-	if err != nil {
-		return nil, false, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
+	if nr := (*config.NotRegularError)(nil); errors.As(err, &nr) {
 		what := "not a regular file"
 		switch {
-		case fi.IsDir():
+		case nr.Mode.IsDir():
 			what = "a directory, not a file"
-		case fi.Mode()&fs.ModeNamedPipe != 0:
+		case nr.Mode&fs.ModeNamedPipe != 0:
 			what = "a named pipe, not a file"
 		}
 		return nil, false, fmt.Errorf("%s is %s; mcptray edits only a regular file", path, what)
-	}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", path, err)

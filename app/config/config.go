@@ -2,9 +2,9 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 )
@@ -200,9 +200,14 @@ func Load(path string, env Env) (*Config, error) {
 }
 
 // ReadFile reads mcp.json, or refuses it (a [*SyntaxError] naming the file)
-// when it is over MaxFileSize, reading no more than that.
+// when it is over MaxFileSize, reading no more than that. Anything but a
+// regular file (a named pipe would block the read for ever) is refused
+// with a [*NotRegularError].
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
+	if nr := (*NotRegularError)(nil); errors.As(err, &nr) {
+		return nil, fmt.Errorf("reading config: %s %w; mcptray reads only a regular file", path, nr)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}

@@ -12,12 +12,14 @@ import (
 )
 
 // Launch is what an entry runs, as the person approves it (DESIGN.md §14):
-// the executable, its arguments, the names of its environment variables,
-// its working directory; for an HTTP server the URL and the names of its
-// headers. It holds no secret value: ${self}, ${userHome} and a leading ~
-// are expanded (they are paths), every other variable is kept as written,
-// so that a ${keyring:…}, ${input:…} or ${env:…} value never shows and a
-// new value behind one is not a new command line.
+// the executable, its arguments, its environment variables, its working
+// directory, the contents of the files it runs that the user can write;
+// for an HTTP server the URL and its headers. It holds no secret value:
+// ${self}, ${userHome} and a leading ~ are expanded (they are paths),
+// every other variable is kept as written, so that a ${keyring:…},
+// ${input:…} or ${env:…} value never shows and a new value behind one is
+// not a new launch; the values themselves are kept as keyed hashes
+// (launch_values.go), the files as SHA-256 sums (launch_files.go).
 type Launch struct {
 	Type string `json:"type"` // stdio or http
 	// Command is the executable: the path it resolves to on mcptray's PATH
@@ -29,12 +31,50 @@ type Launch struct {
 	Cwd         string   `json:"cwd,omitempty"`
 	URL         string   `json:"url,omitempty"`
 	HeaderNames []string `json:"headerNames,omitempty"` // sorted
+	// Values are the keyed hashes of the values of the environment
+	// ("env:NAME", "envFile:NAME") and headers ("header:NAME").
+	Values map[string]string `json:"values,omitempty"`
+	// Files are what the launch runs of each file it names: by path,
+	// "sha256:…" of a user-writable one, "system:PATH" of a system one.
+	Files map[string]string `json:"files,omitempty"`
+
+	shown     map[string]string // the values as written of the variables that LoadsCode, by Values' key
+	filePaths []string          // the paths that may be files (fileCandidates), for Rehash
+	root      bool              // Env.Root: every file is the user's
 }
 
 // Fingerprint is a stable hash of the launch, comparable across processes
-// (it holds no secret, so it needs no key). "" for an empty Launch (an
-// entry too broken to say what it would run).
+// of one install (its values' hashes are keyed by the install's key).
+// "" for an empty Launch (an entry too broken to say what it would run).
 func (l Launch) Fingerprint() string {
+	if l.Type == "" {
+		return ""
+	}
+	h := sha256.New()
+	field(h, "launch/2", l.FingerprintV1(), strconv.Itoa(len(l.Values)))
+	for _, k := range sortedKeys(l.Values) {
+		field(h, k, l.Values[k])
+	}
+	field(h, strconv.Itoa(len(l.Files)))
+	for _, k := range sortedKeys(l.Files) {
+		field(h, k, l.Files[k])
+	}
+	return fingerprintV2 + hex.EncodeToString(h.Sum(nil))
+}
+
+// fingerprintV2 starts every Fingerprint; one without it is a FingerprintV1.
+const fingerprintV2 = "2."
+
+// IsFingerprintV1 reports whether fp was recorded by an earlier version,
+// which left out values and files (see FingerprintV1).
+func IsFingerprintV1(fp string) bool { return fp != "" && !strings.HasPrefix(fp, fingerprintV2) }
+
+// FingerprintV1 is the fingerprint earlier versions recorded: the command
+// line, the names of the environment and headers, the cwd and the URL,
+// without values and files. An approval recorded with it is carried over
+// once to the launch's values and files as they are (the one-time
+// migration).
+func (l Launch) FingerprintV1() string {
 	if l.Type == "" {
 		return ""
 	}
@@ -128,6 +168,7 @@ func launchOf(e *entry, typ string, env Env) Launch {
 		l.URL = showVars(e.url, env)
 		for _, p := range e.headers {
 			l.HeaderNames = append(l.HeaderNames, p.key)
+			l.addValue(env.LaunchKey, "header", p.key, showVars(p.value, env))
 		}
 		slices.Sort(l.HeaderNames)
 		l.HeaderNames = slices.Compact(l.HeaderNames)
@@ -139,6 +180,7 @@ func launchOf(e *entry, typ string, env Env) Launch {
 	}
 	for _, p := range e.env {
 		l.EnvNames = append(l.EnvNames, p.key)
+		l.addValue(env.LaunchKey, "env", p.key, showVars(p.value, env))
 	}
 	if e.envFile != "" {
 		l.EnvFile = showVars(e.envFile, env)
@@ -146,10 +188,11 @@ func launchOf(e *entry, typ string, env Env) Launch {
 		if !filepath.IsAbs(path) && env.Dir != "" {
 			path = filepath.Join(env.Dir, path)
 		}
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := readRegular(path, MaxFileSize); err == nil {
 			if vars, err := parseDotenv(string(b)); err == nil {
-				for k := range vars {
+				for k, v := range vars {
 					l.EnvNames = append(l.EnvNames, k)
+					l.addValue(env.LaunchKey, "envFile", k, v)
 				}
 			}
 		}
@@ -157,7 +200,12 @@ func launchOf(e *entry, typ string, env Env) Launch {
 	slices.Sort(l.EnvNames)
 	l.EnvNames = slices.Compact(l.EnvNames)
 	l.Cwd = showVars(e.cwd, env)
-	return l
+	cwd := l.Cwd
+	if cwd != "" && !filepath.IsAbs(cwd) && env.Dir != "" {
+		cwd = filepath.Join(env.Dir, cwd)
+	}
+	l.root, l.filePaths = env.Root, fileCandidates(l, cwd, env.Self)
+	return l.Rehash()
 }
 
 // showVars expands the variables that are paths (${self}, ${userHome}, a

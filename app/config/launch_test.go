@@ -9,9 +9,9 @@ import (
 )
 
 // A Launch says what an entry runs without a secret value, and its
-// fingerprint changes with the command, the arguments, the names of the
-// environment, the working directory, the URL, the names of the headers or
-// the executable's path, and with nothing else.
+// fingerprint changes with the command, the arguments, the names and
+// values (as written) of the environment, the working directory, the URL,
+// the headers or the executable's path, and with nothing else.
 func TestLaunch(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
@@ -47,7 +47,7 @@ func TestLaunch(t *testing.T) {
 	}
 	fp := l.Fingerprint()
 	same := []string{
-		`{"command": "npx", "args": ["-y", "notes", "--key=${keyring:k}", "~/notes", "${env:TOKEN}"], "env": {"A": "other", "B": "y"}, "envFile": "notes.env", "cwd": "~/w", "disabled": true, "x-mcptray": {"approve": "all"}}`,
+		`{"command": "npx", "args": ["-y", "notes", "--key=${keyring:k}", "~/notes", "${env:TOKEN}"], "env": {"A": "x", "B": "${env:TOKEN}"}, "envFile": "notes.env", "cwd": "~/w", "disabled": true, "x-mcptray": {"approve": "all"}}`,
 	}
 	for _, e := range same {
 		if parse(e).Launch.Fingerprint() != fp {
@@ -60,6 +60,8 @@ func TestLaunch(t *testing.T) {
 		strings.Replace(base, `"~/w"`, `"/tmp"`, 1),
 		strings.Replace(base, `"npx"`, `"/usr/bin/npx"`, 1),
 		strings.Replace(base, `"envFile": "notes.env", `, ``, 1),
+		strings.Replace(base, `"A": "x"`, `"A": "other"`, 1),
+		strings.Replace(base, `"B": "${env:TOKEN}"`, `"B": "${env:OTHER}"`, 1),
 	}
 	for _, e := range changed {
 		if parse(e).Launch.Fingerprint() == fp {

@@ -472,7 +472,7 @@ func TestParseEnvFile(t *testing.T) {
 		{`{"command": "c", "envFile": "${NOPE}/a.env"}`, `x: variable ${NOPE} is not set`, nil},
 		{`{"command": "c", "envFile": "bad.env"}`, `x: envFile "bad.env": line 2: want KEY=VALUE`, nil},
 		{`{"command": "c", "envFile": "secret.env"}`, `x: envFile "secret.env": line 1: quoted value is not closed`, nil},
-		{`{"command": "c", "envFile": "adir"}`, `x: reading envFile "adir": is a directory`, nil},
+		{`{"command": "c", "envFile": "adir"}`, `x: envFile "adir" is a folder, not a regular file`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

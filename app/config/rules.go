@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 )
 
 // ToolRules are an entry's settings on its tools (DESIGN.md §14), from its
@@ -28,7 +29,7 @@ type ToolRules struct {
 // person's yes.
 const (
 	ApproveOff         = "off"         // none
-	ApproveDestructive = "destructive" // tools annotated destructiveHint: true (the default)
+	ApproveDestructive = "destructive" // tools that may destroy data: not readOnlyHint: true nor destructiveHint: false (the default)
 	ApproveWrites      = "writes"      // every tool not annotated readOnlyHint: true
 	ApproveAll         = "all"         // every call
 )
@@ -64,18 +65,42 @@ func (r ToolRules) ToolAllowed(tool string) bool {
 // Pins reports whether the entry's tool descriptions are pinned.
 func (r ToolRules) Pins() bool { return r.PinTools == nil || *r.PinTools }
 
-// matchAny returns the first glob of globs that matches name. A glob that
-// path.Match cannot read matches only itself.
+// matchAny returns the first glob of globs that matches name. A glob is
+// read as path.Match reads it, and only so: the glob "w*" matches a tool
+// named "w*" because it matches every name starting with w, and `w\*`
+// (ExactGlob's) matches only the tool named "w*". A glob that path.Match
+// cannot read matches only itself.
 func matchAny(globs []string, name string) (string, bool) {
 	for _, g := range globs {
-		if g == name {
-			return g, true
+		ok, err := path.Match(g, name)
+		if err != nil {
+			ok = g == name
 		}
-		if ok, err := path.Match(g, name); err == nil && ok {
+		if ok {
 			return g, true
 		}
 	}
 	return "", false
+}
+
+// ExactGlob is the glob that matches the tool name and no other: name with
+// each of path.Match's special characters (* ? [ \) escaped by a
+// backslash. What mcptray writes itself into allowTools ("Always") and
+// disabledTools (a tool's switch) is a tool's ExactGlob, so that a server
+// that names a tool "*" or "w*" cannot have its name read as a pattern
+// over its other tools.
+func ExactGlob(name string) string {
+	if !strings.ContainsAny(name, `*?[\`) {
+		return name
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); i++ { // bytes: a name that is not UTF-8 stays as it is
+		if c := name[i]; c == '*' || c == '?' || c == '[' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(name[i])
+	}
+	return b.String()
 }
 
 // parseRules reads the ToolRules of an entry's "x-mcptray" object n.

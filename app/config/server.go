@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -242,10 +241,15 @@ func (r *resolver) readEnvFile(raw, dir string, env map[string]string) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(absUnder(dir, path))
+	data, err := readRegular(absUnder(dir, path), MaxFileSize)
+	var nr *NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("envFile %q not found", raw)
+	case errors.As(err, &nr):
+		return fmt.Errorf("envFile %q %v", raw, nr)
+	case errors.Is(err, errTooBig):
+		return fmt.Errorf("envFile %q is over %d MiB", raw, MaxFileSize>>20)
 	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -21,6 +21,13 @@ type Env struct {
 	// through the inbox. It must not block on the person. nil: entries
 	// using ${input:...} are refused.
 	Input func(in Input) (string, error)
+	// LaunchKey keys the hashes of the values a Launch keeps (the
+	// install's key, a file in the data dir): fingerprints compare only
+	// under the same key.
+	LaunchKey []byte
+	// Root: mcptray runs as root, so root's files are the user's and every
+	// file a launch names is hashed (launch_files.go).
+	Root bool
 }
 
 // ErrInputNotGiven is returned (or wrapped) by Env.Input for an input the

@@ -138,6 +138,9 @@ func Read(ctx context.Context, shell string, timeout time.Duration) (map[string]
 	}
 	vars, perr := parse(out.Bytes(), mark)
 	if perr != nil {
+		if out.over {
+			return nil, fmt.Errorf("%s printed more than %d MiB before its environment (rc files printing without end?)", shell, maxOutput>>20)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v, and it %v", shell, exitReason(err), perr)
 		}
@@ -240,19 +243,29 @@ func MergePath(login, own string) string {
 	return strings.Join(list, string(os.PathListSeparator))
 }
 
-// capped is a buffer that keeps at most max bytes and drops the rest.
+// errCapped is what capped's Write returns once the output passed its cap.
+var errCapped = errors.New("output over the cap")
+
+// capped keeps the first max bytes written to it. A write past max keeps
+// what fits and fails, so exec's copy stops and closes the pipe: the
+// shell (and whatever still prints into it) gets EPIPE instead of mcptray
+// buffering it. It has no ReadFrom, so io.Copy goes through Write.
 type capped struct {
-	bytes.Buffer
-	max int
+	buf  []byte
+	max  int
+	over bool // a write passed max
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room > 0 {
-		if len(p) > room {
-			c.Buffer.Write(p[:room])
-		} else {
-			c.Buffer.Write(p)
-		}
+	room := c.max - len(c.buf)
+	if len(p) <= room {
+		c.buf = append(c.buf, p...)
+		return len(p), nil
 	}
-	return len(p), nil
+	c.buf = append(c.buf, p[:max(room, 0)]...)
+	c.over = true
+	return max(room, 0), errCapped
 }
+
+// Bytes is what was kept.
+func (c *capped) Bytes() []byte { return c.buf }

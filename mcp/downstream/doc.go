@@ -94,9 +94,12 @@
 //     server sent them, index for index with Tools (tools_raw.go; an HTTP
 //     server's are read below the SDK by toolsTap, http_tools.go).
 //     For the gateway's raw path: Stdio reports a stdio server,
-//     WriteLine writes one raw line to its stdin, or posts it to an HTTP
-//     server and hands the answer to the Router's Tap (http_raw.go: a
-//     goroutine per POST, ended with the session), LogStray logs a reply
+//     WriteLine and WriteCall write one raw line to its stdin or queue it
+//     (stdinQueue: bounded by MaxStdinQueue, else ErrStdinFull; never
+//     waiting for the server), or post it to an HTTP server and hand the
+//     answer to the Router's Tap (http_raw.go: a goroutine per POST, ended
+//     with the session), Withdraw takes back a call's line still
+//     queued, LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
 //     RedactText, RedactErr, RedactValue and RedactedAnswer take the
@@ -114,13 +117,19 @@
 //   - ConnTransport hands a made sdk.Connection to the SDK's Connect.
 //   - The watchdog (StartWatchdog, RunWatchdogIfRequested, WatchdogEnv),
 //     the subreaper (Subreap), ReapGroup and ReapInstance with InstanceEnv.
+//   - InspectPeer says whether a process (the control socket's peer) is
+//     one of the running servers or descends from one, by the same
+//     signs as the strays: the group, the server's or instance's marker,
+//     and the parent links up to this process (peer.go keeps the running
+//     servers from start until their family is gone; Linux only).
 //
 // # Goroutines
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
-// which runs the Router's Tap), the stderr reader, the reaper and the
-// monitor for stdio; the SDK's for HTTP, and one per raw POST
-// (WriteLine: it runs the Router's Tap, ends with the answer or the
+// which runs the Router's Tap), the stdin writer (stdinQueue.run: started when
+// a line first waits for the pipe, ended by Close), the stderr reader, the
+// reaper and the monitor for stdio; the SDK's for HTTP, and one per raw
+// POST (WriteLine: it runs the Router's Tap, ends with the answer or the
 // session). The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.

@@ -54,6 +54,7 @@ func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (
 	}
 	p := &process{cmd: cmd, pid: cmd.Process.Pid, marker: []byte(marker), watchdog: spec.Watchdog, exited: make(chan struct{})}
 	p.start = procStart(p.pid)
+	addLive(liveServer{name: spec.Name, pid: p.pid, start: p.start, marker: p.marker})
 	if p.watchdog != nil {
 		p.watchdog.track(p.pid, marker)
 	}
@@ -133,6 +134,7 @@ func (p *process) reap(grace time.Duration) {
 	if p.watchdog != nil {
 		p.watchdog.untrack(p.pid)
 	}
+	removeLive(p.pid)
 	close(p.exited)
 }
 

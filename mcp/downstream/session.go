@@ -280,13 +280,37 @@ func (s *Session) Capabilities() *sdk.ServerCapabilities {
 func (s *Session) Stdio() bool { return s.conn != nil }
 
 // WriteLine writes one raw message line to a stdio server's stdin, or
-// posts it to an HTTP server, whose answer then goes to the Router's Tap
-// (http_raw.go).
+// queues it, or posts it to an HTTP server, whose answer then goes to the
+// Router's Tap (http_raw.go); it never waits for the server. It fails when
+// the session is closed or the server stopped reading its stdin
+// (ErrStdinFull: its queue holds MaxStdinQueue bytes).
 func (s *Session) WriteLine(line []byte) error {
 	if s.conn == nil {
 		return s.writeRaw(line)
 	}
-	return s.conn.writeLine(line)
+	_, err := s.conn.writeLine(line, 0)
+	return err
+}
+
+// WriteCall is WriteLine for a call's request: tag (non-zero, the
+// caller's number for the call) lets Withdraw take it back while none of
+// it is written. written reports whether it all went out at once (an HTTP
+// server's POST: always).
+func (s *Session) WriteCall(tag uint64, line []byte) (written bool, err error) {
+	if s.conn == nil {
+		return true, s.writeRaw(line)
+	}
+	return s.conn.writeLine(line, tag)
+}
+
+// Withdraw takes back the line WriteCall queued with tag, if none of it
+// was written yet, and reports whether it did: the server never sees it.
+// An HTTP server's line is posted at once: never withdrawn.
+func (s *Session) Withdraw(tag uint64) bool {
+	if s.conn == nil {
+		return false
+	}
+	return s.conn.stdin.withdraw(tag)
 }
 
 // Client is the SDK's client session; nil until Start returns it.

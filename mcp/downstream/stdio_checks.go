@@ -2,6 +2,7 @@ package downstream
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -17,8 +18,11 @@ import (
 //
 //   - invalid UTF-8 on a stdout line is replaced by U+FFFD before anyone
 //     reads the line, so the raw path never forwards invalid JSON text;
-//   - a tools/list entry with a key twice is left out (decoders disagree
-//     on which of the two counts: encoding/json takes the last);
+//   - a tools/list entry with a key twice, at any depth (decoders
+//     disagree on which of the two counts: encoding/json takes the last),
+//     is left out;
+//   - a request to the client (elicitation, sampling: what the person
+//     sees or answers) with a key twice is refused (refusedRequest);
 //   - a reply that answers no request in flight is logged (rate-limited)
 //     instead of vanishing.
 
@@ -48,28 +52,29 @@ func validUTF8(b []byte) []byte {
 	return append(out, b[start:]...)
 }
 
-// duplicateKey returns the first key that the JSON object b holds twice
-// (keys compared unescaped), or "".
-func duplicateKey(b []byte) string {
-	var keys []string // a tool has a handful of keys: a slice beats a map
-	dup := ""
-	wire.ScanObject(b, func(k []byte, _ wire.Span) bool {
-		key := string(k)
-		if strings.IndexByte(key, '\\') >= 0 {
-			if s, ok := wire.RawString([]byte(`"` + key + `"`)); ok {
-				key = s
-			}
-		}
-		for _, seen := range keys {
-			if seen == key {
-				dup = key
-				return false
-			}
-		}
-		keys = append(keys, key)
-		return true
-	})
-	return dup
+// refusedRequest reports whether t, a message from the server with a
+// method and an id (a request to the client: an elicitation, a sampling
+// request, what the person may see or answer), fails wire.Check: a key
+// twice at any depth, nesting too deep, not JSON. The server is then
+// answered with a JSON-RPC error naming the key, and its log has a line.
+func (c *stdioConn) refusedRequest(t []byte, p *wire.Peek) bool {
+	if !p.Method.OK() || !p.ID.OK() {
+		return false
+	}
+	err := wire.Check(t)
+	if err == nil {
+		return false
+	}
+	method, _ := wire.RawString(p.Method.Of(t))
+	c.log("stdout", wire.LogText([]byte(fmt.Sprintf("request %q refused: %v", method, err))))
+	code := int64(jsonrpc.CodeInvalidRequest)
+	var se *wire.SyntaxError
+	if errors.As(err, &se) {
+		code = jsonrpc.CodeParseError
+	}
+	line := wire.ErrorLine(wire.RequestID(t), code, err.Error())
+	c.writeLine(line, 0) // the stdin queue never waits for the server, so the reader may write
+	return true
 }
 
 // checkTools returns a tools/list result without the entries that hold a
@@ -90,9 +95,9 @@ func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
 			return result
 		}
 		entry := arr[i:e]
-		if key := duplicateKey(entry); key != "" {
+		if err := wire.Check(entry); err != nil {
 			dropped = true
-			c.log("stdout", toolSkippedText(entry, key))
+			c.log("stdout", toolSkippedText(entry, err))
 		} else {
 			kept = append(kept, entry)
 		}
@@ -119,8 +124,9 @@ func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
 	return append(out, result[tsp.End:]...)
 }
 
-// toolSkippedText is the log line for a tools/list entry with key twice.
-func toolSkippedText(entry []byte, key string) string {
+// toolSkippedText is the log line for a tools/list entry that
+// wire.Check refused with err.
+func toolSkippedText(entry []byte, err error) string {
 	var names []string
 	wire.ScanObject(entry, func(k []byte, v wire.Span) bool {
 		if wire.KeyIs(k, "name") {
@@ -132,7 +138,16 @@ func toolSkippedText(entry []byte, key string) string {
 	if len(names) > 0 {
 		what = "tool " + strings.Join(names, " / ")
 	}
-	return wire.LogText([]byte(fmt.Sprintf("%s skipped: its tools/list entry has the key %q twice, and clients would disagree on which one counts", what, key)))
+	why := err.Error()
+	var ke *wire.KeyError
+	if errors.As(err, &ke) && !ke.Invalid {
+		why = fmt.Sprintf("has the key %q twice", ke.Key)
+		if ke.Path != "" {
+			why += " in " + ke.Path
+		}
+		why += ", and clients would disagree on which one counts"
+	}
+	return wire.LogText([]byte(fmt.Sprintf("%s skipped: its tools/list entry %s", what, why)))
 }
 
 // Stray replies: the first strayLogFirst are logged, then one in

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcptray/mcptray/mcp/wire"
 )
 
 func TestValidUTF8(t *testing.T) {
@@ -32,17 +34,22 @@ func TestValidUTF8(t *testing.T) {
 	}
 }
 
-func TestDuplicateKey(t *testing.T) {
+// TestToolEntryCheck: a tools/list entry is left out for a key twice at
+// any depth (an annotation twice decides what is asked), keys compared
+// decoded.
+func TestToolEntryCheck(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"name":"a","description":"d"}`:      "",
-		`{"name":"a","name":"b"}`:             "name",
-		`{"name":"a","n\u0061me":"b"}`:        "name",
-		`{"x":{"y":1,"y":2},"z":1}`:           "", // nested keys are the tool's business
-		`{"d":"1","name":"n","d":"2"}`:        "d",
+		`{"name":"a","name":"b"}`:             `has the key "name" twice,`,
+		`{"name":"a","n\u0061me":"b"}`:        `has the key "name" twice,`,
+		`{"x":{"y":1,"y":2},"z":1}`:           `has the key "y" twice in x,`,
+		`{"d":"1","name":"n","d":"2"}`:        `has the key "d" twice,`,
 		`{"name":"a","inputSchema":{},"a":1}`: "",
+		`{"name":"a","annotations":{"destructiveHint":false,"destructiveHint":true}}`: `has the key "destructiveHint" twice in annotations,`,
 	} {
-		if got := duplicateKey([]byte(in)); got != want {
-			t.Errorf("duplicateKey(%s) = %q, want %q", in, got, want)
+		err := wire.Check([]byte(in))
+		if (err == nil) != (want == "") || err != nil && !strings.Contains(toolSkippedText([]byte(in), err), want) {
+			t.Errorf("%s: %v; want %q", in, err, want)
 		}
 	}
 }

@@ -23,6 +23,9 @@ import (
 //   - a line on the child's stdout that is not JSON-RPC (a banner, a JSON log
 //     line) is logged as "stdout" and skipped, instead of ending the session;
 //   - a line over 16 MiB is discarded and reported, the session goes on;
+//     a reply among them still fails its request at once, with an error in
+//     its place, when its id is among the members at either end of the line
+//     (wire.CutReplyID);
 //   - notifications with a method outside the protocol ("event/new_email")
 //     are taken out and handed to Hooks.Event: the SDK would drop them;
 //   - JSON-RPC batches (arrays) are split into single messages;
@@ -39,7 +42,7 @@ type stdioConn struct {
 	in    *wire.PipeFile // the child's stdin (our write end)
 	out   *wire.PipeFile // the child's stdout (our read end); closed by closeOut
 
-	writeMu sync.Mutex // guards writes to in, so messages never interleave
+	stdin *stdinQueue // every write to in: whole lines, never waiting on the child
 
 	sdkReqs sdkRequests // the SDK's requests awaiting a reply
 	strays  strays      // replies that answered nothing
@@ -68,9 +71,11 @@ type stdioConn struct {
 }
 
 func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
+	pin := wire.NewPipeFile(in)
 	c := &stdioConn{
 		hooks:    hooks,
-		in:       wire.NewPipeFile(in),
+		in:       pin,
+		stdin:    newStdinQueue(pin),
 		out:      wire.NewPipeFile(out),
 		msgs:     make(chan jsonrpc.Message),
 		readDone: make(chan struct{}),
@@ -105,6 +110,11 @@ func (c *stdioConn) readLoop() {
 		}
 		if skipped > 0 {
 			c.log("stdout", fmt.Sprintf("line over 16 MiB discarded (%d bytes)", skipped))
+			if id, ok := wire.CutReplyID(lr.Cut()); ok {
+				// A reply too long to take still ends its request now,
+				// not at its timeout.
+				c.handleLine(wire.ErrorLine(id, jsonrpc.CodeInternalError, fmt.Sprintf("the server's reply of %d bytes is over mcptray's 16 MiB limit", skipped)))
+			}
 			continue
 		}
 		c.handleLine(line)
@@ -130,6 +140,9 @@ func (c *stdioConn) handleLine(line []byte) {
 	switch t[0] {
 	case '{':
 		if p, err := wire.PeekMessage(t); err == nil {
+			if c.refusedRequest(t, &p) {
+				return
+			}
 			if c.tapped(t, &p) {
 				return
 			}
@@ -150,7 +163,7 @@ func (c *stdioConn) handleLine(line []byte) {
 			return
 		}
 		for _, raw := range batch {
-			if p, err := wire.PeekMessage(raw); err == nil && c.tapped(raw, &p) {
+			if p, err := wire.PeekMessage(raw); err == nil && (c.refusedRequest(raw, &p) || c.tapped(raw, &p)) {
 				continue // a reply to the gateway, say, in a batch
 			}
 			msg, err := jsonrpc.DecodeMessage(raw)
@@ -261,7 +274,8 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write implements sdk.Connection: one message per line.
+// Write implements sdk.Connection: one message per line, queued for the
+// child's stdin (stdinQueue); it never waits for the child.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -269,36 +283,27 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	data = append(data, '\n')
 	c.sdkReqs.sent(msg) // before the write: the reply may come before it returns
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	select {
-	case <-c.closed:
-		return sdk.ErrConnectionClosed
-	default:
-	}
-	if _, err := c.in.Write(data); err != nil {
+	if _, err := c.writeLine(data, 0); err != nil {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			c.sdkReqs.take(req.ID)
 		}
-		return fmt.Errorf("writing to stdin: %w", err)
+		return err
 	}
 	return nil
 }
 
 // writeLine writes one ready-made line (ending in '\n') to the child's
-// stdin, between whole messages of the SDK.
-func (c *stdioConn) writeLine(line []byte) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
+// stdin, between whole messages of the SDK, or queues it (stdinQueue). It
+// never waits for the child; it fails once the connection is closed or
+// when the child's queue is full. tag (non-zero) lets withdraw take the
+// line back while none of it is written.
+func (c *stdioConn) writeLine(line []byte, tag uint64) (written bool, err error) {
 	select {
 	case <-c.closed:
-		return sdk.ErrConnectionClosed
+		return false, sdk.ErrConnectionClosed
 	default:
 	}
-	if _, err := c.in.Write(line); err != nil {
-		return fmt.Errorf("writing to stdin: %w", err)
-	}
-	return nil
+	return c.stdin.send(line, tag)
 }
 
 // Close implements sdk.Connection: it closes the child's stdin (the polite
@@ -306,7 +311,8 @@ func (c *stdioConn) writeLine(line []byte) error {
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
-		c.in.Close() // not under writeMu: this also unblocks a stuck Write
+		c.stdin.close(sdk.ErrConnectionClosed)
+		c.in.Close() // this also unblocks the queue's stuck write
 		c.end()
 	})
 	return nil

@@ -58,7 +58,7 @@ func (s *Session) rawPage(n int) []json.RawMessage {
 		return make([]json.RawMessage, n)
 	}
 	for i, e := range out {
-		if s.conn == nil && duplicateKey(e) != "" {
+		if s.conn == nil && wire.Check(e) != nil {
 			out[i] = nil // stdio pages are checked as they are read (checkTools)
 			continue
 		}

@@ -234,7 +234,7 @@ func (a *asker) handle(m rpcMsg) {
 		}
 		<-a.unlocked
 		a.reply(m.ID, map[string]any{"tools": []map[string]any{{"name": "status", "description": "Says whether the vault is unlocked.",
-			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{}}}}})
+			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{}}, "annotations": rawNotDestructive}}})
 	case "tools/call":
 		var p struct {
 			Name string            `json:"name"`
@@ -250,14 +250,14 @@ func (a *asker) handle(m rpcMsg) {
 }
 
 var askerTools = []map[string]any{
-	{"name": "form", "description": "Asks a canned form.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"form": map[string]any{"type": "string"}}}},
-	{"name": "login", "description": "Asks for a password mid-call.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"user": map[string]any{"type": "string"}}}},
-	{"name": "url", "description": "Asks for consent to open a URL.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}, "id": map[string]any{"type": "string"}}}},
-	{"name": "needs_url", "description": "Fails with URLElicitationRequired.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}, "id": map[string]any{"type": "string"}}}},
-	{"name": "complete", "description": "Says a URL elicitation is complete.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}},
-	{"name": "hostile", "description": "Logs and asks with terminal escapes.", "inputSchema": map[string]any{"type": "object"}},
-	{"name": "storm", "description": "Sends many elicitations at once, then exits.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "string"}}}},
-	{"name": "big", "description": "Asks an elicitation over mcptray's limits.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"what": map[string]any{"type": "string"}}}},
+	{"name": "form", "description": "Asks a canned form.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"form": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
+	{"name": "login", "description": "Asks for a password mid-call.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"user": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
+	{"name": "url", "description": "Asks for consent to open a URL.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}, "id": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
+	{"name": "needs_url", "description": "Fails with URLElicitationRequired.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}, "id": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
+	{"name": "complete", "description": "Says a URL elicitation is complete.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
+	{"name": "hostile", "description": "Logs and asks with terminal escapes.", "inputSchema": map[string]any{"type": "object"}, "annotations": rawNotDestructive},
+	{"name": "storm", "description": "Sends many elicitations at once, then exits.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
+	{"name": "big", "description": "Asks an elicitation over mcptray's limits.", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"what": map[string]any{"type": "string"}}}, "annotations": rawNotDestructive},
 }
 
 // unlock asks for the vault's passphrase and waits for the answer.
@@ -416,7 +416,7 @@ func record(tool string, res json.RawMessage) {
 // and asks for it the 2026-07-28 way, with an input_required result.
 func newMRTRServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "fake-asker-mrtr", Version: "1.0.0"}, nil)
-	s.AddTool(&sdk.Tool{Name: "secret_op", Description: "Needs a passphrase (input_required).", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "secret_op", Description: "Needs a passphrase (input_required).", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			if resp, ok := req.Params.InputResponses["pass"]; ok {
 				er, _ := resp.(*sdk.ElicitResult)

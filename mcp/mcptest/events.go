@@ -26,7 +26,7 @@ import (
 //	emit_big {bytes, method}    one event whose params hold a string of
 //	                            bytes 'x's
 func addEventTools(s *sdk.Server) {
-	sdk.AddTool(s, &sdk.Tool{Name: "emit_async", Description: "Writes count events in the background, as fast as possible."},
+	sdk.AddTool(s, &sdk.Tool{Name: "emit_async", Description: "Writes count events in the background, as fast as possible.", Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in emitArgs) (*sdk.CallToolResult, any, error) {
 			method := in.Method
 			if method == "" {
@@ -35,14 +35,14 @@ func addEventTools(s *sdk.Server) {
 			go emitBurst(method, in.Count)
 			return text(fmt.Sprintf("emitting %d", in.Count)), nil, nil
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "emit_raw", Description: "Writes line count times on stdout."},
+	sdk.AddTool(s, &sdk.Tool{Name: "emit_raw", Description: "Writes line count times on stdout.", Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in emitRawArgs) (*sdk.CallToolResult, any, error) {
 			for range max(in.Count, 1) {
 				rawLine(in.Line)
 			}
 			return text("written"), nil, nil
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "emit_big", Description: "Writes one event with params of about bytes bytes."},
+	sdk.AddTool(s, &sdk.Tool{Name: "emit_big", Description: "Writes one event with params of about bytes bytes.", Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in emitBigArgs) (*sdk.CallToolResult, any, error) {
 			method := in.Method
 			if method == "" {

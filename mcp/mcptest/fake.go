@@ -54,6 +54,11 @@
 //	             result, replies under a wrong id (see hostile.go)
 //	relay        not a server: the smallest stdio relay in Go (io.Copy both
 //	             ways) in front of an echo fake it starts (see relay.go)
+//	commander    echo plus tool run {argv, env, detach, clearEnv}: runs a
+//	             command line as its child, or as a setsid'd orphan
+//	detacher, orphan
+//	             not servers: start that orphan (see commander.go)
+//	poster       not a server: one HTTP request over a unix socket
 //
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
 //
@@ -142,8 +147,16 @@ func run(mode string) int {
 	switch mode {
 	case "relay":
 		return runRelay()
+	case "detacher":
+		return runDetacher()
+	case "poster":
+		return runPoster()
+	case "orphan":
+		return runOrphan()
 	case "hostile":
 		return runHostile()
+	case "laggard":
+		return runLaggard()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
@@ -187,7 +200,7 @@ func run(mode string) int {
 			return 1
 		}
 		time.AfterFunc(d, func() { os.Exit(4) })
-	case "echo", "events", "stderr-log", "changing", "rich":
+	case "echo", "events", "stderr-log", "changing", "rich", "commander":
 	default:
 		fmt.Fprintf(os.Stderr, "unknown fake server mode %q\n", mode)
 		return 2
@@ -325,7 +338,7 @@ func NewServer(mode string) *sdk.Server {
 			echoDesc = strings.TrimSpace(string(b))
 		}
 	}
-	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: echoDesc},
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: echoDesc, Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
 			switch mode {
 			case "banner":
@@ -336,12 +349,12 @@ func NewServer(mode string) *sdk.Server {
 			}
 			return text(in.Message), nil, nil
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Adds a and b."},
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Adds a and b.", Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest, in addArgs) (*sdk.CallToolResult, any, error) {
 			return text(strconv.FormatFloat(in.A+in.B, 'f', -1, 64)), nil, nil
 		})
 	if mode == "events" {
-		sdk.AddTool(s, &sdk.Tool{Name: "emit", Description: "Writes count raw notifications on stdout."},
+		sdk.AddTool(s, &sdk.Tool{Name: "emit", Description: "Writes count raw notifications on stdout.", Annotations: notDestructive()},
 			func(ctx context.Context, req *sdk.CallToolRequest, in emitArgs) (*sdk.CallToolResult, any, error) {
 				method := in.Method
 				if method == "" {
@@ -354,8 +367,11 @@ func NewServer(mode string) *sdk.Server {
 			})
 		addEventTools(s)
 	}
+	if mode == "commander" {
+		addCommander(s)
+	}
 	if mode == "changing" {
-		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name."},
+		sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "Adds a tool named name.", Annotations: notDestructive()},
 			func(ctx context.Context, req *sdk.CallToolRequest, in addToolArgs) (*sdk.CallToolResult, any, error) {
 				addNamed(s, in.Name)
 				return text("added " + in.Name), nil, nil
@@ -381,7 +397,20 @@ func NewServer(mode string) *sdk.Server {
 	return s
 }
 
-// addAnnotated adds the tools of AnnotatedEnv.
+// notDestructive is the annotation of the fakes' tools (all but
+// AnnotatedEnv's): destructiveHint false, so that they run without a
+// question under the default approve "destructive", where a tool that says
+// nothing asks (the MCP spec's defaults).
+func notDestructive() *sdk.ToolAnnotations {
+	no := false
+	return &sdk.ToolAnnotations{DestructiveHint: &no}
+}
+
+// rawNotDestructive is notDestructive for the fakes that write their
+// tools/list by hand.
+var rawNotDestructive = map[string]any{"destructiveHint": false}
+
+// addAnnotated adds the tools of AnnotatedEnv; write_note says nothing.
 func addAnnotated(s *sdk.Server) {
 	yes, no := true, false
 	for _, t := range []*sdk.Tool{
@@ -399,7 +428,7 @@ func addAnnotated(s *sdk.Server) {
 
 // addNamed adds a tool that returns its own name.
 func addNamed(s *sdk.Server, name string) {
-	s.AddTool(&sdk.Tool{Name: name, Description: "Returns its own name.", InputSchema: map[string]any{"type": "object"}},
+	s.AddTool(&sdk.Tool{Name: name, Description: "Returns its own name.", InputSchema: map[string]any{"type": "object"}, Annotations: notDestructive()},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text(name), nil
 		})

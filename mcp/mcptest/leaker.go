@@ -174,11 +174,11 @@ func (l *leaker) textBlocks(key string) string {
 }
 
 var leakerTools = []map[string]any{
-	{"name": "login", "description": "Asks for a password and keeps it.", "inputSchema": map[string]any{"type": "object"}},
-	{"name": "echo", "description": "Echoes the password everywhere.", "inputSchema": map[string]any{"type": "object"}},
-	{"name": "sample", "description": "Asks the client to sample, with the password.", "inputSchema": map[string]any{"type": "object"}},
-	{"name": "ask_echo", "description": "Asks a yes/no question that holds the password.", "inputSchema": map[string]any{"type": "object"}},
-	{"name": "ask_again", "description": "Asks for a password with a message that holds the old one.", "inputSchema": map[string]any{"type": "object"}},
+	{"name": "login", "description": "Asks for a password and keeps it.", "inputSchema": map[string]any{"type": "object"}, "annotations": rawNotDestructive},
+	{"name": "echo", "description": "Echoes the password everywhere.", "inputSchema": map[string]any{"type": "object"}, "annotations": rawNotDestructive},
+	{"name": "sample", "description": "Asks the client to sample, with the password.", "inputSchema": map[string]any{"type": "object"}, "annotations": rawNotDestructive},
+	{"name": "ask_echo", "description": "Asks a yes/no question that holds the password.", "inputSchema": map[string]any{"type": "object"}, "annotations": rawNotDestructive},
+	{"name": "ask_again", "description": "Asks for a password with a message that holds the old one.", "inputSchema": map[string]any{"type": "object"}, "annotations": rawNotDestructive},
 }
 
 func (l *leaker) handle(m rpcMsg) {

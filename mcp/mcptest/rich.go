@@ -76,7 +76,7 @@ func addRich(s *sdk.Server) {
 			IsError:           in.IsError,
 		}, nil
 	})
-	s.AddTool(&sdk.Tool{Name: "slow", Description: "Reports progress, honours cancellation.", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "slow", Description: "Reports progress, honours cancellation.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Steps int `json:"steps"`
@@ -100,7 +100,7 @@ func addRich(s *sdk.Server) {
 			}
 			return text(fmt.Sprintf("done after %d steps", in.Steps)), nil
 		})
-	s.AddTool(&sdk.Tool{Name: "sampler", Description: "Asks the client to sample.", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "sampler", Description: "Asks the client to sample.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Prompt string `json:"prompt"`
@@ -119,7 +119,7 @@ func addRich(s *sdk.Server) {
 			}
 			return text("sampled: " + tc.Text), nil
 		})
-	s.AddTool(&sdk.Tool{Name: "elicitor", Description: "Asks the client for input.", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "elicitor", Description: "Asks the client for input.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Secret bool `json:"secret"`
@@ -150,12 +150,12 @@ func addRich(s *sdk.Server) {
 			}
 			return text(fmt.Sprintf("action %s, color %q", res.Action, v)), nil
 		})
-	s.AddTool(&sdk.Tool{Name: "dies", Description: "Exits mid-call.", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "dies", Description: "Exits mid-call.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			os.Exit(5)
 			return nil, nil
 		})
-	s.AddTool(&sdk.Tool{Name: "huge", Description: "A big result.", InputSchema: rawSchema(`{"type":"object","properties":{"mb":{"type":"integer"}}}`)},
+	s.AddTool(&sdk.Tool{Name: "huge", Description: "A big result.", InputSchema: rawSchema(`{"type":"object","properties":{"mb":{"type":"integer"}}}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				MB int `json:"mb"`
@@ -163,7 +163,7 @@ func addRich(s *sdk.Server) {
 			unmarshalArgs(req, &in)
 			return text(strings.Repeat("x", in.MB<<20)), nil
 		})
-	s.AddTool(&sdk.Tool{Name: "log", Description: "Logs a message.", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "log", Description: "Logs a message.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Message string `json:"message"`
@@ -172,7 +172,7 @@ func addRich(s *sdk.Server) {
 			req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "fake", Data: in.Message})
 			return text("logged"), nil
 		})
-	s.AddTool(&sdk.Tool{Name: "touch", Description: "Says a resource changed.", InputSchema: rawSchema(`{"type":"object"}`)},
+	s.AddTool(&sdk.Tool{Name: "touch", Description: "Says a resource changed.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				URI string `json:"uri"`

@@ -12,9 +12,17 @@
 //     error reply; RawString, QuoteJSON, KeyIs, SkipValue and SkipWS are
 //     the scanner's pieces. The scanner trusts its input to be JSON and
 //     rejects what it cannot delimit (ErrNotObject).
+//   - The strict pass (strict.go): CheckMessage finds a message's fields
+//     as PeekMessage does while checking all of it — JSON, no key twice
+//     in any object (keys compared decoded by KeyText; in the message and
+//     its params, result or error also without case), keys valid UTF-8,
+//     at most MaxDepth deep — with a KeyError, DepthError or SyntaxError
+//     naming what and where; Check does the same for any value;
+//     RequestID reads a refused message's id when it reads one way.
 //   - LineReader splits a stream into lines of at most a bound
-//     (MaxLineBytes for stdout, MaxStderrLineBytes); LogText makes a line
-//     fit for a log (MaxLogLineBytes).
+//     (MaxLineBytes for stdout, MaxStderrLineBytes), keeping both ends of
+//     a line it drops (Cut), where CutReplyID finds a reply's id; LogText
+//     makes a line fit for a log (MaxLogLineBytes).
 //   - Raw I/O (rawio*.go): PipeFile reads and writes an *os.File with raw
 //     system calls under the poller; StdioStream is an assistant's stdin
 //     and stdout handed over as two descriptors, RawListener the HTTP
@@ -22,7 +30,10 @@
 //     for its peer's end.
 //   - StreamWriter writes lines to an assistant's stream without making
 //     the sender wait: a non-blocking write when the socket takes it, else
-//     a queue for its goroutine.
+//     a queue for its goroutine; WaitRoom lets the reader of that
+//     assistant's requests wait while over PauseUnread bytes wait, and
+//     past MaxUnread it gives up (Overflow). PipeFile.TryWrite is the
+//     same non-blocking write for a server's stdin.
 //   - HandOff yields the CPU to the peer a write just woke (handoff.go);
 //     CountHandOffs counts instead, for tests.
 //   - Secrets is one session's redactions, replaced whole when one is
@@ -34,6 +45,6 @@
 // NewStreamWriter starts the writer's one goroutine, which Close ends and
 // waits for. HandOff runs on its caller's goroutine. Nothing else here
 // starts a goroutine; everything is safe to call from the goroutine that
-// owns the value (a LineReader, a PipeFile's reads), and StreamWriter.Send,
-// HandOff and Secrets from any.
+// owns the value (a LineReader, a PipeFile's reads), and StreamWriter.Send
+// and WaitRoom, HandOff and Secrets from any.
 package wire

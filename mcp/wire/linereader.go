@@ -22,10 +22,16 @@ const MaxLogLineBytes = 16 << 10
 // A lineReader splits a stream into newline-terminated lines of at most max
 // bytes, without ever buffering more than max bytes of one line.
 type LineReader struct {
-	br  *bufio.Reader
-	max int
-	buf []byte // the line being assembled; reused between lines
+	br   *bufio.Reader
+	max  int
+	buf  []byte // the line being assembled; reused between lines
+	head []byte // the first cutEnd bytes of the last line dropped
+	tail []byte // its last cutEnd bytes (or fewer), the line ending included
 }
+
+// Cut returns the start and the end (at most 4 KiB each) of the line the
+// last Next dropped; valid until the following call.
+func (r *LineReader) Cut() (head, tail []byte) { return r.head, r.tail }
 
 // Read buffer sizes: a line longer than the buffer is assembled from
 // several reads, so these bound only how much a reader holds between
@@ -59,8 +65,16 @@ func (r *LineReader) Next() (line []byte, skipped int, err error) {
 		switch {
 		case skipped > 0:
 			skipped += len(frag)
+			r.keepTail(frag)
 		case len(r.buf)+len(frag) > r.max+1: // +1: the '\n' is not part of the line
 			skipped = len(r.buf) + len(frag)
+			r.head = append(r.head[:0], r.buf[:min(len(r.buf), cutEnd)]...)
+			if n := cutEnd - len(r.head); n > 0 {
+				r.head = append(r.head, frag[:min(len(frag), n)]...)
+			}
+			r.tail = r.tail[:0]
+			r.keepTail(r.buf)
+			r.keepTail(frag)
 			r.buf = r.buf[:0]
 		default:
 			r.buf = append(r.buf, frag...)
@@ -79,6 +93,19 @@ func (r *LineReader) Next() (line []byte, skipped int, err error) {
 		}
 		return trimEOL(r.buf), 0, nil
 	}
+}
+
+// keepTail appends b to the kept end of a dropped line, keeping its last
+// cutEnd bytes.
+func (r *LineReader) keepTail(b []byte) {
+	if len(b) >= cutEnd {
+		r.tail = append(r.tail[:0], b[len(b)-cutEnd:]...)
+		return
+	}
+	if over := len(r.tail) + len(b) - cutEnd; over > 0 {
+		r.tail = append(r.tail[:0], r.tail[over:]...)
+	}
+	r.tail = append(r.tail, b...)
 }
 
 func trimEOL(b []byte) []byte {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // This file holds the few JSON operations the gateway's fast path needs:
@@ -118,16 +119,14 @@ func ScanObject(b []byte, fn func(key []byte, v Span) bool) error {
 	}
 }
 
-// KeyIs compares a raw object key with want, unescaping it if needed.
+// KeyIs compares a raw object key with want, decoding it (KeyText) if
+// needed.
 func KeyIs(key []byte, want string) bool {
 	if bytes.IndexByte(key, '\\') < 0 {
 		return string(key) == want
 	}
-	var s string
-	if err := json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s); err != nil {
-		return false
-	}
-	return s == want
+	s, ok := KeyText(key)
+	return ok && s == want
 }
 
 // SkipWS returns the index of the first byte at or after i in b that is
@@ -260,12 +259,13 @@ func ParseGWID(raw []byte) (uint64, bool) {
 }
 
 // RawString returns the value of a JSON string span, unescaping only when
-// needed; ok is false for anything but a string.
+// needed, as encoding/json reads it (invalid UTF-8 becomes U+FFFD); ok is
+// false for anything but a string.
 func RawString(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
-	if bytes.IndexByte(v, '\\') < 0 {
+	if bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v[1:len(v)-1]) {
 		return string(v[1 : len(v)-1]), true
 	}
 	var s string

@@ -116,6 +116,27 @@ func (p *PipeFile) Write(b []byte) (int, error) {
 	return n, nil
 }
 
+// TryWrite writes what the descriptor takes now, without waiting, and
+// returns how much that was: 0 when it takes nothing, or when raw I/O is
+// not possible here (then only Write writes).
+func (p *PipeFile) TryWrite(b []byte) int {
+	if p.rc == nil || len(b) == 0 {
+		return 0
+	}
+	n := 0
+	p.rc.Write(func(fd uintptr) bool {
+		for n < len(b) {
+			m, errno := rawWrite(fd, b[n:])
+			if errno != 0 || m <= 0 {
+				break // EAGAIN and real errors alike: Write reports them
+			}
+			n += m
+		}
+		return true
+	})
+	return n
+}
+
 // Close closes the file.
 func (p *PipeFile) Close() error { return p.f.Close() }
 

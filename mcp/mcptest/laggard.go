@@ -1,0 +1,115 @@
+package mcptest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// runLaggard is the "laggard" mode: a stdio server written by hand that
+// misbehaves in the ways that must not stall mcptray. Its tools:
+//
+//	echo {message}   answers like the echo fake
+//	deaf             answers "deaf", then never reads its stdin again
+//	                 (the process lives on, its stdout open)
+//	huge {idLast}    answers with a line of 17 MiB: the id first, or with
+//	                 idLast as the last member (as the TypeScript SDK writes)
+//	flood {count}    sends count notifications/tools/list_changed, then
+//	                 answers "flooded"
+//	lists            answers how many tools/list requests it got
+//	big {size}       answers with a text of size bytes
+//
+// Every other request gets an empty result (ping, logging/setLevel) or
+// "method not found".
+func runLaggard() int {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 64<<10), 16<<20)
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	line := func(s string) {
+		out.WriteString(s)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+	lists := 0
+	for in.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &msg) != nil || len(msg.ID) == 0 {
+			continue // notifications, or what we cannot read
+		}
+		id := string(msg.ID)
+		switch msg.Method {
+		case "initialize":
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			json.Unmarshal(msg.Params, &p)
+			line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":` + strconv.Quote(p.ProtocolVersion) +
+				`,"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"fake-laggard","version":"1.0.0"}}}`)
+		case "tools/list":
+			lists++
+			obj := `,"inputSchema":{"type":"object"}}`
+			var b strings.Builder
+			b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
+			for i, name := range []string{"echo", "deaf", "huge", "flood", "lists", "big"} {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"name":"` + name + `","description":"The laggard's ` + name + `."` + obj)
+			}
+			b.WriteString(`]}}`)
+			line(b.String())
+		case "tools/call":
+			var p struct {
+				Name      string `json:"name"`
+				Arguments struct {
+					Message string `json:"message"`
+					IDLast  bool   `json:"idLast"`
+					Count   int    `json:"count"`
+					Size    int    `json:"size"`
+				} `json:"arguments"`
+			}
+			json.Unmarshal(msg.Params, &p)
+			text := func(s string) {
+				line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":` + strconv.Quote(s) + `}]}}`)
+			}
+			switch p.Name {
+			case "echo":
+				text(p.Arguments.Message)
+			case "deaf":
+				text("deaf")
+				select {} // never read stdin again
+			case "huge":
+				pad := bytes.Repeat([]byte{'x'}, 17<<20)
+				if p.Arguments.IDLast {
+					line(`{"result":{"content":[{"type":"text","text":"` + string(pad) + `"}]},"jsonrpc":"2.0","id":` + id + `}`)
+				} else {
+					line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"` + string(pad) + `"}]}}`)
+				}
+			case "flood":
+				for range p.Arguments.Count {
+					out.WriteString(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n")
+				}
+				out.Flush()
+				text("flooded")
+			case "big":
+				text(strings.Repeat("b", p.Arguments.Size))
+			case "lists":
+				text(strconv.Itoa(lists))
+			default:
+				line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"isError":true,"content":[{"type":"text","text":"unknown tool"}]}}`)
+			}
+		case "ping", "logging/setLevel":
+			line(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
+		default:
+			line(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"method not found"}}`)
+		}
+	}
+	return 0
+}
