@@ -30,11 +30,12 @@
 // bytes, with the assistant's id, go upstream (wire.StreamWriter). Results
 // are never decoded. HTTP sessions, HTTP servers, builtins and the meta
 // tools take the slow path (gateway_call.go), through the SDK, still raw
-// for stdio servers. tools/list is the SDK's list with each stdio
-// server's tool definition as the server sent it, only the name spliced
+// for stdio servers. tools/list is the SDK's list with each server's
+// tool definition as the server sent it, only the name spliced
 // (gateway_tools_raw.go). Tasks — task-augmented tools/call, tasks/* and
 // notifications/tasks/status — are relayed as bytes to the server that
-// made the task, which the gateway remembers per upstream session
+// made the task, stdio or HTTP (whose Session.WriteLine posts the line
+// and taps the answer), which the gateway remembers per upstream session
 // (gateway_tasks.go); server/discover is answered -32601 before the SDK
 // (gateway_discover.go). Sampling and elicitation from a server go to the
 // assistant whose call is in flight to it (the most recent one), or, for

@@ -358,14 +358,12 @@ func errorResult(text string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}
 }
 
-// cancelDownstream tells a stdio server that the gateway gave up on a
-// request. (For HTTP servers the SDK's client does it.) A request still
-// waiting in the server's stdin queue is taken back instead, and
+// cancelDownstream tells a server that the gateway gave up on a request
+// it sent as bytes (for an HTTP server: through Session.WriteLine; the
+// SDK's client cancels the calls it made itself). A request still
+// waiting in a stdio server's stdin queue is taken back instead, and
 // withdrawn says so. It never waits for the server.
 func (g *Gateway) cancelDownstream(sess *downstream.Session, n uint64, reason string) (withdrawn bool) {
-	if !sess.Stdio() {
-		return false
-	}
 	if sess.Withdraw(n) {
 		return true
 	}

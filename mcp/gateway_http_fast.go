@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"io"
 	"mime"
@@ -52,7 +53,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 		return true
 	}
 	if m, ok := isTaskMethod(t, p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
-		hw := &httpReply{w: w, answered: make(chan struct{})}
+		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
 		if !up.relayTask(t, p, m, hw) {
 			return false
 		}
@@ -64,7 +65,7 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	}
 	switch fastWay(t, p) {
 	case fastToolCall:
-		hw := &httpReply{w: w, answered: make(chan struct{})}
+		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
 		if !up.fastCall(t, p, hw) {
 			return false
 		}
@@ -125,8 +126,9 @@ type readCloser struct {
 // large one is left to the handler, so that a client slow to read never
 // holds up the server's reader, which serves every other call too.
 type httpReply struct {
-	w http.ResponseWriter
-	c *call // set by fastCall before the call is sent
+	w   http.ResponseWriter
+	ctx context.Context // the request's: ends when its client goes away
+	c   *call           // set by fastCall before the call is sent
 
 	mu       sync.Mutex
 	done     bool          // guarded by mu: answered, or the handler left

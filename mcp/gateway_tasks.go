@@ -3,9 +3,12 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,8 +28,8 @@ import (
 // stream, since the call answers at once), and the taskId of its reply is
 // remembered for the assistant session that made it (taskTable), so that
 // its tasks/* requests go to that server (relayTask) and no other session
-// can reach the task. tasks/list asks each server that holds a task of
-// the session and lists that session's tasks only.
+// can reach the task. tasks/list asks the servers that hold tasks of the
+// session, page by page, and lists that session's tasks only.
 // notifications/tasks/status from a server go to the stream session that
 // owns the task. The SDK's server knows none of this: its initialize
 // result gains the "tasks" capability (tasksInit).
@@ -70,17 +73,34 @@ func (t *taskTable) owner(up *upstream, id string) (taskOwner, bool) {
 	return o, ok
 }
 
-// of returns the ids of up's tasks by session.
-func (t *taskTable) of(up *upstream) map[*downstream.Session]map[string]bool {
+// taskHolder is a server session that holds tasks of one upstream.
+type taskHolder struct {
+	server string
+	sess   *downstream.Session
+	ids    map[string]bool
+}
+
+// of returns the sessions that hold up's tasks, in the order tasks/list
+// pages through them: by server name.
+func (t *taskTable) of(up *upstream) []taskHolder {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := map[*downstream.Session]map[string]bool{}
+	by := map[*downstream.Session]*taskHolder{}
 	for id, o := range t.m[up] {
-		if out[o.sess] == nil {
-			out[o.sess] = map[string]bool{}
+		h := by[o.sess]
+		if h == nil {
+			h = &taskHolder{server: o.server, sess: o.sess, ids: map[string]bool{}}
+			by[o.sess] = h
 		}
-		out[o.sess][id] = true
+		h.ids[id] = true
 	}
+	t.mu.Unlock()
+	out := make([]taskHolder, 0, len(by))
+	for _, h := range by {
+		if h.sess.Context().Err() == nil { // a server that stopped holds none now
+			out = append(out, *h)
+		}
+	}
+	slices.SortFunc(out, func(a, b taskHolder) int { return strings.Compare(a.server, b.server) })
 	return out
 }
 
@@ -165,10 +185,14 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 	}
 	if method == methodTasksList {
 		if hw != nil {
-			up.answer(hw, up.g.listTasks(context.Background(), up, upID))
+			up.answer(hw, up.g.listTasks(context.Background(), up, upID, params))
 			return true
 		}
-		go func() { up.send(up.g.listTasks(context.Background(), up, upID)) }()
+		up.answering.Add(1) // drain waits for it
+		go func() {
+			defer up.answering.Add(-1)
+			up.send(up.g.listTasks(context.Background(), up, upID, params))
+		}()
 		return true
 	}
 	id, ok := wire.RawString(wire.Field(params, "taskId").Of(params))
@@ -181,7 +205,7 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 		up.answer(hw, wire.ErrorLine(upID, jsonrpc.CodeInvalidParams, fmt.Sprintf("%s: unknown task %q: no task of this session has that id", method, id)))
 		return true
 	}
-	if o.sess.Context().Err() != nil { // (only stdio servers' tasks are known: fastCall)
+	if o.sess.Context().Err() != nil {
 		up.answer(hw, wire.ErrorLine(upID, codeInternal, fmt.Sprintf("%s: task %q is gone: server %q stopped since it made the task", method, id, o.server)))
 		return true
 	}
@@ -207,59 +231,115 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 	return true
 }
 
-// listTasks is the answer to an upstream's tasks/list: the tasks it made,
-// as their servers list them (all pages), in one page.
-func (g *Gateway) listTasks(ctx context.Context, up *upstream, upID []byte) []byte {
+// tasks/list pages as the servers do: a page of the gateway's is a page
+// of one server's tasks/list, with the tasks of other assistant sessions
+// left out, and its cursor (taskCursor) names the server and that
+// server's cursor. Servers are taken in name order; one that stopped since
+// is skipped. A page holds at least one task unless there are none left,
+// asking at most maxTaskPages of a server's pages for it.
+
+// taskCursor is what a tasks/list cursor of the gateway's holds.
+type taskCursor struct {
+	Server string `json:"s"`           // the server whose page comes next
+	Cursor string `json:"c,omitempty"` // that server's cursor; "" for its first page
+}
+
+// maxTaskPages bounds the server pages one tasks/list page asks for.
+const maxTaskPages = 16
+
+func (c taskCursor) encode() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeTaskCursor(s string) (taskCursor, bool) {
+	var c taskCursor
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || json.Unmarshal(b, &c) != nil || c.Server == "" {
+		return c, false
+	}
+	return c, true
+}
+
+// listTasks is the answer to an upstream's tasks/list with params: one
+// page of the tasks it made, as their servers list them.
+func (g *Gateway) listTasks(ctx context.Context, up *upstream, upID, params []byte) []byte {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout())
 	defer cancel()
+	holders := g.tasks.of(up)
+	at, cursor := 0, ""
+	if raw, ok := wire.RawString(wire.Field(params, "cursor").Of(params)); ok && raw != "" {
+		c, ok := decodeTaskCursor(raw)
+		if !ok {
+			return wire.ErrorLine(upID, jsonrpc.CodeInvalidParams, "tasks/list: params.cursor is not a cursor mcptray gave")
+		}
+		at = len(holders)
+		for i, h := range holders {
+			if h.server == c.Server {
+				at, cursor = i, c.Cursor
+				break
+			}
+			if h.server > c.Server { // that server stopped: go on with the next
+				at = i
+				break
+			}
+		}
+	}
 	var list bytes.Buffer
 	list.WriteByte('[')
-	n := 0
-	for sess, ids := range g.tasks.of(up) {
-		if sess.Context().Err() != nil || !sess.Stdio() {
-			continue
+	n, next := 0, ""
+	for asked := 0; at < len(holders) && asked < maxTaskPages; asked++ {
+		h := holders[at]
+		p := []byte(`{}`)
+		if cursor != "" {
+			p, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		cursor := ""
-		for range 100 { // pages
-			params := []byte(`{}`)
-			if cursor != "" {
-				params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		reply, err := g.rawRequest(ctx, h.sess, methodTasksList, p)
+		if err != nil {
+			return wire.ErrorLine(upID, codeInternal, "tasks/list: "+h.server+": "+err.Error())
+		}
+		var res struct {
+			Tasks      []json.RawMessage `json:"tasks"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(reply, &res); err != nil {
+			return wire.ErrorLine(upID, codeInternal, "tasks/list: "+h.server+": unreadable answer: "+err.Error())
+		}
+		for _, t := range res.Tasks {
+			var head struct {
+				TaskID string `json:"taskId"`
 			}
-			reply, err := g.rawRequest(ctx, sess, methodTasksList, params)
-			if err != nil {
-				return wire.ErrorLine(upID, codeInternal, "tasks/list: "+err.Error())
-			}
-			var res struct {
-				Tasks      []json.RawMessage `json:"tasks"`
-				NextCursor string            `json:"nextCursor"`
-			}
-			if json.Unmarshal(reply, &res) != nil {
-				break
-			}
-			for _, t := range res.Tasks {
-				var head struct {
-					TaskID string `json:"taskId"`
+			if json.Unmarshal(t, &head) == nil && h.ids[head.TaskID] {
+				if n > 0 {
+					list.WriteByte(',')
 				}
-				if json.Unmarshal(t, &head) == nil && ids[head.TaskID] {
-					if n > 0 {
-						list.WriteByte(',')
-					}
-					list.Write(t)
-					n++
-				}
+				list.Write(t)
+				n++
 			}
-			if res.NextCursor == "" || res.NextCursor == cursor {
-				break
-			}
+		}
+		if res.NextCursor != "" && res.NextCursor != cursor {
 			cursor = res.NextCursor
+		} else {
+			at, cursor = at+1, ""
+		}
+		next = ""
+		if at < len(holders) {
+			next = taskCursor{Server: holders[at].server, Cursor: cursor}.encode()
+		}
+		if n > 0 {
+			break
 		}
 	}
 	list.WriteByte(']')
-	out := make([]byte, 0, list.Len()+64)
+	out := make([]byte, 0, list.Len()+len(next)+80)
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
 	out = append(out, upID...)
 	out = append(out, `,"result":{"tasks":`...)
 	out = append(out, list.Bytes()...)
+	if next != "" {
+		out = append(out, `,"nextCursor":`...)
+		out = append(out, wire.QuoteJSON(next)...)
+	}
 	return append(out, "}}\n"...)
 }
 
@@ -363,11 +443,16 @@ func metaOf(params []byte) sdk.Meta {
 }
 
 // approveThenSend asks the person about a task-augmented call to a tool
-// that needs approval (on a stream session), then sends it as fastCall
-// would, or answers with the refusal. It runs on its own goroutine, so the
-// session's other messages go on meanwhile.
+// that needs approval, then sends it as fastCall would, or answers with
+// the refusal. It runs on its own goroutine, so the session's other
+// messages go on meanwhile; fastCall counted it in up.answering.
 func (up *upstream) approveThenSend(c *call, out []byte, r *route, args json.RawMessage, meta sdk.Meta) {
-	if res := up.g.approve(up.lifeContext(), up, r.server, r.tool, r.ann, args, meta); res != nil {
+	defer up.answering.Add(-1) // (sendFast has put the call in up.raw by then)
+	ctx := up.lifeContext()
+	if c.hw != nil {
+		ctx = c.hw.ctx // an HTTP request: until its client goes away
+	}
+	if res := up.g.approve(ctx, up, r.server, r.tool, r.ann, args, meta); res != nil {
 		b, err := json.Marshal(res)
 		if err != nil {
 			b = []byte(`{"content":[],"isError":true}`)
@@ -377,8 +462,10 @@ func (up *upstream) approveThenSend(c *call, out []byte, r *route, args json.Raw
 		line = append(line, c.upID...)
 		line = append(line, `,"result":`...)
 		line = append(line, b...)
-		up.send(append(line, "}\n"...))
+		up.answer(c.hw, append(line, "}\n"...))
 		return
 	}
-	up.sendFast(c, out, r)
+	if !up.sendFast(c, out, r) && c.hw != nil { // its id came into use meanwhile
+		c.hw.deliver(wire.ErrorLine(c.upID, jsonrpc.CodeInvalidRequest, "tools/call: a request with this id is already in flight"))
+	}
 }

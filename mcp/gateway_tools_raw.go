@@ -14,8 +14,8 @@ import (
 // fields it does not know (execution.taskSupport) and adds hints the
 // server left out. The SDK still keeps the list (order, pages,
 // list_changed); the view's middleware swaps the bytes of each entry it
-// has the server's bytes for (rawToolsResult). Builtins, meta tools and
-// tools of HTTP servers are the SDK's encoding.
+// has the server's bytes for (rawToolsResult), stdio and HTTP servers'
+// alike. Builtins and meta tools are the SDK's encoding.
 
 // renamedTool is raw with its "name" value replaced by name; nil when raw
 // is nil or has no name.
@@ -44,15 +44,20 @@ type rawToolsResult struct {
 }
 
 func (r *rawToolsResult) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(r.ListToolsResult)
+	// The page without its tools, whose "[]" the list then replaces: each
+	// tool is encoded once, and the server's own bytes not at all.
+	page := *r.ListToolsResult
+	page.Tools = []*sdk.Tool{}
+	b, err := json.Marshal(&page)
 	if err != nil {
 		return nil, err
 	}
 	sp := wire.Field(b, "tools")
 	if !sp.OK() {
-		return b, nil
+		return json.Marshal(r.ListToolsResult)
 	}
 	var list bytes.Buffer
+	list.Grow(r.size())
 	list.WriteByte('[')
 	for i, t := range r.Tools {
 		if i > 0 {
@@ -70,6 +75,15 @@ func (r *rawToolsResult) MarshalJSON() ([]byte, error) {
 	}
 	list.WriteByte(']')
 	return spliced(b, wire.Edit{Start: sp.Start, End: sp.End, Repl: list.Bytes()}), nil
+}
+
+// size is about the length of the tools' list.
+func (r *rawToolsResult) size() int {
+	n := 2
+	for _, raw := range r.raw {
+		n += len(raw) + 1
+	}
+	return n + 512*(len(r.Tools)-len(r.raw))
 }
 
 // listedRaw wraps a tools/list result of the view's SDK server.

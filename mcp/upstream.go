@@ -34,6 +34,10 @@ type upstream struct {
 	w  *wire.StreamWriter // nil for HTTP sessions
 
 	ready atomic.Bool // the session is initialized: the fast path may run
+	// answering counts the requests the gateway answers on goroutines of
+	// its own, outside raw (tasks/list, a task call waiting for approval),
+	// so that drain waits for them too.
+	answering atomic.Int64
 
 	lifeOnce sync.Once
 	life     context.Context    // ends when the session does (lifeContext)
@@ -371,21 +375,34 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	}
 	params := p.Params.Of(line)
 	r := up.v.routes.Load().tools[name]
-	task := hasTask(params)
-	// A call that waits for approval takes the slow path, but for a
-	// task-augmented one on a stream, whose "task" the SDK would drop: it
-	// waits here, off the read loop (approveThenSend).
-	if r == nil || r.kind != routeTool || r.sess == nil || !r.sess.Stdio() || (r.approve && (!task || hw != nil)) {
+	// One pass over the params for both keys: arguments may be large.
+	var metaSp, taskSp wire.Span
+	wire.ScanObject(params, func(k []byte, v wire.Span) bool {
+		switch {
+		case !metaSp.OK() && wire.KeyIs(k, "_meta"):
+			metaSp = v
+		case !taskSp.OK() && wire.KeyIs(k, "task"):
+			taskSp = v
+		}
+		return true
+	})
+	task := taskSp.OK() && !taskSp.Is(params, "null")
+	// A task-augmented call is sent as bytes to any server, whose "task"
+	// the SDK would drop (an HTTP server's answer comes back through
+	// Session.WriteLine's POST), and when it waits for approval, it waits
+	// here, off the read loop (approveThenSend). Other calls for an HTTP
+	// server, or that wait for approval, take the slow path.
+	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) {
 		return false
 	}
 	var tokSp wire.Span
-	if meta := wire.Field(params, "_meta"); meta.OK() {
+	if meta := metaSp; meta.OK() {
 		mb := meta.Of(params)
 		if tok := wire.Field(mb, "progressToken"); tok.OK() && !tok.Is(mb, "null") {
 			tokSp = tok.Within(meta).Within(p.Params)
 		}
 	}
-	if hw != nil && tokSp.OK() {
+	if hw != nil && tokSp.OK() && !task { // progress needs a stream; a task's call answers at once
 		return false
 	}
 	g := up.g
@@ -401,6 +418,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	sortEdits(edits)
 	out := wire.Splice(line, edits...)
 	if r.approve {
+		up.answering.Add(1)
 		go up.approveThenSend(c, out, r, bytes.Clone(wire.Field(params, "arguments").Of(params)), metaOf(params))
 		return true
 	}

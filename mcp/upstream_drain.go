@@ -48,10 +48,11 @@ func (up *upstream) drain(ctx context.Context, conn *upConn) {
 }
 
 // inFlight counts the assistant's requests not answered yet: fast-path
-// calls and those the SDK serves.
+// calls, those the gateway answers itself (answering) and those the SDK
+// serves.
 func (up *upstream) inFlight(conn *upConn) int {
 	up.mu.Lock()
-	n := len(up.raw)
+	n := len(up.raw) + int(up.answering.Load())
 	up.mu.Unlock()
 	conn.mu.Lock()
 	n += len(conn.pending)

@@ -90,12 +90,15 @@
 //     the SDK's client (Client, Capabilities); Close, Done, ExitReason,
 //     ExitCode, PID, PGID; Redact adds a secret; LogLevel is the level
 //     asked for at startup, LogMessage hands a notifications/message to
-//     Hooks.Log. ToolsRaw (and ToolsWithRaw) are the tools as a stdio
-//     server sent them, index for index with Tools (tools_raw.go).
+//     Hooks.Log. ToolsRaw (and ToolsWithRaw) are the tools as the
+//     server sent them, index for index with Tools (tools_raw.go; an HTTP
+//     server's are read below the SDK by toolsTap, http_tools.go).
 //     For the gateway's raw path: Stdio reports a stdio server,
 //     WriteLine and WriteCall write one raw line to its stdin or queue it
 //     (stdinQueue: bounded by MaxStdinQueue, else ErrStdinFull; never
-//     waiting for the server), Withdraw takes back a call's line still
+//     waiting for the server), or post it to an HTTP server and hand the
+//     answer to the Router's Tap (http_raw.go: a goroutine per POST, ended
+//     with the session), Withdraw takes back a call's line still
 //     queued, LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
@@ -124,7 +127,10 @@
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
 // which runs the Router's Tap), the stdin writer (stdinQueue.run: started when
-// a line first waits for the pipe, ended by Close), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
+// a line first waits for the pipe, ended by Close), the stderr reader, the
+// reaper and the monitor for stdio; the SDK's for HTTP, and one per raw
+// POST (WriteLine: it runs the Router's Tap, ends with the answer or the
+// session). The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.
 // The watchdog is its own process; Subreap starts one reaping goroutine

@@ -81,9 +81,15 @@ func (b *progressBody) keep(part []byte) {
 }
 
 // examine counts a "data:" line that is a progress notification with a
-// gateway token.
+// gateway token, and hands a notifications/tasks/status to the Router's
+// Tap: the SDK's client knows no tasks and would drop it (the server sends
+// it on the session's own event stream, which only the SDK reads).
 func (b *progressBody) examine(line []byte) {
 	data, ok := bytes.CutPrefix(line, []byte("data:"))
+	if ok && bytes.Contains(data, []byte(`"notifications/tasks/status"`)) {
+		b.taskStatus(bytes.TrimSpace(data))
+		return
+	}
 	if !ok || !bytes.Contains(data, []byte(`"notifications/progress"`)) {
 		return
 	}
@@ -102,5 +108,16 @@ func (b *progressBody) examine(line []byte) {
 	}
 	if r := b.sess.attached(); r != nil {
 		r.ProgressSeen(n)
+	}
+}
+
+// taskStatus passes a notifications/tasks/status to the Router's Tap.
+func (b *progressBody) taskStatus(data []byte) {
+	p, err := wire.PeekMessage(data)
+	if err != nil || p.ID.OK() || !p.Method.Is(data, `"notifications/tasks/status"`) {
+		return
+	}
+	if r := b.sess.attached(); r != nil {
+		r.Tap(b.sess, data, &p)
 	}
 }

@@ -18,8 +18,10 @@ import (
 // goroutines; CreateMessage and Elicit may block until ctx ends.
 type Router interface {
 	// Tap sees each single-message stdout line of a stdio server first and
-	// takes the ones it returns true for. Called from the stdout read
-	// loop: it must not block; line and p are valid only during the call.
+	// takes the ones it returns true for; for an HTTP server, each message
+	// answering a line of WriteLine (http_raw.go). Called from the stdout
+	// read loop (HTTP: the POST's goroutine): it must not block; line and p
+	// are valid only during the call.
 	Tap(s *Session, line []byte, p *wire.Peek) bool
 	// TapElicit is the tap while the server starts, for a request line
 	// (p.Method set): it takes the server's elicitation/create and the

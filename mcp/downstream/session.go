@@ -133,6 +133,7 @@ type Session struct {
 	cs        *sdk.ClientSession // set by Start before the session is returned
 	proc      *process           // nil for HTTP
 	conn      *stdioConn         // nil for HTTP
+	raw       *rawHTTP           // HTTP only: where WriteLine posts (http_raw.go); set by StartHTTP before the session is returned
 	stderr    *stderrReader      // nil for HTTP
 	stopGrace time.Duration
 	termGrace time.Duration
@@ -140,10 +141,14 @@ type Session struct {
 	life    context.Context    // cancelled when the session ends or Close begins
 	endLife context.CancelFunc // cancels life; in-flight calls then return
 
-	listMu   sync.Mutex // one ListTools at a time: stdioConn.toolsPage is its page
+	listMu   sync.Mutex // one ListTools at a time: stdioConn.toolsPage or httpPage is its page
 	toolsMu  sync.Mutex
 	tools    []*Tool           // guarded by toolsMu: the last full tools/list
 	toolsRaw []json.RawMessage // guarded by toolsMu: tools as the server sent them, index for index (tools_raw.go)
+	// httpPage is an HTTP server's last tools/list result as sent, kept by
+	// toolsTap for ListTools (http_tools.go); stdio servers' is
+	// stdioConn.toolsPage.
+	httpPage atomic.Pointer[json.RawMessage]
 
 	// router is the Router this session serves (Attach); nil until then.
 	// Read by the SDK's handlers.
@@ -270,29 +275,43 @@ func (s *Session) Capabilities() *sdk.ServerCapabilities {
 	return nil
 }
 
-// Stdio reports whether the server is a stdio one (raw lines: writeLine,
-// the tap); false for HTTP.
+// Stdio reports whether the server is a stdio one (its stdout goes
+// through the tap); false for HTTP.
 func (s *Session) Stdio() bool { return s.conn != nil }
 
 // WriteLine writes one raw message line to a stdio server's stdin, or
-// queues it; it never waits for the server. It fails when the session is
-// closed or the server stopped reading its stdin (ErrStdinFull: its queue
-// holds MaxStdinQueue bytes).
+// queues it, or posts it to an HTTP server, whose answer then goes to the
+// Router's Tap (http_raw.go); it never waits for the server. It fails when
+// the session is closed or the server stopped reading its stdin
+// (ErrStdinFull: its queue holds MaxStdinQueue bytes).
 func (s *Session) WriteLine(line []byte) error {
+	if s.conn == nil {
+		return s.writeRaw(line)
+	}
 	_, err := s.conn.writeLine(line, 0)
 	return err
 }
 
 // WriteCall is WriteLine for a call's request: tag (non-zero, the
 // caller's number for the call) lets Withdraw take it back while none of
-// it is written. written reports whether it all went out at once.
+// it is written. written reports whether it all went out at once (an HTTP
+// server's POST: always).
 func (s *Session) WriteCall(tag uint64, line []byte) (written bool, err error) {
+	if s.conn == nil {
+		return true, s.writeRaw(line)
+	}
 	return s.conn.writeLine(line, tag)
 }
 
 // Withdraw takes back the line WriteCall queued with tag, if none of it
 // was written yet, and reports whether it did: the server never sees it.
-func (s *Session) Withdraw(tag uint64) bool { return s.conn.stdin.withdraw(tag) }
+// An HTTP server's line is posted at once: never withdrawn.
+func (s *Session) Withdraw(tag uint64) bool {
+	if s.conn == nil {
+		return false
+	}
+	return s.conn.stdin.withdraw(tag)
+}
 
 // Client is the SDK's client session; nil until Start returns it.
 func (s *Session) Client() *sdk.ClientSession { return s.cs }
@@ -319,8 +338,14 @@ func (s *Session) LogMessage(p *sdk.LoggingMessageParams) {
 }
 
 // LogStray logs a reply with the raw id that answers nothing, for why
-// (strayNotInFlight, strayOtherServer); stdio only.
-func (s *Session) LogStray(id []byte, why string) { s.conn.logStray(id, why) }
+// (strayNotInFlight, strayOtherServer).
+func (s *Session) LogStray(id []byte, why string) {
+	if s.conn == nil {
+		s.hooks.log("stdout", wire.LogText([]byte(fmt.Sprintf("reply with id %s dropped: %s", id, why))))
+		return
+	}
+	s.conn.logStray(id, why)
+}
 
 // logMessageLine renders notifications/message data as one line.
 func logMessageLine(p *sdk.LoggingMessageParams) string {

@@ -12,12 +12,15 @@ import (
 // (annotations' idempotentHint), so the gateway lists the bytes instead.
 // For a stdio server, stdioConn keeps each tools/list result as sent
 // (toolsPage), and ListTools splits it into one entry per tool, index for
-// index with the decoded list. HTTP servers' connections are the SDK's
-// own: their entries are nil, and callers encode the decoded Tool.
+// index with the decoded list. An HTTP server's connection is the SDK's
+// own: toolsTap keeps its pages from below it (http_tools.go). An entry is
+// nil when its bytes are not known (a page that did not split into as
+// many entries as the SDK decoded, or an entry holding a key twice):
+// callers then encode the decoded Tool.
 
 // ToolsRaw returns the tools of the last full tools/list as the server sent
 // them (secrets redacted), index for index with Tools; an entry is nil
-// when its bytes are not known (HTTP servers).
+// when its bytes are not known.
 func (s *Session) ToolsRaw() []json.RawMessage {
 	s.toolsMu.Lock()
 	defer s.toolsMu.Unlock()
@@ -35,6 +38,7 @@ func (s *Session) clearRawPage() {
 	if s.conn != nil {
 		s.conn.toolsPage.Store(nil)
 	}
+	s.httpPage.Store(nil)
 }
 
 // rawPage returns the entries of the tools/list page just read, or n nils
@@ -44,6 +48,8 @@ func (s *Session) rawPage(n int) []json.RawMessage {
 	var page *json.RawMessage
 	if s.conn != nil {
 		page = s.conn.toolsPage.Swap(nil)
+	} else {
+		page = s.httpPage.Swap(nil)
 	}
 	if page != nil {
 		out = appendEntries(out, *page)
@@ -52,6 +58,10 @@ func (s *Session) rawPage(n int) []json.RawMessage {
 		return make([]json.RawMessage, n)
 	}
 	for i, e := range out {
+		if s.conn == nil && wire.Check(e) != nil {
+			out[i] = nil // stdio pages are checked as they are read (checkTools)
+			continue
+		}
 		out[i] = s.RedactJSON(e)
 	}
 	return out
