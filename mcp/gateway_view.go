@@ -261,9 +261,11 @@ func (v *view) sync(snap *snapshot) []string {
 	}
 
 	var nested []prefixed // servers another's prefixed names could shadow
+	var prefixes map[string]string
 	var refused []*route
 	if v.key.aggregate() {
-		nested = nestedServers(rt.servers)
+		prefixes, nm.collisions = serverPrefixes(rt.servers)
+		nested = nestedServers(rt.servers, prefixes)
 	}
 	if v.key.mode == ToolsDynamic {
 		tools = v.metaTools()
@@ -284,7 +286,7 @@ func (v *view) sync(snap *snapshot) []string {
 			for i, t := range list {
 				want := singleName(t.Name)
 				if v.key.aggregate() {
-					want = toolName(server, t.Name)
+					want = prefixedName(prefixes[server], server, t.Name)
 				}
 				if why := pol.refusal(server, t.Name); why != "" { // off or held back: not listed
 					r := &route{kind: routeRefused, server: server, tool: want, refused: why}
@@ -292,7 +294,7 @@ func (v *view) sync(snap *snapshot) []string {
 					continue
 				}
 				if v.key.aggregate() {
-					if owner, ok := shadowedBy(nested, server, want); ok {
+					if owner, ok := shadowedBy(nested, server, prefixes[server], want); ok {
 						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
 						refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
 						continue
@@ -329,7 +331,7 @@ func (v *view) sync(snap *snapshot) []string {
 			rt.tools[r.tool] = r
 		}
 	}
-	v.syncFeatures(snap, rt, nm, nested)
+	v.syncFeatures(snap, rt, nm, prefixes, nested)
 	// Publish the routes before the SDK lists the tools (and sends
 	// list_changed), so a tool is never listed before it can be called.
 	v.routes.Store(rt)
@@ -373,7 +375,7 @@ func (v *view) toolsOf(snap *snapshot, server string) ([]*downstream.Tool, []jso
 
 // syncFeatures registers the ready servers' prompts, resources and
 // resource templates on the view.
-func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, nested []prefixed) {
+func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, prefixes map[string]string, nested []prefixed) {
 	nm := newNamer()
 	prompts := map[string]*sdk.Prompt{}
 	resources := map[string]*sdk.Resource{}
@@ -390,8 +392,8 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, nested []
 		for _, p := range d.prompts {
 			name := p.Name
 			if v.key.aggregate() {
-				want := toolName(server, p.Name)
-				if owner, ok := shadowedBy(nested, server, want); ok {
+				want := prefixedName(prefixes[server], server, p.Name)
+				if owner, ok := shadowedBy(nested, server, prefixes[server], want); ok {
 					tn.collisions = append(tn.collisions, "prompt "+shadowNote(server, p.Name, want, owner))
 					continue
 				}
