@@ -279,7 +279,7 @@ func (v *view) sync(snap *snapshot) []string {
 			}
 		}
 		var todo []pendingTool
-		var offOrHeld []*route
+		var offOrHeld, shadowed []*route
 		for _, server := range rt.servers {
 			list, raws, sess := v.toolsOf(snap, server)
 			pol := snap.policies[server]
@@ -288,17 +288,17 @@ func (v *view) sync(snap *snapshot) []string {
 				if v.key.aggregate() {
 					want = prefixedName(prefixes[server], server, t.Name)
 				}
+				if v.key.aggregate() {
+					if owner, ok := shadowedBy(nested, server, prefixes[server], want); ok {
+						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
+						shadowed = append(shadowed, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
+						continue
+					}
+				}
 				if why := pol.refusal(server, t.Name); why != "" { // off or held back: not listed
 					r := &route{kind: routeRefused, server: server, tool: want, refused: why}
 					refused, offOrHeld = append(refused, r), append(offOrHeld, r)
 					continue
-				}
-				if v.key.aggregate() {
-					if owner, ok := shadowedBy(nested, server, prefixes[server], want); ok {
-						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
-						refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
-						continue
-					}
 				}
 				var raw json.RawMessage
 				if i < len(raws) {
@@ -307,6 +307,7 @@ func (v *view) sync(snap *snapshot) []string {
 				todo = append(todo, pendingTool{server, t, raw, want, sess, pol})
 			}
 		}
+		refused = append(refused, shadowed...) // the owner's refusal (its tool off or held back) says more
 		names := v.assignNames(nm, todo, offOrHeld)
 		for i, p := range todo {
 			et, ok := exposeTool(p.t, names[i])
