@@ -219,8 +219,10 @@ type pendingTool struct {
 // the tool that had it in the view's last routes: a tool that appears
 // later (a server renaming its tools, or adding one through list_changed)
 // and wants the same name gets the name with a hash, so a name an
-// assistant listed, called or had approved never passes to another
-// server's tool. A tool now off or held back (offOrHeld, its refusal
+// assistant listed, called or had approved never passes to another tool
+// while mcptray runs. (Between servers no two tools want one name: the
+// prefixes and shadowing in names.go see to that, without memory.) A tool
+// now off or held back (offOrHeld, its refusal
 // routes) keeps its name too: a call of it is refused saying why. The
 // rest go in order (namer).
 func (v *view) assignNames(nm *namer, todo []pendingTool, offOrHeld []*route) []string {
