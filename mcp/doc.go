@@ -13,9 +13,10 @@
 // A Gateway re-exposes the downstream sessions it is given (SetServer) to
 // assistants: ServeStream serves one session of newline-delimited JSON-RPC
 // (the unix socket behind `mcptray connect`), HTTPHandler serves
-// streamable HTTP. Tools are named by toolName ("<server>__<tool>"), or
-// unprefixed on a single-server route; names.go resolves collisions, and
-// a prefixed name by the longest configured server name it begins with.
+// streamable HTTP. Tools are named "<server>__<tool>" (serverPrefixes,
+// prefixedName), or unprefixed on a single-server route; names.go resolves
+// collisions, and a prefixed name by the longest server prefix it begins
+// with, from the configured names alone.
 //
 // Each view (route × tool-list mode: live, stable, dynamic) is one
 // sdk.Server that the SDK runs for every upstream session of that view:

@@ -219,8 +219,10 @@ type pendingTool struct {
 // the tool that had it in the view's last routes: a tool that appears
 // later (a server renaming its tools, or adding one through list_changed)
 // and wants the same name gets the name with a hash, so a name an
-// assistant listed, called or had approved never passes to another
-// server's tool. A tool now off or held back (offOrHeld, its refusal
+// assistant listed, called or had approved never passes to another tool
+// while mcptray runs. (Between servers no two tools want one name: the
+// prefixes and shadowing in names.go see to that, without memory.) A tool
+// now off or held back (offOrHeld, its refusal
 // routes) keeps its name too: a call of it is refused saying why. The
 // rest go in order (namer).
 func (v *view) assignNames(nm *namer, todo []pendingTool, offOrHeld []*route) []string {
@@ -261,9 +263,11 @@ func (v *view) sync(snap *snapshot) []string {
 	}
 
 	var nested []prefixed // servers another's prefixed names could shadow
+	var prefixes map[string]string
 	var refused []*route
 	if v.key.aggregate() {
-		nested = nestedServers(rt.servers)
+		prefixes, nm.collisions = serverPrefixes(rt.servers)
+		nested = nestedServers(rt.servers, prefixes)
 	}
 	if v.key.mode == ToolsDynamic {
 		tools = v.metaTools()
@@ -277,26 +281,26 @@ func (v *view) sync(snap *snapshot) []string {
 			}
 		}
 		var todo []pendingTool
-		var offOrHeld []*route
+		var offOrHeld, shadowed []*route
 		for _, server := range rt.servers {
 			list, raws, sess := v.toolsOf(snap, server)
 			pol := snap.policies[server]
 			for i, t := range list {
 				want := singleName(t.Name)
 				if v.key.aggregate() {
-					want = toolName(server, t.Name)
+					want = prefixedName(prefixes[server], server, t.Name)
+				}
+				if v.key.aggregate() {
+					if owner, ok := shadowedBy(nested, server, prefixes[server], want); ok {
+						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
+						shadowed = append(shadowed, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
+						continue
+					}
 				}
 				if why := pol.refusal(server, t.Name); why != "" { // off or held back: not listed
 					r := &route{kind: routeRefused, server: server, tool: want, refused: why}
 					refused, offOrHeld = append(refused, r), append(offOrHeld, r)
 					continue
-				}
-				if v.key.aggregate() {
-					if owner, ok := shadowedBy(nested, server, want); ok {
-						nm.collisions = append(nm.collisions, shadowNote(server, t.Name, want, owner))
-						refused = append(refused, &route{kind: routeRefused, server: server, tool: want, refused: shadowText(server, t.Name, want, owner)})
-						continue
-					}
 				}
 				var raw json.RawMessage
 				if i < len(raws) {
@@ -305,6 +309,7 @@ func (v *view) sync(snap *snapshot) []string {
 				todo = append(todo, pendingTool{server, t, raw, want, sess, pol})
 			}
 		}
+		refused = append(refused, shadowed...) // the owner's refusal (its tool off or held back) says more
 		names := v.assignNames(nm, todo, offOrHeld)
 		for i, p := range todo {
 			et, ok := exposeTool(p.t, names[i])
@@ -329,7 +334,7 @@ func (v *view) sync(snap *snapshot) []string {
 			rt.tools[r.tool] = r
 		}
 	}
-	v.syncFeatures(snap, rt, nm, nested)
+	v.syncFeatures(snap, rt, nm, prefixes, nested)
 	// Publish the routes before the SDK lists the tools (and sends
 	// list_changed), so a tool is never listed before it can be called.
 	v.routes.Store(rt)
@@ -373,7 +378,7 @@ func (v *view) toolsOf(snap *snapshot, server string) ([]*downstream.Tool, []jso
 
 // syncFeatures registers the ready servers' prompts, resources and
 // resource templates on the view.
-func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, nested []prefixed) {
+func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, prefixes map[string]string, nested []prefixed) {
 	nm := newNamer()
 	prompts := map[string]*sdk.Prompt{}
 	resources := map[string]*sdk.Resource{}
@@ -390,8 +395,8 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, nested []
 		for _, p := range d.prompts {
 			name := p.Name
 			if v.key.aggregate() {
-				want := toolName(server, p.Name)
-				if owner, ok := shadowedBy(nested, server, want); ok {
+				want := prefixedName(prefixes[server], server, p.Name)
+				if owner, ok := shadowedBy(nested, server, prefixes[server], want); ok {
 					tn.collisions = append(tn.collisions, "prompt "+shadowNote(server, p.Name, want, owner))
 					continue
 				}

@@ -18,10 +18,46 @@ const nameSep = "__"
 // "<server>__<tool>", every character outside [A-Za-z0-9_-] replaced by '_',
 // and, when that is longer than 64 characters, cut to 55 and ended with '_'
 // and 8 hex digits of a hash of the original pair (stable across runs).
-// Two tools that end up with the same name are told apart by the gateway
-// (see assignNames); toolName alone does not.
+// On an aggregate route the prefix comes from serverPrefixes, which tells
+// apart servers whose names sanitise alike; toolName is the plain form.
 func toolName(server, tool string) string {
-	return fitName(sanitizeName(server)+nameSep+sanitizeName(tool), server+"\x00"+tool)
+	return prefixedName(sanitizeName(server)+nameSep, server, tool)
+}
+
+// prefixedName is item's name under a server's prefix, made to fit.
+func prefixedName(prefix, server, item string) string {
+	return fitName(prefix+sanitizeName(item), server+"\x00"+item)
+}
+
+// serverPrefixes gives each of servers (in file order) the prefix of its
+// names on an aggregate route: its sanitised name and "__", or, for a
+// server whose name sanitises like an earlier one's (a_b after a.b), its
+// sanitised name, '_', 8 hex digits of a hash of its name, and "__"
+// (a_b_1234abcd__). No prefix begins another server's names unless it is
+// longer (shadowing, below), so who owns a prefixed name follows from the
+// configured names alone: never from which server listed it first. Each
+// hashed prefix is noted for the log.
+func serverPrefixes(servers []string) (map[string]string, []string) {
+	out := make(map[string]string, len(servers))
+	taken := make(map[string]string, len(servers))
+	var notes []string
+	for _, s := range servers {
+		n := sanitizeName(s)
+		p := n + nameSep
+		if first, dup := taken[p]; dup {
+			for i := 1; taken[p] != ""; i++ {
+				key := s
+				if i > 1 {
+					key = fmt.Sprintf("%s\x00%d", s, i)
+				}
+				p = n + "_" + hash8(key) + nameSep
+			}
+			notes = append(notes, fmt.Sprintf("servers %s and %s both sanitise to %s; the tools and prompts of %s, later in the file, are named %s…", first, s, n, s, p))
+		}
+		taken[p] = s
+		out[s] = p
+	}
+	return out, notes
 }
 
 // singleName is a tool's name on a single-server route: the tool's own
@@ -71,12 +107,17 @@ func fitName(name, key string) string {
 // withHash is name cut short and ended with "_" and 8 hex digits of the
 // hash of key, at most maxToolName long.
 func withHash(name, key string) string {
-	sum := sha256.Sum256([]byte(key))
-	h := hex.EncodeToString(sum[:4])
+	h := hash8(key)
 	if len(name) > maxToolName-len(h)-1 {
 		name = name[:maxToolName-len(h)-1]
 	}
 	return name + "_" + h
+}
+
+// hash8 is 8 hex digits of the SHA-256 of key.
+func hash8(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:4])
 }
 
 // namer hands out exposed names in a fixed order, so the same inputs always
@@ -118,41 +159,46 @@ func (n *namer) assign(want, server, item string) string {
 }
 
 // Shadowing: on an aggregate route "a__b__pid" could be server a's tool
-// b__pid or server a__b's tool pid. A prefixed name is resolved by the
-// longest configured server name it starts with (a__b here), whether that
-// server runs or not; a shorter one's tool that would get the name is not
-// exposed, and a call to the name while the longer server does not serve
-// it is refused with both readings. The shorter server's tool stays
-// callable on its own route, unprefixed.
+// b__pid or server a__b's tool pid, and "a___b" server a's tool _b or
+// server a_'s tool b. A prefixed name is resolved by the longest server
+// prefix it starts with (a__b's, a_'s), whether that server runs or not
+// and whatever it lists: a shorter one's tool that would get the name is
+// not exposed, and a call to the name while the longer server does not
+// serve it is refused with both readings. The shorter server's tool stays
+// callable on its own route, unprefixed. So a name never passes from one
+// server to another, however the servers order, time or rename their
+// tools, and the rule needs no memory: it comes out the same after a
+// restart.
 
-// prefixed is a server whose sanitised name holds nameSep: the only kind
-// whose prefix can also begin another server's prefixed names.
+// prefixed is a server whose prefix can also begin another server's
+// prefixed names.
 type prefixed struct {
 	server string
-	prefix string // sanitizeName(server) + nameSep
+	prefix string // from serverPrefixes
 }
 
 // nestedServers picks, from servers, the ones whose prefix could begin
-// another server's prefixed names. It is empty unless a server's name
-// holds "__", so the usual sync does no more work.
-func nestedServers(servers []string) []prefixed {
+// another server's prefixed names: the prefix holds nameSep before its
+// end ("a__b__", or "a___" of a name ending in '_'). It is empty unless
+// such a name is configured, so the usual sync does no more work.
+func nestedServers(servers []string, prefixes map[string]string) []prefixed {
 	var out []prefixed
 	for _, s := range servers {
-		if n := sanitizeName(s); strings.Contains(n, nameSep) {
-			out = append(out, prefixed{s, n + nameSep})
+		if p := prefixes[s]; strings.Contains(p[:len(p)-1], nameSep) {
+			out = append(out, prefixed{s, p})
 		}
 	}
 	return out
 }
 
-// shadowedBy returns the server, other than server, that the exposed
-// name of server's tool resolves to: the one with the longest prefix
-// that name starts with, when that prefix is longer than server's own.
-func shadowedBy(nested []prefixed, server, name string) (prefixed, bool) {
-	own := len(sanitizeName(server)) + len(nameSep)
+// shadowedBy returns the server, other than server (whose prefix is own),
+// that the exposed name of server's tool resolves to: the one with the
+// longest prefix that name starts with, when that prefix is longer than
+// own.
+func shadowedBy(nested []prefixed, server, own, name string) (prefixed, bool) {
 	var best prefixed
 	for _, n := range nested {
-		if n.server != server && len(n.prefix) > own && len(n.prefix) > len(best.prefix) && strings.HasPrefix(name, n.prefix) {
+		if n.server != server && len(n.prefix) > len(own) && len(n.prefix) > len(best.prefix) && strings.HasPrefix(name, n.prefix) {
 			best = n
 		}
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"maps"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,33 @@ func TestNamerResolvesCollisions(t *testing.T) {
 	}
 	if again := order(); strings.Join(again, "|") != strings.Join(got, "|") {
 		t.Errorf("not deterministic: %q vs %q", again, got)
+	}
+}
+
+// Prefixes follow from the configured names alone: a later server whose
+// name sanitises like an earlier one's gets its name's hash (and a server
+// configured under that very name does not take it over), and a prefix
+// that holds "__" before its end, or a name ending in "_", can shadow.
+func TestServerPrefixes(t *testing.T) {
+	hashed := "a_b_" + hash8("a_b")
+	p, notes := serverPrefixes([]string{"a.b", "a_b", hashed, "a", "a_", "c"})
+	if p["a.b"] != "a_b__" || p["a_b"] != hashed+"__" || p[hashed] == hashed+"__" || p["a"] != "a__" || p["a_"] != "a___" {
+		t.Errorf("prefixes: %v", p)
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "servers a.b and a_b both sanitise to a_b") {
+		t.Errorf("notes: %q", notes)
+	}
+	if again, _ := serverPrefixes([]string{"a.b", "a_b", hashed, "a", "a_", "c"}); !maps.Equal(again, p) {
+		t.Errorf("not deterministic: %v vs %v", again, p)
+	}
+	nested := nestedServers([]string{"a", "a_", "c"}, p)
+	if len(nested) != 1 || nested[0].server != "a_" {
+		t.Errorf("nested: %v", nested)
+	}
+	if owner, ok := shadowedBy(nested, "a", "a__", "a___b"); !ok || owner.server != "a_" {
+		t.Errorf("a___b from a: %v %v", owner, ok)
+	}
+	if _, ok := shadowedBy(nested, "a_", "a___", "a___b"); ok {
+		t.Error("a_'s own name shadowed")
 	}
 }

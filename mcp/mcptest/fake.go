@@ -10,7 +10,8 @@
 //	             MCPTRAY_FAKE_TOOL_COUNT=N (tool_0000 …) and
 //	             MCPTRAY_FAKE_ANNOTATED=1 (read_note, write_note,
 //	             delete_note: see AnnotatedEnv); pages of 100 tools.
-//	             MCPTRAY_FAKE_DESC_FILE: echo's description, read at start
+//	             MCPTRAY_FAKE_DESC_FILE: echo's description, read at start;
+//	             MCPTRAY_FAKE_PROMPTS=p,q adds prompts (see PromptsEnv)
 //	banner       prints non-JSON lines on stdout at start and in every echo
 //	             call, otherwise echo
 //	crash        writes "panic: boom" to stderr and exits 3 at once
@@ -86,8 +87,11 @@ import (
 
 // Environment variables the fakes read.
 const (
-	ModeEnv      = "MCPTRAY_FAKE_SERVER"
-	ToolsEnv     = "MCPTRAY_FAKE_TOOLS"
+	ModeEnv  = "MCPTRAY_FAKE_SERVER"
+	ToolsEnv = "MCPTRAY_FAKE_TOOLS"
+	// PromptsEnv=a,b adds prompts a and b: each is described by, and
+	// answers with, its own name.
+	PromptsEnv   = "MCPTRAY_FAKE_PROMPTS"
 	ToolCountEnv = "MCPTRAY_FAKE_TOOL_COUNT"
 	PidFileEnv   = "MCPTRAY_FAKE_PIDFILE"
 	ExitAfterEnv = "MCPTRAY_FAKE_EXIT_AFTER"
@@ -394,6 +398,11 @@ func NewServer(mode string) *sdk.Server {
 	for _, name := range extra {
 		addNamed(s, name)
 	}
+	for name := range strings.SplitSeq(os.Getenv(PromptsEnv), ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			addNamedPrompt(s, name)
+		}
+	}
 	return s
 }
 
@@ -431,6 +440,14 @@ func addNamed(s *sdk.Server, name string) {
 	s.AddTool(&sdk.Tool{Name: name, Description: "Returns its own name.", InputSchema: map[string]any{"type": "object"}, Annotations: notDestructive()},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text(name), nil
+		})
+}
+
+// addNamedPrompt adds a prompt described by, and answering with, its name.
+func addNamedPrompt(s *sdk.Server, name string) {
+	s.AddPrompt(&sdk.Prompt{Name: name, Description: name},
+		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: name}}}}, nil
 		})
 }
 
