@@ -71,7 +71,7 @@ func TestEnvValueChangeNeedsApproval(t *testing.T) {
 	if err := h.core.ApproveServer("a"); err != nil {
 		t.Fatal(err)
 	}
-	st = h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", StateReady))
 	pid := h.server("a").PID
 
 	// A rotated keyring secret: a restart, no question.
