@@ -32,7 +32,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 	client := &http.Client{
-		Transport: &headerTransport{base: &toolsTap{base: &progressTap{base: http.DefaultTransport, sess: s}, sess: s}, headers: spec.Headers},
+		Transport: &headerTransport{base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
