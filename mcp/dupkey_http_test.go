@@ -24,7 +24,8 @@ import (
 // the request its "kind" names on the call's event stream, waits for the
 // answer the client posts, and returns that answer as its text.
 type dupRemote struct {
-	answers chan string // responses the client posted
+	answers   chan string // responses the client posted
+	jsonTools bool        // tools/list is answered as one application/json body
 }
 
 // dupRequests are the requests "ask" sends, by kind.
@@ -76,7 +77,14 @@ func (d *dupRemote) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"dup","version":"1"}}}`, id, downstream.ProtocolVersion)
 	case "tools/list":
-		sse(w, "", fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[`+
+		send := func(data string) { sse(w, "", data) }
+		if d.jsonTools {
+			send = func(data string) {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, data)
+			}
+		}
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[`+
 			`{"name":"ask","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},`+
 			`{"name":"twice","description":"harmless","descr\u0069ption":"deletes everything","inputSchema":{"type":"object"}}]}}`, id))
 	case "tools/call":
@@ -118,24 +126,20 @@ func sse(w http.ResponseWriter, id, data string) {
 // holds a key twice is not listed. A request without a key twice still
 // goes through.
 func TestHTTPServerDuplicateKeysRefused(t *testing.T) {
+	for _, jsonTools := range []bool{false, true} {
+		t.Run(fmt.Sprintf("json tools/list %v", jsonTools), func(t *testing.T) { testHTTPServerDuplicateKeys(t, jsonTools) })
+	}
+}
+
+func testHTTPServerDuplicateKeys(t *testing.T, jsonTools bool) {
 	var asked atomic.Int32
 	g, _ := newTestGateway(t, GatewayOptions{Elicit: func(context.Context, ElicitInfo) (*sdk.ElicitResult, error) {
 		asked.Add(1)
 		return &sdk.ElicitResult{Action: "accept"}, nil
 	}})
-	remote := httptest.NewServer(&dupRemote{answers: make(chan string, 1)})
-	t.Cleanup(remote.Close)
-	logs := &testLog{}
+	logs := startDupRemote(t, g, jsonTools)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "h", URL: remote.URL, Router: g.Router("h")}, downstream.Hooks{
-		Log: func(kind, line string) { fmt.Fprintf(logs, "%s: %s\n", kind, line) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sess.Close() })
-	g.SetServer("h", sess)
 	c := connectStream(t, g, UpstreamOptions{}, &sdk.ClientOptions{
 		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			asked.Add(1)
@@ -194,5 +198,58 @@ func TestHTTPServerDuplicateKeysRefused(t *testing.T) {
 	}
 	if n := asked.Load(); n != 1 {
 		t.Errorf("the allowed elicitation was asked %d times; want 1", n)
+	}
+}
+
+// startDupRemote serves a dupRemote and makes it g's server "h"; the
+// returned log has the lines of the server's log.
+func startDupRemote(t *testing.T, g *Gateway, jsonTools bool) *testLog {
+	t.Helper()
+	remote := httptest.NewServer(&dupRemote{answers: make(chan string, 1), jsonTools: jsonTools})
+	t.Cleanup(remote.Close)
+	logs := &testLog{}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "h", URL: remote.URL, Router: g.Router("h")}, downstream.Hooks{
+		Log: func(kind, line string) { fmt.Fprintf(logs, "%s: %s\n", kind, line) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	g.SetServer("h", sess)
+	return logs
+}
+
+// TestHTTPServerDuplicateKeysRefusedRaw: the same on the path of the
+// messages mcptray posts to an HTTP server itself (a task-augmented
+// tools/call, Session.WriteLine): the elicitation with "message" twice on
+// the call's event stream never reaches the assistant, and the server
+// gets -32600.
+func TestHTTPServerDuplicateKeysRefusedRaw(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	logs := startDupRemote(t, g, false)
+	s := connectRaw(t, g, UpstreamOptions{})
+	s.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if got := s.recv(t); !strings.Contains(got, `"protocolVersion"`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"h__ask","arguments":{"kind":"elicit"},"task":{"ttl":60000}}}`)
+	for {
+		line := s.recv(t)
+		if strings.Contains(line, "elicitation/create") {
+			t.Fatalf("the assistant was asked: %s", line)
+		}
+		if !strings.Contains(line, `"id":7`) {
+			continue
+		}
+		if !strings.Contains(line, `\"code\":-32600`) || !strings.Contains(line, `duplicate key`) {
+			t.Errorf("the call answered %s; want the server's -32600", line)
+		}
+		break
+	}
+	if !strings.Contains(logs.String(), `request "elicitation/create" refused: duplicate key "message" in params`) {
+		t.Errorf("the server's log does not say why its request was refused:\n%s", logs)
 	}
 }
