@@ -45,6 +45,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	}
 	s.cs = cs
 	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
+	s.rawReady.Store(true)
 	go s.monitorHTTP()
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		s.Close()

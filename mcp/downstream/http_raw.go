@@ -40,7 +40,7 @@ type rawHTTP struct {
 
 // writeRaw posts line on its own goroutine; the answer goes to the Tap.
 func (s *Session) writeRaw(line []byte) error {
-	if s.raw == nil || s.cs == nil {
+	if !s.rawReady.Load() { // StartHTTP has not set s.raw and s.cs yet
 		return errors.New("not connected")
 	}
 	if err := s.life.Err(); err != nil {
