@@ -15,7 +15,8 @@
 // line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
 // UTF-8, tools with a key twice, stray replies) pinned to protocol
 // 2025-11-25, and lists every page of tools. StartHTTP does the same for a
-// remote streamable-HTTP server. Each Session owns its goroutines: a stdout
+// remote streamable-HTTP server (http_checks.go: checkTap holds its
+// responses to the same checks of requests and tools with a key twice). Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
 // stops whatever is left of its group, and a monitor that ends the session.
 // All of them end once the process group is gone. Close escalates (close

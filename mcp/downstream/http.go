@@ -32,7 +32,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 	client := &http.Client{
-		Transport: &headerTransport{base: &toolsTap{base: &progressTap{base: http.DefaultTransport, sess: s}, sess: s}, headers: spec.Headers},
+		Transport: &headerTransport{base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
@@ -45,6 +45,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	}
 	s.cs = cs
 	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
+	s.rawReady.Store(true)
 	go s.monitorHTTP()
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		s.Close()

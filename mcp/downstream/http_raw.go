@@ -26,7 +26,8 @@ import (
 // progress, log messages and requests (elicitation) that belong to it —
 // goes to the Router's Tap, message by message, as a stdio server's
 // stdout lines do, so the gateway handles both kinds of server the same
-// way. A server's request the Tap does not take gets an error answer;
+// way. A server's request with a key twice is refused first, as
+// checkTap refuses one the SDK would read. A server's request the Tap does not take gets an error answer;
 // other messages it does not take are dropped. A POST that fails
 // (network, HTTP status) answers its request with an error, so no call
 // waits for a reply that cannot come.
@@ -39,7 +40,7 @@ type rawHTTP struct {
 
 // writeRaw posts line on its own goroutine; the answer goes to the Tap.
 func (s *Session) writeRaw(line []byte) error {
-	if s.raw == nil || s.cs == nil {
+	if !s.rawReady.Load() { // StartHTTP has not set s.raw and s.cs yet
 		return errors.New("not connected")
 	}
 	if err := s.life.Err(); err != nil {
@@ -191,6 +192,11 @@ func (s *Session) tapMessage(msg []byte, id []byte) bool {
 func (s *Session) tapRaw(msg []byte) {
 	p, err := wire.PeekMessage(msg)
 	if err != nil {
+		return
+	}
+	if answer, logLine := refusal(msg, &p); answer != nil {
+		s.hooks.log("stdout", logLine)
+		s.writeRaw(answer)
 		return
 	}
 	if r := s.attached(); r != nil && r.Tap(s, msg, &p) {

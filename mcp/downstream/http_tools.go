@@ -48,24 +48,36 @@ func (t *toolsTap) RoundTrip(req *http.Request) (*http.Response, error) {
 // toolsListID returns the id of the tools/list request req posts, or nil
 // when it posts something else.
 func toolsListID(req *http.Request) []byte {
-	if req.Method != http.MethodPost || req.GetBody == nil || req.ContentLength > maxFastLine || req.ContentLength < 0 {
+	id, method := postedCall(req)
+	if method != "tools/list" {
 		return nil
+	}
+	return id
+}
+
+// postedCall returns the id and method of the request req posts, or nil
+// and "" when it posts no request (a notification, a response, a body
+// too long to be a small request).
+func postedCall(req *http.Request) (id []byte, method string) {
+	if req.Method != http.MethodPost || req.GetBody == nil || req.ContentLength > maxFastLine || req.ContentLength < 0 {
+		return nil, ""
 	}
 	body, err := req.GetBody()
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	b, err := io.ReadAll(io.LimitReader(body, maxFastLine))
 	body.Close()
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	b = bytes.TrimSpace(b)
 	p, err := wire.PeekMessage(b)
-	if err != nil || !p.ID.OK() || !p.Method.Is(b, `"tools/list"`) {
-		return nil
+	if err != nil || !p.ID.OK() || !p.Method.OK() {
+		return nil, ""
 	}
-	return bytes.Clone(p.ID.Of(b))
+	method, _ = wire.RawString(p.Method.Of(b))
+	return bytes.Clone(p.ID.Of(b)), method
 }
 
 // maxFastLine bounds the request body toolsListID reads: a tools/list

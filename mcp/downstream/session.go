@@ -134,6 +134,7 @@ type Session struct {
 	proc      *process           // nil for HTTP
 	conn      *stdioConn         // nil for HTTP
 	raw       *rawHTTP           // HTTP only: where WriteLine posts (http_raw.go); set by StartHTTP before the session is returned
+	rawReady  atomic.Bool        // HTTP only: cs and raw are set (checkTap may answer a server before)
 	stderr    *stderrReader      // nil for HTTP
 	stopGrace time.Duration
 	termGrace time.Duration

@@ -58,29 +58,48 @@ func validUTF8(b []byte) []byte {
 // twice at any depth, nesting too deep, not JSON. The server is then
 // answered with a JSON-RPC error naming the key, and its log has a line.
 func (c *stdioConn) refusedRequest(t []byte, p *wire.Peek) bool {
-	if !p.Method.OK() || !p.ID.OK() {
+	answer, logLine := refusal(t, p)
+	if answer == nil {
 		return false
+	}
+	c.log("stdout", logLine)
+	c.writeLine(answer, 0) // the stdin queue never waits for the server, so the reader may write
+	return true
+}
+
+// refusal is the check of a server's request to the client, for stdio
+// and HTTP servers alike: when t (with p its Peek) is a request that fails
+// wire.Check, it returns the error answer for the server and the line for
+// its log; otherwise nil and "".
+func refusal(t []byte, p *wire.Peek) (answer []byte, logLine string) {
+	if !p.Method.OK() || !p.ID.OK() {
+		return nil, ""
 	}
 	err := wire.Check(t)
 	if err == nil {
-		return false
+		return nil, ""
 	}
 	method, _ := wire.RawString(p.Method.Of(t))
-	c.log("stdout", wire.LogText([]byte(fmt.Sprintf("request %q refused: %v", method, err))))
+	logLine = wire.LogText([]byte(fmt.Sprintf("request %q refused: %v", method, err)))
 	code := int64(jsonrpc.CodeInvalidRequest)
 	var se *wire.SyntaxError
 	if errors.As(err, &se) {
 		code = jsonrpc.CodeParseError
 	}
-	line := wire.ErrorLine(wire.RequestID(t), code, err.Error())
-	c.writeLine(line, 0) // the stdin queue never waits for the server, so the reader may write
-	return true
+	return wire.ErrorLine(wire.RequestID(t), code, err.Error()), logLine
 }
 
 // checkTools returns a tools/list result without the entries that hold a
-// key twice, logging each one left out. A result it cannot read is
-// returned as it is, for the SDK to judge.
+// key twice, logging each one left out.
 func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
+	return checkToolsResult(result, func(line string) { c.log("stdout", line) })
+}
+
+// checkToolsResult returns a tools/list result without the entries that
+// fail wire.Check (a key twice), calling logf with a line for each one
+// left out; stdio and HTTP servers' pages go through it. A result it
+// cannot read is returned as it is, for the SDK to judge.
+func checkToolsResult(result json.RawMessage, logf func(string)) json.RawMessage {
 	tsp := wire.Field(result, "tools")
 	if !tsp.OK() || result[tsp.Start] != '[' {
 		return result
@@ -97,7 +116,7 @@ func (c *stdioConn) checkTools(result json.RawMessage) json.RawMessage {
 		entry := arr[i:e]
 		if err := wire.Check(entry); err != nil {
 			dropped = true
-			c.log("stdout", toolSkippedText(entry, err))
+			logf(toolSkippedText(entry, err))
 		} else {
 			kept = append(kept, entry)
 		}

@@ -58,10 +58,8 @@ func (s *Session) rawPage(n int) []json.RawMessage {
 		return make([]json.RawMessage, n)
 	}
 	for i, e := range out {
-		if s.conn == nil && wire.Check(e) != nil {
-			out[i] = nil // stdio pages are checked as they are read (checkTools)
-			continue
-		}
+		// Entries with a key twice were left out as the page was read
+		// (checkToolsResult: stdioConn for stdio, checkTap for HTTP).
 		out[i] = s.RedactJSON(e)
 	}
 	return out
