@@ -82,6 +82,12 @@ type StdioSpec struct {
 	// Secrets are redacted from everything the server says, from its
 	// first line on (the password inputs its environment may hold).
 	Secrets []string
+
+	// NotReadingAfter is how long the server may leave what is sent to
+	// it unread before it counts as not reading its input (its calls
+	// fail, the Router's NotReading); 0 is DefaultNotReadingAfter, and
+	// a negative value never counts it so.
+	NotReadingAfter time.Duration
 }
 
 // HTTPSpec says how to reach a remote streamable-HTTP server. Redirects are
@@ -148,6 +154,9 @@ type Session struct {
 	// router is the Router this session serves (Attach); nil until then.
 	// Read by the SDK's handlers.
 	router atomic.Pointer[Router]
+	deaf   atomic.Bool // the server is not reading its input (stdin_watch.go)
+
+	notReadingAfter time.Duration // StdioSpec.NotReadingAfter, or its default
 	// early is the spec's Router, which takes elicitations until Attach
 	// (nil: none); written before initialize, read by the SDK's handlers.
 	early Router
@@ -279,14 +288,17 @@ func (s *Session) Stdio() bool { return s.conn != nil }
 // closed or the server stopped reading its stdin (ErrStdinFull: its queue
 // holds MaxStdinQueue bytes).
 func (s *Session) WriteLine(line []byte) error {
-	_, err := s.conn.writeLine(line, 0)
+	_, _, err := s.conn.writeLine(line, 0)
 	return err
 }
 
 // WriteCall is WriteLine for a call's request: tag (non-zero, the
 // caller's number for the call) lets Withdraw take it back while none of
-// it is written. written reports whether it all went out at once.
-func (s *Session) WriteCall(tag uint64, line []byte) (written bool, err error) {
+// it is written. written reports whether it all went out at once. end is
+// where the line ends in the bytes sent to the server, for the Router's
+// NotReading. A server that is not reading its input refuses calls
+// (NotReadingError).
+func (s *Session) WriteCall(tag uint64, line []byte) (end uint64, written bool, err error) {
 	return s.conn.writeLine(line, tag)
 }
 
