@@ -270,6 +270,8 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 		StartTimeout: s.core.opts.StartTimeout,
 		Router:       s.core.gw.Router(spec.Name),
 		Secrets:      s.core.passwordInputs(),
+
+		NotReadingAfter: s.core.inputTimeout(),
 	}, hooks)
 }
 
