@@ -101,6 +101,9 @@ func TestDeafServerFreesHTTPConnections(t *testing.T) {
 			t.Fatal("calls to the deaf server still wait")
 		}
 	}
+	if _, out, _ := in.Run("status"); !strings.Contains(out, "deaf: not reading its input; its calls fail until it reads again") {
+		t.Errorf("mcptray status does not say it:\n%s", out)
+	}
 	if _, log, _ := in.Run("logs", "deaf"); !strings.Contains(log, "[stdin] not reading its input: nothing read for 1s") {
 		t.Errorf("the deaf server's log does not say it:\n%.2000s", log)
 	}

@@ -123,6 +123,11 @@ type Hooks struct {
 	// ToolsChanged is called after notifications/tools/list_changed, from the
 	// SDK's notification goroutine. It may call ListTools.
 	ToolsChanged func()
+
+	// NotReading is called with true when a stdio server stops reading its
+	// input (Session.NotReading), and with false when it reads again;
+	// from a timer's goroutine. It must return quickly.
+	NotReading func(notReading bool)
 }
 
 func (h Hooks) log(kind, line string) {

@@ -144,6 +144,9 @@ func (q *stdinQueue) tick() {
 func (s *Session) notReading(read uint64, after time.Duration) {
 	s.deaf.Store(true)
 	s.hooks.log("stdin", fmt.Sprintf("not reading its input: nothing read for %s while lines wait; calls to it fail until it reads again", after))
+	if s.hooks.NotReading != nil {
+		s.hooks.NotReading(true)
+	}
 	if r := s.attached(); r != nil {
 		r.NotReading(s, read)
 	}
@@ -153,6 +156,9 @@ func (s *Session) notReading(read uint64, after time.Duration) {
 func (s *Session) readsAgain() {
 	s.deaf.Store(false)
 	s.hooks.log("stdin", "reading its input again")
+	if s.hooks.NotReading != nil {
+		s.hooks.NotReading(false)
+	}
 }
 
 // NotReading reports whether the stdio server is not reading its input
