@@ -96,7 +96,10 @@
 //     WriteLine and WriteCall write one raw line to its stdin or queue it
 //     (stdinQueue: bounded by MaxStdinQueue, else ErrStdinFull; never
 //     waiting for the server), Withdraw takes back a call's line still
-//     queued, LogStray logs a reply
+//     queued; NotReading says the server read nothing of what waits for
+//     it for StdioSpec.NotReadingAfter (stdin_watch.go: its calls are
+//     refused with NotReadingError, the Router's NotReading fails the
+//     ones it did not read, Hooks.NotReading is told); LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
 //     RedactText, RedactErr, RedactValue and RedactedAnswer take the
@@ -109,6 +112,8 @@
 //     for the startup, which takes elicitations only (TapElicit, Elicit).
 //     Tap runs on the stdout read loop for every single-message line and
 //     must not block; one interface call a line, nothing allocated.
+//     NotReading (from the stdin watch's timer) and LostReply (a reply
+//     over 16 MiB with no id at either end) fail the calls concerned.
 //   - Deadline is a timer that can pause (a call's deadline while its
 //     elicitation waits in the inbox, and the startup's).
 //   - ConnTransport hands a made sdk.Connection to the SDK's Connect.
@@ -124,7 +129,9 @@
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
 // which runs the Router's Tap), the stdin writer (stdinQueue.run: started when
-// a line first waits for the pipe, ended by Close), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
+// a line first waits for the pipe, ended by Close), the stdin watch's
+// timer (stdinWatch: a time.AfterFunc only while lines were sent lately,
+// stopped by Close), the stderr reader, the reaper and the monitor for stdio; the SDK's for HTTP. The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.
 // The watchdog is its own process; Subreap starts one reaping goroutine
