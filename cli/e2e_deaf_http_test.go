@@ -91,15 +91,26 @@ func TestDeafServerFreesHTTPConnections(t *testing.T) {
 	case <-time.After(2 * time.Minute): // a failure's bound: without a fix, nothing comes for the call timeout
 		t.Fatal("the call to the other server was not answered: the deaf server's calls hold the endpoint's connections")
 	}
+	notReading := 0
 	for range n {
 		select {
 		case a := <-answers:
-			if !strings.Contains(a, `server \"deaf\" is not reading its input (it read nothing for 1s); the call was`) {
+			switch {
+			case strings.Contains(a, `server \"deaf\" is not reading its input (it read nothing for 1s); the call was`):
+				notReading++
+			case strings.Contains(a, "HTTP 503 Service Unavailable: too many connections waiting to send their request header"):
+				// Under load, a connection of the 300 that has not sent its
+				// header 100 ms after it was accepted, at the cap, gives way
+				// (the endpoint's slow-header rule).
+			default:
 				t.Fatalf("a call to the deaf server: %.300s", a)
 			}
 		case <-time.After(2 * time.Minute):
 			t.Fatal("calls to the deaf server still wait")
 		}
+	}
+	if notReading == 0 {
+		t.Error("no call to the deaf server failed saying it is not reading its input")
 	}
 	if _, out, _ := in.Run("status"); !strings.Contains(out, "deaf: not reading its input; its calls fail until it reads again") {
 		t.Errorf("mcptray status does not say it:\n%s", out)
