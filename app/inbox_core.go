@@ -42,6 +42,14 @@ func (c *Core) inboxTimeout() time.Duration {
 	return config.DefaultInboxTimeout
 }
 
+// inputTimeout is the current x-mcptray.inputTimeout for servers started
+// from now on (0: downstream's default).
+func (c *Core) inputTimeout() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.settings.InputTimeout
+}
+
 // elicit is the gateway's Elicit: the request waits in the inbox until the
 // person answers, the deadline passes, or the server gives up (ctx). A
 // request over the inbox's limits is answered cancel at once; the

@@ -102,6 +102,7 @@ func (s *server) setStatus(f func(*ServerStatus)) {
 func (s *server) setState(state, errText string) {
 	s.setStatus(func(st *ServerStatus) {
 		st.State, st.Error, st.Since, st.StderrTail = state, errText, time.Now().UTC(), nil
+		st.NotReading = false // a new session, or none
 		if state != StateReady {
 			st.PID, st.Tools = 0, 0
 		}
@@ -248,6 +249,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 			default:
 			}
 		},
+		NotReading: func(v bool) { s.setStatus(func(st *ServerStatus) { st.NotReading = v }) },
 	}
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
@@ -270,6 +272,8 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 		StartTimeout: s.core.opts.StartTimeout,
 		Router:       s.core.gw.Router(spec.Name),
 		Secrets:      s.core.passwordInputs(),
+
+		NotReadingAfter: s.core.inputTimeout(),
 	}, hooks)
 }
 

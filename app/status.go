@@ -32,6 +32,10 @@ type ServerStatus struct {
 	// once, since mcptray started, because maxPendingPerServer (32) of
 	// them were waiting already.
 	InboxRefused int `json:"inboxRefused"`
+	// NotReading says the stdio server is not reading its input: nothing
+	// of what waits for it was read for x-mcptray.inputTimeout; its calls
+	// fail at once until it reads again.
+	NotReading bool `json:"notReading,omitempty"`
 	// StderrTail is the last lines a stdio server wrote on stderr (redacted,
 	// oldest first) when its last start failed; Error quotes the most
 	// telling of them. Empty once it is ready.

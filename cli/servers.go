@@ -61,6 +61,9 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 		if s.InboxRefused > 0 {
 			fmt.Fprintf(stdout, "%s: %d inbox requests refused (answered cancel: too many were waiting); see mcptray logs %s\n", s.Name, s.InboxRefused, s.Name)
 		}
+		if s.NotReading {
+			fmt.Fprintf(stdout, "%s: not reading its input; its calls fail until it reads again (see mcptray logs %s)\n", oneLine(s.Name), oneLine(s.Name))
+		}
 	}
 	return nil
 }

@@ -54,6 +54,7 @@ type call struct {
 
 	dl       downstream.Deadline
 	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
+	stdinEnd atomic.Uint64 // where its request ends in the bytes sent to a stdio server (WriteCall); 0 until written
 
 	// HTTP servers: progress notifications seen in the stream and passed
 	// on (see progressTap).
@@ -264,10 +265,12 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
 	defer c.dl.Stop()
-	if _, err := sess.WriteCall(c.n, line); err != nil {
+	end, _, err := sess.WriteCall(c.n, line)
+	if err != nil {
 		g.calls.take(c.n)
 		return nil, &jsonrpc.Error{Code: codeInternal, Message: unsentText(server, err)}
 	}
+	c.stdinEnd.Store(end)
 	select {
 	case reply := <-c.reply:
 		return replyResult(sess.RedactJSON(reply))
@@ -335,6 +338,9 @@ func (g *Gateway) notReadText(server, tool string) string {
 // unsentText is the answer to a call whose request could not be written
 // to the server.
 func unsentText(server string, err error) string {
+	if nr := (*downstream.NotReadingError)(nil); errors.As(err, &nr) {
+		return notReadingText(server, nr.After, "not sent")
+	}
 	if errors.Is(err, downstream.ErrStdinFull) {
 		return fmt.Sprintf("server %q is not reading its input (%d MiB wait to be written to it); the call was not sent", server, downstream.MaxStdinQueue>>20)
 	}

@@ -224,7 +224,7 @@ func (up *upstream) relayTask(line []byte, p *wire.Peek, method string, hw *http
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { g.expire(c) })
-	if _, err := o.sess.WriteCall(c.n, out); err != nil && g.calls.take(c.n) != nil {
+	if _, _, err := o.sess.WriteCall(c.n, out); err != nil && g.calls.take(c.n) != nil {
 		c.dl.Stop()
 		c.finish(wire.ErrorLine(upID, codeInternal, unsentText(o.server, err)))
 	}

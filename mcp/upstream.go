@@ -445,13 +445,17 @@ func (up *upstream) sendFast(c *call, out []byte, r *route) bool {
 	up.mu.Unlock()
 	g.calls.add(c)
 	c.dl.Start(g.timeout(), func() { g.expire(c) })
-	if written, err := r.sess.WriteCall(c.n, out); err != nil {
+	end, written, err := r.sess.WriteCall(c.n, out)
+	if err != nil {
 		if g.calls.take(c.n) != nil {
 			c.dl.Stop()
 			c.finish(wire.ErrorLine(c.upID, codeInternal, unsentText(r.server, err)))
 			g.recordCall(c, OutcomeError)
 		}
-	} else if written && g.calls.inFlight() == 1 {
+		return true
+	}
+	c.stdinEnd.Store(end)
+	if written && g.calls.inFlight() == 1 {
 		wire.HandOff()
 	}
 	return true

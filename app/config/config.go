@@ -29,6 +29,11 @@ type Settings struct {
 	// InboxTimeout is how long a request waits in the secret inbox before
 	// it is cancelled ("inboxTimeout"); default 5 min.
 	InboxTimeout time.Duration
+	// InputTimeout is how long a stdio server may leave what mcptray sent
+	// it unread before it counts as not reading its input: its waiting
+	// calls fail and new ones fail at once until it reads again
+	// ("inputTimeout"); default 10 s.
+	InputTimeout time.Duration
 	Raw          map[string]json.RawMessage // every key of x-mcptray, kept (compacted); nil when absent
 	// EventRetentionDays is how long acknowledged events are kept; default 30.
 	EventRetentionDays int

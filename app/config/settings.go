@@ -36,6 +36,13 @@ func parseSettings(s *Settings, orig, text []byte, n *node) error {
 			}
 			s.InboxTimeout = d
 			continue
+		case "inputTimeout":
+			d, err := parseDuration(m.value, text)
+			if err != nil {
+				return errorAt(orig, m.value.start, "x-mcptray.inputTimeout %s", err)
+			}
+			s.InputTimeout = d
+			continue
 		case "eventRetentionDays":
 			days, err := parseDays(m.value, text)
 			if err != nil {

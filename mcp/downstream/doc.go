@@ -100,7 +100,10 @@
 //     waiting for the server), or post it to an HTTP server and hand the
 //     answer to the Router's Tap (http_raw.go: a goroutine per POST, ended
 //     with the session), Withdraw takes back a call's line still
-//     queued, LogStray logs a reply
+//     queued; NotReading says a stdio server read nothing of what waits
+//     for it for StdioSpec.NotReadingAfter (stdin_watch.go: its calls are
+//     refused with NotReadingError, the Router's NotReading fails the
+//     ones it did not read, Hooks.NotReading is told); LogStray logs a reply
 //     that answers nothing (StrayNotInFlight, StrayOtherServer);
 //     CallContext and Context end with the session; RedactJSON,
 //     RedactText, RedactErr, RedactValue and RedactedAnswer take the
@@ -113,6 +116,8 @@
 //     for the startup, which takes elicitations only (TapElicit, Elicit).
 //     Tap runs on the stdout read loop for every single-message line and
 //     must not block; one interface call a line, nothing allocated.
+//     NotReading (from the stdin watch's timer) and LostReply (a reply
+//     over 16 MiB with no id at either end) fail the calls concerned.
 //   - Deadline is a timer that can pause (a call's deadline while its
 //     elicitation waits in the inbox, and the startup's).
 //   - ConnTransport hands a made sdk.Connection to the SDK's Connect.
@@ -128,10 +133,11 @@
 //
 // A Session owns its goroutines: the stdout reader (stdioConn.readLoop,
 // which runs the Router's Tap), the stdin writer (stdinQueue.run: started when
-// a line first waits for the pipe, ended by Close), the stderr reader, the
-// reaper and the monitor for stdio; the SDK's for HTTP, and one per raw
-// POST (WriteLine: it runs the Router's Tap, ends with the answer or the
-// session). The SDK's client runs the
+// a line first waits for the pipe, ended by Close), the stdin watch's
+// timer (stdinWatch: a time.AfterFunc only while lines were sent lately,
+// stopped by Close), the stderr reader, the reaper and the monitor for
+// stdio; the SDK's for HTTP, and one per raw POST (WriteLine: it runs the
+// Router's Tap, ends with the answer or the session). The SDK's client runs the
 // handlers that call the Router's other methods. All of them end once the
 // process group is gone (HTTP: the connection), and Close waits for that.
 // The watchdog is its own process; Subreap starts one reaping goroutine

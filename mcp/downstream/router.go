@@ -47,6 +47,16 @@ type Router interface {
 	Elicit(ctx context.Context, s *Session, p *sdk.ElicitParams) (*sdk.ElicitResult, error)
 	// ElicitationComplete receives notifications/elicitation/complete.
 	ElicitationComplete(s *Session, p *sdk.ElicitationCompleteParams)
+	// NotReading is told that the stdio server stopped reading its input
+	// (StdioSpec.NotReadingAfter): the calls whose request lines end past
+	// read (WriteCall's end) were not read, and should fail now. Called
+	// from the watch's timer: it must not block.
+	NotReading(s *Session, read uint64)
+	// LostReply is told of a reply over 16 MiB whose id could not be read
+	// at either end of its line: it fails the oldest call in flight to s
+	// with why, and reports whether there was one. Called from the stdout
+	// read loop: it must not block.
+	LostReply(s *Session, why string) bool
 }
 
 // Attach gives the session the Router that serves it from now on, before
@@ -57,6 +67,8 @@ func (s *Session) Attach(r Router) {
 	if s.conn != nil {
 		tap := lineTap(func(line []byte, p *wire.Peek) bool { return r.Tap(s, line, p) })
 		s.conn.tap.Store(&tap)
+		lost := func(why string) bool { return r.LostReply(s, why) }
+		s.conn.lost.Store(&lost)
 	}
 }
 

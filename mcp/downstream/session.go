@@ -82,6 +82,12 @@ type StdioSpec struct {
 	// Secrets are redacted from everything the server says, from its
 	// first line on (the password inputs its environment may hold).
 	Secrets []string
+
+	// NotReadingAfter is how long the server may leave what is sent to
+	// it unread before it counts as not reading its input (its calls
+	// fail, the Router's NotReading); 0 is DefaultNotReadingAfter, and
+	// a negative value never counts it so.
+	NotReadingAfter time.Duration
 }
 
 // HTTPSpec says how to reach a remote streamable-HTTP server. Redirects are
@@ -117,6 +123,11 @@ type Hooks struct {
 	// ToolsChanged is called after notifications/tools/list_changed, from the
 	// SDK's notification goroutine. It may call ListTools.
 	ToolsChanged func()
+
+	// NotReading is called with true when a stdio server stops reading its
+	// input (Session.NotReading), and with false when it reads again;
+	// from a timer's goroutine. It must return quickly.
+	NotReading func(notReading bool)
 }
 
 func (h Hooks) log(kind, line string) {
@@ -154,6 +165,9 @@ type Session struct {
 	// router is the Router this session serves (Attach); nil until then.
 	// Read by the SDK's handlers.
 	router atomic.Pointer[Router]
+	deaf   atomic.Bool // the server is not reading its input (stdin_watch.go)
+
+	notReadingAfter time.Duration // StdioSpec.NotReadingAfter, or its default
 	// early is the spec's Router, which takes elicitations until Attach
 	// (nil: none); written before initialize, read by the SDK's handlers.
 	early Router
@@ -289,17 +303,20 @@ func (s *Session) WriteLine(line []byte) error {
 	if s.conn == nil {
 		return s.writeRaw(line)
 	}
-	_, err := s.conn.writeLine(line, 0)
+	_, _, err := s.conn.writeLine(line, 0)
 	return err
 }
 
 // WriteCall is WriteLine for a call's request: tag (non-zero, the
 // caller's number for the call) lets Withdraw take it back while none of
 // it is written. written reports whether it all went out at once (an HTTP
-// server's POST: always).
-func (s *Session) WriteCall(tag uint64, line []byte) (written bool, err error) {
+// server's POST: always). end is where the line ends in the bytes sent to
+// a stdio server, for the Router's NotReading (0 for an HTTP server). A
+// stdio server that is not reading its input refuses calls
+// (NotReadingError).
+func (s *Session) WriteCall(tag uint64, line []byte) (end uint64, written bool, err error) {
 	if s.conn == nil {
-		return true, s.writeRaw(line)
+		return 0, true, s.writeRaw(line)
 	}
 	return s.conn.writeLine(line, tag)
 }

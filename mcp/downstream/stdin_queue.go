@@ -35,6 +35,9 @@ type stdinQueue struct {
 	writing bool        // guarded by mu: someone is writing to in
 	running bool        // guarded by mu: the goroutine was started (on the first line queued)
 	err     error       // guarded by mu: set once a write failed or the queue closed; sticky
+	sent    uint64      // guarded by mu: bytes taken by send so far, less those withdrawn: where each line ends
+
+	watch stdinWatch // guarded by mu: is the server reading what waits? (stdin_watch.go)
 
 	wake     chan struct{} // capacity 1
 	stop     chan struct{} // closed by close
@@ -48,39 +51,53 @@ type stdinLine struct {
 	tag uint64
 }
 
-func newStdinQueue(in *wire.PipeFile) *stdinQueue {
-	return &stdinQueue{in: in, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+func newStdinQueue(in *wire.PipeFile, w stdinWatch) *stdinQueue {
+	return &stdinQueue{in: in, watch: w, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 }
 
 // send writes line or queues it; it never waits for the server. It fails
-// when the queue is closed or broken, or full (ErrStdinFull). written
-// reports whether all of line went out at once. tag, when non-zero, lets
-// withdraw take the line back while it still waits.
-func (q *stdinQueue) send(line []byte, tag uint64) (written bool, err error) {
+// when the queue is closed or broken, or full (ErrStdinFull), and a call
+// (tag non-zero) fails while the server is not reading its input
+// (NotReadingError). written reports whether all of line went out at
+// once; end is where the line ends in the bytes sent to the server
+// (stdinQueue.sent). tag, when non-zero, lets withdraw take the line back
+// while it still waits.
+func (q *stdinQueue) send(line []byte, tag uint64) (end uint64, written bool, err error) {
 	q.mu.Lock()
 	if q.err != nil {
 		err := q.err
 		q.mu.Unlock()
-		return false, err
+		return 0, false, err
+	}
+	if tag != 0 && q.watch.deaf && !q.hearsLocked() {
+		err := &NotReadingError{After: q.watch.after}
+		q.mu.Unlock()
+		return 0, false, err
 	}
 	if q.writing || len(q.queue) > 0 {
 		if q.pending > 0 && q.pending+len(line) > MaxStdinQueue {
 			pending := q.pending
 			q.mu.Unlock()
-			return false, fmt.Errorf("%w: %d bytes wait to be written", ErrStdinFull, pending)
+			return 0, false, fmt.Errorf("%w: %d bytes wait to be written", ErrStdinFull, pending)
 		}
 		q.queue = append(q.queue, stdinLine{b: line, tag: tag})
 		q.pending += len(line)
+		q.sent += uint64(len(line))
+		end = q.sent
 		q.startLocked()
+		q.watchLocked()
 		q.mu.Unlock()
 		q.signal()
-		return false, nil
+		return end, false, nil
 	}
 	q.writing = true
+	q.sent += uint64(len(line))
+	end = q.sent
 	q.mu.Unlock()
 	n := q.in.TryWrite(line)
 	q.mu.Lock()
 	q.writing = false
+	q.watchLocked()
 	if n < len(line) {
 		rest := stdinLine{b: line[n:]}
 		if n == 0 {
@@ -95,7 +112,7 @@ func (q *stdinQueue) send(line []byte, tag uint64) (written bool, err error) {
 	if wait {
 		q.signal()
 	}
-	return n == len(line), nil
+	return end, n == len(line), nil
 }
 
 // withdraw takes back the line sent with tag if none of it was written
@@ -110,6 +127,7 @@ func (q *stdinQueue) withdraw(tag uint64) bool {
 		if l.tag == tag {
 			q.queue = slices.Delete(q.queue, i, i+1)
 			q.pending -= len(l.b)
+			q.sent -= uint64(len(l.b)) // the ends of the lines after it, noted before, are now past theirs: a call may look unread that was read
 			return true
 		}
 	}
@@ -189,6 +207,7 @@ func (q *stdinQueue) close(err error) {
 		q.err = err
 	}
 	q.queue, q.pending = nil, 0
+	q.unwatchLocked()
 	q.mu.Unlock()
 	q.stopOnce.Do(func() { close(q.stop) })
 }

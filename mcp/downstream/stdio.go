@@ -58,7 +58,13 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	}
 	s.proc = proc
 	s.stopGrace, s.termGrace = stopGraceOf(spec), termGraceOf(spec)
-	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks)
+	after := spec.NotReadingAfter
+	if after == 0 {
+		after = DefaultNotReadingAfter
+	}
+	s.notReadingAfter = after
+	s.conn = newStdioConn(pipes.in, pipes.out, s.hooks, stdinWatch{after: after,
+		onDeaf: func(read uint64) { s.notReading(read, after) }, onHear: s.readsAgain})
 	s.attachEarly(spec.Router)
 	s.stderr = readStderr(pipes.errOut, s.hooks, s.RedactText)
 	go s.monitor()

@@ -52,6 +52,10 @@ type stdioConn struct {
 	// (Session.listMu) and takes it after each page (tools_raw.go).
 	toolsPage atomic.Pointer[json.RawMessage]
 
+	// lost, when set, fails the oldest call in flight for a reply over
+	// 16 MiB whose id was not found (Router.LostReply); set by Attach.
+	lost atomic.Pointer[func(why string) bool]
+
 	// tap, when set, sees each single-message stdout line first and takes
 	// the ones it returns true for (the gateway's raw replies, progress
 	// and server→client requests); the line is valid only during the call.
@@ -70,12 +74,12 @@ type stdioConn struct {
 	ended   chan struct{} // closed on readDone or closed, whichever is first
 }
 
-func newStdioConn(in, out *os.File, hooks Hooks) *stdioConn {
+func newStdioConn(in, out *os.File, hooks Hooks, w stdinWatch) *stdioConn {
 	pin := wire.NewPipeFile(in)
 	c := &stdioConn{
 		hooks:    hooks,
 		in:       pin,
-		stdin:    newStdinQueue(pin),
+		stdin:    newStdinQueue(pin, w),
 		out:      wire.NewPipeFile(out),
 		msgs:     make(chan jsonrpc.Message),
 		readDone: make(chan struct{}),
@@ -110,10 +114,16 @@ func (c *stdioConn) readLoop() {
 		}
 		if skipped > 0 {
 			c.log("stdout", fmt.Sprintf("line over 16 MiB discarded (%d bytes)", skipped))
-			if id, ok := wire.CutReplyID(lr.Cut()); ok {
+			why := fmt.Sprintf("the server's reply of %d bytes is over mcptray's 16 MiB limit", skipped)
+			head, tail := lr.Cut()
+			if id, ok := wire.CutReplyID(head, tail); ok {
 				// A reply too long to take still ends its request now,
 				// not at its timeout.
-				c.handleLine(wire.ErrorLine(id, jsonrpc.CodeInternalError, fmt.Sprintf("the server's reply of %d bytes is over mcptray's 16 MiB limit", skipped)))
+				c.handleLine(wire.ErrorLine(id, jsonrpc.CodeInternalError, why))
+			} else if !wire.CutRequest(head, tail) {
+				// A reply, perhaps, whose id is in the middle: the
+				// oldest call in flight is the likeliest to be its.
+				c.lostReply(why)
 			}
 			continue
 		}
@@ -176,6 +186,16 @@ func (c *stdioConn) handleLine(line []byte) {
 	default:
 		c.log("stdout", wire.LogText(line))
 	}
+}
+
+// lostReply fails the oldest call in flight for a reply too long to
+// read whose id was not found, and logs which way it went.
+func (c *stdioConn) lostReply(why string) {
+	if f := c.lost.Load(); f != nil && (*f)(why) {
+		c.log("stdout", "its id was not at either end: the oldest call in flight failed in its place")
+		return
+	}
+	c.log("stdout", "its id was not at either end, and no call is in flight")
 }
 
 // tapped hands one message to the tap; it reports whether the tap took it.
@@ -283,7 +303,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	data = append(data, '\n')
 	c.sdkReqs.sent(msg) // before the write: the reply may come before it returns
-	if _, err := c.writeLine(data, 0); err != nil {
+	if _, _, err := c.writeLine(data, 0); err != nil {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			c.sdkReqs.take(req.ID)
 		}
@@ -297,10 +317,10 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // never waits for the child; it fails once the connection is closed or
 // when the child's queue is full. tag (non-zero) lets withdraw take the
 // line back while none of it is written.
-func (c *stdioConn) writeLine(line []byte, tag uint64) (written bool, err error) {
+func (c *stdioConn) writeLine(line []byte, tag uint64) (end uint64, written bool, err error) {
 	select {
 	case <-c.closed:
-		return false, sdk.ErrConnectionClosed
+		return 0, false, sdk.ErrConnectionClosed
 	default:
 	}
 	return c.stdin.send(line, tag)

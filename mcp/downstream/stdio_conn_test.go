@@ -18,7 +18,7 @@ import (
 func connOverPipes(t *testing.T, hooks Hooks) (c *stdioConn, serverOut *os.File, serverIn *os.File) {
 	t.Helper()
 	inR, inW, outR, outW := twoPipes(t)
-	c = newStdioConn(inW, outR, hooks)
+	c = newStdioConn(inW, outR, hooks, stdinWatch{})
 	t.Cleanup(func() {
 		c.Close()
 		outW.Close()

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // runLaggard is the "laggard" mode: a stdio server written by hand that
@@ -15,8 +17,13 @@ import (
 //	echo {message}   answers like the echo fake
 //	deaf             answers "deaf", then never reads its stdin again
 //	                 (the process lives on, its stdout open)
-//	huge {idLast}    answers with a line of 17 MiB: the id first, or with
-//	                 idLast as the last member (as the TypeScript SDK writes)
+//	huge {idLast, idMiddle}
+//	                 answers with a line of 17 MiB: the id first, or with
+//	                 idLast as the last member (as the TypeScript SDK writes),
+//	                 or with idMiddle between two members of 8.5 MiB
+//	hold             answers "held" once the process gets SIGUSR1, reading
+//	                 nothing meanwhile (a server that reads its next line
+//	                 only after answering)
 //	flood {count}    sends count notifications/tools/list_changed, then
 //	                 answers "flooded"
 //	lists            answers how many tools/list requests it got
@@ -34,6 +41,8 @@ func runLaggard() int {
 		out.Flush()
 	}
 	lists := 0
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
 	for in.Scan() {
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
@@ -59,7 +68,7 @@ func runLaggard() int {
 			obj := `,"inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`
 			var b strings.Builder
 			b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
-			for i, name := range []string{"echo", "deaf", "huge", "flood", "lists", "big"} {
+			for i, name := range []string{"echo", "deaf", "huge", "flood", "lists", "big", "hold"} {
 				if i > 0 {
 					b.WriteByte(',')
 				}
@@ -73,6 +82,7 @@ func runLaggard() int {
 				Arguments struct {
 					Message string `json:"message"`
 					IDLast  bool   `json:"idLast"`
+					IDMid   bool   `json:"idMiddle"`
 					Count   int    `json:"count"`
 					Size    int    `json:"size"`
 				} `json:"arguments"`
@@ -89,11 +99,19 @@ func runLaggard() int {
 				select {} // never read stdin again
 			case "huge":
 				pad := bytes.Repeat([]byte{'x'}, 17<<20)
-				if p.Arguments.IDLast {
+				switch {
+				case p.Arguments.IDMid:
+					half := string(pad[:len(pad)/2])
+					line(`{"result":{"content":[{"type":"text","text":"` + half + `"}]},"id":` + id + `,"_meta":{"pad":"` + half + `"},"jsonrpc":"2.0"}`)
+				case p.Arguments.IDLast:
 					line(`{"result":{"content":[{"type":"text","text":"` + string(pad) + `"}]},"jsonrpc":"2.0","id":` + id + `}`)
-				} else {
+				default:
 					line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"` + string(pad) + `"}]}}`)
 				}
+			case "hold":
+				os.Stderr.WriteString("holding\n")
+				<-usr1
+				text("held")
 			case "flood":
 				for range p.Arguments.Count {
 					out.WriteString(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n")

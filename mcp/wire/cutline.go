@@ -32,6 +32,20 @@ func CutReplyID(head, tail []byte) (id []byte, ok bool) {
 	return id, true
 }
 
+// CutRequest reports whether a discarded line is known to be a request or
+// a notification: a "method" member at either end.
+func CutRequest(head, tail []byte) bool {
+	var request bool
+	see := func(key, _ []byte) {
+		if KeyIs(key, "method") {
+			request = true
+		}
+	}
+	headMembers(head, see)
+	tailMembers(tail, see)
+	return request
+}
+
 // headMembers calls see with each member of the object that head begins,
 // as far as head holds it: the value nil for the one it cuts.
 func headMembers(b []byte, see func(key, v []byte)) {

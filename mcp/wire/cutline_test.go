@@ -31,3 +31,22 @@ func TestCutReplyID(t *testing.T) {
 		}
 	}
 }
+
+// TestCutRequest: a discarded line with a "method" at either end is a
+// request or a notification (it fails no call); a reply whose id is in
+// the middle is not known to be one.
+func TestCutRequest(t *testing.T) {
+	for _, tc := range []struct {
+		head, tail string
+		want       bool
+	}{
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxx`, `xxx"}}`, true},
+		{`{"params":{"data":"xxx`, `xxx"},"method":"event/big","jsonrpc":"2.0"}`, true},
+		{`{"result":{"content":[{"text":"xxx`, `xxx"}},"jsonrpc":"2.0"}`, false},
+		{`{"result":{"content":[{"text":"xxx`, `xxx"}]},"id":7,"_meta":{"pad":"xxx`, false},
+	} {
+		if got := CutRequest([]byte(tc.head), []byte(tc.tail)); got != tc.want {
+			t.Errorf("CutRequest(%s … %s) = %v, want %v", tc.head, tc.tail, got, tc.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -27,8 +28,9 @@ func readRaw(rc syscall.RawConn, b []byte) (n int, errno syscall.Errno, err erro
 }
 
 // writeRaw writes all of b through rc, waiting in the poller while the
-// descriptor takes nothing.
-func writeRaw(rc syscall.RawConn, b []byte) (n int, errno syscall.Errno, err error) {
+// descriptor takes nothing. progress, when set, counts the bytes as they
+// go out, before writeRaw returns.
+func writeRaw(rc syscall.RawConn, b []byte, progress *atomic.Uint64) (n int, errno syscall.Errno, err error) {
 	err = rc.Write(func(fd uintptr) bool {
 		for n < len(b) {
 			var m int
@@ -36,6 +38,9 @@ func writeRaw(rc syscall.RawConn, b []byte) (n int, errno syscall.Errno, err err
 				return errno != syscall.EAGAIN
 			}
 			n += m
+			if progress != nil {
+				progress.Add(uint64(m))
+			}
 		}
 		return true
 	})
@@ -79,7 +84,13 @@ func nonBlocking(rc syscall.RawConn) bool {
 type PipeFile struct {
 	f  *os.File
 	rc syscall.RawConn // nil: f's own Read and Write
+
+	written atomic.Uint64 // bytes written so far (Written)
 }
+
+// Written is how many bytes Write and TryWrite have written so far,
+// counted as they go out (a Write still waiting included).
+func (p *PipeFile) Written() uint64 { return p.written.Load() }
 
 // NewPipeFile wraps f for raw I/O.
 func NewPipeFile(f *os.File) *PipeFile { return &PipeFile{f: f, rc: rawConnOf(f)} }
@@ -104,9 +115,11 @@ func (p *PipeFile) Read(b []byte) (int, error) {
 // Write writes with raw I/O when it can, else with f.Write.
 func (p *PipeFile) Write(b []byte) (int, error) {
 	if p.rc == nil || len(b) == 0 {
-		return p.f.Write(b)
+		n, err := p.f.Write(b)
+		p.written.Add(uint64(n))
+		return n, err
 	}
-	n, errno, err := writeRaw(p.rc, b)
+	n, errno, err := writeRaw(p.rc, b, &p.written)
 	switch {
 	case err != nil:
 		return n, p.pollErr("write", err)
@@ -134,6 +147,7 @@ func (p *PipeFile) TryWrite(b []byte) int {
 		}
 		return true
 	})
+	p.written.Add(uint64(n))
 	return n
 }
 

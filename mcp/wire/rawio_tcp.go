@@ -59,7 +59,7 @@ func (c *rawTCPConn) Write(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	n, errno, err := writeRaw(c.rc, b)
+	n, errno, err := writeRaw(c.rc, b, nil)
 	switch {
 	case err != nil:
 		return n, c.opError("write", err)
