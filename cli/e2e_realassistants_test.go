@@ -57,6 +57,7 @@ func assistantEnv(home string) []string {
 		// Claude Code
 		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"MCP_TIMEOUT=60000", // its servers' start, in ms, on a loaded machine
 		// Gemini CLI: no relaunch of itself with more memory, no sandbox.
 		"GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_SANDBOX=false",
 	)
@@ -187,7 +188,9 @@ func TestRealAssistantsConnectThroughMcptray(t *testing.T) {
 // tools, and returns the tool names of the mcptray entry.
 func codexMCPTools(t *testing.T, dir string, env []string, codex string) []string {
 	t.Helper()
-	cmd := exec.Command(codex, "app-server")
+	// Codex gives a server 10 s to start by default: a minute on a loaded
+	// machine, for this run only (the config stays as setup wrote it).
+	cmd := exec.Command(codex, "app-server", "-c", "mcp_servers.mcptray.startup_timeout_sec=60")
 	cmd.Dir, cmd.Env = dir, env
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
