@@ -118,10 +118,22 @@ func TestRealAssistantsConnectThroughMcptray(t *testing.T) {
 		"echo":       fakeEntry(t, "echo"),
 	})
 	in.Start()
-	// A built mcptray asks before it runs a new entry: approve them as a
-	// person does.
-	in.WaitFor("everything and echo waiting for approval", states("everything", "needs-approval", "echo", "needs-approval"))
-	for _, name := range []string{"everything", "echo"} {
+	// A built mcptray asks before it runs a new entry (but on its first
+	// start with a keyring, which approves the config it finds): approve
+	// them as a person does.
+	servers := []string{"everything", "echo"}
+	st := in.WaitFor("everything and echo waiting for approval or ready", func(st statusJSON) bool {
+		for _, name := range servers {
+			if s, _ := state(st, name); s != "needs-approval" && s != "ready" {
+				return false
+			}
+		}
+		return true
+	})
+	for _, name := range servers {
+		if s, _ := state(st, name); s != "needs-approval" {
+			continue
+		}
 		if code, out := runIn(t, work, env, bin, "approve", name); code != 0 {
 			t.Fatalf("mcptray approve %s: exit %d\n%s", name, code, out)
 		}
