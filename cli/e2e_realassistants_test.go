@@ -112,7 +112,9 @@ func TestRealAssistantsConnectThroughMcptray(t *testing.T) {
 		Config: filepath.Join(home, ".config", "mcptray", "mcp.json"),
 		Data:   filepath.Join(home, ".local", "state", "mcptray")}
 	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	writeFile(t, in.Config, "{}")
+	if err := os.MkdirAll(filepath.Dir(in.Config), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	writeConfig(t, in.Config, map[string]any{
 		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}},
 		"echo":       fakeEntry(t, "echo"),
