@@ -11,6 +11,12 @@ peers=(
   "@modelcontextprotocol/server-memory@2026.8.31"
   "@ai-sdk/mcp@2.0.99"
   "zod@4.6.7"
+  # The assistants' own CLIs (cli/e2e_realassistants_test.go). Claude Code's
+  # engines say node >= 22; its CLI is a native binary (an optional
+  # dependency, from npm like Codex's), which runs under node 20 too.
+  "@anthropic-ai/claude-code@2.1.328"
+  "@google/gemini-cli@0.61.0"
+  "@openai/codex@0.169.0"
 )
 mkdir -p "$dir"
 stamp="$dir/.installed"
