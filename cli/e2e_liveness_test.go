@@ -19,7 +19,21 @@ import (
 // assistant's requests, or ends its session, and says so in its log;
 // another assistant's calls are answered meanwhile.
 func TestAssistantThatNeverReads(t *testing.T) {
-	in := startDaemon(t, map[string]any{"lag": fakeEntry(t, "laggard")})
+	dir := t.TempDir()
+	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
+	// The laggard reads its stdin between calls, one at a time: under load
+	// (-race, CPU hogs) its 256 KB calls can keep it from reading for longer
+	// than the default inputTimeout, whose own tests are elsewhere
+	// (TestDeafServerFreesHTTPConnections). This test is about the assistant.
+	cfg, _ := json.Marshal(map[string]any{
+		"mcpServers": map[string]any{"lag": fakeEntry(t, "laggard")},
+		"x-mcptray":  map[string]any{"inputTimeout": "10m"},
+	})
+	if err := os.WriteFile(in.Config, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	in.Start()
 	in.WaitFor("lag ready", states("lag", "ready"))
 	before, err := readMemory(in.Cmd.Process.Pid)
 	if err != nil {
