@@ -51,7 +51,7 @@ type Options struct {
 	// keeps using it.
 	Store *store.Store
 	// Logger receives the hub's own messages: a full queue, lost batches,
-	// pruning.
+	// pruning; default slog.Default().
 	Logger *slog.Logger
 	// Queue is how many events at most wait for the store; more are
 	// dropped (and counted); default QueueSize.
@@ -100,6 +100,9 @@ func NewHub(o Options) *Hub {
 		prunes:   make(chan struct{}, 1),
 		stopping: make(chan struct{}),
 		subs:     map[*sub]struct{}{},
+	}
+	if h.log == nil {
+		h.log = slog.Default()
 	}
 	if o.Queue > 0 {
 		h.q.max = o.Queue
