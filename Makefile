@@ -90,8 +90,13 @@ vet:
 	$(GO) vet $(RACE) ./...
 	$(HEADLESS) vet -tags headless .
 
-lint: fmt-check vet
+# gofmt, both vets, staticcheck (run as a Go module at a fixed version: the
+# module proxy fetches it on a fresh machine), and the repo's own checks
+# (internal/repocheck: docs name only real identifiers, no binary or big
+# file committed). CI runs it after make test, from a warm build cache.
+lint: deps fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) test -count=1 ./internal/repocheck
 
 # Benchmarks only (no tests), in the same kind of session as the tests (the
 # gateway's HTTP benchmarks need its keyring). The end-to-end gateway
