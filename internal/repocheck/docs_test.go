@@ -147,9 +147,26 @@ func bareNames(text string) []string {
 	return names
 }
 
+// mdLink matches a Markdown link's target: [text](target) or
+// [text](target#anchor).
+var mdLink = regexp.MustCompile(`\]\(([^()\s#]*)(#[^()\s]*)?\)`)
+
+// linkProblem says why a link in doc leads nowhere in the repo, or returns ""
+// (other sites, and anchors, are not checked).
+func linkProblem(doc, target string) string {
+	if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.Dir(doc), target)); err != nil {
+		return "the link leads nowhere"
+	}
+	return ""
+}
+
 // TestDocsNameWhatExists fails when a checked doc mentions a Go name
 // (`app.Core`, `downstream.Session`, `Core.Run`, `wire.PipeFile.Written`)
-// or a file of the repo (app/events.go) that does not exist.
+// or a file of the repo (app/events.go) that does not exist, or links to a
+// file that does not.
 func TestDocsNameWhatExists(t *testing.T) {
 	src := readSource(t, root)
 	for _, want := range []string{"app", "downstream", "mcp/wire", "main"} {
@@ -170,6 +187,11 @@ func TestDocsNameWhatExists(t *testing.T) {
 			if !src.words[n] && !seen[n] {
 				seen[n] = true
 				t.Errorf("%s mentions `%s`: no Go file of the module has that word", doc, n)
+			}
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+			if p := linkProblem(doc, m[1]); p != "" {
+				t.Errorf("%s links to %s: %s", doc, m[1], p)
 			}
 		}
 		for _, m := range filePath.FindAllStringSubmatch(text, -1) {
