@@ -17,7 +17,7 @@ HEADLESS_BIN := bin/mcptray-headless
 HEADLESS := env CGO_ENABLED=0 $(GO)
 # mcptray's Google servers (serve gcal|gmail) run in this binary, beside
 # either mcptray: the Google API clients stay out of the daemon and the
-# tray app (docs/google.md). Pure Go, like the headless build.
+# tray app (docs/google-accounts.md). Pure Go, like the headless build.
 GOOGLE_BIN := bin/mcptray-google
 SESSION := scripts/desktop-session.sh
 # test and vet build with -race both, so they share one build of the cgo

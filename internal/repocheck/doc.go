@@ -5,7 +5,9 @@
 //     that docs/architecture.md, CONTRIBUTING.md, the README and the docs
 //     that describe the code as it is mention exists, and the first two's
 //     package maps list exactly what `go list ./...` lists
-//     (docs_test.go, packagemap_test.go);
+//     (docs_test.go, packagemap_test.go); their relative links lead to a
+//     file, and every docs/*.md a Go file, the Makefile or a script names
+//     exists;
 //   - no committed binary, and no tracked file over 1 MB, outside the
 //     fixtures (files_test.go).
 //

@@ -2,6 +2,7 @@ package repocheck_test
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -198,6 +199,48 @@ func TestDocsNameWhatExists(t *testing.T) {
 			if p := pathProblem(m[1]); p != "" && !seen[m[1]] {
 				seen[m[1]] = true
 				t.Errorf("%s mentions %s: %s", doc, m[1], p)
+			}
+		}
+	}
+}
+
+// docRef matches a doc of the repo that a comment or a message names.
+// Only docs/ itself holds docs (another project's docs/cli/x.md is not ours).
+var docRef = regexp.MustCompile(`(?:^|[^\w/.-])((?:docs/[\w.-]+|README|CONTRIBUTING)\.md)`)
+
+// TestSourceNamesRealDocs fails when a Go file, the Makefile or a script
+// names a doc that does not exist (a comment pointing at a doc that was
+// renamed).
+func TestSourceNamesRealDocs(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"Makefile", ".ci/*", "scripts/*.sh", "conformance/*.sh", "packaging/*.sh"} {
+		m, _ := filepath.Glob(filepath.Join(root, pattern))
+		files = append(files, m...)
+	}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("listing the source: %v", err)
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("reading %s: %v", path, err)
+		}
+		for _, m := range docRef.FindAllStringSubmatch(string(data), -1) {
+			if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s names %s, which does not exist", rel, m[1])
 			}
 		}
 	}
