@@ -1,6 +1,7 @@
 package repocheck_test
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -236,6 +237,9 @@ func TestSourceNamesRealDocs(t *testing.T) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatalf("reading %s: %v", path, err)
+		}
+		if !bytes.Contains(data, []byte(".md")) {
+			continue
 		}
 		for _, m := range docRef.FindAllStringSubmatch(string(data), -1) {
 			if _, err := os.Stat(filepath.Join(root, m[1])); err != nil {
