@@ -18,8 +18,10 @@ import (
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
 // import neither the gateway nor app. A cli package, like any but main,
-// may not import ui. app/events (the event pipeline) is given its store
-// and logger: it imports no package of app but app/config, and no cli.
+// may not import ui. internal/repocheck, which checks the docs against the
+// source it parses, imports no package of the module. app/events (the
+// event pipeline) is given its store and logger: it imports no package of
+// app but app/config, and no cli.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -55,6 +57,8 @@ func forbidden(from, to string) string {
 		return "events imports no app package but app/config, and no cli"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
+	case in(from, "internal/repocheck") && (to == module || strings.HasPrefix(to, module+"/")):
+		return "repocheck reads the module's source, it links none of it"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -211,6 +215,7 @@ func TestDepsRules(t *testing.T) {
 		m("cli"):                    {m("app"), m("ui")},
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
+		m("internal/repocheck"):     {m("app"), "go/parser"},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
 		"github.com/godbus/dbus/v5": nil,
@@ -224,6 +229,7 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"internal/repocheck imports " + m("app") + " (forbidden: repocheck reads the module's source, it links none of it)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
 		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",
