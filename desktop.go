@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/cli"
 	"github.com/mcptray/mcptray/ui"
 	"github.com/mcptray/mcptray/ui/fynelocale"
@@ -21,7 +22,7 @@ var newDesktop = func() cli.Desktop { return desktopUI{notes: ui.NewNotifier()} 
 // desktopUI is the tray app's UI for cli's run command.
 type desktopUI struct{ notes *ui.Notifier }
 
-func (d desktopUI) Notifier() app.Notifier { return d.notes }
+func (d desktopUI) Notifier() events.Notifier { return d.notes }
 
 // Run blocks on the main goroutine until the UI quits or ctx ends.
 func (d desktopUI) Run(ctx context.Context, core *app.Core) error {

@@ -9,18 +9,20 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // Events lists the instance's events: one page of at most MaxEventsPage
 // (see EventPage).
-func (cl *Client) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+func (cl *Client) Events(ctx context.Context, f events.Filter) ([]events.Event, error) {
 	page, err := cl.EventPage(ctx, f)
 	return page.Events, err
 }
 
-// EventPage reads one page of the instance's events (see EventFilter): at
+// EventPage reads one page of the instance's events (see events.Filter): at
 // most f.Limit, at most MaxEventsPage.
-func (cl *Client) EventPage(ctx context.Context, f EventFilter) (EventPage, error) {
+func (cl *Client) EventPage(ctx context.Context, f events.Filter) (EventPage, error) {
 	q := url.Values{}
 	if f.All {
 		q.Set("all", "1")
@@ -46,7 +48,7 @@ func (cl *Client) EventPage(ctx context.Context, f EventFilter) (EventPage, erro
 
 // AckEvents acknowledges events on the instance and returns how many were
 // not already.
-func (cl *Client) AckEvents(ctx context.Context, req AckRequest) (int, error) {
+func (cl *Client) AckEvents(ctx context.Context, req events.AckRequest) (int, error) {
 	var reply ackReply
 	if err := cl.sendJSON(ctx, "/v1/events/ack", req, &reply); err != nil {
 		return 0, err

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // eventRoutes adds the events and history endpoints to the control API:
@@ -19,7 +21,7 @@ import (
 func (c *Core) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		f := EventFilter{Server: q.Get("server")}
+		f := events.Filter{Server: q.Get("server")}
 		var err error
 		if f.All, err = boolParam(q.Get("all"), "all"); err == nil {
 			if f.SinceID, err = intParam(q.Get("since"), "since", "an event id"); err == nil {
@@ -42,7 +44,7 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 		writeJSON(w, http.StatusOK, page)
 	})
 	mux.HandleFunc("POST /v1/events/ack", func(w http.ResponseWriter, r *http.Request) {
-		var req AckRequest
+		var req events.AckRequest
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		if err == nil {
 			err = json.Unmarshal(body, &req)
@@ -51,13 +53,13 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: "reading the request: " + err.Error()})
 			return
 		}
-		if err := req.check(); err != nil {
+		if err := req.Check(); err != nil {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 			return
 		}
 		n, err := c.AckEvents(req)
 		switch {
-		case errors.Is(err, ErrNoEvent):
+		case errors.Is(err, events.ErrNoEvent):
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 		case err != nil:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
@@ -87,7 +89,7 @@ const MaxEventsPage = 10000
 // EventPage is one page of events, oldest first, and how many more the
 // filter selects (`mcptray events --json`, DESIGN.md §12).
 type EventPage struct {
-	Events []Event `json:"events"`
+	Events []events.Event `json:"events"`
 	// NotShown is how many events the filter selects besides these: older
 	// ones when the page has the newest, later ones when it has the
 	// oldest. Counted when the page is read; events keep arriving.
@@ -97,7 +99,7 @@ type EventPage struct {
 // EventPage returns a page of the events f selects: the oldest f.Limit,
 // or with f.Newest the newest f.Limit, and at most MaxEventsPage (also
 // when f.Limit <= 0).
-func (c *Core) EventPage(f EventFilter) (EventPage, error) {
+func (c *Core) EventPage(f events.Filter) (EventPage, error) {
 	if f.Limit <= 0 || f.Limit > MaxEventsPage {
 		f.Limit = MaxEventsPage
 	}
@@ -109,7 +111,7 @@ func (c *Core) EventPage(f EventFilter) (EventPage, error) {
 		return EventPage{}, err
 	}
 	if len(evs) <= want {
-		return EventPage{Events: toEvents(evs)}, nil
+		return EventPage{Events: events.FromStore(evs)}, nil
 	}
 	if f.Newest {
 		evs = evs[1:] // the extra one is the oldest
@@ -120,7 +122,7 @@ func (c *Core) EventPage(f EventFilter) (EventPage, error) {
 	if err != nil {
 		return EventPage{}, err
 	}
-	return EventPage{Events: toEvents(evs), NotShown: max(n-want, 1)}, nil
+	return EventPage{Events: events.FromStore(evs), NotShown: max(n-want, 1)}, nil
 }
 
 type ackReply struct {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/loginenv"
 	"github.com/mcptray/mcptray/mcp"
@@ -58,7 +59,7 @@ type Options struct {
 	StopGrace, TermGrace time.Duration
 	// Notifier shows desktop notifications of events (the UI's); nil
 	// shows none.
-	Notifier Notifier
+	Notifier events.Notifier
 	// Secrets keeps the ${input:ID} values marked "password": true; default
 	// the OS keyring (entries "input/ID").
 	Secrets SecretStore
@@ -97,7 +98,7 @@ type Core struct {
 
 	watchdog *downstream.Watchdog // set by Run before any server starts
 	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
-	events   *eventHub            // events from the servers (events.go)
+	events   *events.Hub          // events from the servers (app/events; wired in events.go)
 	history  *callHistory         // the gateway's tool-call records (history.go)
 	inbox    *inbox               // the secret inbox (inbox.go)
 	audit    *auditLog            // the inbox's audit rows (audit.go)
@@ -244,7 +245,8 @@ func New(opts Options) (*Core, error) {
 	c.audit = newAuditLog(c.log, st)
 	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)
 	c.inbox.refused, c.inbox.relieved = c.inboxRefused, c.inboxRelieved
-	c.events, c.history = newEventHub(c), newCallHistory(c)
+	c.events = events.NewHub(events.Options{Store: st, Logger: c.log, Queue: opts.EventQueue, Notifier: opts.Notifier})
+	c.history = newCallHistory(c)
 	c.gw = c.newGateway()
 	return c, nil
 }
@@ -428,7 +430,7 @@ func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 	c.mu.Lock()
 	c.configErr = ""
 	c.gw.SetSettings(cfg.Settings.CallTimeout, cfg.Settings.Elicitation)
-	c.events.setRetention(cfg.Settings.EventRetentionDays)
+	c.events.SetRetention(cfg.Settings.EventRetentionDays)
 	if c.settings.Listen != "" && (c.settings.Listen != cfg.Settings.Listen || c.settings.Tools != cfg.Settings.Tools) {
 		select {
 		case c.listenChanged <- struct{}{}:

@@ -59,8 +59,7 @@ func openStore(data string, log *slog.Logger) (st *store.Store, notice string, e
 // noticeServer, which the desktop shows as a notification.
 func (c *Core) notice(title, body string) {
 	params, _ := json.Marshal(map[string]string{"title": title, "body": body})
-	e := queuedEvent{ev: store.Event{Server: noticeServer, Method: "mcptray/notice", Params: params, Received: time.Now().UTC()}, notify: true}
-	c.events.enqueue(e, nil)
+	c.events.Add(noticeServer, "mcptray/notice", params, nil)
 }
 
 // watchDatabase reopens the database when its file is deleted or

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -61,7 +62,7 @@ func TestBrokenDatabaseMovedAside(t *testing.T) {
 	if b, _ := os.ReadFile(moved[0]); !bytes.Equal(b, garbage) {
 		t.Error("the broken file was not kept as it was")
 	}
-	evs := h2.waitEvents(1, EventFilter{Server: noticeServer})
+	evs := h2.waitEvents(1, events.Filter{Server: noticeServer})
 	if title, body := evs[0].Summary(); title != "mcptray.db could not be opened" || !strings.Contains(body, filepath.Base(moved[0])) || !strings.Contains(body, "not an SQLite database") {
 		t.Errorf("notice %q %q", title, body)
 	}
@@ -82,7 +83,7 @@ func TestDatabaseReplacedWhileRunning(t *testing.T) {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			evs, _ := h.core.Events(EventFilter{Server: noticeServer, All: true})
+			evs, _ := h.core.Events(events.Filter{Server: noticeServer, All: true})
 			for _, e := range evs {
 				if title, body := e.Summary(); title == "mcptray.db was deleted or replaced" && strings.Contains(body, substr) {
 					return

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // waitTools waits until the gateway lists every tool in names.
@@ -35,7 +37,7 @@ func (c *rpc) waitTools(names ...string) {
 // stampLatency is, for each new event with params.t (the server's clock
 // when it wrote the event), the time until the core published it — that
 // is, after its transaction committed and the row was visible.
-func stampLatency(evs []Event, at time.Time) []time.Duration {
+func stampLatency(evs []events.Event, at time.Time) []time.Duration {
 	out := make([]time.Duration, 0, len(evs))
 	for _, e := range evs {
 		var p struct{ T int64 }

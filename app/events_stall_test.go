@@ -1,15 +1,36 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	_ "modernc.org/sqlite"
 )
+
+// queueLog is a bytes.Buffer for a logger written from several
+// goroutines.
+type queueLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer // guarded by mu
+}
+
+func (b *queueLog) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *queueLog) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
 
 // TestEventsNeverStallTheServer: while the database takes no writes (here
 // another connection holds its write lock, as a full disk would stop

@@ -7,14 +7,51 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/store"
 )
 
+// recordingNotifier keeps what it was asked to show (app/events has its
+// own, for the coalescer's tests).
+type recordingNotifier struct {
+	mu    sync.Mutex
+	notes []events.Notification // guarded by mu
+	added chan struct{}         // gets a value per notification (cap 100)
+}
+
+func newRecordingNotifier() *recordingNotifier {
+	return &recordingNotifier{added: make(chan struct{}, 100)}
+}
+
+func (r *recordingNotifier) Notify(n events.Notification) {
+	r.mu.Lock()
+	r.notes = append(r.notes, n)
+	r.mu.Unlock()
+	select {
+	case r.added <- struct{}{}:
+	default:
+	}
+}
+
+func (r *recordingNotifier) all() []events.Notification {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]events.Notification(nil), r.notes...)
+}
+
+// eventsList is what mcptray__events and mcptray://events return, as an
+// assistant reads it.
+type eventsList struct {
+	Events []events.Event `json:"events"`
+	More   bool           `json:"more"`
+}
+
 // waitEvents polls the store until f selects at least n events.
-func (h *harness) waitEvents(n int, f EventFilter) []Event {
+func (h *harness) waitEvents(n int, f events.Filter) []events.Event {
 	h.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -137,7 +174,7 @@ func TestEventBurst(t *testing.T) {
 	elapsed := time.Since(t0)
 	t.Logf("%d events stored in %s (%.0f/s); %d calls answered, %d while events were arriving", total, elapsed, total/elapsed.Seconds(), calls, during)
 
-	evs, err := h.core.Events(EventFilter{All: true})
+	evs, err := h.core.Events(events.Filter{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +218,7 @@ func TestEventsMalformed(t *testing.T) {
 	callTool(c, "ev__emit_raw", map[string]any{"line": `{"jsonrpc":"2.0","method":"event/null","params":null}`})
 	callTool(c, "ev__emit", map[string]any{"count": 1, "method": "event/good"})
 
-	evs := h.waitEvents(3, EventFilter{})
+	evs := h.waitEvents(3, events.Filter{})
 	var got []string
 	for _, e := range evs {
 		got = append(got, e.Method+" "+string(e.Params))
@@ -232,14 +269,14 @@ func TestEventNotifications(t *testing.T) {
 	c := openEvents(t, h, "quiet__emit_raw", "loud__emit_raw", "odd__emit")
 
 	callTool(c, "quiet__emit_raw", map[string]any{"line": `{"jsonrpc":"2.0","method":"event/new_email","params":{"subject":"psst"}}`})
-	h.waitEvents(1, EventFilter{Server: "quiet"})
+	h.waitEvents(1, events.Filter{Server: "quiet"})
 	callTool(c, "loud__emit_raw", map[string]any{"line": `{"jsonrpc":"2.0","method":"event/new_email","params":{"subject":"Lunch at noon?","snippet":"Are you free today","from":"ada@example.com"}}`})
 	select {
 	case <-rec.added:
 	case <-time.After(20 * time.Second):
 		t.Fatal("no notification")
 	}
-	want := Notification{Server: "loud", Title: "loud: Lunch at noon?", Body: "Are you free today", Events: 1, LastID: 2}
+	want := events.Notification{Server: "loud", Title: "loud: Lunch at noon?", Body: "Are you free today", Events: 1, LastID: 2}
 	if got := rec.all(); len(got) != 1 || got[0] != want {
 		t.Errorf("notifications = %+v; want only %+v (quiet is silenced)", got, want)
 	}
@@ -272,9 +309,9 @@ func TestEventsAPI(t *testing.T) {
 	defer cancel()
 	c := openEvents(t, h, "ev__emit", "ev2__emit")
 	callTool(c, "ev__emit", map[string]any{"count": 3, "method": "event/new_email"})
-	h.waitEvents(3, EventFilter{})
+	h.waitEvents(3, events.Filter{})
 	callTool(c, "ev2__emit", map[string]any{"count": 2})
-	h.waitEvents(5, EventFilter{})
+	h.waitEvents(5, events.Filter{})
 
 	var seen []int64
 	for len(seen) < 5 {
@@ -328,14 +365,14 @@ func TestEventsAPI(t *testing.T) {
 	}
 
 	// The resource mirrors the tool.
-	read := c.call("resources/read", map[string]any{"uri": EventsURI})
+	read := c.call("resources/read", map[string]any{"uri": events.URI})
 	var rr struct {
 		Contents []struct{ URI, MimeType, Text string } `json:"contents"`
 	}
 	json.Unmarshal(read, &rr)
 	var fromRes eventsList
 	if len(rr.Contents) != 1 || rr.Contents[0].MimeType != "application/json" || json.Unmarshal([]byte(rr.Contents[0].Text), &fromRes) != nil || len(fromRes.Events) != 5 {
-		t.Errorf("resources/read %s = %s", EventsURI, read)
+		t.Errorf("resources/read %s = %s", events.URI, read)
 	}
 
 	// Acks through the gateway.
@@ -369,32 +406,32 @@ func TestEventsAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	evs, err := cl.Events(ctx, EventFilter{})
+	evs, err := cl.Events(ctx, events.Filter{})
 	if err != nil || len(evs) != 3 || evs[0].ID != 3 || evs[0].Acked != nil {
 		t.Fatalf("client Events = %+v, %v", evs, err)
 	}
-	all, _ := cl.Events(ctx, EventFilter{All: true, Server: "ev"})
+	all, _ := cl.Events(ctx, events.Filter{All: true, Server: "ev"})
 	if len(all) != 3 || all[0].Acked == nil || all[2].Acked != nil {
 		t.Errorf("client Events all = %+v", all)
 	}
-	if page, err := cl.EventPage(ctx, EventFilter{All: true, Server: "ev", Limit: 2, Newest: true}); err != nil || len(page.Events) != 2 ||
+	if page, err := cl.EventPage(ctx, events.Filter{All: true, Server: "ev", Limit: 2, Newest: true}); err != nil || len(page.Events) != 2 ||
 		page.Events[1].ID != all[2].ID || page.NotShown != 1 {
 		t.Errorf("client EventPage newest 2 = %+v, %v", page, err)
 	}
-	if page, err := cl.EventPage(ctx, EventFilter{All: true, Server: "ev", Limit: 2}); err != nil || len(page.Events) != 2 ||
+	if page, err := cl.EventPage(ctx, events.Filter{All: true, Server: "ev", Limit: 2}); err != nil || len(page.Events) != 2 ||
 		page.Events[0].ID != all[0].ID || page.NotShown != 1 {
 		t.Errorf("client EventPage oldest 2 = %+v, %v", page, err)
 	}
-	if n, err := cl.AckEvents(ctx, AckRequest{All: true, Server: "ev2"}); n != 2 || err != nil {
+	if n, err := cl.AckEvents(ctx, events.AckRequest{All: true, Server: "ev2"}); n != 2 || err != nil {
 		t.Errorf("ack all of ev2 = %d, %v", n, err)
 	}
-	if _, err := cl.AckEvents(ctx, AckRequest{IDs: []int64{3, 77, 78}}); err == nil || err.Error() != "no such event: no events have ids 77, 78" {
+	if _, err := cl.AckEvents(ctx, events.AckRequest{IDs: []int64{3, 77, 78}}); err == nil || err.Error() != "no such event: no events have ids 77, 78" {
 		t.Errorf("ack unknown ids: %v", err)
 	}
-	if _, err := cl.AckEvents(ctx, AckRequest{}); err == nil || err.Error() != "nothing to acknowledge: give event ids or all" {
+	if _, err := cl.AckEvents(ctx, events.AckRequest{}); err == nil || err.Error() != "nothing to acknowledge: give event ids or all" {
 		t.Errorf("empty ack: %v", err)
 	}
-	if n, err := cl.AckEvents(ctx, AckRequest{All: true}); n != 1 || err != nil {
+	if n, err := cl.AckEvents(ctx, events.AckRequest{All: true}); n != 1 || err != nil {
 		t.Errorf("ack all = %d, %v", n, err)
 	}
 	if n, _ := h.core.UnackedEvents(); n != 0 {
@@ -480,7 +517,7 @@ func TestEventRetention(t *testing.T) {
 	h := startCore(t, servers("e", fake(t, "echo")), func(o *Options) { o.DataDir = data })
 	h.wait("ready", stateIs("e", StateReady))
 	methods := func() string {
-		evs, _ := h.core.Events(EventFilter{All: true})
+		evs, _ := h.core.Events(events.Filter{All: true})
 		var m []string
 		for _, e := range evs {
 			m = append(m, strings.TrimPrefix(e.Method, "event/"))
@@ -514,7 +551,7 @@ func TestEventsResourceUpdated(t *testing.T) {
 	h.wait("ready", stateIs("ev", StateReady))
 	c := openEvents(t, h, "ev__emit")
 	sub := openRPC(t, h, "", "")
-	sub.call("resources/subscribe", map[string]any{"uri": EventsURI})
+	sub.call("resources/subscribe", map[string]any{"uri": events.URI})
 	callTool(c, "ev__emit", map[string]any{"count": 1})
 	got := make(chan string, 1)
 	go func() {

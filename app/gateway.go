@@ -28,8 +28,8 @@ func (c *Core) newGateway() *mcp.Gateway {
 				b, err := json.MarshalIndent(st, "", "  ")
 				return st, string(b), err
 			},
-		}}, c.eventTools()...),
-		BuiltinResources: c.eventResources(),
+		}}, c.events.Tools()...),
+		BuiltinResources: c.events.Resources(),
 		OnToolCall:       c.history.record,
 	})
 }

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"time"
 
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/mcp/downstream"
-	"github.com/mcptray/mcptray/store"
 )
 
 // Only the person answers (DESIGN.md §14). The control API refuses what
@@ -130,11 +129,11 @@ func (c *Core) recordRefusal(p downstream.Peer, what, request string) {
 	// enqueue never waits for the event writer: a server that floods the
 	// socket with refused requests cannot hold anything up (past the
 	// queue's bounds, refusals are dropped and counted in the logs).
-	var log *serverLog
+	var log events.Log // nil, not a nil *serverLog, when there is no server
 	if s != nil {
 		log = s.log
 	}
-	c.events.enqueue(queuedEvent{ev: store.Event{Server: server, Method: RefusedMethod, Params: params, Received: time.Now().UTC()}, notify: true}, log)
+	c.events.Add(server, RefusedMethod, params, log)
 }
 
 // logControl is the server log kind of refusals on the control socket.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -59,13 +60,13 @@ func TestEventsRedactSecrets(t *testing.T) {
 
 	res := callTool(c, "leak__echo", map[string]any{})
 	forms := mcptest.SecretForms(leakedSecret)
-	evs := h.waitEvents(len(forms)+1, EventFilter{Server: "leak"})
+	evs := h.waitEvents(len(forms)+1, events.Filter{Server: "leak"})
 	for _, e := range evs {
 		if holdsSecret(e.Method) || holdsSecret(decoded(t, e.Params)) || !strings.Contains(e.Method+decoded(t, e.Params), "[redacted]") {
 			t.Errorf("event %s %s", masked(e.Method), masked(string(e.Params)))
 		}
 	}
-	var note Notification
+	var note events.Notification
 	select {
 	case <-rec.added:
 		note = rec.all()[0]

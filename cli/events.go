@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // defaultEvents is how many events `mcptray events` prints without
@@ -48,14 +49,14 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	page, err := cl.EventPage(ctx, app.EventFilter{All: *all, Server: *server, SinceID: *since, Limit: *limit, Newest: !forward})
+	page, err := cl.EventPage(ctx, events.Filter{All: *all, Server: *server, SinceID: *since, Limit: *limit, Newest: !forward})
 	if err != nil {
 		return err
 	}
 	evs := page.Events
 	if *asJSON {
 		if page.Events == nil {
-			page.Events = []app.Event{}
+			page.Events = []events.Event{}
 		}
 		return printJSON(stdout, page)
 	}
@@ -107,7 +108,7 @@ func cmdEventsAck(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var req app.AckRequest
+	var req events.AckRequest
 	for _, p := range pos {
 		id, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || id <= 0 {

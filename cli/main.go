@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -46,7 +47,7 @@ type Options struct {
 // Desktop is the tray app's UI, as `mcptray run` drives it.
 type Desktop interface {
 	// Notifier shows events as desktop notifications.
-	Notifier() app.Notifier
+	Notifier() events.Notifier
 	// Run blocks on the main goroutine until the UI quits or ctx ends.
 	Run(ctx context.Context, core *app.Core) error
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // Core is what the UI needs from the core; *app.Core satisfies it. The UI
@@ -56,11 +57,11 @@ type Core interface {
 
 	// Events returns the events f selects, oldest first; UnackedEvents
 	// counts the unread ones; AckEvents marks events read.
-	Events(f app.EventFilter) ([]app.Event, error)
+	Events(f events.Filter) ([]events.Event, error)
 	UnackedEvents() (int, error)
-	AckEvents(req app.AckRequest) (int, error)
+	AckEvents(req events.AckRequest) (int, error)
 	// SubscribeEvents says when events arrive or are marked read.
-	SubscribeEvents() (changes <-chan app.EventsChange, cancel func())
+	SubscribeEvents() (changes <-chan events.Change, cancel func())
 
 	// GoogleCore is the Google tab's (google.go).
 	GoogleCore

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // eventsShown is how many of the newest events the Events tab lists.
@@ -21,14 +21,14 @@ const eventsShown = 200
 // are unread. Read by the events follower off the main goroutine, applied
 // on it.
 type eventsList struct {
-	events []app.Event // newest first
+	events []events.Event // newest first
 	unread int
 	err    error
 }
 
 // loadEvents reads the newest events and the unread count from the core.
 func loadEvents(c Core) eventsList {
-	evs, err := c.Events(app.EventFilter{All: true, Newest: true, Limit: eventsShown})
+	evs, err := c.Events(events.Filter{All: true, Newest: true, Limit: eventsShown})
 	if err != nil {
 		return eventsList{err: err}
 	}
@@ -93,7 +93,7 @@ func newEventsScreen(c Core, now func() time.Time, onError func(error)) *eventsS
 	}
 	s.count = widget.NewLabel("")
 	s.allRead = widget.NewButtonWithIcon("Mark all read", theme.ConfirmIcon(), func() {
-		s.ack(app.AckRequest{All: true}, "marking every event read")
+		s.ack(events.AckRequest{All: true}, "marking every event read")
 	})
 	s.problem = widget.NewLabel("")
 	s.problem.Importance = widget.DangerImportance
@@ -109,7 +109,7 @@ func newEventsScreen(c Core, now func() time.Time, onError func(error)) *eventsS
 	return s
 }
 
-func (s *eventsScreen) updateRow(row *fyne.Container, ev app.Event) {
+func (s *eventsScreen) updateRow(row *fyne.Container, ev events.Event) {
 	unread := ev.Acked == nil
 	mark := row.Objects[evColMark].(*widget.Icon)
 	if unread {
@@ -132,7 +132,7 @@ func (s *eventsScreen) updateRow(row *fyne.Container, ev app.Event) {
 	setLabel(evColTitle, title)
 	read := row.Objects[evColRead].(*fyne.Container).Objects[0].(*widget.Button)
 	id := ev.ID
-	read.OnTapped = func() { s.ack(app.AckRequest{IDs: []int64{id}}, "marking the event read") }
+	read.OnTapped = func() { s.ack(events.AckRequest{IDs: []int64{id}}, "marking the event read") }
 	if unread {
 		read.Show()
 	} else {
@@ -200,7 +200,7 @@ func (s *eventsScreen) showDetail() {
 
 // ack acknowledges events; the new list comes back through the
 // subscription.
-func (s *eventsScreen) ack(req app.AckRequest, doing string) {
+func (s *eventsScreen) ack(req events.AckRequest, doing string) {
 	if _, err := s.core.AckEvents(req); err != nil {
 		s.onError(fmt.Errorf("%s: %w", doing, err))
 	}

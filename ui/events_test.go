@@ -12,14 +12,14 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // threeEvents are stored events, oldest first (as Core.Events returns
 // them): one read, two unread.
-func threeEvents() []app.Event {
+func threeEvents() []events.Event {
 	read := testNow.Add(-time.Hour)
-	return []app.Event{
+	return []events.Event{
 		{ID: 1, Server: "gcal", Method: "event/new_calendar_event", Params: json.RawMessage(`{"summary":"Standup","start":"2026-07-03T09:00:00Z"}`),
 			Received: testNow.Add(-2 * time.Hour), Acked: &read},
 		{ID: 2, Server: "gmail", Method: "event/new_email", Params: json.RawMessage(`{"subject":"Invoice 4471","from":"billing@example.com"}`),
@@ -29,13 +29,13 @@ func threeEvents() []app.Event {
 }
 
 // eventsCore is a fake core holding events.
-func eventsCore(evs []app.Event, acks *[]app.AckRequest) *fakeCore {
+func eventsCore(evs []events.Event, acks *[]events.AckRequest) *fakeCore {
 	return &fakeCore{
-		events: func(f app.EventFilter) ([]app.Event, error) {
+		events: func(f events.Filter) ([]events.Event, error) {
 			if !f.All || !f.Newest || f.Limit != eventsShown {
 				return nil, errors.New("unexpected filter")
 			}
-			return append([]app.Event(nil), evs...), nil
+			return append([]events.Event(nil), evs...), nil
 		},
 		unacked: func() (int, error) {
 			n := 0
@@ -46,7 +46,7 @@ func eventsCore(evs []app.Event, acks *[]app.AckRequest) *fakeCore {
 			}
 			return n, nil
 		},
-		ackEvents: func(r app.AckRequest) (int, error) {
+		ackEvents: func(r events.AckRequest) (int, error) {
 			*acks = append(*acks, r)
 			return 1, nil
 		},
@@ -67,7 +67,7 @@ func eventRows(w fyne.Window) []*fyne.Container {
 }
 
 func TestEventsNewestFirstUnreadMarked(t *testing.T) {
-	var acks []app.AckRequest
+	var acks []events.AckRequest
 	c := eventsCore(threeEvents(), &acks)
 	d, host := testDesktop(t, c)
 	d.applyEvents(loadEvents(c))
@@ -107,7 +107,7 @@ func TestEventsNewestFirstUnreadMarked(t *testing.T) {
 	// Mark read on the gmail row, then Mark all read.
 	test.Tap(rows[1].Objects[evColRead].(*fyne.Container).Objects[0].(*widget.Button))
 	test.Tap(d.screen().events.allRead)
-	want2 := []app.AckRequest{{IDs: []int64{2}}, {All: true}}
+	want2 := []events.AckRequest{{IDs: []int64{2}}, {All: true}}
 	if !reflect.DeepEqual(acks, want2) {
 		t.Errorf("AckEvents calls %+v, want %+v", acks, want2)
 	}
@@ -117,7 +117,7 @@ func TestEventsNewestFirstUnreadMarked(t *testing.T) {
 }
 
 func TestEventsDetailShowsParams(t *testing.T) {
-	var acks []app.AckRequest
+	var acks []events.AckRequest
 	c := eventsCore(threeEvents(), &acks)
 	d, _ := testDesktop(t, c)
 	d.applyEvents(loadEvents(c))
@@ -150,8 +150,8 @@ func TestEventsAllReadAndEmpty(t *testing.T) {
 
 func TestEventsErrors(t *testing.T) {
 	c := &fakeCore{
-		events:    func(app.EventFilter) ([]app.Event, error) { return nil, errors.New("database is locked") },
-		ackEvents: func(app.AckRequest) (int, error) { return 0, errors.New("database is locked") },
+		events:    func(events.Filter) ([]events.Event, error) { return nil, errors.New("database is locked") },
+		ackEvents: func(events.AckRequest) (int, error) { return 0, errors.New("database is locked") },
 	}
 	m, _, rec := showMain(t, c, twoServers())
 	s := m.events
@@ -197,7 +197,7 @@ func TestFollowLoadCoalescesAndStops(t *testing.T) {
 func TestNotifierNeverBlocks(t *testing.T) {
 	n := NewNotifier()
 	for i := 0; i < 100; i++ {
-		n.Notify(app.Notification{Server: "gmail", Title: "gmail: Invoice"})
+		n.Notify(events.Notification{Server: "gmail", Title: "gmail: Invoice"})
 	}
 	if len(n.ch) != cap(n.ch) {
 		t.Errorf("%d queued of %d", len(n.ch), cap(n.ch))

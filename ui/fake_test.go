@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // fakeCore is a Core whose methods call its function fields; a nil field
@@ -31,16 +32,16 @@ type fakeCore struct {
 	setToolsMode    func(mode string) error
 	inbox           func() (<-chan app.InboxEvent, func())
 	answer          func(id string, a app.Answer) error
-	events          func(f app.EventFilter) ([]app.Event, error)
+	events          func(f events.Filter) ([]events.Event, error)
 	unacked         func() (int, error)
-	ackEvents       func(req app.AckRequest) (int, error)
-	subEvents       func() (<-chan app.EventsChange, func())
+	ackEvents       func(req events.AckRequest) (int, error)
+	subEvents       func() (<-chan events.Change, func())
 	*fakeGoogle                  // the Google tab's; nil: no client, no account
 	secrets         *fakeSecrets // secrets_test.go; nil: none, and setting fails
 	*fakeAssistants              // the Assistants tab's (assistants_test.go); nil: none known
 }
 
-func (f *fakeCore) Events(fl app.EventFilter) ([]app.Event, error) {
+func (f *fakeCore) Events(fl events.Filter) ([]events.Event, error) {
 	if f.events == nil {
 		return nil, nil
 	}
@@ -54,16 +55,16 @@ func (f *fakeCore) UnackedEvents() (int, error) {
 	return f.unacked()
 }
 
-func (f *fakeCore) AckEvents(req app.AckRequest) (int, error) {
+func (f *fakeCore) AckEvents(req events.AckRequest) (int, error) {
 	if f.ackEvents == nil {
 		return 0, nil
 	}
 	return f.ackEvents(req)
 }
 
-func (f *fakeCore) SubscribeEvents() (<-chan app.EventsChange, func()) {
+func (f *fakeCore) SubscribeEvents() (<-chan events.Change, func()) {
 	if f.subEvents == nil {
-		return make(chan app.EventsChange), func() {}
+		return make(chan events.Change), func() {}
 	}
 	return f.subEvents()
 }

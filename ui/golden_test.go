@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // update rewrites the markup goldens in testdata/ instead of comparing.
@@ -174,7 +175,7 @@ func TestGoldenPopupURL(t *testing.T) {
 }
 
 func TestGoldenEvents(t *testing.T) {
-	var acks []app.AckRequest
+	var acks []events.AckRequest
 	c := eventsCore(threeEvents(), &acks)
 	d, _ := testDesktop(t, c)
 	d.applyEvents(loadEvents(c))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 )
 
 // TestRealEvents has a server send events: the first is a desktop
@@ -46,7 +47,7 @@ func TestRealEvents(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := cl.AckEvents(ctx, app.AckRequest{All: true}); err != nil {
+	if _, err := cl.AckEvents(ctx, events.AckRequest{All: true}); err != nil {
 		t.Fatal(err)
 	}
 	waitMenu(t, a, conn, "no new events in the tray menu", func(items []menuItem) bool { return hasItem(items, "Events…") })

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/assets"
 )
 
@@ -104,12 +105,12 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	inbox, cancelInbox := c.SubscribeInbox()
 	defer cancelInbox()
 	stops = append(stops, follow(inbox, d.applyInbox))
-	events, cancelEvents := c.SubscribeEvents()
+	eventChanges, cancelEvents := c.SubscribeEvents()
 	defer cancelEvents()
 	d.applyEvents(loadEvents(c))
-	stops = append(stops, followLoad(events, func() eventsList { return loadEvents(c) }, d.applyEvents))
+	stops = append(stops, followLoad(eventChanges, func() eventsList { return loadEvents(c) }, d.applyEvents))
 	if notes != nil {
-		stops = append(stops, follow(notes.ch, func(n app.Notification) { d.notify.notify(n.Title, n.Body) }))
+		stops = append(stops, follow(notes.ch, func(n events.Notification) { d.notify.notify(n.Title, n.Body) }))
 	}
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()

@@ -19,7 +19,9 @@ import (
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
 // import neither the gateway nor app. A cli package, like any but main,
 // may not import ui. internal/repocheck, which checks the docs against the
-// source it parses, imports no package of the module.
+// source it parses, imports no package of the module. app/events (the
+// event pipeline) is given its store and logger: it imports no package of
+// app but app/config, and no cli.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -51,6 +53,8 @@ func forbidden(from, to string) string {
 		return "built-in servers don't import the gateway"
 	case in(from, "mcp/downstream") && to == module+"/mcp":
 		return "the server side doesn't import the gateway"
+	case in(from, "app/events") && (in(to, "app") && !in(to, "app/events") && !in(to, "app/config") || in(to, "cli")):
+		return "events imports no app package but app/config, and no cli"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
 	case in(from, "internal/repocheck") && (to == module || strings.HasPrefix(to, module+"/")):
@@ -202,6 +206,7 @@ func TestDepsRules(t *testing.T) {
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
+		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp/mcptest"):            {m("ui")},
 		m("mcp/servers/ssh"):        {m("mcp"), m("mcp/stdioserver")},
@@ -218,6 +223,9 @@ func TestDepsRules(t *testing.T) {
 	want := []string{
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
+		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
+		"app/events imports " + m("app/inbox") + " (forbidden: events imports no app package but app/config, and no cli)",
+		"app/events imports " + m("cli") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",

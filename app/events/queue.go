@@ -1,32 +1,32 @@
-package app
+package events
 
 import "sync"
 
-// eventQueue is the events' way from the servers' read loops to the
+// queue is the events' way from the servers' read loops to the
 // writer: a slice under a mutex, bounded by count and bytes
-// (eventQueueSize, eventQueueBytes), which grows only as events wait. put
+// (QueueSize, queueBytes), which grows only as events wait. put
 // never waits: past the bounds it drops the event and counts it.
-type eventQueue struct {
+type queue struct {
 	ready chan struct{} // cap 1: events were put
-	max   int           // events waiting at most (eventQueueSize, Options.EventQueue)
+	max   int           // events waiting at most (QueueSize, Options.Queue)
 
 	mu      sync.Mutex
-	evs     []queuedEvent         // guarded by mu: waiting, oldest first, from head on
-	head    int                   // guarded by mu: evs[:head] are taken
-	bytes   int                   // guarded by mu: params bytes waiting
-	dropped map[string]int        // guarded by mu: events dropped per server since the queue was last empty
-	logs    map[string]*serverLog // guarded by mu: where to tell each of them
+	evs     []queued       // guarded by mu: waiting, oldest first, from head on
+	head    int            // guarded by mu: evs[:head] are taken
+	bytes   int            // guarded by mu: params bytes waiting
+	dropped map[string]int // guarded by mu: events dropped per server since the queue was last empty
+	logs    map[string]Log // guarded by mu: where to tell each of them
 }
 
 // put queues e, or drops it when the queue is full; first reports the
 // first drop since the queue was last empty.
-func (q *eventQueue) put(e queuedEvent, log *serverLog) (first bool) {
+func (q *queue) put(e queued, log Log) (first bool) {
 	q.mu.Lock()
-	if len(q.evs)-q.head >= q.max || q.bytes+len(e.ev.Params) > eventQueueBytes {
+	if len(q.evs)-q.head >= q.max || q.bytes+len(e.ev.Params) > queueBytes {
 		first = len(q.dropped) == 0
 		q.dropped[e.ev.Server]++
 		if q.logs == nil {
-			q.logs = map[string]*serverLog{}
+			q.logs = map[string]Log{}
 		}
 		q.logs[e.ev.Server] = log
 		q.mu.Unlock()
@@ -42,11 +42,11 @@ func (q *eventQueue) put(e queuedEvent, log *serverLog) (first bool) {
 	return false
 }
 
-// take appends to batch up to maxEventBatch of the oldest events.
-func (q *eventQueue) take(batch []queuedEvent) []queuedEvent {
+// take appends to batch up to maxBatch of the oldest events.
+func (q *queue) take(batch []queued) []queued {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	n := min(len(q.evs)-q.head, maxEventBatch)
+	n := min(len(q.evs)-q.head, maxBatch)
 	taken := q.evs[q.head : q.head+n]
 	batch = append(batch, taken...)
 	for _, e := range taken {
@@ -56,7 +56,7 @@ func (q *eventQueue) take(batch []queuedEvent) []queuedEvent {
 	q.head += n
 	if q.head == len(q.evs) {
 		q.evs, q.head = q.evs[:0], 0
-		if cap(q.evs) > maxEventBatch {
+		if cap(q.evs) > maxBatch {
 			q.evs = nil // don't keep a flood's slice around
 		}
 	}
@@ -67,12 +67,12 @@ func (q *eventQueue) take(batch []queuedEvent) []queuedEvent {
 type droppedCount struct {
 	server string
 	count  int
-	log    *serverLog
+	log    Log
 }
 
 // drained returns, when the queue is empty, the drop counts since it was
 // last empty, and resets them.
-func (q *eventQueue) drained() []droppedCount {
+func (q *queue) drained() []droppedCount {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if len(q.evs) > q.head || len(q.dropped) == 0 {

@@ -1,4 +1,4 @@
-package app
+package events
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,6 +33,12 @@ func (b *queueLog) String() string {
 	return b.buf.String()
 }
 
+// serverLog is a server's log (Log) kept in memory, a line per Write as
+// the core's per-server log writes it: "[kind] text".
+type serverLog struct{ queueLog }
+
+func (l *serverLog) Write(kind, text string) { fmt.Fprintf(&l.queueLog, "[%s] %s\n", kind, text) }
+
 // TestEventQueueFullDrops: with the queue full, ingest returns at once
 // and drops the event, and the log says so; once the writer runs, every
 // queued event is stored in order, and the log counts what was dropped.
@@ -45,14 +50,11 @@ func TestEventQueueFullDrops(t *testing.T) {
 	}
 	defer st.Close()
 	logs := &queueLog{}
-	c := &Core{store: st, log: slog.New(slog.NewTextHandler(logs, nil))}
-	h := newEventHub(c)
-	c.events = h
-	sl := openServerLog(dir, "s")
-	defer sl.Close()
+	h := NewHub(Options{Store: st, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	sl := &serverLog{}
 	params := func(i int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)) }
 
-	for i := range eventQueueSize + 3 { // no writer yet: the last 3 are dropped, at once
+	for i := range QueueSize + 3 { // no writer yet: the last 3 are dropped, at once
 		h.ingest("s", true, sl, "event/x", params(i))
 	}
 	if l := logs.String(); !strings.Contains(l, "event queue full (65536 events or 32 MiB): new events are dropped until the database takes them") {
@@ -66,12 +68,12 @@ func TestEventQueueFullDrops(t *testing.T) {
 	close(h.stopping)
 	<-wrote
 
-	evs, err := st.Events(context.Background(), store.EventFilter{All: true, Limit: 2 * eventQueueSize})
+	evs, err := st.Events(context.Background(), store.EventFilter{All: true, Limit: 2 * QueueSize})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != eventQueueSize {
-		t.Fatalf("%d events stored, want %d", len(evs), eventQueueSize)
+	if len(evs) != QueueSize {
+		t.Fatalf("%d events stored, want %d", len(evs), QueueSize)
 	}
 	for i, e := range evs {
 		if string(e.Params) != string(params(i)) {
@@ -82,9 +84,7 @@ func TestEventQueueFullDrops(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, want) {
 		t.Errorf("log:\n%.2000s\nwant %q", l, want)
 	}
-	sl.Close()
-	b, _ := os.ReadFile(filepath.Join(dir, LogFileName("s")))
-	if !strings.Contains(string(b), "[event] event queue full") || !strings.Contains(string(b), "[event] event queue drained: 3 events were dropped while it was full") {
-		t.Errorf("server log: %s", b)
+	if l := sl.String(); !strings.Contains(l, "[event] event queue full") || !strings.Contains(l, "[event] event queue drained: 3 events were dropped while it was full") {
+		t.Errorf("server log: %s", l)
 	}
 }

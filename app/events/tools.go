@@ -1,4 +1,4 @@
-package app
+package events
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ type eventsList struct {
 	More bool `json:"more"`
 }
 
-// eventTools are mcptray__events and mcptray__ack_events.
-func (c *Core) eventTools() []mcp.BuiltinTool {
+// Tools are the gateway's mcptray__events and mcptray__ack_events.
+func (h *Hub) Tools() []mcp.BuiltinTool {
 	return []mcp.BuiltinTool{{
 		Name: "events",
 		Description: "Events that the MCP servers pushed (a new email, a calendar event, a message, …) and nobody has acknowledged yet, oldest first. " +
@@ -50,7 +50,7 @@ func (c *Core) eventTools() []mcp.BuiltinTool {
 			if in.Since < 0 {
 				return nil, "", fmt.Errorf("since must be an event id (0 or more), got %d", in.Since)
 			}
-			list, err := c.unackedEvents(ctx, in.Server, in.Since, in.Limit)
+			list, err := h.unackedEvents(ctx, in.Server, in.Since, in.Limit)
 			if err != nil {
 				return nil, "", err
 			}
@@ -68,7 +68,7 @@ func (c *Core) eventTools() []mcp.BuiltinTool {
 			if err := decodeArgs(args, &req); err != nil {
 				return nil, "", err
 			}
-			n, err := c.AckEvents(req)
+			n, err := h.Ack(req)
 			if err != nil {
 				return nil, "", err
 			}
@@ -80,16 +80,16 @@ func (c *Core) eventTools() []mcp.BuiltinTool {
 	}}
 }
 
-// eventResources is mcptray://events.
-func (c *Core) eventResources() []mcp.BuiltinResource {
+// Resources are the gateway's mcptray://events.
+func (h *Hub) Resources() []mcp.BuiltinResource {
 	return []mcp.BuiltinResource{{
-		URI:         EventsURI,
+		URI:         URI,
 		Name:        "events",
 		Title:       "Pending events",
 		Description: "The events (new email, calendar events, …) the servers pushed that nobody has acknowledged yet, oldest first, as mcptray__events returns them. Subscribe to hear when it changes.",
 		MIMEType:    "application/json",
 		Read: func(ctx context.Context) (string, error) {
-			list, err := c.unackedEvents(ctx, "", 0, 0)
+			list, err := h.unackedEvents(ctx, "", 0, 0)
 			if err != nil {
 				return "", err
 			}
@@ -100,15 +100,15 @@ func (c *Core) eventResources() []mcp.BuiltinResource {
 
 // unackedEvents is one page of unacknowledged events (limit 0: the
 // default).
-func (c *Core) unackedEvents(ctx context.Context, server string, since int64, limit int) (eventsList, error) {
+func (h *Hub) unackedEvents(ctx context.Context, server string, since int64, limit int) (eventsList, error) {
 	if limit == 0 {
 		limit = defaultToolEvents
 	}
-	evs, err := c.store.Events(ctx, EventFilter{Server: server, SinceID: since, Limit: limit + 1})
+	evs, err := h.store.Events(ctx, Filter{Server: server, SinceID: since, Limit: limit + 1})
 	if err != nil {
 		return eventsList{}, err
 	}
-	list := eventsList{Events: toEvents(evs)}
+	list := eventsList{Events: FromStore(evs)}
 	if len(list.Events) > limit {
 		list.Events, list.More = list.Events[:limit], true
 	}

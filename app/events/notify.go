@@ -1,4 +1,4 @@
-package app
+package events
 
 import (
 	"encoding/json"
@@ -11,9 +11,9 @@ import (
 )
 
 // Notifier shows desktop notifications. The UI implements it (ui.Notifier,
-// over org.freedesktop.Notifications on Linux); the core calls Notify from one goroutine of its own,
-// never from a server's read loop, so a slow Notify delays only other
-// notifications.
+// over org.freedesktop.Notifications on Linux); the hub calls Notify from
+// one goroutine of its own, never from a server's read loop, so a slow
+// Notify delays only other notifications.
 type Notifier interface {
 	Notify(Notification)
 }
