@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/loginenv"
 	"github.com/mcptray/mcptray/mcp"
@@ -99,8 +100,8 @@ type Core struct {
 	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
 	events   *eventHub            // events from the servers (events.go)
 	history  *callHistory         // the gateway's tool-call records (history.go)
-	inbox    *inbox               // the secret inbox (inbox.go)
-	audit    *auditLog            // the inbox's audit rows (audit.go)
+	inbox    *inbox.Inbox         // the secret inbox (app/inbox)
+	audit    *inbox.AuditLog      // the inbox's audit rows (app/inbox)
 	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
 	login    *loginShell          // the login shell's environment for the servers (loginshell.go)
 	launches launchState          // approved launches of the entries (launch.go)
@@ -241,9 +242,8 @@ func New(opts Options) (*Core, error) {
 		c.approveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
 	}
 	c.login = newLoginShell(opts.LoginShell, opts.LoginShellTimeout)
-	c.audit = newAuditLog(c.log, st)
-	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)
-	c.inbox.refused, c.inbox.relieved = c.inboxRefused, c.inboxRelieved
+	c.audit = inbox.NewAuditLog(c.log, st)
+	c.inbox = inbox.New(inbox.Options{Log: c.log, Audit: c.audit, OpenURL: opts.OpenURL, Refused: c.inboxRefused, Relieved: c.inboxRelieved})
 	c.events, c.history = newEventHub(c), newCallHistory(c)
 	c.gw = c.newGateway()
 	return c, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/store"
 )
@@ -153,7 +154,7 @@ func newEventHub(c *Core) *eventHub {
 func (c *Core) startEvents() (stop func()) {
 	h := c.events
 	var wg sync.WaitGroup
-	for _, f := range []func(){h.write, h.updateResource, h.prune, c.history.write, c.audit.write} {
+	for _, f := range []func(){h.write, h.updateResource, h.prune, c.history.write, c.audit.Run} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -164,10 +165,10 @@ func (c *Core) startEvents() (stop func()) {
 		go h.notes.deliver(c.opts.Notifier) // not waited for: Notify may hang
 	}
 	return func() {
-		c.inbox.closeAll(inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByServer})
+		c.inbox.CloseAll(inbox.Result{Reply: &mcp.ElicitResult{Action: inbox.ActionCancel}, Outcome: store.OutcomeCancel, By: inbox.ClosedByServer})
 		close(h.stopping)
 		c.history.stop()
-		c.audit.stop()
+		c.audit.Stop()
 		wg.Wait()
 		if h.notes != nil {
 			h.notes.stop()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
@@ -148,24 +149,24 @@ func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string, 
 		c.inputs.mu.Unlock()
 		close(a.done)
 	}()
-	f := Field{Name: in.ID, Type: "string", Title: in.Description, Secret: in.Password, Required: true}
+	f := inbox.Field{Name: in.ID, Type: "string", Title: in.Description, Secret: in.Password, Required: true}
 	if in.Default != "" {
 		f.Default, f.HasDefault = in.Default, true
 	}
 	for _, o := range in.Options {
-		f.Options = append(f.Options, Option{Value: o})
+		f.Options = append(f.Options, inbox.Option{Value: o})
 	}
 	msg := in.Description
 	if msg == "" {
 		msg = fmt.Sprintf("A value for ${input:%s}", in.ID)
 	}
-	req := InboxRequest{Kind: KindInput, Server: server, Source: SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []Field{f}}
-	r := c.inbox.ask(ctx, req, "", c.inboxTimeout())
-	a.outcome = r.outcome
-	if r.outcome != store.OutcomeAccept {
+	req := inbox.Request{Kind: inbox.KindInput, Server: server, Source: inbox.SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []inbox.Field{f}}
+	r := c.inbox.Ask(ctx, req, "", c.inboxTimeout())
+	a.outcome = r.Outcome
+	if r.Outcome != store.OutcomeAccept {
 		return
 	}
-	v, _ := r.res.Content[in.ID].(string)
+	v, _ := r.Reply.Content[in.ID].(string)
 	c.inputs.mu.Lock()
 	c.inputs.values[in.ID] = v
 	c.inputs.secret[in.ID] = in.Password

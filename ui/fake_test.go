@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // fakeCore is a Core whose methods call its function fields; a nil field
@@ -29,8 +30,8 @@ type fakeCore struct {
 	token           func() (string, error)
 	toolsMode       func() string
 	setToolsMode    func(mode string) error
-	inbox           func() (<-chan app.InboxEvent, func())
-	answer          func(id string, a app.Answer) error
+	inbox           func() (<-chan inbox.Event, func())
+	answer          func(id string, a inbox.Answer) error
 	events          func(f app.EventFilter) ([]app.Event, error)
 	unacked         func() (int, error)
 	ackEvents       func(req app.AckRequest) (int, error)
@@ -68,14 +69,14 @@ func (f *fakeCore) SubscribeEvents() (<-chan app.EventsChange, func()) {
 	return f.subEvents()
 }
 
-func (f *fakeCore) SubscribeInbox() (<-chan app.InboxEvent, func()) {
+func (f *fakeCore) SubscribeInbox() (<-chan inbox.Event, func()) {
 	if f.inbox == nil {
-		return make(chan app.InboxEvent), func() {}
+		return make(chan inbox.Event), func() {}
 	}
 	return f.inbox()
 }
 
-func (f *fakeCore) Answer(id string, a app.Answer) error {
+func (f *fakeCore) Answer(id string, a inbox.Answer) error {
 	if f.answer == nil {
 		return nil
 	}
