@@ -102,7 +102,7 @@ type Core struct {
 	history  *callHistory         // the gateway's tool-call records (history.go)
 	inbox    *inbox.Inbox         // the secret inbox (app/inbox)
 	audit    *inbox.AuditLog      // the inbox's audit rows (app/inbox)
-	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
+	inputs   *inbox.Inputs        // ${input:ID} values and questions (app/inbox; inbox_inputs.go)
 	login    *loginShell          // the login shell's environment for the servers (loginshell.go)
 	launches launchState          // approved launches of the entries (launch.go)
 	pins     pins                 // pinned tool descriptions (pins.go)
@@ -234,7 +234,7 @@ func New(opts Options) (*Core, error) {
 		listenChanged:  make(chan struct{}, 1),
 		reloadReq:      make(chan struct{}, 1),
 		statusDirty:    make(chan struct{}, 1),
-		inputs:         inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
+		inputs:         inbox.NewInputs(),
 		launches:       launchState{approved: map[string]store.LaunchApproval{}},
 		pins:           pins{servers: map[string]*serverPins{}},
 	}

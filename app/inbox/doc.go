@@ -27,6 +27,11 @@
 // each refused one) leaves one audit row ([AuditLog]: who asked what and
 // how it ended, never a value).
 //
+// [Inputs] holds the ${input:ID} values given in this process and makes
+// one question per input, however many servers wait for it. Where a value
+// is kept beyond the process (the keyring, the store) is the core's
+// (app/inbox_inputs.go, with app's SecretStore).
+//
 // The JSON of [Request], [Event], [Answer] and the payload types is the
 // control API's (GET /v1/inbox, /v1/inbox/watch, POST /v1/inbox/{id}) and
 // `mcptray inbox --json`'s: their tags are a wire format.
@@ -42,6 +47,9 @@
 // called, and closes the channel. The Refused and Relieved hooks run on
 // the goroutine that added or closed the request, outside the inbox's
 // lock.
+//
+// [Inputs.Ask] runs the first caller's question on a goroutine of its own
+// until it returns; the waiters block on their own goroutines.
 //
 // [AuditLog.Run] is the audit writer: its owner (app's startEvents) runs it
 // on a goroutine of its own, and stops it with [AuditLog.Stop] after
