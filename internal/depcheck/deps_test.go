@@ -18,7 +18,9 @@ import (
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
 // import neither the gateway nor app. A cli package, like any but main,
-// may not import ui.
+// may not import ui. For the split of app (issue 29): app/inbox imports no
+// app package but app/config (so neither app, app/control, app/events nor
+// app/trust), and no cli package.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -52,6 +54,10 @@ func forbidden(from, to string) string {
 		return "the server side doesn't import the gateway"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
+	case in(from, "app/inbox") && in(to, "app") && !in(to, "app/inbox") && !in(to, "app/config"):
+		return "the inbox imports no app package but app/config"
+	case in(from, "app/inbox") && in(to, "cli"):
+		return "the inbox imports no cli package"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -199,6 +205,7 @@ func TestDepsRules(t *testing.T) {
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
+		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp/mcptest"):            {m("ui")},
 		m("mcp/servers/ssh"):        {m("mcp"), m("mcp/stdioserver")},
@@ -214,6 +221,12 @@ func TestDepsRules(t *testing.T) {
 	want := []string{
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
+		"app/inbox imports " + m("app") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("app/control") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("app/events") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("app/trust") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("cli") + " (forbidden: the inbox imports no cli package)",
+		"app/inbox imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
