@@ -71,8 +71,9 @@ const (
 	// once; more are answered cancel at once (and audited, and counted in
 	// status as inboxRefused).
 	MaxPendingPerServer = 32
-	// A server's request with a longer message, a bigger requested schema
-	// or more fields is answered cancel without reaching the inbox, and
+	// MaxMessage, MaxSchema and MaxFields bound a server's request: one
+	// with a longer message, a bigger requested schema or more fields is
+	// answered cancel without reaching the inbox (its asker checks), and
 	// the server's log says why.
 	MaxMessage = 16 << 10 // bytes
 	MaxSchema  = 64 << 10 // bytes of the requested schema's JSON
@@ -142,7 +143,7 @@ const (
 	Completed EventKind = "completed" // the server says a URL request answered earlier is done
 )
 
-// Event is published to SubscribeInbox's subscribers.
+// Event is published to Subscribe's subscribers.
 type Event struct {
 	Kind    EventKind `json:"kind"`
 	Request Request   `json:"request"`
