@@ -18,9 +18,10 @@ import (
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
 // import neither the gateway nor app. A cli package, like any but main,
-// may not import ui. For the split of app (issue 29): app/inbox imports no
-// app package but app/config (so neither app, app/control, app/events nor
-// app/trust), and no cli package.
+// may not import ui. internal/repocheck, which checks the docs against the
+// source it parses, imports no package of the module. For the split of app
+// (issue 29): app/inbox imports no app package but app/config (so neither
+// app, app/control, app/events nor app/trust), and no cli package.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -54,6 +55,8 @@ func forbidden(from, to string) string {
 		return "the server side doesn't import the gateway"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
+	case in(from, "internal/repocheck") && (to == module || strings.HasPrefix(to, module+"/")):
+		return "repocheck reads the module's source, it links none of it"
 	case in(from, "app/inbox") && in(to, "app") && !in(to, "app/inbox") && !in(to, "app/config"):
 		return "the inbox imports no app package but app/config"
 	case in(from, "app/inbox") && in(to, "cli"):
@@ -214,6 +217,7 @@ func TestDepsRules(t *testing.T) {
 		m("cli"):                    {m("app"), m("ui")},
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
+		m("internal/repocheck"):     {m("app"), "go/parser"},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
 		"github.com/godbus/dbus/v5": nil,
@@ -230,6 +234,7 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"internal/repocheck imports " + m("app") + " (forbidden: repocheck reads the module's source, it links none of it)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
 		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",
