@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp"
 )
 
@@ -20,21 +21,6 @@ import (
 // good (written to the entry's x-mcptray.allowTools). A no, or the
 // deadline, gives the assistant isError text: mcp.DeclinedText.
 
-// SourceMcptray is the source of the requests mcptray itself puts to the
-// person (approvals).
-const SourceMcptray = "mcptray"
-
-// CallApproval is what an approval request shows of the call.
-type CallApproval struct {
-	// Arguments are the call's arguments, pretty-printed JSON with long
-	// values folded; the values typed as secrets for the server are
-	// redacted.
-	Arguments   string `json:"arguments"`
-	ReadOnly    bool   `json:"readOnly"`    // the tool says it only reads
-	Destructive bool   `json:"destructive"` // the tool says it may destroy data
-	Why         string `json:"why"`         // why mcptray asks
-}
-
 // approveCall is the gateway's Approve.
 func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Approval, error) {
 	c.mu.Lock()
@@ -43,7 +29,7 @@ func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Ap
 		mode = c.approveDefault
 	}
 	c.mu.Unlock()
-	ca := &CallApproval{Arguments: foldArgs(req.Arguments)}
+	ca := &inbox.CallApproval{Arguments: foldArgs(req.Arguments)}
 	if a := req.Annotations; a != nil {
 		ca.ReadOnly = a.ReadOnlyHint
 		ca.Destructive = a.DestructiveHint != nil && *a.DestructiveHint
@@ -53,17 +39,17 @@ func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Ap
 	if who == "" {
 		who = "An assistant"
 	}
-	ir := InboxRequest{Kind: KindApproval, Server: req.Server, Tool: req.Tool, Client: req.Client, Source: SourceMcptray,
+	ir := inbox.Request{Kind: inbox.KindApproval, Server: req.Server, Tool: req.Tool, Client: req.Client, Source: inbox.SourceMcptray,
 		Message: fmt.Sprintf("%s wants to call %s of %s.", who, req.Tool, req.Server),
 		Mode:    "form", Confirm: true, Approval: ca}
-	r := c.inbox.ask(ctx, ir, "", c.inboxTimeout())
-	if r.outcome != ActionAccept {
+	r := c.inbox.Ask(ctx, ir, "", c.inboxTimeout())
+	if r.Outcome != inbox.ActionAccept {
 		return mcp.Deny, nil
 	}
-	switch r.scope {
-	case ScopeSession:
+	switch r.Scope {
+	case inbox.ScopeSession:
 		return mcp.AllowSession, nil
-	case ScopeAlways:
+	case inbox.ScopeAlways:
 		if err := c.allowAlways(req.Server, req.Tool); err != nil {
 			c.log.Warn("writing allowTools", "server", req.Server, "tool", req.Tool, "err", err)
 			c.serverLog(req.Server, logInbox, fmt.Sprintf("%s allowed always, but mcp.json could not be written (%v): allowed for this session only", req.Tool, err))

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // BenchmarkInboxArrival measures how long a server's elicitation takes to
@@ -62,7 +64,7 @@ func BenchmarkInboxArrival(b *testing.B) {
 		id := i + 2
 		start := time.Now()
 		send(id, "tools/call", map[string]any{"name": "ask__form", "arguments": map[string]any{"form": "confirm"}})
-		var reqs []InboxRequest
+		var reqs []inbox.Request
 		for len(reqs) == 0 {
 			if reqs, err = cl.Inbox(ctx); err != nil {
 				b.Fatal(err)
@@ -72,7 +74,7 @@ func BenchmarkInboxArrival(b *testing.B) {
 			}
 		}
 		lat = append(lat, time.Since(start))
-		if err := cl.Answer(ctx, reqs[0].ID, Answer{Action: ActionAccept}); err != nil {
+		if err := cl.Answer(ctx, reqs[0].ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 			b.Fatal(err)
 		}
 		await(id)

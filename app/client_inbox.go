@@ -10,10 +10,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // Inbox lists the instance's open inbox requests.
-func (cl *Client) Inbox(ctx context.Context) ([]InboxRequest, error) {
+func (cl *Client) Inbox(ctx context.Context) ([]inbox.Request, error) {
 	var l InboxList
 	if err := cl.do(ctx, http.MethodGet, "/v1/inbox", &l); err != nil {
 		return nil, err
@@ -22,9 +24,9 @@ func (cl *Client) Inbox(ctx context.Context) ([]InboxRequest, error) {
 }
 
 // Answer answers an inbox request. An invalid answer returns an
-// *InvalidAnswerError (the request stays open); one that is not open an
-// error wrapping ErrRequestClosed.
-func (cl *Client) Answer(ctx context.Context, id string, a Answer) error {
+// *inbox.InvalidAnswerError (the request stays open); one that is not open an
+// error wrapping inbox.ErrRequestClosed.
+func (cl *Client) Answer(ctx context.Context, id string, a inbox.Answer) error {
 	body, err := json.Marshal(a)
 	if err != nil {
 		return errors.New("encoding the answer: a value is not JSON")
@@ -46,12 +48,12 @@ func (cl *Client) Answer(ctx context.Context, id string, a Answer) error {
 	case http.StatusBadRequest:
 		var b invalidAnswerBody
 		if json.Unmarshal(reply, &b) == nil && b.Reason != "" {
-			return &InvalidAnswerError{Field: b.Field, Reason: b.Reason}
+			return &inbox.InvalidAnswerError{Field: b.Field, Reason: b.Reason}
 		}
 	case http.StatusNotFound:
 		var e apiError
 		if json.Unmarshal(reply, &e) == nil && e.Error != "" {
-			return remoteError{msg: e.Error, is: ErrRequestClosed}
+			return remoteError{msg: e.Error, is: inbox.ErrRequestClosed}
 		}
 	}
 	var e apiError
@@ -61,10 +63,10 @@ func (cl *Client) Answer(ctx context.Context, id string, a Answer) error {
 	return fmt.Errorf("mcptray answered %s", resp.Status)
 }
 
-// WatchInbox streams inbox events: first an InboxAdded for every open
+// WatchInbox streams inbox events: first an inbox.Added for every open
 // request, then changes as they happen. The channel closes when ctx ends
 // or the instance goes away.
-func (cl *Client) WatchInbox(ctx context.Context) (<-chan InboxEvent, error) {
+func (cl *Client) WatchInbox(ctx context.Context) (<-chan inbox.Event, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://mcptray/v1/inbox/watch", nil)
 	if err != nil {
 		return nil, err
@@ -77,14 +79,14 @@ func (cl *Client) WatchInbox(ctx context.Context) (<-chan InboxEvent, error) {
 		resp.Body.Close()
 		return nil, fmt.Errorf("watching the inbox: mcptray answered %s", resp.Status)
 	}
-	ch := make(chan InboxEvent)
+	ch := make(chan inbox.Event)
 	go func() {
 		defer close(ch)
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 64<<10), 4<<20)
 		for sc.Scan() {
-			var ev InboxEvent
+			var ev inbox.Event
 			if json.Unmarshal(sc.Bytes(), &ev) != nil {
 				continue
 			}

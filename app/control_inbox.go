@@ -5,15 +5,17 @@ import (
 	"errors"
 	"io"
 	"net/http"
+
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // inboxRoutes adds the inbox to the control API:
 //
-//	GET  /v1/inbox                 {"requests": [InboxRequest…]} — never a value
+//	GET  /v1/inbox                 {"requests": [inbox.Request…]} — never a value
 //	POST /v1/inbox/{id}            body Answer; 400 {"error", "field"} for an
 //	                               invalid answer (the request stays open),
 //	                               404 when it is not open
-//	GET  /v1/inbox/watch           InboxEvents, one JSON object per line, as
+//	GET  /v1/inbox/watch           inbox.Events, one JSON object per line, as
 //	                               they happen (first the open requests)
 //	POST /v1/inputs/{id}/forget    forget the value of ${input:ID}
 //
@@ -24,7 +26,7 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/inbox", func(w http.ResponseWriter, r *http.Request) {
 		reqs := c.Inbox()
 		if server, all := c.inboxViewer(r); !all {
-			mine := []InboxRequest{}
+			mine := []inbox.Request{}
 			for _, req := range reqs {
 				if server != "" && req.Server == server {
 					mine = append(mine, req)
@@ -36,7 +38,7 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /v1/inbox/watch", c.serveInboxWatch)
 	mux.HandleFunc("POST /v1/inbox/{id}", c.personOnly("answer the inbox", func(w http.ResponseWriter, r *http.Request) {
-		var a Answer
+		var a inbox.Answer
 		dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
 		dec.UseNumber()
 		if err := dec.Decode(&a); err != nil {
@@ -45,13 +47,13 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 			return
 		}
 		err := c.Answer(r.PathValue("id"), a)
-		var inv *InvalidAnswerError
+		var inv *inbox.InvalidAnswerError
 		switch {
 		case err == nil:
 			writeJSON(w, http.StatusOK, struct{}{})
 		case errors.As(err, &inv):
 			writeJSON(w, http.StatusBadRequest, invalidAnswerBody{Error: inv.Error(), Field: inv.Field, Reason: inv.Reason})
-		case errors.Is(err, ErrRequestClosed):
+		case errors.Is(err, inbox.ErrRequestClosed):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
@@ -71,7 +73,7 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 
 // InboxList is what GET /v1/inbox and `mcptray inbox --json` print.
 type InboxList struct {
-	Requests []InboxRequest `json:"requests"`
+	Requests []inbox.Request `json:"requests"`
 }
 
 // invalidAnswerBody is a 400 reply to an invalid answer.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/loginenv"
 	"github.com/mcptray/mcptray/mcp"
@@ -100,9 +101,9 @@ type Core struct {
 	gw       *mcp.Gateway         // the assistants' endpoint; fed by the servers
 	events   *events.Hub          // events from the servers (app/events; wired in events.go)
 	history  *callHistory         // the gateway's tool-call records (history.go)
-	inbox    *inbox               // the secret inbox (inbox.go)
-	audit    *auditLog            // the inbox's audit rows (audit.go)
-	inputs   inputState           // ${input:ID} values and questions (inbox_inputs.go)
+	inbox    *inbox.Inbox         // the secret inbox (app/inbox)
+	audit    *inbox.AuditLog      // the inbox's audit rows (app/inbox)
+	inputs   *inbox.Inputs        // ${input:ID} values and questions (app/inbox; inbox_inputs.go)
 	login    *loginShell          // the login shell's environment for the servers (loginshell.go)
 	launches launchState          // approved launches of the entries (launch.go)
 	pins     pins                 // pinned tool descriptions (pins.go)
@@ -234,7 +235,7 @@ func New(opts Options) (*Core, error) {
 		listenChanged:  make(chan struct{}, 1),
 		reloadReq:      make(chan struct{}, 1),
 		statusDirty:    make(chan struct{}, 1),
-		inputs:         inputState{values: map[string]string{}, secret: map[string]bool{}, asks: map[string]*inputAsk{}},
+		inputs:         inbox.NewInputs(),
 		launches:       launchState{approved: map[string]store.LaunchApproval{}},
 		pins:           pins{servers: map[string]*serverPins{}},
 	}
@@ -242,9 +243,8 @@ func New(opts Options) (*Core, error) {
 		c.approveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
 	}
 	c.login = newLoginShell(opts.LoginShell, opts.LoginShellTimeout)
-	c.audit = newAuditLog(c.log, st)
-	c.inbox = newInbox(c.log, c.audit, opts.OpenURL)
-	c.inbox.refused, c.inbox.relieved = c.inboxRefused, c.inboxRelieved
+	c.audit = inbox.NewAuditLog(c.log, st)
+	c.inbox = inbox.New(inbox.Options{Log: c.log, Audit: c.audit, OpenURL: opts.OpenURL, Refused: c.inboxRefused, Relieved: c.inboxRelieved})
 	c.events = events.NewHub(events.Options{Store: st, Logger: c.log, Queue: opts.EventQueue, Notifier: opts.Notifier})
 	c.history = newCallHistory(c)
 	c.gw = c.newGateway()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -50,7 +51,7 @@ func TestBrokenDatabaseMovedAside(t *testing.T) {
 	os.Remove(dbPath(h.data) + "-shm")
 
 	h2 := startCore(t, "", askEdits, sameInstall(h, marks))
-	req := nextRequest(t, h2, KindLaunchReset)
+	req := nextRequest(t, h2, inbox.KindLaunchReset)
 	h2.wait("a waits", stateIs("a", StateNeedsApproval))
 	if req.Reset == nil || req.Reset.Why != whyReset {
 		t.Errorf("reset request %+v", req)
@@ -133,7 +134,7 @@ func TestDatabaseReplacedWhileRunning(t *testing.T) {
 	h2 := startCore(t, "", askEdits, sameInstall(h, marks))
 	h2.wait("a ready, evil waits on its own", stateIs("a", StateReady, "evil", StateNeedsApproval))
 	for _, r := range h2.core.Inbox() {
-		if r.Kind == KindLaunchReset {
+		if r.Kind == inbox.KindLaunchReset {
 			t.Errorf("a reset request after a reopen: %+v", r)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/store"
 )
@@ -24,7 +25,7 @@ import (
 func (c *Core) startEvents() (stop func()) {
 	stopHub := c.events.Start(c.gw)
 	var wg sync.WaitGroup
-	for _, f := range []func(){c.history.write, c.audit.write} {
+	for _, f := range []func(){c.history.write, c.audit.Run} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -32,10 +33,10 @@ func (c *Core) startEvents() (stop func()) {
 		}()
 	}
 	return func() {
-		c.inbox.closeAll(inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByServer})
+		c.inbox.CloseAll(inbox.Result{Reply: &mcp.ElicitResult{Action: inbox.ActionCancel}, Outcome: store.OutcomeCancel, By: inbox.ClosedByServer})
 		stopHub()
 		c.history.stop()
-		c.audit.stop()
+		c.audit.Stop()
 		wg.Wait()
 	}
 }

@@ -13,24 +13,25 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp"
 )
 
 // Inbox returns the requests waiting for the person, oldest first.
-func (c *Core) Inbox() []InboxRequest { return c.inbox.list() }
+func (c *Core) Inbox() []inbox.Request { return c.inbox.List() }
 
 // SubscribeInbox returns a channel of inbox events and a cancel func. The
-// channel first gets an InboxAdded event for every request already
+// channel first gets an inbox.Added event for every request already
 // waiting, then every change as it happens; no event is dropped, and the
 // channel is closed after cancel.
-func (c *Core) SubscribeInbox() (<-chan InboxEvent, func()) { return c.inbox.subscribe() }
+func (c *Core) SubscribeInbox() (<-chan inbox.Event, func()) { return c.inbox.Subscribe() }
 
 // Answer answers the request id. A form's values are checked first: a bad
-// one returns an *InvalidAnswerError (naming the field, never the value)
+// one returns an *inbox.InvalidAnswerError (naming the field, never the value)
 // and the request stays open. A request that is no longer open returns an
-// error wrapping ErrRequestClosed. Accepting a URL request opens the URL
+// error wrapping inbox.ErrRequestClosed. Accepting a URL request opens the URL
 // in the browser.
-func (c *Core) Answer(id string, a Answer) error { return c.inbox.answer(id, a) }
+func (c *Core) Answer(id string, a inbox.Answer) error { return c.inbox.Answer(id, a) }
 
 // inboxTimeout is the current inbox deadline (x-mcptray.inboxTimeout).
 func (c *Core) inboxTimeout() time.Duration {
@@ -56,12 +57,12 @@ func (c *Core) inputTimeout() time.Duration {
 // server's log says why.
 func (c *Core) elicit(ctx context.Context, info mcp.ElicitInfo) (*mcp.ElicitResult, error) {
 	p := info.Request
-	req := InboxRequest{Kind: KindElicitation, Server: info.Server, Tool: info.Tool, Client: info.Client, Source: SourceServer, Message: p.Message, Mode: p.Mode}
+	req := inbox.Request{Kind: inbox.KindElicitation, Server: info.Server, Tool: info.Tool, Client: info.Client, Source: inbox.SourceServer, Message: p.Message, Mode: p.Mode}
 	if info.Notice {
-		req.Source = SourceToolError
+		req.Source = inbox.SourceToolError
 	}
-	if len(p.Message) > maxInboxMessage {
-		return c.refuseRequest(info.Server, fmt.Sprintf("its message is %d bytes, over the %d-byte limit", len(p.Message), maxInboxMessage))
+	if len(p.Message) > inbox.MaxMessage {
+		return c.refuseRequest(info.Server, fmt.Sprintf("its message is %d bytes, over the %d-byte limit", len(p.Message), inbox.MaxMessage))
 	}
 	if p.Mode == "url" {
 		req.URL, req.Host = p.URL, urlHost(p.URL)
@@ -70,24 +71,24 @@ func (c *Core) elicit(ctx context.Context, info mcp.ElicitInfo) (*mcp.ElicitResu
 		if len(schema) == 0 && p.RequestedSchema != nil {
 			schema, _ = json.Marshal(p.RequestedSchema)
 		}
-		if len(schema) > maxInboxSchema {
-			return c.refuseRequest(info.Server, fmt.Sprintf("its form is %d bytes of JSON, over the %d-byte limit", len(schema), maxInboxSchema))
+		if len(schema) > inbox.MaxSchema {
+			return c.refuseRequest(info.Server, fmt.Sprintf("its form is %d bytes of JSON, over the %d-byte limit", len(schema), inbox.MaxSchema))
 		}
-		fields, err := formFields(schema, p.RequestedSchema, info.SecretFields)
+		fields, err := inbox.FormFields(schema, p.RequestedSchema, info.SecretFields)
 		if err != nil {
 			c.log.Warn("inbox: the server's form cannot be shown; cancelled", "server", info.Server, "err", err)
-			return &mcp.ElicitResult{Action: ActionCancel}, nil
+			return &mcp.ElicitResult{Action: inbox.ActionCancel}, nil
 		}
-		if len(fields) > maxInboxFields {
-			return c.refuseRequest(info.Server, fmt.Sprintf("its form has %d fields, over the limit of %d", len(fields), maxInboxFields))
+		if len(fields) > inbox.MaxFields {
+			return c.refuseRequest(info.Server, fmt.Sprintf("its form has %d fields, over the limit of %d", len(fields), inbox.MaxFields))
 		}
 		req.Fields, req.Confirm = fields, len(fields) == 0
 		if req.Confirm {
 			req.AcceptLabel = acceptLabel(p.Meta[mcp.AcceptLabelMeta])
 		}
 	}
-	r := c.inbox.ask(ctx, req, p.ElicitationID, c.inboxTimeout())
-	return r.res, nil
+	r := c.inbox.Ask(ctx, req, p.ElicitationID, c.inboxTimeout())
+	return r.Reply, nil
 }
 
 // refuseRequest answers cancel to a server's request over the inbox's
@@ -96,7 +97,7 @@ func (c *Core) refuseRequest(server, why string) (*mcp.ElicitResult, error) {
 	msg := "request refused (answered cancel): " + why
 	c.log.Warn("inbox: "+msg, "server", server)
 	c.serverLog(server, logInbox, msg)
-	return &mcp.ElicitResult{Action: ActionCancel}, nil
+	return &mcp.ElicitResult{Action: inbox.ActionCancel}, nil
 }
 
 // serverLog writes a line to the log of the server name, if it is
@@ -122,7 +123,7 @@ func (c *Core) inboxRefused(server string, first bool) {
 	if !first {
 		return
 	}
-	msg := fmt.Sprintf("inbox full: %d requests of this server wait; new ones are answered cancel until one closes", maxPendingPerServer)
+	msg := fmt.Sprintf("inbox full: %d requests of this server wait; new ones are answered cancel until one closes", inbox.MaxPendingPerServer)
 	c.log.Warn(msg, "server", server)
 	if s != nil {
 		s.log.Write(logInbox, msg)
@@ -140,7 +141,7 @@ func (c *Core) inboxRelieved(server string, refused int) {
 }
 
 // elicitComplete is the gateway's ElicitComplete.
-func (c *Core) elicitComplete(server, elicitationID string) { c.inbox.complete(server, elicitationID) }
+func (c *Core) elicitComplete(server, elicitationID string) { c.inbox.Complete(server, elicitationID) }
 
 // urlHost is the host (and port) a URL points at, as a person should see
 // it: the Punycode form, so look-alike letters show.

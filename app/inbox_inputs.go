@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
@@ -45,33 +45,15 @@ func (osKeyring) Delete(name string) error {
 	return err
 }
 
-// inputState holds the ${input:ID} values known in this process and the
-// questions being asked.
-type inputState struct {
-	mu     sync.Mutex
-	values map[string]string    // guarded by mu: given values, by input id
-	secret map[string]bool      // guarded by mu: the ids in values that are passwords
-	asks   map[string]*inputAsk // guarded by mu: inbox questions in flight, by input id
-}
-
-// inputAsk is one inbox question for an input; every server waiting for
-// that input waits on it.
-type inputAsk struct {
-	done    chan struct{} // closed when answered
-	outcome string        // accept, decline, cancel or timeout; written before done closes
-}
-
 func inputEntry(id string) string { return "input/" + id }
 
 // inputValue is config.Env.Input: a value given earlier, from memory, the
 // keyring or the store; config.ErrInputNotGiven if there is none.
 func (c *Core) inputValue(in config.Input) (string, error) {
-	c.inputs.mu.Lock()
-	v, ok := c.inputs.values[in.ID]
-	c.inputs.mu.Unlock()
-	if ok {
+	if v, ok := c.inputs.Value(in.ID); ok {
 		return v, nil
 	}
+	var v string
 	var err error
 	if in.Password {
 		v, err = c.opts.Secrets.Get(inputEntry(in.ID))
@@ -92,10 +74,7 @@ func (c *Core) inputValue(in config.Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c.inputs.mu.Lock()
-	c.inputs.values[in.ID] = v
-	c.inputs.secret[in.ID] = in.Password
-	c.inputs.mu.Unlock()
+	c.inputs.Set(in.ID, v, in.Password)
 	return v, nil
 }
 
@@ -109,67 +88,36 @@ func (c *Core) redactInputs(sess *downstream.Session) {
 
 // passwordInputs are the values of the password inputs given so far, for
 // a server's session to redact from its first line on.
-func (c *Core) passwordInputs() []string {
-	c.inputs.mu.Lock()
-	defer c.inputs.mu.Unlock()
-	var out []string
-	for id, v := range c.inputs.values {
-		if c.inputs.secret[id] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func (c *Core) passwordInputs() []string { return c.inputs.Passwords() }
 
 // askInput asks the person for an input through the inbox (once, however
 // many servers wait for it) and saves the answer. It returns the outcome:
 // accept, decline, cancel or timeout.
 func (c *Core) askInput(ctx context.Context, in config.Input, server string) string {
-	c.inputs.mu.Lock()
-	a := c.inputs.asks[in.ID]
-	if a == nil {
-		a = &inputAsk{done: make(chan struct{})}
-		c.inputs.asks[in.ID] = a
-		go c.runInputAsk(ctx, in, server, a)
-	}
-	c.inputs.mu.Unlock()
-	select {
-	case <-a.done:
-		return a.outcome
-	case <-ctx.Done():
-		return store.OutcomeCancel
-	}
+	return c.inputs.Ask(ctx, in.ID, func(ctx context.Context) string { return c.runInputAsk(ctx, in, server) })
 }
 
-func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string, a *inputAsk) {
-	defer func() {
-		c.inputs.mu.Lock()
-		delete(c.inputs.asks, in.ID)
-		c.inputs.mu.Unlock()
-		close(a.done)
-	}()
-	f := Field{Name: in.ID, Type: "string", Title: in.Description, Secret: in.Password, Required: true}
+// runInputAsk is one question for an input (Inputs.Ask runs it once for
+// all the servers that wait): it asks the inbox and keeps the answer.
+func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string) (outcome string) {
+	f := inbox.Field{Name: in.ID, Type: "string", Title: in.Description, Secret: in.Password, Required: true}
 	if in.Default != "" {
 		f.Default, f.HasDefault = in.Default, true
 	}
 	for _, o := range in.Options {
-		f.Options = append(f.Options, Option{Value: o})
+		f.Options = append(f.Options, inbox.Option{Value: o})
 	}
 	msg := in.Description
 	if msg == "" {
 		msg = fmt.Sprintf("A value for ${input:%s}", in.ID)
 	}
-	req := InboxRequest{Kind: KindInput, Server: server, Source: SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []Field{f}}
-	r := c.inbox.ask(ctx, req, "", c.inboxTimeout())
-	a.outcome = r.outcome
-	if r.outcome != store.OutcomeAccept {
-		return
+	req := inbox.Request{Kind: inbox.KindInput, Server: server, Source: inbox.SourceConfig, Input: in.ID, Message: msg, Mode: "form", Fields: []inbox.Field{f}}
+	r := c.inbox.Ask(ctx, req, "", c.inboxTimeout())
+	if r.Outcome != store.OutcomeAccept {
+		return r.Outcome
 	}
-	v, _ := r.res.Content[in.ID].(string)
-	c.inputs.mu.Lock()
-	c.inputs.values[in.ID] = v
-	c.inputs.secret[in.ID] = in.Password
-	c.inputs.mu.Unlock()
+	v, _ := r.Reply.Content[in.ID].(string)
+	c.inputs.Set(in.ID, v, in.Password)
 	var err error
 	if in.Password {
 		err = c.opts.Secrets.Set(inputEntry(in.ID), v)
@@ -180,6 +128,7 @@ func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string, 
 		c.log.Warn("saving an input: kept in memory only until mcptray exits", "input", in.ID, "err", err)
 	}
 	c.requestReload()
+	return r.Outcome
 }
 
 // ErrNoInputValue is wrapped by ForgetInput when no value was stored.
@@ -191,11 +140,7 @@ func (c *Core) ForgetInput(id string) error {
 	if id == "" {
 		return errors.New("forgetting an input: the id is empty")
 	}
-	c.inputs.mu.Lock()
-	_, had := c.inputs.values[id]
-	delete(c.inputs.values, id)
-	delete(c.inputs.secret, id)
-	c.inputs.mu.Unlock()
+	had := c.inputs.Forget(id)
 	var errs []error
 	switch err := c.opts.Secrets.Delete(inputEntry(id)); {
 	case err == nil:

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/store"
 )
@@ -59,7 +60,7 @@ func waitReply(t *testing.T, ch <-chan string) string {
 }
 
 // nextEvent waits for the next inbox event of kind.
-func nextEvent(t *testing.T, events <-chan InboxEvent, kind InboxEventKind) InboxEvent {
+func nextEvent(t *testing.T, events <-chan inbox.Event, kind inbox.EventKind) inbox.Event {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
@@ -165,8 +166,8 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 	c := openRPC(t, h, "", "")
 	reply := asyncCall(c, "ask__login", map[string]any{"user": "ada"})
 
-	req := nextEvent(t, events, InboxAdded).Request
-	if req.Server != "ask" || req.Tool != "login" || req.Client != "test" || req.Mode != "form" || req.Source != SourceServer ||
+	req := nextEvent(t, events, inbox.Added).Request
+	if req.Server != "ask" || req.Tool != "login" || req.Client != "test" || req.Mode != "form" || req.Source != inbox.SourceServer ||
 		req.Message != "Password for ada on prod" || len(req.Fields) != 1 || !req.Fields[0].Secret || !req.Fields[0].Required {
 		t.Fatalf("request: %+v", req)
 	}
@@ -177,18 +178,18 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 		t.Errorf("Inbox() = %+v", got)
 	}
 	// An invalid answer is refused and the request stays open.
-	err := h.core.Answer(req.ID, Answer{Action: ActionAccept, By: "test"})
-	var inv *InvalidAnswerError
+	err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, By: "test"})
+	var inv *inbox.InvalidAnswerError
 	if !errors.As(err, &inv) || err.Error() != `field "password" is required` {
 		t.Errorf("empty answer: %v", err)
 	}
 	if len(h.core.Inbox()) != 1 {
 		t.Fatal("the request closed after an invalid answer")
 	}
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"password": secret}, By: "test"}); err != nil {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"password": secret}, By: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	ev := nextEvent(t, events, InboxClosed)
+	ev := nextEvent(t, events, inbox.Closed)
 	if ev.Request.ID != req.ID || ev.Outcome != "accept" || ev.By != "test" {
 		t.Errorf("closed event: %+v", ev)
 	}
@@ -200,7 +201,7 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 		t.Errorf("the server received: %q", got)
 	}
 	// A second answer finds it closed.
-	if err := h.core.Answer(req.ID, Answer{Action: ActionDecline}); !errors.Is(err, ErrRequestClosed) || !strings.Contains(err.Error(), "already closed (accept, by test)") {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionDecline}); !errors.Is(err, inbox.ErrRequestClosed) || !strings.Contains(err.Error(), "already closed (accept, by test)") {
 		t.Errorf("second answer: %v", err)
 	}
 	var audit []store.Elicitation
@@ -226,15 +227,15 @@ func TestInboxFormTypes(t *testing.T) {
 	c := openRPC(t, h, "", "")
 
 	reply := asyncCall(c, "ask__form", map[string]any{"form": "types"})
-	req := nextEvent(t, events, InboxAdded).Request
+	req := nextEvent(t, events, inbox.Added).Request
 	if len(req.Fields) != 12 || req.Fields[0].Name != "name" || req.Fields[11].Name != "pets" {
 		t.Fatalf("fields: %+v", req.Fields)
 	}
-	err := h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"name": "Ada", "age": "200", "color": "red"}})
+	err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"name": "Ada", "age": "200", "color": "red"}})
 	if err == nil || err.Error() != `field "age" must be at most 150` {
 		t.Errorf("age 200: %v", err)
 	}
-	err = h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{
+	err = h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{
 		"name": "Ada", "email": "ada@example.com", "site": "https://example.com", "born": "1815-12-10",
 		"meeting": "2026-07-03T14:30:00+02:00", "age": "36", "score": 7.5, "subscribe": "no",
 		"color": "green", "size": "Small", "tags": "a,b", "pets": []string{"cat", "dog"}}})
@@ -249,33 +250,33 @@ func TestInboxFormTypes(t *testing.T) {
 
 	// Legacy enumNames, defaults, and an empty form (a yes/no question).
 	reply = asyncCall(c, "ask__form", map[string]any{"form": "legacy"})
-	req = nextEvent(t, events, InboxAdded).Request
+	req = nextEvent(t, events, inbox.Added).Request
 	if o := req.Fields[0].Options; len(o) != 2 || o[1].Title != "Pro" {
 		t.Errorf("enumNames: %+v", o)
 	}
-	h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"plan": "Pro"}})
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"plan": "Pro"}})
 	if r := waitReply(t, reply); !strings.Contains(r, `{\"plan\":\"p\"}`) {
 		t.Errorf("legacy enum answer: %s", r)
 	}
 	reply = asyncCall(c, "ask__form", map[string]any{"form": "defaults"})
-	req = nextEvent(t, events, InboxAdded).Request
-	h.core.Answer(req.ID, Answer{Action: ActionAccept})
+	req = nextEvent(t, events, inbox.Added).Request
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept})
 	if r := waitReply(t, reply); !strings.Contains(r, `{\"age\":30,\"name\":\"John Doe\",\"score\":95.5,\"status\":\"active\",\"verified\":true}`) {
 		t.Errorf("defaults: %s", r)
 	}
 	reply = asyncCall(c, "ask__form", map[string]any{"form": "confirm"})
-	req = nextEvent(t, events, InboxAdded).Request
+	req = nextEvent(t, events, inbox.Added).Request
 	if !req.Confirm || len(req.Fields) != 0 {
 		t.Errorf("empty form: %+v", req)
 	}
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"x": 1}}); err == nil || err.Error() != `field "x" is not in the form` {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"x": 1}}); err == nil || err.Error() != `field "x" is not in the form` {
 		t.Errorf("value for a confirmation: %v", err)
 	}
-	h.core.Answer(req.ID, Answer{Action: ActionAccept})
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept})
 	if r := waitReply(t, reply); !strings.Contains(r, `{\"action\":\"accept\"}`) {
 		t.Errorf("confirmation: %s", r)
 	}
-	if err := h.core.Answer("nosuch", Answer{Action: ActionAccept}); !errors.Is(err, ErrRequestClosed) || err.Error() != "no open request nosuch in the inbox: the request is not open" {
+	if err := h.core.Answer("nosuch", inbox.Answer{Action: inbox.ActionAccept}); !errors.Is(err, inbox.ErrRequestClosed) || err.Error() != "no open request nosuch in the inbox: the request is not open" {
 		t.Errorf("unknown id: %v", err)
 	}
 }
@@ -288,13 +289,13 @@ func TestInboxDeclineCancelDeadline(t *testing.T) {
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
-	for _, action := range []string{ActionDecline, ActionCancel} {
+	for _, action := range []string{inbox.ActionDecline, inbox.ActionCancel} {
 		reply := asyncCall(c, "ask__form", map[string]any{"form": "password"})
-		req := nextEvent(t, events, InboxAdded).Request
-		if err := h.core.Answer(req.ID, Answer{Action: "maybe"}); err == nil || err.Error() != `action must be accept, decline or cancel, got "maybe"` {
+		req := nextEvent(t, events, inbox.Added).Request
+		if err := h.core.Answer(req.ID, inbox.Answer{Action: "maybe"}); err == nil || err.Error() != `action must be accept, decline or cancel, got "maybe"` {
 			t.Errorf("bad action: %v", err)
 		}
-		if err := h.core.Answer(req.ID, Answer{Action: action, Content: map[string]any{"password": "ignored-value"}}); err != nil {
+		if err := h.core.Answer(req.ID, inbox.Answer{Action: action, Content: map[string]any{"password": "ignored-value"}}); err != nil {
 			t.Fatal(err)
 		}
 		if r := waitReply(t, reply); !strings.Contains(r, `{\"action\":\"`+action+`\"}`) {
@@ -302,9 +303,9 @@ func TestInboxDeclineCancelDeadline(t *testing.T) {
 		}
 	}
 	reply := asyncCall(c, "ask__form", map[string]any{"form": "confirm"})
-	req := nextEvent(t, events, InboxAdded).Request
-	ev := nextEvent(t, events, InboxClosed)
-	if ev.Request.ID != req.ID || ev.Outcome != "timeout" || ev.By != ClosedByDeadline {
+	req := nextEvent(t, events, inbox.Added).Request
+	ev := nextEvent(t, events, inbox.Closed)
+	if ev.Request.ID != req.ID || ev.Outcome != "timeout" || ev.By != inbox.ClosedByDeadline {
 		t.Errorf("deadline: %+v", ev)
 	}
 	if r := waitReply(t, reply); !strings.Contains(r, `{\"action\":\"cancel\"}`) {
@@ -347,16 +348,16 @@ func TestInboxTwoServersAtOnce(t *testing.T) {
 	ca, cb := openRPC(t, h, "", ""), openRPC(t, h, "", "")
 	ra := asyncCall(ca, "a__login", map[string]any{"user": "alice"})
 	rb := asyncCall(cb, "b__login", map[string]any{"user": "bob"})
-	byServer := map[string]InboxRequest{}
+	byServer := map[string]inbox.Request{}
 	for range 2 {
-		r := nextEvent(t, events, InboxAdded).Request
+		r := nextEvent(t, events, inbox.Added).Request
 		byServer[r.Server] = r
 	}
 	if len(h.core.Inbox()) != 2 {
 		t.Fatalf("Inbox() = %+v", h.core.Inbox())
 	}
-	h.core.Answer(byServer["b"].ID, Answer{Action: ActionAccept, Content: map[string]any{"password": "pw-for-bob"}})
-	h.core.Answer(byServer["a"].ID, Answer{Action: ActionAccept, Content: map[string]any{"password": "pw-for-alice"}})
+	h.core.Answer(byServer["b"].ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"password": "pw-for-bob"}})
+	h.core.Answer(byServer["a"].ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"password": "pw-for-alice"}})
 	waitReply(t, ra)
 	waitReply(t, rb)
 	if a, b := records(t, recA), records(t, recB); !strings.Contains(a[0], "pw-for-alice") || !strings.Contains(b[0], "pw-for-bob") {
@@ -376,16 +377,16 @@ func TestInboxServerCrashClosesRequest(t *testing.T) {
 	defer cancel()
 	c := openRPC(t, h, "", "")
 	reply := asyncCall(c, "ask__login", map[string]any{"user": "ada"})
-	req := nextEvent(t, events, InboxAdded).Request
+	req := nextEvent(t, events, inbox.Added).Request
 	syscall.Kill(pid, syscall.SIGKILL)
-	ev := nextEvent(t, events, InboxClosed)
-	if ev.Request.ID != req.ID || ev.Outcome != "cancel" || ev.By != ClosedByServer {
+	ev := nextEvent(t, events, inbox.Closed)
+	if ev.Request.ID != req.ID || ev.Outcome != "cancel" || ev.By != inbox.ClosedByServer {
 		t.Errorf("closed: %+v", ev)
 	}
 	if r := waitReply(t, reply); !strings.Contains(r, "stopped during the call") {
 		t.Errorf("the call: %s", r)
 	}
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"password": "late"}}); !errors.Is(err, ErrRequestClosed) {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"password": "late"}}); !errors.Is(err, inbox.ErrRequestClosed) {
 		t.Errorf("answer after the crash: %v", err)
 	}
 }
@@ -404,11 +405,11 @@ func TestInboxURLMode(t *testing.T) {
 
 	const u = "https://auth.example.com:8443/consent?state=xyz"
 	reply := asyncCall(c, "ask__url", map[string]any{"url": u, "id": "el-1"})
-	req := nextEvent(t, events, InboxAdded).Request
+	req := nextEvent(t, events, inbox.Added).Request
 	if req.Mode != "url" || req.URL != u || req.Host != "auth.example.com:8443" || req.Message != "Sign in to continue" {
 		t.Fatalf("url request: %+v", req)
 	}
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept}); err != nil {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 		t.Fatal(err)
 	}
 	if r := waitReply(t, reply); !strings.Contains(r, `{\"action\":\"accept\"}`) {
@@ -419,26 +420,26 @@ func TestInboxURLMode(t *testing.T) {
 	}
 	// The server's completion for the accepted one is announced.
 	waitReply(t, asyncCall(c2, "ask__complete", map[string]any{"id": "el-1"}))
-	if ev := nextEvent(t, events, InboxCompleted); ev.Request.ID != req.ID {
+	if ev := nextEvent(t, events, inbox.Completed); ev.Request.ID != req.ID {
 		t.Errorf("completed: %+v", ev)
 	}
 
 	// A completion for a request still open closes it.
 	reply = asyncCall(c, "ask__url", map[string]any{"url": "https://auth.example.com/2", "id": "el-2"})
-	req = nextEvent(t, events, InboxAdded).Request
+	req = nextEvent(t, events, inbox.Added).Request
 	waitReply(t, asyncCall(c2, "ask__complete", map[string]any{"id": "el-2"}))
-	if ev := nextEvent(t, events, InboxClosed); ev.Request.ID != req.ID || ev.By != ClosedByComplete {
+	if ev := nextEvent(t, events, inbox.Closed); ev.Request.ID != req.ID || ev.By != inbox.ClosedByComplete {
 		t.Errorf("closed by completion: %+v", ev)
 	}
 	waitReply(t, reply)
 
 	// mcptray opens only http(s).
 	reply = asyncCall(c, "ask__url", map[string]any{"url": "file:///etc/passwd", "id": "el-3"})
-	req = nextEvent(t, events, InboxAdded).Request
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept}); err == nil || err.Error() != "mcptray opens only http and https URLs: decline or cancel this request" {
+	req = nextEvent(t, events, inbox.Added).Request
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}); err == nil || err.Error() != "mcptray opens only http and https URLs: decline or cancel this request" {
 		t.Errorf("file URL: %v", err)
 	}
-	h.core.Answer(req.ID, Answer{Action: ActionDecline})
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionDecline})
 	waitReply(t, reply)
 
 	// URLElicitationRequired (-32042): the error reaches the assistant
@@ -447,11 +448,11 @@ func TestInboxURLMode(t *testing.T) {
 	if !strings.Contains(r, `"code":-32042`) || !strings.Contains(r, "https://auth.example.com/files") {
 		t.Errorf("-32042 upstream: %s", r)
 	}
-	req = nextEvent(t, events, InboxAdded).Request
-	if req.Source != SourceToolError || req.Tool != "needs_url" || req.URL != "https://auth.example.com/files" || req.Message != "Authorize access to your files" {
+	req = nextEvent(t, events, inbox.Added).Request
+	if req.Source != inbox.SourceToolError || req.Tool != "needs_url" || req.URL != "https://auth.example.com/files" || req.Message != "Authorize access to your files" {
 		t.Errorf("-32042 request: %+v", req)
 	}
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept}); err != nil {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 		t.Fatal(err)
 	}
 	if got := op.opened(); len(got) != 2 || got[1] != "https://auth.example.com/files" {
@@ -470,11 +471,11 @@ func TestInboxInputRequired(t *testing.T) {
 	defer cancel()
 	c := openRPC(t, h, "", "")
 	reply := asyncCall(c, "vault__secret_op", map[string]any{})
-	req := nextEvent(t, events, InboxAdded).Request
+	req := nextEvent(t, events, inbox.Added).Request
 	if req.Message != "Passphrase for the vault" || len(req.Fields) != 1 || !req.Fields[0].Secret || req.Tool != "secret_op" {
 		t.Fatalf("request: %+v", req)
 	}
-	h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"passphrase": "open sesame"}})
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"passphrase": "open sesame"}})
 	if r := waitReply(t, reply); !strings.Contains(r, "action accept, passphrase of 11 characters") {
 		t.Errorf("result: %s", r)
 	}
@@ -506,17 +507,17 @@ func TestInputVariables(t *testing.T) {
 	if s := h.server("notes"); !strings.Contains(s.Error, "waiting for ${input:notes-key}") {
 		t.Errorf("status error: %q", s.Error)
 	}
-	req := nextEvent(t, events, InboxAdded).Request
-	if req.Source != SourceConfig || req.Input != "notes-key" || req.Server != "notes" || req.Message != "Notes API key" ||
+	req := nextEvent(t, events, inbox.Added).Request
+	if req.Source != inbox.SourceConfig || req.Input != "notes-key" || req.Server != "notes" || req.Message != "Notes API key" ||
 		len(req.Fields) != 1 || !req.Fields[0].Secret || req.Fields[0].Name != "notes-key" {
 		t.Fatalf("input request: %+v", req)
 	}
-	h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"notes-key": "key-typed-in"}})
-	req = nextEvent(t, events, InboxAdded).Request
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"notes-key": "key-typed-in"}})
+	req = nextEvent(t, events, inbox.Added).Request
 	if req.Input != "region" || req.Fields[0].Secret || len(req.Fields[0].Options) != 2 || req.Fields[0].Default != "eu-west" {
 		t.Fatalf("region request: %+v", req)
 	}
-	h.core.Answer(req.ID, Answer{Action: ActionAccept}) // the default
+	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}) // the default
 	h.wait("ready", stateIs("notes", StateReady))
 	// The server echoing the password input: redacted from its first line
 	// on (the mark on stderr at start); the other input is not a secret.
@@ -554,7 +555,7 @@ func TestInputVariables(t *testing.T) {
 	if res := stable.call("tools/call", map[string]any{"name": "notes__echo", "arguments": map[string]any{"message": "x"}}); !strings.Contains(string(res), "waits for a value its configuration asks for") {
 		t.Errorf("a call while it waits for an input: %s", res)
 	}
-	req = nextEvent(t, events2, InboxAdded).Request
+	req = nextEvent(t, events2, inbox.Added).Request
 	if req.Input != "notes-key" {
 		t.Errorf("after forget: %+v", req)
 	}
@@ -562,13 +563,13 @@ func TestInputVariables(t *testing.T) {
 		t.Errorf("forget unknown: %v", err)
 	}
 	// Declined: error, and a restart asks again.
-	h2.core.Answer(req.ID, Answer{Action: ActionDecline})
+	h2.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionDecline})
 	h2.wait("declined", stateIs("notes", StateError))
 	if s := h2.server("notes"); s.Error != "${input:notes-key} was not given (declined); `mcptray restart notes` asks again" {
 		t.Errorf("declined: %q", s.Error)
 	}
 	h2.core.Restart("notes")
-	if req := nextEvent(t, events2, InboxAdded).Request; req.Input != "notes-key" {
+	if req := nextEvent(t, events2, inbox.Added).Request; req.Input != "notes-key" {
 		t.Errorf("after restart: %+v", req)
 	}
 	var audit []store.Elicitation
@@ -580,4 +581,32 @@ func TestInputVariables(t *testing.T) {
 		t.Errorf("audit: %+v", audit)
 	}
 	_ = store.OutcomeAccept
+}
+
+// Requests still waiting when mcptray stops are closed, and audited,
+// before Run returns.
+func TestInboxAuditedAtShutdown(t *testing.T) {
+	h := startCore(t, servers("ask", fake(t, "asker")))
+	h.wait("ready", stateIs("ask", StateReady))
+	events, cancel := h.core.SubscribeInbox()
+	defer cancel()
+	for range 3 {
+		asyncCall(openRPC(t, h, "", ""), "ask__form", map[string]any{"form": "confirm"})
+		nextEvent(t, events, inbox.Added)
+	}
+	h.stop()
+	st, err := store.Open(dbPath(h.data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.Elicitations(context.Background(), 0)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("%d audit rows after Run, want 3 (%v)", len(rows), err)
+	}
+	for _, r := range rows {
+		if r.Outcome != store.OutcomeCancel || r.ClosedBy != inbox.ClosedByServer {
+			t.Errorf("row %+v, want cancel by server", r)
+		}
+	}
 }

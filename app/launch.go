@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -26,33 +27,12 @@ import (
 // every launch as it was (disabled, x-mcptray), and everything when
 // x-mcptray.trustConfigEdits is true.
 
-// KindLaunch is the kind of an inbox request that asks whether a new or
-// changed entry may run.
-const KindLaunch = "launch"
-
 // StateNeedsApproval: a new or changed entry waits for the person's yes
 // before it runs.
 const StateNeedsApproval = "needs-approval"
 
 // seededFlag marks a data dir whose entries were approved at first start.
 const seededFlag = "launch-approvals-seeded"
-
-// LaunchApproval is what an inbox request of kind launch shows.
-type LaunchApproval struct {
-	File        string   `json:"file"`        // mcp.json's path
-	Entry       string   `json:"entry"`       // the entry's name
-	CommandLine string   `json:"commandLine"` // what it runs; variables other than ${self}, ${userHome} and ~ as written
-	EnvNames    []string `json:"envNames,omitempty"`
-	Cwd         string   `json:"cwd,omitempty"`
-	// Previous is the command line approved before, when the entry changed
-	// ("" for a new entry).
-	Previous string `json:"previous,omitempty"`
-	// Changes say what changed beside the command line, one per line:
-	// "NODE_OPTIONS: --require x" (the new value, in full, of a variable
-	// known to load code), "API_KEY: value changed", "PATH: contents
-	// changed since you approved it".
-	Changes []string `json:"changes,omitempty"`
-}
 
 // fileChanged is what a prompt says of a file whose bytes changed.
 const fileChanged = "contents changed since you approved it"
@@ -160,7 +140,7 @@ func (c *Core) needsApproval(spec config.Server) bool {
 }
 
 // launchChanges says what of l differs from the approved launch beside
-// its command line (LaunchApproval.Changes), and which files changed.
+// its command line (inbox.LaunchApproval.Changes), and which files changed.
 // Nothing for a new entry, or one approved by an earlier version (which
 // kept no values).
 func launchChanges(l config.Launch, approved store.LaunchApproval) (changes, files []string) {
@@ -292,25 +272,25 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 	case prev != "":
 		msg = fmt.Sprintf("The entry %q in mcp.json now runs something else. Allow it?", s.name)
 	}
-	req := InboxRequest{Kind: KindLaunch, Server: s.name, Source: SourceMcptray, Message: msg, Mode: "form", Confirm: true,
-		Launch: &LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: config.Visible(l.Cwd), Previous: prev, Changes: changes}}
+	req := inbox.Request{Kind: inbox.KindLaunch, Server: s.name, Source: inbox.SourceMcptray, Message: msg, Mode: "form", Confirm: true,
+		Launch: &inbox.LaunchApproval{File: c.opts.ConfigPath, Entry: s.name, CommandLine: l.CommandLine(), EnvNames: l.EnvNames, Cwd: config.Visible(l.Cwd), Previous: prev, Changes: changes}}
 	if l.Type == config.TypeHTTP {
 		req.Launch.EnvNames = l.HeaderNames // an HTTP entry's secrets are its headers
 	}
 	askCtx, cancel := context.WithCancel(ctx)
 	defer cancel() // closes the request if still open (approved elsewhere)
-	answered := make(chan inboxResult, 1)
-	go func() { answered <- c.inbox.ask(askCtx, req, "", c.inboxTimeout()) }()
+	answered := make(chan inbox.Result, 1)
+	go func() { answered <- c.inbox.Ask(askCtx, req, "", c.inboxTimeout()) }()
 	for {
 		select {
 		case r := <-answered:
-			if r.outcome == ActionAccept {
+			if r.Outcome == inbox.ActionAccept {
 				c.approveLaunch(s.name, l, store.ApprovedByPerson)
 				return true
 			}
 			answered = nil
 			why := "declined in the inbox"
-			if r.outcome != ActionDecline {
+			if r.Outcome != inbox.ActionDecline {
 				why = "not answered in the inbox"
 			}
 			s.setState(StateNeedsApproval, fmt.Sprintf("%s (%s): allow it with: mcptray approve %s", head, why, s.name))

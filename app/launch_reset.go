@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/store"
 )
@@ -28,17 +29,6 @@ import (
 // a first start cannot be told from a reset: mcptray takes the safe side
 // and asks the same one request; the flag in the database is then not
 // set, so the next start with a keyring marks the install.
-
-// KindLaunchReset is the kind of the one inbox request that asks, after a
-// reset of mcptray's records, whether every entry may run.
-const KindLaunchReset = "launch-reset"
-
-// LaunchReset is what a request of kind launch-reset shows.
-type LaunchReset struct {
-	File    string           `json:"file"`    // mcp.json's path
-	Why     string           `json:"why"`     // why every entry waits
-	Entries []LaunchApproval `json:"entries"` // what each would run
-}
 
 // InstallMarkName is the keyring entry (service "mcptray") marking the
 // install whose data dir is data.
@@ -109,7 +99,7 @@ func (c *Core) askReset(ctx context.Context, cfg *config.Config, why string) {
 		return
 	}
 	launches := map[string]config.Launch{}
-	var entries []LaunchApproval
+	var entries []inbox.LaunchApproval
 	var names []string
 	for _, spec := range cfg.Servers {
 		if _, dup := launches[spec.Name]; dup || spec.Disabled || spec.Launch.Fingerprint() == "" || !c.needsApproval(spec) {
@@ -117,7 +107,7 @@ func (c *Core) askReset(ctx context.Context, cfg *config.Config, why string) {
 		}
 		launches[spec.Name] = spec.Launch
 		names = append(names, spec.Name)
-		entries = append(entries, LaunchApproval{File: c.opts.ConfigPath, Entry: spec.Name, CommandLine: spec.Launch.CommandLine(),
+		entries = append(entries, inbox.LaunchApproval{File: c.opts.ConfigPath, Entry: spec.Name, CommandLine: spec.Launch.CommandLine(),
 			EnvNames: spec.Launch.EnvNames, Cwd: config.Visible(spec.Launch.Cwd)})
 	}
 	if len(entries) == 0 {
@@ -127,10 +117,10 @@ func (c *Core) askReset(ctx context.Context, cfg *config.Config, why string) {
 	c.mu.Lock()
 	c.launches.resetDone = done
 	c.mu.Unlock()
-	req := InboxRequest{Kind: KindLaunchReset, Server: noticeServer, Source: SourceMcptray, Mode: "form", Confirm: true,
+	req := inbox.Request{Kind: inbox.KindLaunchReset, Server: noticeServer, Source: inbox.SourceMcptray, Mode: "form", Confirm: true,
 		Message: fmt.Sprintf("%s; these %d servers want to run: %s. Approve them all, or choose one by one?",
 			why, len(entries), config.Visible(strings.Join(names, ", "))),
-		Reset: &LaunchReset{File: c.opts.ConfigPath, Why: why, Entries: entries}}
+		Reset: &inbox.LaunchReset{File: c.opts.ConfigPath, Why: why, Entries: entries}}
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
@@ -140,9 +130,9 @@ func (c *Core) askReset(ctx context.Context, cfg *config.Config, why string) {
 			c.mu.Unlock()
 			close(done)
 		}()
-		r := c.inbox.ask(ctx, req, "", c.inboxTimeout())
-		if r.outcome != ActionAccept {
-			c.log.Info("after the reset, each entry asks on its own", "outcome", r.outcome)
+		r := c.inbox.Ask(ctx, req, "", c.inboxTimeout())
+		if r.Outcome != inbox.ActionAccept {
+			c.log.Info("after the reset, each entry asks on its own", "outcome", r.Outcome)
 			return
 		}
 		for _, name := range names {

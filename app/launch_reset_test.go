@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkeyring"
 )
 
 // nextRequest waits for an inbox request of kind.
-func nextRequest(t *testing.T, h *harness, kind string) InboxRequest {
+func nextRequest(t *testing.T, h *harness, kind string) inbox.Request {
 	t.Helper()
 	ch, cancel := h.core.SubscribeInbox()
 	defer cancel()
@@ -20,7 +21,7 @@ func nextRequest(t *testing.T, h *harness, kind string) InboxRequest {
 	for {
 		select {
 		case ev := <-ch:
-			if ev.Kind == InboxAdded && ev.Request.Kind == kind {
+			if ev.Kind == inbox.Added && ev.Request.Kind == kind {
 				return ev.Request
 			}
 		case <-deadline:
@@ -60,7 +61,7 @@ func TestLostDatabaseApprovesNothing(t *testing.T) {
 
 	emptyDatabase(t, data)
 	h2 := startCore(t, "", askEdits, osMarks, func(o *Options) { o.ConfigPath = h.cfgPath })
-	req := nextRequest(t, h2, KindLaunchReset)
+	req := nextRequest(t, h2, inbox.KindLaunchReset)
 	st := h2.wait("every entry waits", stateIs("a", StateNeedsApproval, "b", StateNeedsApproval, "c", StateNeedsApproval))
 	for _, s := range st.Servers {
 		if s.PID != 0 {
@@ -71,11 +72,11 @@ func TestLostDatabaseApprovesNothing(t *testing.T) {
 		t.Fatalf("reset request %+v", req)
 	}
 	for _, r := range h2.core.Inbox() {
-		if r.Kind == KindLaunch {
+		if r.Kind == inbox.KindLaunch {
 			t.Errorf("an entry asks on its own while the reset request is open: %+v", r)
 		}
 	}
-	if err := h2.core.Answer(req.ID, Answer{Action: ActionAccept}); err != nil {
+	if err := h2.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 		t.Fatal(err)
 	}
 	h2.wait("all ready", stateIs("a", StateReady, "b", StateReady, "c", StateReady))
@@ -95,16 +96,16 @@ func (k unavailableKeyring) Delete(string) error      { _, err := k.Get(""); ret
 // entries wait, behind the one request; "choose one by one" makes each ask.
 func TestFirstStartWithoutKeyringAsks(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")), askEdits, func(o *Options) { o.InstallMarks = unavailableKeyring{} })
-	req := nextRequest(t, h, KindLaunchReset)
+	req := nextRequest(t, h, inbox.KindLaunchReset)
 	h.wait("a waits", stateIs("a", StateNeedsApproval))
 	if req.Reset == nil || req.Reset.Why != whyNoKeyring || len(req.Reset.Entries) != 1 {
 		t.Fatalf("reset request %+v", req)
 	}
-	if err := h.core.Answer(req.ID, Answer{Action: ActionDecline}); err != nil {
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionDecline}); err != nil {
 		t.Fatal(err)
 	}
 	one := nextLaunch(t, h, "a")
-	if err := h.core.Answer(one.ID, Answer{Action: ActionAccept}); err != nil {
+	if err := h.core.Answer(one.ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 		t.Fatal(err)
 	}
 	h.wait("a ready", stateIs("a", StateReady))

@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/store"
 )
 
 // nextLaunch waits for an inbox request of kind launch for server.
-func nextLaunch(t *testing.T, h *harness, server string) InboxRequest {
+func nextLaunch(t *testing.T, h *harness, server string) inbox.Request {
 	t.Helper()
 	ch, cancel := h.core.SubscribeInbox()
 	defer cancel()
@@ -25,7 +26,7 @@ func nextLaunch(t *testing.T, h *harness, server string) InboxRequest {
 	for {
 		select {
 		case ev := <-ch:
-			if ev.Kind == InboxAdded && ev.Request.Kind == KindLaunch && ev.Request.Server == server {
+			if ev.Kind == inbox.Added && ev.Request.Kind == inbox.KindLaunch && ev.Request.Server == server {
 				return ev.Request
 			}
 		case <-deadline:
@@ -85,7 +86,7 @@ func TestEnvValueChangeNeedsApproval(t *testing.T) {
 		return s.State == StateReady && s.PID != pid && s.PID != 0
 	})
 	for _, r := range h.core.Inbox() {
-		if r.Kind == KindLaunch {
+		if r.Kind == inbox.KindLaunch {
 			t.Errorf("a launch request after a rotated secret: %+v", r)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
 )
@@ -27,20 +28,6 @@ import (
 // the change (kind tool-change); a yes pins the new version and lets the
 // tool go. Tools that were added are new, not changed: pinned at once.
 // x-mcptray.pinTools: false turns it off for an entry.
-
-// KindToolChange is the kind of an inbox request about a pinned tool
-// whose description changed.
-const KindToolChange = "tool-change"
-
-// ToolChange is what an inbox request of kind tool-change shows.
-type ToolChange struct {
-	Tool           string `json:"tool"`
-	OldDescription string `json:"oldDescription"`
-	NewDescription string `json:"newDescription"`
-	// Changes list what else changed, one line each: "+ inputSchema.properties.mode: {…}",
-	// "- inputSchema.required[1]: \"path\"", "~ annotations.destructiveHint: false → true".
-	Changes []string `json:"changes,omitempty"`
-}
 
 // pins is the core's pinned tools. Its methods run on the gateway's
 // goroutines (CheckTools) and on the inbox's answers.
@@ -216,21 +203,21 @@ func (c *Core) askToolChange(server string, sess *downstream.Session, h *heldToo
 	for i, l := range tc.Changes {
 		tc.Changes[i] = sess.RedactText(l)
 	}
-	req := InboxRequest{Kind: KindToolChange, Server: server, Tool: h.pin.Tool, Source: SourceMcptray, Mode: "form", Confirm: true,
+	req := inbox.Request{Kind: inbox.KindToolChange, Server: server, Tool: h.pin.Tool, Source: inbox.SourceMcptray, Mode: "form", Confirm: true,
 		Message:    fmt.Sprintf("The tool %s of %s changed since you last saw it. mcptray holds it back: assistants neither see nor call it until you accept the change.", h.pin.Tool, server),
 		ToolChange: tc}
 	c.log.Warn("a pinned tool changed: held back until the person approves", "server", server, "tool", h.pin.Tool)
 	c.serverLog(server, logLifecycle, "tool "+h.pin.Tool+" changed its description: held back until you approve it (mcptray inbox)")
 	go func() {
 		defer cancel()
-		r := c.inbox.ask(ctx, req, "", c.inboxTimeout())
+		r := c.inbox.Ask(ctx, req, "", c.inboxTimeout())
 		c.pins.mu.Lock()
 		sp := c.pins.servers[server]
 		current := sp != nil && sp.held[h.pin.Tool] == h
 		if current {
 			h.asking = false
 		}
-		if !current || r.outcome != ActionAccept {
+		if !current || r.Outcome != inbox.ActionAccept {
 			c.pins.mu.Unlock()
 			return
 		}
@@ -252,11 +239,11 @@ func (c *Core) askToolChange(server string, sess *downstream.Session, h *heldToo
 const maxChanges = 40
 
 // toolChange compares two pinned versions of a tool.
-func toolChange(tool string, oldJSON, newJSON []byte) *ToolChange {
+func toolChange(tool string, oldJSON, newJSON []byte) *inbox.ToolChange {
 	var o, n map[string]any
 	json.Unmarshal(oldJSON, &o)
 	json.Unmarshal(newJSON, &n)
-	tc := &ToolChange{Tool: tool}
+	tc := &inbox.ToolChange{Tool: tool}
 	tc.OldDescription, _ = o["description"].(string)
 	tc.NewDescription, _ = n["description"].(string)
 	delete(o, "description")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -46,12 +47,12 @@ func TestEventsRedactSecrets(t *testing.T) {
 	rec := newRecordingNotifier()
 	h := startCore(t, servers("leak", fake(t, "leaker")), func(o *Options) { o.Notifier = rec })
 	h.wait("ready", stateIs("leak", StateReady))
-	inbox, cancel := h.core.SubscribeInbox()
+	requests, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
 	reply := asyncCall(c, "leak__login", map[string]any{})
-	req := nextEvent(t, inbox, InboxAdded).Request
-	if err := h.core.Answer(req.ID, Answer{Action: ActionAccept, Content: map[string]any{"password": leakedSecret}, By: "test"}); err != nil {
+	req := nextEvent(t, requests, inbox.Added).Request
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, Content: map[string]any{"password": leakedSecret}, By: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if res := waitReply(t, reply); !strings.Contains(res, "login accept") {

@@ -29,7 +29,7 @@ type ServerStatus struct {
 	Error    string    `json:"error"`
 	Since    time.Time `json:"since"`
 	// InboxRefused counts the server's inbox requests answered cancel at
-	// once, since mcptray started, because maxPendingPerServer (32) of
+	// once, since mcptray started, because inbox.MaxPendingPerServer (32) of
 	// them were waiting already.
 	InboxRefused int `json:"inboxRefused"`
 	// NotReading says the stdio server is not reading its input: nothing

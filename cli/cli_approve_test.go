@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // uniqueInput is an ${input:ID} id no other test run uses: the desktop
@@ -20,7 +21,7 @@ func uniqueInput() string { return fmt.Sprintf("pw-%d", time.Now().UnixNano()) }
 // inboxWatch follows an instance's inbox.
 type inboxWatch struct {
 	t  *testing.T
-	ch <-chan app.InboxEvent
+	ch <-chan inbox.Event
 }
 
 func watchInbox(t *testing.T, data string) *inboxWatch {
@@ -39,7 +40,7 @@ func watchInbox(t *testing.T, data string) *inboxWatch {
 }
 
 // next waits for the next request of kind to be added.
-func (w *inboxWatch) next(kind string) app.InboxRequest {
+func (w *inboxWatch) next(kind string) inbox.Request {
 	w.t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
@@ -48,7 +49,7 @@ func (w *inboxWatch) next(kind string) app.InboxRequest {
 			if !ok {
 				w.t.Fatal("the inbox watch ended")
 			}
-			if ev.Kind == app.InboxAdded && ev.Request.Kind == kind {
+			if ev.Kind == inbox.Added && ev.Request.Kind == kind {
 				return ev.Request
 			}
 		case <-deadline:
@@ -113,7 +114,7 @@ func TestApprovalFromCLI(t *testing.T) {
 	}, "", "  ")
 	os.WriteFile(in.Config, b, 0o600)
 	w := watchInbox(t, in.Data)
-	pw := w.next(app.KindInput)
+	pw := w.next(inbox.KindInput)
 	if code, _, errs := in.Run("inbox", "answer", pw.ID, "--field", pwID+"="+secret); code != 0 {
 		t.Fatalf("answering the input: %s", errs)
 	}
@@ -145,7 +146,7 @@ func TestApprovalFromCLI(t *testing.T) {
 
 	// Once.
 	done := callAsync(t, g, "notes__delete_note", args)
-	req = w.next(app.KindApproval)
+	req = w.next(inbox.KindApproval)
 	code, out, _ := in.Run("inbox", "--json")
 	if code != 0 || strings.Contains(out, secret) || !strings.Contains(out, `"kind": "approval"`) {
 		t.Errorf("inbox --json shows the secret, or no approval:\n%s", out)
@@ -166,7 +167,7 @@ func TestApprovalFromCLI(t *testing.T) {
 
 	// Denied.
 	done = callAsync(t, g, "notes__delete_note", args)
-	req = w.next(app.KindApproval)
+	req = w.next(inbox.KindApproval)
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--decline"); code != 0 {
 		t.Fatal(errs)
 	}
@@ -176,7 +177,7 @@ func TestApprovalFromCLI(t *testing.T) {
 
 	// For the session: the next call of this session does not ask.
 	done = callAsync(t, g, "notes__delete_note", args)
-	req = w.next(app.KindApproval)
+	req = w.next(inbox.KindApproval)
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--session"); code != 0 {
 		t.Fatal(errs)
 	}
@@ -190,7 +191,7 @@ func TestApprovalFromCLI(t *testing.T) {
 	// Always: another session asks once, then mcp.json allows it.
 	g2 := openGateway(t, in.Data)
 	done = callAsync(t, g2, "notes__delete_note", args)
-	req = w.next(app.KindApproval)
+	req = w.next(inbox.KindApproval)
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--always"); code != 0 {
 		t.Fatal(errs)
 	}

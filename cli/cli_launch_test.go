@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
@@ -38,7 +39,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 	b := fakeEntry(t, "echo", "MCPTRAY_FAKE_MARK", "${env:NOTES_TOKEN}")
 	b["args"] = []string{"--flag", "${env:NOTES_TOKEN}"}
 	writeConfig(t, in.Config, map[string]any{"a": fakeEntry(t, "echo"), "b": b})
-	req := w.next(app.KindLaunch)
+	req := w.next(inbox.KindLaunch)
 	st := in.WaitFor("b needs approval", states("b", app.StateNeedsApproval))
 	if l := req.Launch; l == nil || req.Server != "b" || l.Entry != "b" || l.File != in.Config || l.Previous != "" ||
 		!strings.HasSuffix(l.CommandLine, " --flag '${env:NOTES_TOKEN}'") || !strings.Contains(strings.Join(l.EnvNames, ","), "MCPTRAY_FAKE_MARK") {
@@ -63,7 +64,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 	// Changed args ask again; the inbox's yes lets it run.
 	b["args"] = []string{"--flag", "${env:NOTES_TOKEN}", "--more"}
 	writeConfig(t, in.Config, map[string]any{"a": fakeEntry(t, "echo"), "b": b})
-	req = w.next(app.KindLaunch)
+	req = w.next(inbox.KindLaunch)
 	if req.Launch == nil || !strings.HasSuffix(req.Launch.Previous, " --flag '${env:NOTES_TOKEN}'") || !strings.HasSuffix(req.Launch.CommandLine, " --more") {
 		t.Errorf("changed entry's request %+v", req.Launch)
 	}
@@ -85,7 +86,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 	if code, _, errs := in.Run("restart", "b"); code != 0 { // a restart asks again
 		t.Fatal(errs)
 	}
-	req = w.next(app.KindLaunch)
+	req = w.next(inbox.KindLaunch)
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--yes"); code != 0 {
 		t.Fatal(errs)
 	}
@@ -107,7 +108,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 	}
 	select {
 	case ev := <-w.ch:
-		if ev.Kind == app.InboxAdded {
+		if ev.Kind == inbox.Added {
 			t.Errorf("a question after the toggle: %+v", ev.Request)
 		}
 	default:

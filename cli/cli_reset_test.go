@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
@@ -45,7 +46,7 @@ func TestEmptiedDatabaseApprovesNothing(t *testing.T) {
 	in.Start()
 	in.WaitFor("every entry waits", states("a", app.StateNeedsApproval, "b", app.StateNeedsApproval))
 	w := watchInbox(t, in.Data)
-	req := w.next(app.KindLaunchReset)
+	req := w.next(inbox.KindLaunchReset)
 	if req.Reset == nil || len(req.Reset.Entries) != 2 {
 		t.Fatalf("reset request %+v", req)
 	}

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
 // asks waits for the approval request of the call done; a call that ends
 // first ran without a question, and fails the test.
-func (w *inboxWatch) asks(done <-chan [2]string, what string) app.InboxRequest {
+func (w *inboxWatch) asks(done <-chan [2]string, what string) inbox.Request {
 	w.t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
@@ -22,7 +23,7 @@ func (w *inboxWatch) asks(done <-chan [2]string, what string) app.InboxRequest {
 			if !ok {
 				w.t.Fatal("the inbox watch ended")
 			}
-			if ev.Kind == app.InboxAdded && ev.Request.Kind == app.KindApproval {
+			if ev.Kind == inbox.Added && ev.Request.Kind == inbox.KindApproval {
 				return ev.Request
 			}
 		case r := <-done:

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // everythingHTTP starts server-everything in its streamable HTTP mode on a
@@ -226,7 +226,7 @@ func TestHTTPServerTasksRelayed(t *testing.T) {
 		b, err := c.call("tools/call", `{"name":"guarded__simulate-research-query","arguments":{"topic":"approved"},"task":{"ttl":60000}}`)
 		replied <- reply{b, err}
 	}()
-	req := w.next(app.KindApproval)
+	req := w.next(inbox.KindApproval)
 	if req.Tool != "simulate-research-query" {
 		t.Errorf("approval request for %q", req.Tool)
 	}

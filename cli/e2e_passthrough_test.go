@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // aisdk runs testdata/aisdk-client.mjs: the Vercel AI SDK's MCP client
@@ -550,7 +551,7 @@ func TestTaskWaitsForApproval(t *testing.T) {
 	const call = `{"name":"everything__simulate-research-query","arguments":{"topic":"approvals"},"task":{"ttl":60000}}`
 
 	id := p.send("tools/call", call)
-	req := w.next(app.KindApproval)
+	req := w.next(inbox.KindApproval)
 	if req.Tool != "simulate-research-query" {
 		t.Errorf("approval request for %q", req.Tool)
 	}
@@ -577,7 +578,7 @@ func TestTaskWaitsForApproval(t *testing.T) {
 	}
 
 	id = p.send("tools/call", call)
-	req = w.next(app.KindApproval)
+	req = w.next(inbox.KindApproval)
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--decline"); code != 0 {
 		t.Fatal(errs)
 	}

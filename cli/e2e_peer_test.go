@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -32,7 +33,7 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	w := watchInbox(t, in.Data)
 	assistant := openGateway(t, in.Data)
 	done := callAsync(t, assistant, "notes__delete_note", map[string]any{"id": 1})
-	req := w.next(app.KindApproval)
+	req := w.next(inbox.KindApproval)
 
 	exe, _ := os.Executable()
 	evilShell := &serverShell{t: t, in: in, g: openGateway(t, in.Data), tool: "evil__run"}
@@ -41,14 +42,14 @@ func TestOnlyThePersonAnswers(t *testing.T) {
 	// call waits in the inbox: a request of evil's own.
 	waitFor(t, "evil's run routed", func() bool { return slices.Contains(evilShell.g.listedTools(), "evil__run") })
 	first := callAsync(t, evilShell.g, "evil__run", mcptest.RunArgs{Argv: []string{"true"}})
-	if code, _, errs := in.Run("inbox", "answer", w.next(app.KindApproval).ID, "--session"); code != 0 {
+	if code, _, errs := in.Run("inbox", "answer", w.next(inbox.KindApproval).ID, "--session"); code != 0 {
 		t.Fatalf("allowing the session: %s", errs)
 	}
 	if _, isErr := awaitCall(t, first); isErr != "" {
 		t.Fatal("the session's first run was refused")
 	}
 	pending := callAsync(t, openGateway(t, in.Data), "evil__run", mcptest.RunArgs{Argv: []string{"true"}})
-	own := w.next(app.KindApproval)
+	own := w.next(inbox.KindApproval)
 
 	// Its own request, through mcptray's command line; another server's,
 	// which it cannot see, straight on the socket; the same from an
@@ -208,7 +209,7 @@ func TestOnlyThePersonApprovesALaunch(t *testing.T) {
 	sh := &serverShell{t: t, in: in, g: openGateway(t, in.Data), tool: "evil__run"}
 
 	writeConfig(t, in.Config, map[string]any{"evil": evil, "newbie": fakeEntry(t, "echo")})
-	req := w.next(app.KindLaunch)
+	req := w.next(inbox.KindLaunch)
 	in.WaitFor("newbie needs approval", states("newbie", app.StateNeedsApproval))
 	// The request is not the server's (it is newbie's): it cannot see it,
 	// and straight on the socket it is refused.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // tasks/list pages as the servers do: a session's tasks come in pages no
@@ -108,7 +108,7 @@ func TestTasksAnsweredAfterInputEnds(t *testing.T) {
 	q := connect()
 	id = q.send("tools/call", `{"name":"guarded__simulate-research-query","arguments":{"topic":"drain"},"task":{"ttl":60000}}`)
 	q.stdin.Close()
-	req := w.next(app.KindApproval)
+	req := w.next(inbox.KindApproval)
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--yes"); code != 0 {
 		t.Fatal(errs)
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // fieldFlags collects repeated --field NAME=VALUE.
@@ -46,7 +47,7 @@ func cmdInbox(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	}
 	if *asJSON {
 		if reqs == nil {
-			reqs = []app.InboxRequest{}
+			reqs = []inbox.Request{}
 		}
 		return printJSON(stdout, app.InboxList{Requests: reqs})
 	}
@@ -70,11 +71,11 @@ func dash(s string) string {
 }
 
 // kind says what answering involves: a form, a yes/no, a URL, an input.
-func kind(r app.InboxRequest) string {
+func kind(r inbox.Request) string {
 	switch {
-	case r.Kind == app.KindApproval, r.Kind == app.KindLaunch, r.Kind == app.KindLaunchReset, r.Kind == app.KindToolChange:
+	case r.Kind == inbox.KindApproval, r.Kind == inbox.KindLaunch, r.Kind == inbox.KindLaunchReset, r.Kind == inbox.KindToolChange:
 		return r.Kind
-	case r.Source == app.SourceConfig:
+	case r.Source == inbox.SourceConfig:
 		return "input " + oneLine(r.Input)
 	case r.Mode == "url":
 		return "url " + oneLine(r.Host)
@@ -112,9 +113,9 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 	case *session && *always:
 		return usageError{"give at most one of --session and --always"}
 	case *session:
-		scope = app.ScopeSession
+		scope = inbox.ScopeSession
 	case *always:
-		scope = app.ScopeAlways
+		scope = inbox.ScopeAlways
 	}
 	if scope != "" && (*decline || *cancel) {
 		return usageError{"--" + scope + " goes with accepting, not with --decline or --cancel"}
@@ -126,7 +127,7 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 	for _, a := range []struct {
 		set  bool
 		name string
-	}{{*yes, app.ActionAccept}, {*decline, app.ActionDecline}, {*cancel, app.ActionCancel}} {
+	}{{*yes, inbox.ActionAccept}, {*decline, inbox.ActionDecline}, {*cancel, inbox.ActionCancel}} {
 		if a.set {
 			if action != "" {
 				return usageError{"give at most one of --yes, --decline and --cancel"}
@@ -134,7 +135,7 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 			action = a.name
 		}
 	}
-	if action != "" && action != app.ActionAccept && len(fields) > 0 {
+	if action != "" && action != inbox.ActionAccept && len(fields) > 0 {
 		return usageError{"--field goes with accepting, not with --" + action}
 	}
 	cl, err := f.dial()
@@ -149,21 +150,21 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 	if interactive {
 		p := newPrompter(ctx, stdin, stderr)
 		defer p.restore()
-		a, err := p.answer(req, func(a app.Answer) error { return cl.Answer(ctx, req.ID, a) })
+		a, err := p.answer(req, func(a inbox.Answer) error { return cl.Answer(ctx, req.ID, a) })
 		if err != nil {
 			return err
 		}
 		reportAnswer(stdout, req, a.Action)
 		return nil
 	}
-	if scope != "" && req.Kind != app.KindApproval {
+	if scope != "" && req.Kind != inbox.KindApproval {
 		return usageError{"--" + scope + " answers a tool call's approval; request " + req.ID + " is not one"}
 	}
-	a := app.Answer{Action: action, By: "cli", Scope: scope}
+	a := inbox.Answer{Action: action, By: "cli", Scope: scope}
 	if a.Action == "" {
-		a.Action = app.ActionAccept
+		a.Action = inbox.ActionAccept
 	}
-	if a.Action == app.ActionAccept {
+	if a.Action == inbox.ActionAccept {
 		a.Content = map[string]any{}
 		for _, kv := range fields {
 			name, value, ok := strings.Cut(kv, "=")
@@ -181,7 +182,7 @@ func cmdInboxAnswer(ctx context.Context, args []string, stdin *os.File, stdout, 
 		}
 	}
 	if err := cl.Answer(ctx, req.ID, a); err != nil {
-		var inv *app.InvalidAnswerError
+		var inv *inbox.InvalidAnswerError
 		if errors.As(err, &inv) {
 			return fmt.Errorf("%s (nothing was sent; the request stays open)", err)
 		}
@@ -200,26 +201,26 @@ func redactFieldArg(s string) string {
 	return s
 }
 
-func findRequest(ctx context.Context, cl *app.Client, id string) (app.InboxRequest, error) {
+func findRequest(ctx context.Context, cl *app.Client, id string) (inbox.Request, error) {
 	reqs, err := cl.Inbox(ctx)
 	if err != nil {
-		return app.InboxRequest{}, err
+		return inbox.Request{}, err
 	}
 	for _, r := range reqs {
 		if r.ID == id {
 			return r, nil
 		}
 	}
-	return app.InboxRequest{}, fmt.Errorf("no open request %s in the inbox (`mcptray inbox` lists them)", id)
+	return inbox.Request{}, fmt.Errorf("no open request %s in the inbox (`mcptray inbox` lists them)", id)
 }
 
-func reportAnswer(w io.Writer, req app.InboxRequest, action string) {
+func reportAnswer(w io.Writer, req inbox.Request, action string) {
 	switch {
-	case req.Kind == app.KindApproval && action == app.ActionAccept:
+	case req.Kind == inbox.KindApproval && action == inbox.ActionAccept:
 		fmt.Fprintf(w, "%s: %s of %s allowed\n", req.ID, oneLine(req.Tool), oneLine(req.Server))
-	case req.Kind == app.KindApproval:
+	case req.Kind == inbox.KindApproval:
 		fmt.Fprintf(w, "%s: %s of %s declined\n", req.ID, oneLine(req.Tool), oneLine(req.Server))
-	case req.Mode == "url" && action == app.ActionAccept:
+	case req.Mode == "url" && action == inbox.ActionAccept:
 		fmt.Fprintf(w, "%s: accepted; opening %s in your browser (open it yourself if it does not appear)\n", req.ID, oneLine(req.URL))
 	default:
 		fmt.Fprintf(w, "%s: %s sent to %s\n", req.ID, action, oneLine(req.Server))
@@ -254,12 +255,12 @@ func cmdInboxWatch(ctx context.Context, args []string, stdin *os.File, stdout, s
 			}
 		case !interactive:
 			describeEvent(stdout, ev)
-		case ev.Kind == app.InboxAdded:
-			a, err := p.answer(ev.Request, func(a app.Answer) error { return cl.Answer(ctx, ev.Request.ID, a) })
+		case ev.Kind == inbox.Added:
+			a, err := p.answer(ev.Request, func(a inbox.Answer) error { return cl.Answer(ctx, ev.Request.ID, a) })
 			switch {
 			case ctx.Err() != nil:
 				return nil
-			case errors.Is(err, app.ErrRequestClosed):
+			case errors.Is(err, inbox.ErrRequestClosed):
 				fmt.Fprintf(stderr, "%s was closed meanwhile: %s\n", ev.Request.ID, escapeText(err.Error()))
 			case err != nil:
 				return err
@@ -267,7 +268,7 @@ func cmdInboxWatch(ctx context.Context, args []string, stdin *os.File, stdout, s
 				answered[ev.Request.ID] = true
 				reportAnswer(stdout, ev.Request, a.Action)
 			}
-		case ev.Kind == app.InboxClosed && !answered[ev.Request.ID]:
+		case ev.Kind == inbox.Closed && !answered[ev.Request.ID]:
 			describeEvent(stderr, ev)
 		}
 	}
@@ -277,14 +278,14 @@ func cmdInboxWatch(ctx context.Context, args []string, stdin *os.File, stdout, s
 	return errors.New("mcptray stopped")
 }
 
-func describeEvent(w io.Writer, ev app.InboxEvent) {
+func describeEvent(w io.Writer, ev inbox.Event) {
 	r := ev.Request
 	switch ev.Kind {
-	case app.InboxAdded:
+	case inbox.Added:
 		fmt.Fprintf(w, "+ %s from %s (%s, expires %s): %s\n", r.ID, oneLine(r.Server), kind(r), until(r.Deadline), oneLine(r.Message))
-	case app.InboxClosed:
+	case inbox.Closed:
 		fmt.Fprintf(w, "- %s from %s closed: %s by %s\n", r.ID, oneLine(r.Server), oneLine(ev.Outcome), oneLine(ev.By))
-	case app.InboxCompleted:
+	case inbox.Completed:
 		fmt.Fprintf(w, "✓ %s from %s: the server says it is complete\n", r.ID, oneLine(r.Server))
 	}
 }
@@ -416,7 +417,7 @@ func (p *prompter) secret(prompt string) (string, error) {
 
 // answer shows req, asks for an answer and sends it with send; an answer
 // the instance refuses for a field asks that field again.
-func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (app.Answer, error) {
+func (p *prompter) answer(req inbox.Request, send func(inbox.Answer) error) (inbox.Answer, error) {
 	fmt.Fprintf(p.out, "\nRequest %s from %s", req.ID, oneLine(req.Server))
 	if req.Tool != "" {
 		fmt.Fprintf(p.out, " (tool %s", oneLine(req.Tool))
@@ -426,17 +427,17 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 		fmt.Fprint(p.out, ")")
 	}
 	fmt.Fprintf(p.out, ", expires %s\n%s\n", until(req.Deadline), indent(req.Message))
-	a := app.Answer{By: "cli"}
+	a := inbox.Answer{By: "cli"}
 	var err error
 	switch {
-	case req.Kind == app.KindApproval && req.Approval != nil:
+	case req.Kind == inbox.KindApproval && req.Approval != nil:
 		fmt.Fprintf(p.out, "  Why: %s\n  Arguments:\n%s\n", oneLine(req.Approval.Why), indent(indent(req.Approval.Arguments)))
 		a.Action, a.Scope, err = p.chooseApproval()
 		if err == nil {
 			err = send(a)
 		}
 		return a, err
-	case req.Kind == app.KindLaunch && req.Launch != nil:
+	case req.Kind == inbox.KindLaunch && req.Launch != nil:
 		l := req.Launch
 		fmt.Fprintf(p.out, "  File:  %s\n  Entry: %s\n  Runs:  %s\n", oneLine(l.File), oneLine(l.Entry), oneLine(l.CommandLine))
 		if len(l.EnvNames) > 0 {
@@ -449,13 +450,13 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 			fmt.Fprintf(p.out, "  Changed: %s\n", oneLine(ch))
 		}
 		a.Action, err = p.choose("Allow it to run? [y]es, [n]o: ")
-	case req.Kind == app.KindLaunchReset && req.Reset != nil:
+	case req.Kind == inbox.KindLaunchReset && req.Reset != nil:
 		fmt.Fprintf(p.out, "  File:  %s\n", oneLine(req.Reset.File))
 		for _, e := range req.Reset.Entries {
 			fmt.Fprintf(p.out, "  %s: %s\n", oneLine(e.Entry), oneLine(e.CommandLine))
 		}
 		a.Action, err = p.choose("Approve them all? [y]es, [n]o (choose one by one): ")
-	case req.Kind == app.KindToolChange && req.ToolChange != nil:
+	case req.Kind == inbox.KindToolChange && req.ToolChange != nil:
 		tc := req.ToolChange
 		fmt.Fprintf(p.out, "  Description before:\n%s\n  Description now:\n%s\n", indent(indent(tc.OldDescription)), indent(indent(tc.NewDescription)))
 		for _, l := range tc.Changes {
@@ -470,7 +471,7 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 	default:
 		a.Action, err = p.choose("Fill in the form? [y]es, [n]o (decline), [c]ancel: ")
 	}
-	if err != nil || a.Action != app.ActionAccept || req.Mode == "url" || req.Confirm {
+	if err != nil || a.Action != inbox.ActionAccept || req.Mode == "url" || req.Confirm {
 		if err == nil {
 			err = send(a)
 		}
@@ -484,12 +485,12 @@ func (p *prompter) answer(req app.InboxRequest, send func(app.Answer) error) (ap
 	}
 	for {
 		err := send(a)
-		var inv *app.InvalidAnswerError
+		var inv *inbox.InvalidAnswerError
 		if !errors.As(err, &inv) {
 			return a, err
 		}
 		fmt.Fprintf(p.out, "  mcptray refused it: %s\n", oneLine(err.Error()))
-		i := slices.IndexFunc(req.Fields, func(f app.Field) bool { return f.Name == inv.Field })
+		i := slices.IndexFunc(req.Fields, func(f inbox.Field) bool { return f.Name == inv.Field })
 		if i < 0 {
 			return a, err
 		}
@@ -510,13 +511,13 @@ func (p *prompter) chooseApproval() (action, scope string, err error) {
 		}
 		switch strings.ToLower(strings.TrimSpace(s)) {
 		case "y", "yes", "o", "once":
-			return app.ActionAccept, app.ScopeOnce, nil
+			return inbox.ActionAccept, inbox.ScopeOnce, nil
 		case "s", "session":
-			return app.ActionAccept, app.ScopeSession, nil
+			return inbox.ActionAccept, inbox.ScopeSession, nil
 		case "a", "always":
-			return app.ActionAccept, app.ScopeAlways, nil
+			return inbox.ActionAccept, inbox.ScopeAlways, nil
 		case "n", "no", "d", "deny", "decline":
-			return app.ActionDecline, "", nil
+			return inbox.ActionDecline, "", nil
 		}
 		fmt.Fprintln(p.out, "  Type y, s, a or n.")
 	}
@@ -530,11 +531,11 @@ func (p *prompter) choose(prompt string) (string, error) {
 		}
 		switch strings.ToLower(strings.TrimSpace(s)) {
 		case "y", "yes", "a", "accept", "":
-			return app.ActionAccept, nil
+			return inbox.ActionAccept, nil
 		case "n", "no", "d", "decline":
-			return app.ActionDecline, nil
+			return inbox.ActionDecline, nil
 		case "c", "cancel":
-			return app.ActionCancel, nil
+			return inbox.ActionCancel, nil
 		}
 		fmt.Fprintln(p.out, "  Type y, n or c.")
 	}
@@ -542,7 +543,7 @@ func (p *prompter) choose(prompt string) (string, error) {
 
 // field asks for one field until its value is valid (or left out, when
 // that is allowed), and puts it in content.
-func (p *prompter) field(f app.Field, content map[string]any) error {
+func (p *prompter) field(f inbox.Field, content map[string]any) error {
 	prompt := fieldPrompt(f, p.out)
 	for {
 		var s string
@@ -580,7 +581,7 @@ func (p *prompter) field(f app.Field, content map[string]any) error {
 }
 
 // pickByNumber maps "1, 3" to the options' values; other items stay.
-func pickByNumber(s string, opts []app.Option) []string {
+func pickByNumber(s string, opts []inbox.Option) []string {
 	var out []string
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
@@ -597,7 +598,7 @@ func pickByNumber(s string, opts []app.Option) []string {
 
 // fieldPrompt prints a select's choices and returns the prompt line: the
 // label, type hints, and the default.
-func fieldPrompt(f app.Field, out io.Writer) string {
+func fieldPrompt(f inbox.Field, out io.Writer) string {
 	var hints []string
 	switch f.Type {
 	case "string":

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // Core is what the UI needs from the core; *app.Core satisfies it. The UI
@@ -46,14 +47,14 @@ type Core interface {
 	ToolsMode() string
 	SetToolsMode(mode string) error
 
-	// SubscribeInbox returns the inbox's events: first an InboxAdded for
+	// SubscribeInbox returns the inbox's events: first an inbox.Added for
 	// every request already waiting, then each change; the channel is
 	// closed after cancel.
-	SubscribeInbox() (events <-chan app.InboxEvent, cancel func())
-	// Answer answers an inbox request: an *app.InvalidAnswerError names a
+	SubscribeInbox() (events <-chan inbox.Event, cancel func())
+	// Answer answers an inbox request: an *inbox.InvalidAnswerError names a
 	// field the core refused (the request stays open); an error wrapping
-	// app.ErrRequestClosed means it was answered elsewhere or is gone.
-	Answer(id string, a app.Answer) error
+	// inbox.ErrRequestClosed means it was answered elsewhere or is gone.
+	Answer(id string, a inbox.Answer) error
 
 	// Events returns the events f selects, oldest first; UnackedEvents
 	// counts the unread ones; AckEvents marks events read.

@@ -9,6 +9,7 @@ import (
 	fynedesktop "fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // desktop is the whole UI of one run: the main window and its screens, and
@@ -20,7 +21,7 @@ type desktop struct {
 	opts      desktopOptions
 	tray      *tray // nil without a tray
 	popup     *popup
-	pending   []app.InboxRequest // waiting inbox requests, oldest first
+	pending   []inbox.Request // waiting inbox requests, oldest first
 	now       func() time.Time
 	notify    notifier
 	visible   bool   // the window is shown
@@ -113,11 +114,11 @@ func (d *desktop) apply(st app.Status) {
 // applyInbox shows an inbox event: a new request pops up (and is a
 // desktop notification) and waits in the Inbox tab; a closed one leaves
 // all three and is listed among the outcomes.
-func (d *desktop) applyInbox(ev app.InboxEvent) {
+func (d *desktop) applyInbox(ev inbox.Event) {
 	req := ev.Request
 	switch ev.Kind {
-	case app.InboxAdded:
-		if slices.ContainsFunc(d.pending, func(r app.InboxRequest) bool { return r.ID == req.ID }) {
+	case inbox.Added:
+		if slices.ContainsFunc(d.pending, func(r inbox.Request) bool { return r.ID == req.ID }) {
 			return
 		}
 		d.pending = append(d.pending, req)
@@ -126,10 +127,10 @@ func (d *desktop) applyInbox(ev app.InboxEvent) {
 			d.main.inbox.add(req)
 		}
 		d.notify.post(requestNotice(req))
-	case app.InboxClosed:
+	case inbox.Closed:
 		d.drop(req.ID)
 		d.closed(outcome{req: req, outcome: ev.Outcome, by: ev.By, at: d.now()})
-	case app.InboxCompleted:
+	case inbox.Completed:
 		d.closed(outcome{req: req, outcome: "completed", by: ev.By, at: d.now()})
 	}
 	d.showInboxCount()
@@ -165,7 +166,7 @@ func (d *desktop) answered(id string) {
 
 func (d *desktop) drop(id string) {
 	d.notify.withdraw(keyRequestPre + id)
-	d.pending = slices.DeleteFunc(d.pending, func(r app.InboxRequest) bool { return r.ID == id })
+	d.pending = slices.DeleteFunc(d.pending, func(r inbox.Request) bool { return r.ID == id })
 	d.popup.remove(id)
 	if d.main != nil {
 		d.main.inbox.remove(id)

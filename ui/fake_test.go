@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // fakeCore is a Core whose methods call its function fields; a nil field
@@ -30,8 +31,8 @@ type fakeCore struct {
 	token           func() (string, error)
 	toolsMode       func() string
 	setToolsMode    func(mode string) error
-	inbox           func() (<-chan app.InboxEvent, func())
-	answer          func(id string, a app.Answer) error
+	inbox           func() (<-chan inbox.Event, func())
+	answer          func(id string, a inbox.Answer) error
 	events          func(f events.Filter) ([]events.Event, error)
 	unacked         func() (int, error)
 	ackEvents       func(req events.AckRequest) (int, error)
@@ -69,14 +70,14 @@ func (f *fakeCore) SubscribeEvents() (<-chan events.Change, func()) {
 	return f.subEvents()
 }
 
-func (f *fakeCore) SubscribeInbox() (<-chan app.InboxEvent, func()) {
+func (f *fakeCore) SubscribeInbox() (<-chan inbox.Event, func()) {
 	if f.inbox == nil {
-		return make(chan app.InboxEvent), func() {}
+		return make(chan inbox.Event), func() {}
 	}
 	return f.inbox()
 }
 
-func (f *fakeCore) Answer(id string, a app.Answer) error {
+func (f *fakeCore) Answer(id string, a inbox.Answer) error {
 	if f.answer == nil {
 		return nil
 	}

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // requestForm is the form of an inbox request, built from its fields: per
@@ -19,7 +19,7 @@ import (
 // with a reveal toggle. What the person types lives only in the widgets;
 // clear empties them. Main goroutine only.
 type requestForm struct {
-	fields []app.Field
+	fields []inbox.Field
 	inputs []fieldInput
 	errs   []*widget.Label
 	shown  bool // errors were shown once: re-check on every change
@@ -28,7 +28,7 @@ type requestForm struct {
 
 // fieldInput is one field's input widget.
 type fieldInput interface {
-	// value is what the person gave, typed for app.Field.Parse; given is
+	// value is what the person gave, typed for inbox.Field.Parse; given is
 	// false when the field is left empty.
 	value() (v any, given bool)
 	clear()
@@ -38,7 +38,7 @@ type fieldInput interface {
 
 // newRequestForm builds the form; submit is called on Enter in a text
 // field, escape on Escape.
-func newRequestForm(fields []app.Field, submit, escape func()) *requestForm {
+func newRequestForm(fields []inbox.Field, submit, escape func()) *requestForm {
 	f := &requestForm{fields: fields, root: container.NewVBox()}
 	for i, fl := range fields {
 		in := newFieldInput(fl, submit, escape, func() {
@@ -114,7 +114,7 @@ func (f *requestForm) checkField(i int) (v any, given, ok bool) {
 	case given:
 		var err error
 		if v, err = fl.Parse(raw); err != nil {
-			var inv *app.InvalidAnswerError
+			var inv *inbox.InvalidAnswerError
 			if errors.As(err, &inv) {
 				problem = sentence(inv.Reason)
 			} else {
@@ -171,7 +171,7 @@ func sentence(s string) string {
 // newFieldInput picks the input for a field's type: a (masked) entry for
 // text and numbers, a check for a boolean, a select for a single choice, a
 // check group for several. changed is called on every edit.
-func newFieldInput(fl app.Field, submit, escape, changed func()) fieldInput {
+func newFieldInput(fl inbox.Field, submit, escape, changed func()) fieldInput {
 	switch {
 	case fl.Type == "boolean":
 		c := widget.NewCheck(fl.Label(), func(bool) { changed() })
@@ -216,7 +216,7 @@ func newFieldInput(fl app.Field, submit, escape, changed func()) fieldInput {
 	return entryInput{e}
 }
 
-func optionLabels(opts []app.Option) (labels, values []string) {
+func optionLabels(opts []inbox.Option) (labels, values []string) {
 	for _, o := range opts {
 		l := o.Title
 		if l == "" {
@@ -229,7 +229,7 @@ func optionLabels(opts []app.Option) (labels, values []string) {
 }
 
 // placeholder hints at what a text field takes.
-func placeholder(fl app.Field) string {
+func placeholder(fl inbox.Field) string {
 	switch fl.Format {
 	case "email":
 		return "name@example.com"

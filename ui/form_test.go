@@ -12,15 +12,15 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 // typesFields has every field type of the 2025-11-25 elicitation schema,
 // as app reads them (mcptest's "types" form), and a password.
-func typesFields() []app.Field {
-	return []app.Field{
+func typesFields() []inbox.Field {
+	return []inbox.Field{
 		{Name: "name", Type: "string", Title: "Name", Required: true, MinLength: ptr(2), MaxLength: ptr(20)},
 		{Name: "email", Type: "string", Title: "Email", Format: "email"},
 		{Name: "site", Type: "string", Format: "uri"},
@@ -29,18 +29,18 @@ func typesFields() []app.Field {
 		{Name: "age", Type: "integer", Required: true, Minimum: ptr(0.0), Maximum: ptr(150.0)},
 		{Name: "score", Type: "number", Minimum: ptr(0.0), Maximum: ptr(10.0)},
 		{Name: "subscribe", Type: "boolean", Title: "Subscribe?"},
-		{Name: "color", Type: "string", Required: true, Options: []app.Option{{Value: "red"}, {Value: "green"}, {Value: "blue"}}},
-		{Name: "size", Type: "string", Options: []app.Option{{Value: "s", Title: "Small"}, {Value: "l", Title: "Large"}}},
-		{Name: "tags", Type: "array", Options: []app.Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}, MinItems: ptr(1), MaxItems: ptr(2)},
-		{Name: "pets", Type: "array", Options: []app.Option{{Value: "cat", Title: "Cat"}, {Value: "dog", Title: "Dog"}}},
+		{Name: "color", Type: "string", Required: true, Options: []inbox.Option{{Value: "red"}, {Value: "green"}, {Value: "blue"}}},
+		{Name: "size", Type: "string", Options: []inbox.Option{{Value: "s", Title: "Small"}, {Value: "l", Title: "Large"}}},
+		{Name: "tags", Type: "array", Options: []inbox.Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}, MinItems: ptr(1), MaxItems: ptr(2)},
+		{Name: "pets", Type: "array", Options: []inbox.Option{{Value: "cat", Title: "Cat"}, {Value: "dog", Title: "Dog"}}},
 		{Name: "password", Type: "string", Title: "Sudo password", Secret: true, Required: true,
 			Description: "For sudo on prod-1; asked once, kept in memory for 5 minutes."},
 	}
 }
 
-func typesRequest() app.InboxRequest {
-	return app.InboxRequest{
-		ID: "a1b2c3d4", Server: "ssh", Tool: "exec", Client: "Claude Desktop", Source: app.SourceServer,
+func typesRequest() inbox.Request {
+	return inbox.Request{
+		ID: "a1b2c3d4", Server: "ssh", Tool: "exec", Client: "Claude Desktop", Source: inbox.SourceServer,
 		Message: "Restarting nginx on prod-1 needs a few details.", Mode: "form", Fields: typesFields(),
 		Created: testNow.Add(-10 * time.Second), Deadline: testNow.Add(4*time.Minute + 50*time.Second),
 	}
@@ -48,12 +48,12 @@ func typesRequest() app.InboxRequest {
 
 // answers records a fake core's Answer calls.
 type answers struct {
-	got []app.Answer
+	got []inbox.Answer
 	ids []string
 	err error // returned by the next call
 }
 
-func (a *answers) answer(id string, ans app.Answer) error {
+func (a *answers) answer(id string, ans inbox.Answer) error {
 	a.ids = append(a.ids, id)
 	a.got = append(a.got, ans)
 	err := a.err
@@ -62,7 +62,7 @@ func (a *answers) answer(id string, ans app.Answer) error {
 }
 
 // showRequest puts a request view of req in a test window.
-func showRequest(t *testing.T, req app.InboxRequest) (*requestView, *answers, *[]string, fyne.Window) {
+func showRequest(t *testing.T, req inbox.Request) (*requestView, *answers, *[]string, fyne.Window) {
 	t.Helper()
 	failOnThreadErrors(t)
 	test.NewTempApp(t)
@@ -214,7 +214,7 @@ func TestFormAcceptSendsTypedValuesAndForgetsThem(t *testing.T) {
 	if len(ans.got) != 1 {
 		t.Fatalf("Answer calls: %d, want 1 (errors shown: %q)", len(ans.got), v.problem.Text)
 	}
-	want := app.Answer{Action: app.ActionAccept, By: "ui", Content: map[string]any{
+	want := inbox.Answer{Action: inbox.ActionAccept, By: "ui", Content: map[string]any{
 		"name": "Ada", "email": "ada@example.com", "age": int64(36), "score": 9.5, "password": "s3cret!",
 		"color": "green", "size": "l", "subscribe": true, "pets": []string{"dog"},
 	}}
@@ -232,13 +232,13 @@ func TestFormAcceptSendsTypedValuesAndForgetsThem(t *testing.T) {
 }
 
 func TestFormDefaultsArePrefilled(t *testing.T) {
-	req := app.InboxRequest{ID: "d", Server: "conf", Mode: "form", Fields: []app.Field{
+	req := inbox.Request{ID: "d", Server: "conf", Mode: "form", Fields: []inbox.Field{
 		{Name: "name", Type: "string", Default: "John Doe", HasDefault: true},
 		{Name: "age", Type: "integer", Default: int64(30), HasDefault: true},
 		{Name: "score", Type: "number", Default: 95.5, HasDefault: true},
-		{Name: "status", Type: "string", Options: []app.Option{{Value: "active"}, {Value: "inactive"}}, Default: "active", HasDefault: true},
+		{Name: "status", Type: "string", Options: []inbox.Option{{Value: "active"}, {Value: "inactive"}}, Default: "active", HasDefault: true},
 		{Name: "verified", Type: "boolean", Default: true, HasDefault: true},
-		{Name: "tags", Type: "array", Options: []app.Option{{Value: "a"}, {Value: "b"}}, Default: []string{"b"}, HasDefault: true},
+		{Name: "tags", Type: "array", Options: []inbox.Option{{Value: "a"}, {Value: "b"}}, Default: []string{"b"}, HasDefault: true},
 	}}
 	v, ans, _, _ := showRequest(t, req)
 	test.Tap(v.accept)
@@ -258,12 +258,12 @@ func TestFormKeys(t *testing.T) {
 	w.Canvas().Focus(pw)
 	test.Type(pw, "x")
 	pw.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(ans.got) != 1 || ans.got[0].Action != app.ActionAccept {
+	if len(ans.got) != 1 || ans.got[0].Action != inbox.ActionAccept {
 		t.Fatalf("Enter answered %v, want accept", ans.got)
 	}
 	v2, ans2, _, _ := showRequest(t, typesRequest())
 	inputOf(t, v2, "name").object().(*formEntry).TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(ans2.got) != 1 || ans2.got[0].Action != app.ActionCancel || ans2.got[0].Content != nil {
+	if len(ans2.got) != 1 || ans2.got[0].Action != inbox.ActionCancel || ans2.got[0].Content != nil {
 		t.Errorf("Escape answered %v, want cancel without content", ans2.got)
 	}
 }
@@ -276,7 +276,7 @@ func TestDeclineAndCancelSendNoValues(t *testing.T) {
 	_ = v2
 	test.Tap(button(t, w2.Canvas().Content(), "Cancel"))
 	got := append(ans.got, ans2.got...)
-	if len(got) != 2 || got[0].Action != app.ActionDecline || got[1].Action != app.ActionCancel || got[0].Content != nil {
+	if len(got) != 2 || got[0].Action != inbox.ActionDecline || got[1].Action != inbox.ActionCancel || got[0].Content != nil {
 		t.Errorf("answers %v, want decline then cancel, no content", got)
 	}
 	if e := inputOf(t, v, "password").object().(*formEntry); e.Text != "" {
@@ -287,7 +287,7 @@ func TestDeclineAndCancelSendNoValues(t *testing.T) {
 func TestCoreRefusalsShowInline(t *testing.T) {
 	v, ans, done, _ := showRequest(t, typesRequest())
 	fillTypes(t, v)
-	ans.err = &app.InvalidAnswerError{Field: "name", Reason: "is taken"}
+	ans.err = &inbox.InvalidAnswerError{Field: "name", Reason: "is taken"}
 	test.Tap(v.accept)
 	if got := errorOf(v, "name"); got != "Is taken." {
 		t.Errorf("name error = %q after the core refused it", got)
@@ -300,7 +300,7 @@ func TestCoreRefusalsShowInline(t *testing.T) {
 	if !v.problem.Visible() || v.problem.Text != "talking to mcptray: connection refused" {
 		t.Errorf("problem shown: %q", v.problem.Text)
 	}
-	ans.err = fmt.Errorf("request a1b2c3d4 was already closed (accept, by cli): %w", app.ErrRequestClosed)
+	ans.err = fmt.Errorf("request a1b2c3d4 was already closed (accept, by cli): %w", inbox.ErrRequestClosed)
 	test.Tap(v.accept)
 	if len(*done) != 1 {
 		t.Error("a request answered elsewhere stays on screen")
@@ -308,7 +308,7 @@ func TestCoreRefusalsShowInline(t *testing.T) {
 }
 
 func TestURLRequest(t *testing.T) {
-	req := app.InboxRequest{ID: "u1", Server: "gmail", Tool: "connect_account", Mode: "url",
+	req := inbox.Request{ID: "u1", Server: "gmail", Tool: "connect_account", Mode: "url",
 		Message: "Sign in to Google to let gmail read your mail.",
 		URL:     "https://accounts.google.com/o/oauth2/v2/auth?client_id=x&state=y", Host: "accounts.google.com",
 		Created: testNow, Deadline: testNow.Add(5 * time.Minute)}
@@ -329,20 +329,20 @@ func TestURLRequest(t *testing.T) {
 		t.Error("a URL request has Accept; want Open in browser")
 	}
 	test.Tap(button(t, w.Canvas().Content(), "Open in browser"))
-	if len(ans.got) != 1 || !reflect.DeepEqual(ans.got[0], app.Answer{Action: app.ActionAccept, By: "ui"}) || len(*done) != 1 {
+	if len(ans.got) != 1 || !reflect.DeepEqual(ans.got[0], inbox.Answer{Action: inbox.ActionAccept, By: "ui"}) || len(*done) != 1 {
 		t.Errorf("answers %v, done %v", ans.got, *done)
 	}
 }
 
 func TestConfirmRequest(t *testing.T) {
-	req := app.InboxRequest{ID: "c1", Server: "notes", Tool: "delete_all", Mode: "form", Confirm: true,
+	req := inbox.Request{ID: "c1", Server: "notes", Tool: "delete_all", Mode: "form", Confirm: true,
 		Message: "Delete all 214 notes?", Created: testNow, Deadline: testNow.Add(time.Minute)}
 	v, ans, _, _ := showRequest(t, req)
 	if v.form != nil {
 		t.Error("a yes/no request has a form")
 	}
 	test.Tap(v.accept)
-	if len(ans.got) != 1 || ans.got[0].Action != app.ActionAccept {
+	if len(ans.got) != 1 || ans.got[0].Action != inbox.ActionAccept {
 		t.Errorf("answers %v", ans.got)
 	}
 }
@@ -350,7 +350,7 @@ func TestConfirmRequest(t *testing.T) {
 // A yes/no request whose server named its yes (Gmail's "Send") offers
 // that and Cancel, which declines.
 func TestConfirmRequestWithItsOwnLabel(t *testing.T) {
-	req := app.InboxRequest{ID: "c2", Server: "gmail", Tool: "send", Mode: "form", Confirm: true, AcceptLabel: "Send",
+	req := inbox.Request{ID: "c2", Server: "gmail", Tool: "send", Mode: "form", Confirm: true, AcceptLabel: "Send",
 		Message: "From: ada@example.com\nTo: bob@example.com\nSubject: Lunch?", Created: testNow, Deadline: testNow.Add(time.Minute)}
 	v, ans, _, _ := showRequest(t, req)
 	if v.accept.Text != "Send" {
@@ -366,7 +366,7 @@ func TestConfirmRequestWithItsOwnLabel(t *testing.T) {
 		t.Errorf("buttons %q, want Send and Cancel", labels)
 	}
 	test.Tap(button(t, v.root, "Cancel"))
-	if len(ans.got) != 1 || ans.got[0].Action != app.ActionDecline {
+	if len(ans.got) != 1 || ans.got[0].Action != inbox.ActionDecline {
 		t.Errorf("Cancel answered %v, want decline", ans.got)
 	}
 }
@@ -384,24 +384,24 @@ func TestCountdown(t *testing.T) {
 }
 
 func TestRequestNotice(t *testing.T) {
-	pw := app.InboxRequest{ID: "r1", Server: "ssh", Message: "sudo on prod-1", Mode: "form",
-		Fields: []app.Field{{Name: "password", Title: "Sudo password", Secret: true}}}
+	pw := inbox.Request{ID: "r1", Server: "ssh", Message: "sudo on prod-1", Mode: "form",
+		Fields: []inbox.Field{{Name: "password", Title: "Sudo password", Secret: true}}}
 	want := notice{key: "inbox/r1", title: "ssh needs your sudo password", body: "sudo on prod-1", expire: untilWithdrawn}
 	if n := requestNotice(pw); n != want {
 		t.Errorf("notice %+v, want %+v", n, want)
 	}
 	key := pw
-	key.Fields = []app.Field{{Name: "k", Title: "SSH key passphrase"}}
+	key.Fields = []inbox.Field{{Name: "k", Title: "SSH key passphrase"}}
 	if n := requestNotice(key); n.title != "ssh needs your SSH key passphrase" {
 		t.Errorf("notice %q", n.title)
 	}
 	if n := requestNotice(typesRequest()); n.title != "ssh needs your input" {
 		t.Errorf("notice %q", n.title)
 	}
-	if n := requestNotice(app.InboxRequest{Server: "gmail", Mode: "url", Host: "accounts.google.com"}); n.title != "gmail asks you to open accounts.google.com" {
+	if n := requestNotice(inbox.Request{Server: "gmail", Mode: "url", Host: "accounts.google.com"}); n.title != "gmail asks you to open accounts.google.com" {
 		t.Errorf("notice %q", n.title)
 	}
-	if n := requestNotice(app.InboxRequest{Server: "notes", Mode: "form", Confirm: true}); n.title != "notes asks you to confirm" {
+	if n := requestNotice(inbox.Request{Server: "notes", Mode: "form", Confirm: true}); n.title != "notes asks you to confirm" {
 		t.Errorf("notice %q", n.title)
 	}
 }

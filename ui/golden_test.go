@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // update rewrites the markup goldens in testdata/ instead of comparing.
@@ -141,32 +142,32 @@ func TestGoldenTrayMenu(t *testing.T) {
 func TestGoldenInbox(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
 	d.win.Resize(fyne.NewSize(900, 560))
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("p1", "ssh", 20*time.Second)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("p1", "ssh", 20*time.Second)})
 	closed := typesRequest()
-	d.applyInbox(app.InboxEvent{Kind: app.InboxClosed, Request: closed, Outcome: "accept", By: "ui"})
+	d.applyInbox(inbox.Event{Kind: inbox.Closed, Request: closed, Outcome: "accept", By: "ui"})
 	closed.Server, closed.Message = "gmail", "Sign in to Google"
-	d.applyInbox(app.InboxEvent{Kind: app.InboxClosed, Request: closed, Outcome: "timeout", By: "deadline"})
+	d.applyInbox(inbox.Event{Kind: inbox.Closed, Request: closed, Outcome: "timeout", By: "deadline"})
 	d.open(tabInbox)
 	assertMarkup(t, "inbox.xml", d.win.Canvas())
 }
 
 func TestGoldenPopupForm(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: typesRequest()})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("p1", "notes", 0)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: typesRequest()})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("p1", "notes", 0)})
 	d.popup.win.Resize(fyne.NewSize(480, 1300))
 	assertMarkup(t, "popup-form.xml", d.popup.win.Canvas())
 }
 
 func TestGoldenPopupPassword(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("p1", "ssh", 3*time.Second)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("p1", "ssh", 3*time.Second)})
 	assertMarkup(t, "popup-password.xml", d.popup.win.Canvas())
 }
 
 func TestGoldenPopupURL(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: app.InboxRequest{
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: inbox.Request{
 		ID: "u1", Server: "gmail", Tool: "connect_account", Mode: "url",
 		Message: "Sign in to Google to let gmail read your mail.",
 		URL:     "https://accounts.google.com/o/oauth2/v2/auth?client_id=x&state=y", Host: "accounts.google.com",

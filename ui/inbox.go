@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // maxOutcomes is how many closed requests the Inbox tab lists.
@@ -16,7 +16,7 @@ const maxOutcomes = 50
 
 // outcome is a closed request as the Inbox tab lists it: never a value.
 type outcome struct {
-	req     app.InboxRequest
+	req     inbox.Request
 	outcome string // accept, decline, cancel, timeout; "completed" for a finished URL
 	by      string // ui, cli, deadline, server, complete, …
 	at      time.Time
@@ -27,7 +27,7 @@ type outcome struct {
 // value). Main goroutine only.
 type inboxScreen struct {
 	now    func() time.Time
-	answer func(id string, a app.Answer) error
+	answer func(id string, a inbox.Answer) error
 	done   func(id string)
 
 	views    []*requestView // the waiting requests, oldest first
@@ -38,7 +38,7 @@ type inboxScreen struct {
 	root     fyne.CanvasObject
 }
 
-func newInboxScreen(now func() time.Time, answer func(string, app.Answer) error, done func(string)) *inboxScreen {
+func newInboxScreen(now func() time.Time, answer func(string, inbox.Answer) error, done func(string)) *inboxScreen {
 	s := &inboxScreen{now: now, answer: answer, done: done, pending: container.NewVBox()}
 	s.empty = widget.NewLabel("Nothing waits for you. When a server asks for a password or a choice, it shows here and in a popup.")
 	s.empty.Wrapping = fyne.TextWrapWord
@@ -76,7 +76,7 @@ func newInboxScreen(now func() time.Time, answer func(string, app.Answer) error,
 }
 
 // add shows a waiting request.
-func (s *inboxScreen) add(req app.InboxRequest) {
+func (s *inboxScreen) add(req inbox.Request) {
 	if slices.ContainsFunc(s.views, func(v *requestView) bool { return v.req.ID == req.ID }) {
 		return
 	}
@@ -129,11 +129,11 @@ func (s *inboxScreen) tick() {
 func outcomeText(oc outcome) string {
 	var what string
 	switch oc.outcome {
-	case app.ActionAccept:
+	case inbox.ActionAccept:
 		what = "answered"
-	case app.ActionDecline:
+	case inbox.ActionDecline:
 		what = "declined"
-	case app.ActionCancel:
+	case inbox.ActionCancel:
 		what = "cancelled"
 	case "timeout":
 		return "timed out"
@@ -145,9 +145,9 @@ func outcomeText(oc outcome) string {
 	switch oc.by {
 	case "", "ui":
 		return what
-	case app.ClosedByServer:
+	case inbox.ClosedByServer:
 		return "withdrawn"
-	case app.ClosedByComplete:
+	case inbox.ClosedByComplete:
 		return "completed"
 	}
 	return what + " (" + oc.by + ")"
@@ -155,7 +155,7 @@ func outcomeText(oc outcome) string {
 
 func outcomeImportance(o string) widget.Importance {
 	switch o {
-	case app.ActionAccept, "completed":
+	case inbox.ActionAccept, "completed":
 		return widget.SuccessImportance
 	case "timeout":
 		return widget.WarningImportance

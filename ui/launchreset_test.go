@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // popupText is every label of the popup's content, one per line.
@@ -30,7 +30,7 @@ func TestLaunchPopupShowsChanges(t *testing.T) {
 	req := launchRequest("l1")
 	req.Launch.Previous = req.Launch.CommandLine
 	req.Launch.Changes = []string{"NODE_OPTIONS: --require /tmp/evil.js", "API_KEY: value changed", "/home/me/bin/wrapper.py: contents changed since you approved it"}
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: req})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: req})
 	all := popupText(d)
 	for _, want := range append([]string{"What changed since you approved it:"}, req.Launch.Changes...) {
 		if !strings.Contains(all, want) {
@@ -42,18 +42,18 @@ func TestLaunchPopupShowsChanges(t *testing.T) {
 // After a reset of mcptray's records, one popup lists every entry that
 // waits: Approve all accepts, Choose one by one declines.
 func TestLaunchResetPopup(t *testing.T) {
-	for label, action := range map[string]string{"Approve all": app.ActionAccept, "Choose one by one": app.ActionDecline} {
-		var got []app.Answer
-		d, _ := testDesktop(t, &fakeCore{answer: func(id string, a app.Answer) error {
+	for label, action := range map[string]string{"Approve all": inbox.ActionAccept, "Choose one by one": inbox.ActionDecline} {
+		var got []inbox.Answer
+		d, _ := testDesktop(t, &fakeCore{answer: func(id string, a inbox.Answer) error {
 			got = append(got, a)
 			return nil
 		}})
-		req := app.InboxRequest{ID: "r1", Kind: app.KindLaunchReset, Source: app.SourceMcptray, Mode: "form", Confirm: true, Fields: []app.Field{},
+		req := inbox.Request{ID: "r1", Kind: inbox.KindLaunchReset, Source: inbox.SourceMcptray, Mode: "form", Confirm: true, Fields: []inbox.Field{},
 			Message: "mcptray's records were reset; these 2 servers want to run: notes, ssh. Approve them all, or choose one by one?",
-			Reset: &app.LaunchReset{File: "/home/me/.config/mcptray/mcp.json", Why: "reset", Entries: []app.LaunchApproval{
+			Reset: &inbox.LaunchReset{File: "/home/me/.config/mcptray/mcp.json", Why: "reset", Entries: []inbox.LaunchApproval{
 				{Entry: "notes", CommandLine: "/usr/bin/npx -y @acme/notes-mcp"}, {Entry: "ssh", CommandLine: "/usr/bin/mcptray serve ssh"}}},
 			Created: testNow, Deadline: testNow.Add(5 * time.Minute)}
-		d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: req})
+		d.applyInbox(inbox.Event{Kind: inbox.Added, Request: req})
 		all := popupText(d)
 		for _, want := range []string{"File: /home/me/.config/mcptray/mcp.json", "notes: /usr/bin/npx -y @acme/notes-mcp", "ssh: /usr/bin/mcptray serve ssh"} {
 			if !strings.Contains(all, want) {

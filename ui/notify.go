@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // prefNotifications is the preference (Fyne's, per user) that turns desktop
@@ -98,7 +98,7 @@ func (n notifier) withdraw(key string) {
 // requestNotice is the notification for a new inbox request: "ssh needs
 // your sudo password", with the server's message as the body. It stays
 // until the request closes.
-func requestNotice(req app.InboxRequest) notice {
+func requestNotice(req inbox.Request) notice {
 	var title string
 	switch {
 	case req.Mode == "url":

@@ -7,7 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // recordingNotices is a notificationService that lists what it is asked:
@@ -36,10 +36,10 @@ func TestDesktopWithdrawsNotifications(t *testing.T) {
 	t.Cleanup(d.close)
 	d.apply(twoServers())
 
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("r1", "ssh", time.Second)})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("r2", "notes", time.Second)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("r1", "ssh", time.Second)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("r2", "notes", time.Second)})
 	d.answered("r1") // answered in the popup or the Inbox tab
-	d.applyInbox(app.InboxEvent{Kind: app.InboxClosed, Request: passwordRequest("r2", "notes", time.Second), Outcome: "timeout"})
+	d.applyInbox(inbox.Event{Kind: inbox.Closed, Request: passwordRequest("r2", "notes", time.Second), Outcome: "timeout"})
 
 	broken := twoServers()
 	broken.ConfigError = "mcp.json:3:14: invalid character '}'"
@@ -49,8 +49,8 @@ func TestDesktopWithdrawsNotifications(t *testing.T) {
 	d.notify.notify("feed: new mail", "from ada")
 
 	d.notify.setEnabled(false)
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("r3", "ssh", time.Second)})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxClosed, Request: passwordRequest("r3", "ssh", time.Second), Outcome: "declined"})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("r3", "ssh", time.Second)})
+	d.applyInbox(inbox.Event{Kind: inbox.Closed, Request: passwordRequest("r3", "ssh", time.Second), Outcome: "declined"})
 
 	want := []string{
 		"post inbox/r1 ssh needs your sudo password (0s)",

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // popup is the small window that asks the person at once: it shows the
@@ -22,26 +22,26 @@ import (
 type popup struct {
 	app    fyne.App
 	now    func() time.Time
-	answer func(id string, a app.Answer) error
+	answer func(id string, a inbox.Answer) error
 	done   func(id string) // a request was answered here
 
-	win   fyne.Window        // nil until the first request
-	queue []app.InboxRequest // waiting, oldest first
-	view  *requestView       // shows queue[0]; nil when the queue is empty
-	more  *widget.Label      // how many more wait behind it
+	win   fyne.Window     // nil until the first request
+	queue []inbox.Request // waiting, oldest first
+	view  *requestView    // shows queue[0]; nil when the queue is empty
+	more  *widget.Label   // how many more wait behind it
 }
 
-func newPopup(a fyne.App, now func() time.Time, answer func(string, app.Answer) error, done func(string)) *popup {
+func newPopup(a fyne.App, now func() time.Time, answer func(string, inbox.Answer) error, done func(string)) *popup {
 	return &popup{app: a, now: now, answer: answer, done: done}
 }
 
 // add queues req and shows the popup.
-func (p *popup) add(req app.InboxRequest) {
-	if slices.ContainsFunc(p.queue, func(r app.InboxRequest) bool { return r.ID == req.ID }) {
+func (p *popup) add(req inbox.Request) {
+	if slices.ContainsFunc(p.queue, func(r inbox.Request) bool { return r.ID == req.ID }) {
 		return
 	}
 	p.queue = append(p.queue, req)
-	slices.SortStableFunc(p.queue, func(a, b app.InboxRequest) int { return a.Created.Compare(b.Created) })
+	slices.SortStableFunc(p.queue, func(a, b inbox.Request) int { return a.Created.Compare(b.Created) })
 	if p.view == nil || p.view.req.ID != p.queue[0].ID {
 		p.showFirst()
 		return
@@ -54,7 +54,7 @@ func (p *popup) add(req app.InboxRequest) {
 // remove drops request id (answered or gone); the next one shows, or the
 // popup closes.
 func (p *popup) remove(id string) {
-	i := slices.IndexFunc(p.queue, func(r app.InboxRequest) bool { return r.ID == id })
+	i := slices.IndexFunc(p.queue, func(r inbox.Request) bool { return r.ID == id })
 	if i < 0 {
 		return
 	}
@@ -89,9 +89,9 @@ func (p *popup) showFirst() {
 			}
 			switch k.Name {
 			case fyne.KeyEscape:
-				p.view.send(app.ActionCancel)
+				p.view.send(inbox.ActionCancel)
 			case fyne.KeyReturn, fyne.KeyEnter:
-				p.view.send(app.ActionAccept)
+				p.view.send(inbox.ActionAccept)
 			}
 		})
 		p.more = widget.NewLabel("")

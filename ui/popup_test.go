@@ -8,15 +8,15 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/assets"
 )
 
-func passwordRequest(id, server string, age time.Duration) app.InboxRequest {
-	return app.InboxRequest{
-		ID: id, Server: server, Tool: "exec", Source: app.SourceServer, Mode: "form",
+func passwordRequest(id, server string, age time.Duration) inbox.Request {
+	return inbox.Request{
+		ID: id, Server: server, Tool: "exec", Source: inbox.SourceServer, Mode: "form",
 		Message: "sudo on prod-1 needs your password",
-		Fields:  []app.Field{{Name: "password", Type: "string", Title: "Sudo password", Secret: true, Required: true}},
+		Fields:  []inbox.Field{{Name: "password", Type: "string", Title: "Sudo password", Secret: true, Required: true}},
 		Created: testNow.Add(-age), Deadline: testNow.Add(5*time.Minute - age),
 	}
 }
@@ -37,8 +37,8 @@ func testDesktop(t *testing.T, c *fakeCore) (*desktop, *fakeTrayHost) {
 func TestPopupQueuesRequestsOldestFirst(t *testing.T) {
 	ans := &answers{}
 	d, host := testDesktop(t, &fakeCore{answer: ans.answer})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("new", "notes", time.Second)})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("old", "ssh", time.Minute)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("new", "notes", time.Second)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("old", "ssh", time.Minute)})
 	p := d.popup
 	if p.view == nil || p.view.req.ID != "old" || p.win.Title() != "ssh" {
 		t.Fatalf("popup shows %v titled %q, want the oldest request, of ssh", p.view.req.ID, p.win.Title())
@@ -77,7 +77,7 @@ func TestPopupQueuesRequestsOldestFirst(t *testing.T) {
 	}
 
 	// Answered elsewhere (the CLI): the popup closes.
-	d.applyInbox(app.InboxEvent{Kind: app.InboxClosed, Request: passwordRequest("new", "notes", time.Second), Outcome: "accept", By: "cli"})
+	d.applyInbox(inbox.Event{Kind: inbox.Closed, Request: passwordRequest("new", "notes", time.Second), Outcome: "accept", By: "cli"})
 	if p.view != nil || len(p.queue) != 0 {
 		t.Errorf("popup still shows %v", p.view.req.ID)
 	}
@@ -95,10 +95,10 @@ func TestPopupQueuesRequestsOldestFirst(t *testing.T) {
 func TestPopupEscapeCancels(t *testing.T) {
 	ans := &answers{}
 	d, _ := testDesktop(t, &fakeCore{answer: ans.answer})
-	d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("r", "ssh", 0)})
+	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("r", "ssh", 0)})
 	focused := d.popup.win.Canvas().Focused().(*formEntry)
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(ans.got) != 1 || ans.got[0].Action != app.ActionCancel {
+	if len(ans.got) != 1 || ans.got[0].Action != inbox.ActionCancel {
 		t.Errorf("Escape answered %v", ans.got)
 	}
 }
@@ -106,11 +106,11 @@ func TestPopupEscapeCancels(t *testing.T) {
 func TestNewRequestIsANotification(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
 	test.AssertNotificationSent(t, fyne.NewNotification("ssh needs your sudo password", "sudo on prod-1 needs your password"), func() {
-		d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("r", "ssh", 0)})
+		d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("r", "ssh", 0)})
 	})
 	// The same request again (a re-subscription): no second popup or notice.
 	test.AssertNotificationSent(t, nil, func() {
-		d.applyInbox(app.InboxEvent{Kind: app.InboxAdded, Request: passwordRequest("r", "ssh", 0)})
+		d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("r", "ssh", 0)})
 	})
 	if len(d.popup.queue) != 1 {
 		t.Errorf("queue holds %d, want 1", len(d.popup.queue))

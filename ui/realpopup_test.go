@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // mcpCall is one tools/call made through the app's gateway.
@@ -174,7 +175,7 @@ func TestRealPopup(t *testing.T) {
 	if err != nil || len(reqs) != 1 {
 		t.Fatalf("inbox over the control socket: %v, %v", reqs, err)
 	}
-	if err := cl.Answer(ctx, reqs[0].ID, app.Answer{Action: app.ActionDecline, By: "cli"}); err != nil {
+	if err := cl.Answer(ctx, reqs[0].ID, inbox.Answer{Action: inbox.ActionDecline, By: "cli"}); err != nil {
 		t.Fatal(err)
 	}
 	windowGone(t, a, "ssh")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // TestRealPrompts puts the three questions mcptray asks about what runs to
@@ -34,9 +35,9 @@ func TestRealPrompts(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	answer := func(kind string, ans app.Answer) {
+	answer := func(kind string, ans inbox.Answer) {
 		t.Helper()
-		var reqs []app.InboxRequest
+		var reqs []inbox.Request
 		waitFor(t, 30*time.Second, "a "+kind+" request", func() bool {
 			reqs, _ = cl.Inbox(ctx)
 			return len(reqs) == 1 && reqs[0].Kind == kind
@@ -51,7 +52,7 @@ func TestRealPrompts(t *testing.T) {
 		"reason": "The person asked to clean up old plans; this one is from last year and was superseded by 2027-plan.md."})
 	popup := findWindow(t, a, "notes")
 	screenshot(t, a, popup, "prompt-approval.png")
-	answer(app.KindApproval, app.Answer{Action: app.ActionAccept, Scope: app.ScopeOnce, By: "ui-test"})
+	answer(inbox.KindApproval, inbox.Answer{Action: inbox.ActionAccept, Scope: inbox.ScopeOnce, By: "ui-test"})
 	if r := call.wait(t); !strings.HasPrefix(r, "delete_note: ") {
 		t.Errorf("the allowed call: %q", r)
 	}
@@ -64,7 +65,7 @@ func TestRealPrompts(t *testing.T) {
 	}
 	popup = findWindow(t, a, "notes")
 	screenshot(t, a, popup, "prompt-tool-change.png")
-	answer(app.KindToolChange, app.Answer{Action: app.ActionDecline, By: "ui-test"})
+	answer(inbox.KindToolChange, inbox.Answer{Action: inbox.ActionDecline, By: "ui-test"})
 	windowGone(t, a, "notes")
 
 	// 3. An entry added by a plain write of mcp.json.
@@ -79,7 +80,7 @@ func TestRealPrompts(t *testing.T) {
 		return hasItem(items, "files — waiting for your approval")
 	})
 	screenshot(t, a, popup, "prompt-launch.png")
-	answer(app.KindLaunch, app.Answer{Action: app.ActionDecline, By: "ui-test"})
+	answer(inbox.KindLaunch, inbox.Answer{Action: inbox.ActionDecline, By: "ui-test"})
 	windowGone(t, a, "files")
 
 	clickTrayItem(t, a, conn, "Quit")

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/inbox"
 )
 
 // requestView shows one inbox request and answers it: who asks and during
@@ -20,9 +20,9 @@ import (
 // with "Open in browser" / Decline. The popup and the Inbox tab
 // both use it. Main goroutine only.
 type requestView struct {
-	req       app.InboxRequest
-	answer    func(id string, a app.Answer) error // Core.Answer
-	done      func(id string)                     // the request is answered or gone
+	req       inbox.Request
+	answer    func(id string, a inbox.Answer) error // Core.Answer
+	done      func(id string)                       // the request is answered or gone
 	now       func() time.Time
 	form      *requestForm // nil for a URL or a yes/no request
 	countdown *widget.Label
@@ -31,7 +31,7 @@ type requestView struct {
 	root      fyne.CanvasObject
 }
 
-func newRequestView(req app.InboxRequest, now func() time.Time, answer func(string, app.Answer) error, done func(string)) *requestView {
+func newRequestView(req inbox.Request, now func() time.Time, answer func(string, inbox.Answer) error, done func(string)) *requestView {
 	v := &requestView{req: req, answer: answer, done: done, now: now}
 	title := widget.NewLabelWithStyle(req.Server, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.countdown = widget.NewLabel("")
@@ -53,29 +53,29 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 	v.problem.Wrapping = fyne.TextWrapWord
 	v.problem.Hide()
 
-	decline := widget.NewButton("Decline", func() { v.send(app.ActionDecline) })
-	cancel := widget.NewButton("Cancel", func() { v.send(app.ActionCancel) })
+	decline := widget.NewButton("Decline", func() { v.send(inbox.ActionDecline) })
+	cancel := widget.NewButton("Cancel", func() { v.send(inbox.ActionCancel) })
 	var buttons *fyne.Container
 	switch {
-	case req.Kind == app.KindApproval:
+	case req.Kind == inbox.KindApproval:
 		box.Add(approvalDetail(req))
-		v.accept = widget.NewButton("Allow once", func() { v.sendScope(app.ActionAccept, app.ScopeOnce) })
+		v.accept = widget.NewButton("Allow once", func() { v.sendScope(inbox.ActionAccept, inbox.ScopeOnce) })
 		buttons = container.NewHBox(v.accept,
-			widget.NewButton("Allow for this session", func() { v.sendScope(app.ActionAccept, app.ScopeSession) }),
-			widget.NewButton("Always", func() { v.sendScope(app.ActionAccept, app.ScopeAlways) }),
-			widget.NewButton("Deny", func() { v.send(app.ActionDecline) }))
-	case req.Kind == app.KindToolChange:
+			widget.NewButton("Allow for this session", func() { v.sendScope(inbox.ActionAccept, inbox.ScopeSession) }),
+			widget.NewButton("Always", func() { v.sendScope(inbox.ActionAccept, inbox.ScopeAlways) }),
+			widget.NewButton("Deny", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindToolChange:
 		box.Add(toolChangeDetail(req))
-		v.accept = widget.NewButton("Accept the change", func() { v.send(app.ActionAccept) })
-		buttons = container.NewHBox(v.accept, widget.NewButton("Keep it held back", func() { v.send(app.ActionDecline) }))
-	case req.Kind == app.KindLaunch:
+		v.accept = widget.NewButton("Accept the change", func() { v.send(inbox.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Keep it held back", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindLaunch:
 		box.Add(launchDetail(req))
-		v.accept = widget.NewButton("Allow it to run", func() { v.send(app.ActionAccept) })
-		buttons = container.NewHBox(v.accept, widget.NewButton("Don't run it", func() { v.send(app.ActionDecline) }))
-	case req.Kind == app.KindLaunchReset:
+		v.accept = widget.NewButton("Allow it to run", func() { v.send(inbox.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Don't run it", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindLaunchReset:
 		box.Add(launchResetDetail(req))
-		v.accept = widget.NewButton("Approve all", func() { v.send(app.ActionAccept) })
-		buttons = container.NewHBox(v.accept, widget.NewButton("Choose one by one", func() { v.send(app.ActionDecline) }))
+		v.accept = widget.NewButton("Approve all", func() { v.send(inbox.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Choose one by one", func() { v.send(inbox.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -83,21 +83,21 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 		box.Add(widget.NewLabel("Open this site in your browser?"))
 		box.Add(host)
 		box.Add(u)
-		v.accept = widget.NewButton("Open in browser", func() { v.send(app.ActionAccept) })
+		v.accept = widget.NewButton("Open in browser", func() { v.send(inbox.ActionAccept) })
 		buttons = container.NewHBox(v.accept, decline)
 	default:
 		if !req.Confirm {
-			v.form = newRequestForm(req.Fields, func() { v.send(app.ActionAccept) }, func() { v.send(app.ActionCancel) })
+			v.form = newRequestForm(req.Fields, func() { v.send(inbox.ActionAccept) }, func() { v.send(inbox.ActionCancel) })
 			box.Add(v.form.root)
 		}
 		if req.Confirm && req.AcceptLabel != "" {
 			// The server named its yes ("Send"): the choices are that or
 			// not doing it.
-			v.accept = widget.NewButton(req.AcceptLabel, func() { v.send(app.ActionAccept) })
-			buttons = container.NewHBox(v.accept, widget.NewButton("Cancel", func() { v.send(app.ActionDecline) }))
+			v.accept = widget.NewButton(req.AcceptLabel, func() { v.send(inbox.ActionAccept) })
+			buttons = container.NewHBox(v.accept, widget.NewButton("Cancel", func() { v.send(inbox.ActionDecline) }))
 			break
 		}
-		v.accept = widget.NewButton("Accept", func() { v.send(app.ActionAccept) })
+		v.accept = widget.NewButton("Accept", func() { v.send(inbox.ActionAccept) })
 		buttons = container.NewHBox(v.accept, decline, cancel)
 	}
 	v.accept.Importance = widget.HighImportance
@@ -109,11 +109,11 @@ func newRequestView(req app.InboxRequest, now func() time.Time, answer func(stri
 
 // origin says where a request comes from: the tool call, the assistant,
 // or mcp.json.
-func origin(req app.InboxRequest) string {
+func origin(req inbox.Request) string {
 	switch {
-	case req.Kind != "" && req.Kind != app.KindElicitation && req.Kind != app.KindInput:
+	case req.Kind != "" && req.Kind != inbox.KindElicitation && req.Kind != inbox.KindInput:
 		return "" // mcptray asks: the message says what about
-	case req.Source == app.SourceConfig:
+	case req.Source == inbox.SourceConfig:
 		return fmt.Sprintf("mcp.json asks for input %q to start %s.", req.Input, req.Server)
 	case req.Tool != "" && req.Client != "":
 		return fmt.Sprintf("During the call of its tool %s, from %s.", req.Tool, req.Client)
@@ -126,10 +126,10 @@ func origin(req app.InboxRequest) string {
 // approvalDetail shows a tool call that waits: the tool and its hints,
 // why mcptray asks, and the arguments (pretty-printed, long values folded
 // by the core, secrets redacted), scrollable.
-func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
+func approvalDetail(req inbox.Request) fyne.CanvasObject {
 	ap := req.Approval
 	if ap == nil {
-		ap = &app.CallApproval{}
+		ap = &inbox.CallApproval{}
 	}
 	tool := "Tool: " + req.Tool
 	switch {
@@ -160,10 +160,10 @@ func approvalDetail(req app.InboxRequest) fyne.CanvasObject {
 // secret value), the names of its environment, its working directory,
 // what it ran before, and what changed beside the command line (values,
 // files).
-func launchDetail(req app.InboxRequest) fyne.CanvasObject {
+func launchDetail(req inbox.Request) fyne.CanvasObject {
 	l := req.Launch
 	if l == nil {
-		l = &app.LaunchApproval{}
+		l = &inbox.LaunchApproval{}
 	}
 	head := widget.NewLabel(fmt.Sprintf("File: %s\nEntry: %s", l.File, l.Entry))
 	head.Wrapping = fyne.TextWrapWord
@@ -193,10 +193,10 @@ func launchDetail(req app.InboxRequest) fyne.CanvasObject {
 
 // launchResetDetail lists what each entry would run, after mcptray's
 // records were reset: approving all runs them, choosing asks for each.
-func launchResetDetail(req app.InboxRequest) fyne.CanvasObject {
+func launchResetDetail(req inbox.Request) fyne.CanvasObject {
 	r := req.Reset
 	if r == nil {
-		r = &app.LaunchReset{}
+		r = &inbox.LaunchReset{}
 	}
 	head := widget.NewLabel("File: " + r.File)
 	head.Wrapping = fyne.TextWrapWord
@@ -214,10 +214,10 @@ func launchResetDetail(req app.InboxRequest) fyne.CanvasObject {
 
 // toolChangeDetail shows how a pinned tool changed: its description before
 // and now, and the other changes (schema, annotations), one per line.
-func toolChangeDetail(req app.InboxRequest) fyne.CanvasObject {
+func toolChangeDetail(req inbox.Request) fyne.CanvasObject {
 	tc := req.ToolChange
 	if tc == nil {
-		tc = &app.ToolChange{}
+		tc = &inbox.ToolChange{}
 	}
 	box := container.NewVBox(
 		widget.NewLabelWithStyle("Description before:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), monoBlock(tc.OldDescription),
@@ -271,8 +271,8 @@ func (v *requestView) send(action string) { v.sendScope(action, "") }
 // sendScope answers with action, and for an approval's yes how far it
 // reaches.
 func (v *requestView) sendScope(action, scope string) {
-	a := app.Answer{Action: action, By: "ui", Scope: scope}
-	if action == app.ActionAccept && v.form != nil {
+	a := inbox.Answer{Action: action, By: "ui", Scope: scope}
+	if action == inbox.ActionAccept && v.form != nil {
 		content, ok := v.form.content()
 		if !ok {
 			return
@@ -280,9 +280,9 @@ func (v *requestView) sendScope(action, scope string) {
 		a.Content = content
 	}
 	err := v.answer(v.req.ID, a)
-	var inv *app.InvalidAnswerError
+	var inv *inbox.InvalidAnswerError
 	switch {
-	case err == nil || errors.Is(err, app.ErrRequestClosed):
+	case err == nil || errors.Is(err, inbox.ErrRequestClosed):
 		if v.form != nil {
 			v.form.clear()
 		}

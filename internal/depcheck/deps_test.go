@@ -21,7 +21,9 @@ import (
 // may not import ui. internal/repocheck, which checks the docs against the
 // source it parses, imports no package of the module. app/events (the
 // event pipeline) is given its store and logger: it imports no package of
-// app but app/config, and no cli.
+// app but app/config, and no cli. For the split of app (issue 29):
+// app/inbox imports no app package but app/config (so neither app,
+// app/control, app/events nor app/trust), and no cli package.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -59,6 +61,10 @@ func forbidden(from, to string) string {
 		return "the wire code imports no package of the module"
 	case in(from, "internal/repocheck") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "repocheck reads the module's source, it links none of it"
+	case in(from, "app/inbox") && in(to, "app") && !in(to, "app/inbox") && !in(to, "app/config"):
+		return "the inbox imports no app package but app/config"
+	case in(from, "app/inbox") && in(to, "cli"):
+		return "the inbox imports no cli package"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -207,6 +213,7 @@ func TestDepsRules(t *testing.T) {
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
+		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp/mcptest"):            {m("ui")},
 		m("mcp/servers/ssh"):        {m("mcp"), m("mcp/stdioserver")},
@@ -226,6 +233,12 @@ func TestDepsRules(t *testing.T) {
 		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("app/inbox") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("cli") + " (forbidden: events imports no app package but app/config, and no cli)",
+		"app/inbox imports " + m("app") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("app/control") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("app/events") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("app/trust") + " (forbidden: the inbox imports no app package but app/config)",
+		"app/inbox imports " + m("cli") + " (forbidden: the inbox imports no cli package)",
+		"app/inbox imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",

@@ -44,7 +44,7 @@ const (
 	previewLines = 12
 	previewChars = 800
 	// maxConfirmBytes is the longest confirmation mcptray's inbox takes
-	// (app's maxInboxMessage, README "Secret inbox"): it answers a longer
+	// (app/inbox's MaxMessage, README "Secret inbox"): it answers a longer
 	// one cancel without showing it, so such a send is refused here, with
 	// an error saying why, before anyone is asked.
 	maxConfirmBytes = 16 << 10

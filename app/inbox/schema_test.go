@@ -1,4 +1,4 @@
-package app
+package inbox
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ const typesForm = `{"type":"object","properties":{
 
 func fieldsOf(t *testing.T, schema string) []Field {
 	t.Helper()
-	fields, err := formFields(json.RawMessage(schema), nil, mcp.SecretFields(decode(t, schema)))
+	fields, err := FormFields(json.RawMessage(schema), nil, mcp.SecretFields(decode(t, schema)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,40 +184,15 @@ func TestSecretDefaultStaysOutOfJSON(t *testing.T) {
 }
 
 func TestFormFieldsRefuseNonObjects(t *testing.T) {
-	if _, err := formFields(json.RawMessage(`{"type":"array"}`), nil, nil); err == nil || err.Error() != `reading the form: the schema's type is "array", not object` {
+	if _, err := FormFields(json.RawMessage(`{"type":"array"}`), nil, nil); err == nil || err.Error() != `reading the form: the schema's type is "array", not object` {
 		t.Errorf("array schema: %v", err)
 	}
-	if _, err := formFields(json.RawMessage(`{"properties":{"a":1}}`), nil, nil); err == nil || err.Error() != `reading the form: property "a" is not an object` {
+	if _, err := FormFields(json.RawMessage(`{"properties":{"a":1}}`), nil, nil); err == nil || err.Error() != `reading the form: property "a" is not an object` {
 		t.Errorf("bad property: %v", err)
 	}
 	// No raw bytes: the decoded map is read (keys in name order).
-	fields, err := formFields(nil, map[string]any{"properties": map[string]any{"b": map[string]any{"type": "string"}, "a": map[string]any{"type": "boolean"}}}, nil)
+	fields, err := FormFields(nil, map[string]any{"properties": map[string]any{"b": map[string]any{"type": "string"}, "a": map[string]any{"type": "boolean"}}}, nil)
 	if err != nil || len(fields) != 2 || fields[0].Name != "a" {
 		t.Errorf("from a map: %+v %v", fields, err)
-	}
-}
-
-func TestURLHost(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://Example.com/a?b":         "example.com",
-		"https://example.com:8443/x":      "example.com:8443",
-		"https://bücher.example/x":        "xn--bcher-kva.example",
-		"https://[::1]:9/x":               "[::1]:9",
-		"https://user:pw@evil.example/ok": "evil.example",
-	} {
-		if got := urlHost(in); got != want {
-			t.Errorf("urlHost(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// The label a server asks for its yes: a short printable string, else
-// none (the inbox's own Accept, Decline and Cancel).
-func TestAcceptLabel(t *testing.T) {
-	for v, want := range map[any]string{"Send": "Send", "  Send  ": "Send", "": "", nil: "", true: "", 3: "",
-		"Send\nnow": "", "Send\x1b[31m": "", "a label far longer than twenty-four runes": "", "Envoyer ✉": "Envoyer ✉"} {
-		if got := acceptLabel(v); got != want {
-			t.Errorf("acceptLabel(%q) = %q, want %q", v, got, want)
-		}
 	}
 }

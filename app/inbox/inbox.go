@@ -1,4 +1,4 @@
-package app
+package inbox
 
 import (
 	"context"
@@ -16,30 +16,28 @@ import (
 	"github.com/mcptray/mcptray/store"
 )
 
-// The secret inbox (DESIGN.md §7) holds the requests only the person can
-// answer: elicitations the gateway keeps from the assistant, URL
-// elicitations of a tool call's -32042 error, and ${input:ID} prompts. The
-// UI and the CLI show them and answer them through Core.Answer; whichever
-// answers first wins, the deadline cancels, and a server that gives up or
-// goes away closes its requests. Values go to the requesting server only:
-// they are never logged, stored, published in an event or put in an error.
-
 // Sources of inbox requests.
 const (
 	SourceServer    = "server"     // elicitation/create (also input_required, which the SDK turns into one)
 	SourceToolError = "tool-error" // a URL from a tool call's URLElicitationRequired error: nobody waits for the answer
 	SourceConfig    = "config"     // a ${input:ID} of mcp.json
+	// SourceMcptray: the requests mcptray itself puts to the person
+	// (approvals of calls and launches, tool changes).
+	SourceMcptray = "mcptray"
 )
 
 // Kinds of inbox requests: what the person is asked.
 const (
 	KindElicitation = "elicitation" // a server's question (form or URL)
 	KindInput       = "input"       // a ${input:ID} of mcp.json
-	KindApproval    = "approval"    // a tool call waits for a yes (approve.go)
-	// KindLaunch (launch.go): a new or changed entry waits for a yes.
-	// KindLaunchReset (launch_reset.go): mcptray's records were reset;
-	// every entry waits for one yes to them all.
-	// KindToolChange (pins.go): a pinned tool changed.
+	KindApproval    = "approval"    // a tool call waits for a yes (CallApproval)
+	// KindLaunch: a new or changed entry waits for a yes (LaunchApproval).
+	KindLaunch = "launch"
+	// KindLaunchReset: mcptray's records were reset; every entry waits
+	// for one yes to them all (LaunchReset).
+	KindLaunchReset = "launch-reset"
+	// KindToolChange: a pinned tool's description changed (ToolChange).
+	KindToolChange = "tool-change"
 )
 
 // Scopes of a yes to an approval (Answer.Scope).
@@ -62,27 +60,28 @@ const (
 	ClosedByDeadline = "deadline" // the inbox timeout passed
 	ClosedByServer   = "server"   // the server withdrew the request or went away
 	ClosedByComplete = "complete" // the server said the URL elicitation is complete
-	// ClosedByInboxFull: refused at once, its server had
-	// maxPendingPerServer requests waiting already.
-	ClosedByInboxFull = "inbox-full"
+	// ClosedByFull: refused at once, its server had
+	// MaxPendingPerServer requests waiting already.
+	ClosedByFull = "inbox-full"
 )
 
 // Inbox limits (README "Secret inbox").
 const (
-	// maxPendingPerServer is how many requests of one server may wait at
+	// MaxPendingPerServer is how many requests of one server may wait at
 	// once; more are answered cancel at once (and audited, and counted in
 	// status as inboxRefused).
-	maxPendingPerServer = 32
-	// A server's request with a longer message, a bigger requested schema
-	// or more fields is answered cancel without reaching the inbox, and
+	MaxPendingPerServer = 32
+	// MaxMessage, MaxSchema and MaxFields bound a server's request: one
+	// with a longer message, a bigger requested schema or more fields is
+	// answered cancel without reaching the inbox (its asker checks), and
 	// the server's log says why.
-	maxInboxMessage = 16 << 10 // bytes
-	maxInboxSchema  = 64 << 10 // bytes of the requested schema's JSON
-	maxInboxFields  = 64
+	MaxMessage = 16 << 10 // bytes
+	MaxSchema  = 64 << 10 // bytes of the requested schema's JSON
+	MaxFields  = 64
 )
 
-// InboxRequest is one pending request. It never holds a typed value.
-type InboxRequest struct {
+// Request is one pending request. It never holds a typed value.
+type Request struct {
 	ID string `json:"id"`
 	// Kind is what is asked: elicitation, input or approval.
 	Kind    string `json:"kind"`
@@ -134,66 +133,62 @@ type Answer struct {
 	Scope string `json:"scope,omitempty"`
 }
 
-// InboxEventKind says what happened to a request.
-type InboxEventKind string
+// EventKind says what happened to a request.
+type EventKind string
 
 // Inbox event kinds.
 const (
-	InboxAdded     InboxEventKind = "added"     // a new request waits
-	InboxClosed    InboxEventKind = "closed"    // answered, timed out or withdrawn: take it off the screen
-	InboxCompleted InboxEventKind = "completed" // the server says a URL request answered earlier is done
+	Added     EventKind = "added"     // a new request waits
+	Closed    EventKind = "closed"    // answered, timed out or withdrawn: take it off the screen
+	Completed EventKind = "completed" // the server says a URL request answered earlier is done
 )
 
-// InboxEvent is published to SubscribeInbox's subscribers.
-type InboxEvent struct {
-	Kind    InboxEventKind `json:"kind"`
-	Request InboxRequest   `json:"request"`
-	Outcome string         `json:"outcome,omitempty"` // closed: accept, decline, cancel or timeout
-	By      string         `json:"by,omitempty"`      // closed: cli, ui, deadline, server, complete, …
+// Event is published to Subscribe's subscribers.
+type Event struct {
+	Kind    EventKind `json:"kind"`
+	Request Request   `json:"request"`
+	Outcome string    `json:"outcome,omitempty"` // closed: accept, decline, cancel or timeout
+	By      string    `json:"by,omitempty"`      // closed: cli, ui, deadline, server, complete, …
 }
 
 // ErrRequestClosed is wrapped by Answer for a request that is not open:
 // already answered, timed out, withdrawn, or never there.
 var ErrRequestClosed = errors.New("the request is not open")
 
-// inbox is the core's set of pending requests.
-type inbox struct {
-	log     *slog.Logger
-	audit   *auditLog // nil: no audit rows
-	openURL func(string) error
-
-	// refused, when set, is called outside mu for every request refused
-	// because its server has maxPendingPerServer waiting; first is set for
-	// the first one since they reached it.
-	refused func(server string, first bool)
-	// relieved, when set, is called outside mu when such a server's
-	// requests drop below maxPendingPerServer, with how many were refused
-	// meanwhile.
+// Inbox is the set of pending requests. Make one with New.
+type Inbox struct {
+	log      *slog.Logger
+	audit    *AuditLog // nil: no audit rows
+	openURL  func(string) error
+	refused  func(server string, first bool)
 	relieved func(server string, refused int)
 
 	mu        sync.Mutex
-	pending   map[string]*pending      // guarded by mu: open requests by id
-	perServer map[string]int           // guarded by mu: how many of pending each server has
-	full      map[string]int           // guarded by mu: servers at maxPendingPerServer, with the requests refused since
-	closed    map[string]closedNote    // guarded by mu: recently closed ones, for "already answered"
-	order     []string                 // guarded by mu: ids in closed, oldest first (bounded)
-	subs      map[*inboxSub]struct{}   // guarded by mu
-	urls      map[urlKey]*InboxRequest // guarded by mu: accepted URL requests awaiting completion
+	pending   map[string]*pending   // guarded by mu: open requests by id
+	perServer map[string]int        // guarded by mu: how many of pending each server has
+	full      map[string]int        // guarded by mu: servers at MaxPendingPerServer, with the requests refused since
+	closed    map[string]closedNote // guarded by mu: recently closed ones, for "already answered"
+	order     []string              // guarded by mu: ids in closed, oldest first (bounded)
+	subs      map[*sub]struct{}     // guarded by mu
+	urls      map[urlKey]*Request   // guarded by mu: accepted URL requests awaiting completion
 }
 
 // pending is one open request.
 type pending struct {
-	req           InboxRequest
+	req           Request
 	elicitationID string
-	done          chan inboxResult // cap 1: the one result, sent by whoever closes it
+	done          chan Result // cap 1: the one result, sent by whoever closes it
 	timer         *time.Timer
 }
 
-type inboxResult struct {
-	res     *mcp.ElicitResult
-	outcome string // accept, decline, cancel, timeout
-	by      string
-	scope   string // an approval's accept: once, session or always
+// Result is how a request ended, as Ask returns it to the asker.
+type Result struct {
+	// Reply is what goes back to the requesting server: the action, and
+	// a form's checked values (accept only).
+	Reply   *mcp.ElicitResult
+	Outcome string // accept, decline, cancel or timeout
+	By      string // who closed it: cli, ui, deadline, server, complete, inbox-full, …
+	Scope   string // an approval's accept: once, session or always
 }
 
 type closedNote struct{ outcome, by string }
@@ -203,31 +198,50 @@ type urlKey struct{ server, id string }
 // maxClosedNotes bounds the memory of closed requests.
 const maxClosedNotes = 200
 
-func newInbox(log *slog.Logger, audit *auditLog, openURL func(string) error) *inbox {
-	return &inbox{
-		log: log, audit: audit, openURL: openURL,
+// Options configure an Inbox.
+type Options struct {
+	Log   *slog.Logger
+	Audit *AuditLog // where closed requests are audited; nil: nowhere
+	// OpenURL opens an accepted URL request's URL in the browser; nil:
+	// nothing is opened.
+	OpenURL func(string) error
+	// Refused, when set, is called outside the inbox's lock for every
+	// request refused because its server has MaxPendingPerServer waiting;
+	// first is set for the first one since they reached it.
+	Refused func(server string, first bool)
+	// Relieved, when set, is called outside the inbox's lock when such a
+	// server's requests drop below MaxPendingPerServer, with how many were
+	// refused meanwhile.
+	Relieved func(server string, refused int)
+}
+
+// New returns an empty inbox.
+func New(opts Options) *Inbox {
+	return &Inbox{
+		log: opts.Log, audit: opts.Audit, openURL: opts.OpenURL,
+		refused: opts.Refused, relieved: opts.Relieved,
 		pending:   map[string]*pending{},
 		perServer: map[string]int{},
 		full:      map[string]int{},
 		closed:    map[string]closedNote{},
-		subs:      map[*inboxSub]struct{}{},
-		urls:      map[urlKey]*InboxRequest{},
+		subs:      map[*sub]struct{}{},
+		urls:      map[urlKey]*Request{},
 	}
 }
 
-// list returns the open requests, oldest first.
-func (ib *inbox) list() []InboxRequest {
+// List returns the open requests, oldest first.
+func (ib *Inbox) List() []Request {
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
 	return ib.listLocked()
 }
 
-func (ib *inbox) listLocked() []InboxRequest {
-	out := make([]InboxRequest, 0, len(ib.pending))
+func (ib *Inbox) listLocked() []Request {
+	out := make([]Request, 0, len(ib.pending))
 	for _, p := range ib.pending {
 		out = append(out, p.req)
 	}
-	slices.SortFunc(out, func(a, b InboxRequest) int {
+	slices.SortFunc(out, func(a, b Request) int {
 		if c := a.Created.Compare(b.Created); c != 0 {
 			return c
 		}
@@ -246,11 +260,11 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
-// ask puts req in the inbox and waits for its result: an answer, the
+// Ask puts req in the inbox and waits for its result: an answer, the
 // timeout, or ctx ending (the server withdrew it or went away). When its
-// server has maxPendingPerServer requests waiting already, it is answered
+// server has MaxPendingPerServer requests waiting already, it is answered
 // cancel at once.
-func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string, timeout time.Duration) inboxResult {
+func (ib *Inbox) Ask(ctx context.Context, req Request, elicitationID string, timeout time.Duration) Result {
 	// A request whose server went away before it got here (the rest of a
 	// burst still on its way when the session ended) never enters the
 	// inbox: it would take the place of a live one and be closed at once.
@@ -259,38 +273,38 @@ func (ib *inbox) ask(ctx context.Context, req InboxRequest, elicitationID string
 	}
 	p := ib.add(req, elicitationID, timeout)
 	if p == nil {
-		return ib.closeUnshown(req, ClosedByInboxFull)
+		return ib.closeUnshown(req, ClosedByFull)
 	}
 	select {
 	case r := <-p.done:
 		return r
 	case <-ctx.Done():
-		ib.close(p.req.ID, inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: ClosedByServer})
+		ib.close(p.req.ID, Result{Reply: &mcp.ElicitResult{Action: ActionCancel}, Outcome: store.OutcomeCancel, By: ClosedByServer})
 		return <-p.done // ours, or an answer that won the race
 	}
 }
 
 // closeUnshown answers cancel to a request that never entered the inbox,
 // closed by by, and writes its audit row.
-func (ib *inbox) closeUnshown(req InboxRequest, by string) inboxResult {
+func (ib *Inbox) closeUnshown(req Request, by string) Result {
 	now := time.Now().UTC()
 	req.Created = now
-	r := inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeCancel, by: by}
+	r := Result{Reply: &mcp.ElicitResult{Action: ActionCancel}, Outcome: store.OutcomeCancel, By: by}
 	ib.record(req, r, now)
 	return r
 }
 
 // add registers a request and publishes it. It returns nil, publishing
-// nothing, when the request's server has maxPendingPerServer waiting.
-func (ib *inbox) add(req InboxRequest, elicitationID string, timeout time.Duration) *pending {
+// nothing, when the request's server has MaxPendingPerServer waiting.
+func (ib *Inbox) add(req Request, elicitationID string, timeout time.Duration) *pending {
 	now := time.Now().UTC()
 	req.Created, req.Deadline = now, now.Add(timeout)
 	if req.Fields == nil {
 		req.Fields = []Field{}
 	}
-	p := &pending{elicitationID: elicitationID, done: make(chan inboxResult, 1)}
+	p := &pending{elicitationID: elicitationID, done: make(chan Result, 1)}
 	ib.mu.Lock()
-	if ib.perServer[req.Server] >= maxPendingPerServer {
+	if ib.perServer[req.Server] >= MaxPendingPerServer {
 		n, burst := ib.full[req.Server]
 		ib.full[req.Server] = n + 1
 		ib.mu.Unlock()
@@ -311,9 +325,9 @@ func (ib *inbox) add(req InboxRequest, elicitationID string, timeout time.Durati
 	p.req = req
 	ib.pending[req.ID] = p
 	p.timer = time.AfterFunc(timeout, func() {
-		ib.close(req.ID, inboxResult{res: &mcp.ElicitResult{Action: ActionCancel}, outcome: store.OutcomeTimeout, by: ClosedByDeadline})
+		ib.close(req.ID, Result{Reply: &mcp.ElicitResult{Action: ActionCancel}, Outcome: store.OutcomeTimeout, By: ClosedByDeadline})
 	})
-	ib.publishLocked(InboxEvent{Kind: InboxAdded, Request: req})
+	ib.publishLocked(Event{Kind: Added, Request: req})
 	ib.mu.Unlock()
 	ib.log.Info("inbox: request waiting", "id", req.ID, "server", req.Server, "tool", req.Tool, "mode", req.Mode, "source", req.Source)
 	return p
@@ -328,7 +342,7 @@ func newRequestID() string {
 
 // close ends an open request with r; false if it was not open. The audit
 // row is written after the request leaves the inbox.
-func (ib *inbox) close(id string, r inboxResult) bool {
+func (ib *Inbox) close(id string, r Result) bool {
 	ib.mu.Lock()
 	p, ok := ib.pending[id]
 	if !ok {
@@ -346,13 +360,13 @@ func (ib *inbox) close(id string, r inboxResult) bool {
 		delete(ib.full, server) // below the limit again
 	}
 	p.timer.Stop()
-	ib.closed[id] = closedNote{r.outcome, r.by}
+	ib.closed[id] = closedNote{r.Outcome, r.By}
 	ib.order = append(ib.order, id)
 	if len(ib.order) > maxClosedNotes {
 		delete(ib.closed, ib.order[0])
 		ib.order = ib.order[1:]
 	}
-	if p.req.Mode == "url" && r.outcome == store.OutcomeAccept && p.elicitationID != "" && r.by != ClosedByComplete {
+	if p.req.Mode == "url" && r.Outcome == store.OutcomeAccept && p.elicitationID != "" && r.By != ClosedByComplete {
 		req := p.req
 		if len(ib.urls) >= maxClosedNotes {
 			for k := range ib.urls { // a completion that never came: forget one
@@ -363,10 +377,10 @@ func (ib *inbox) close(id string, r inboxResult) bool {
 		ib.urls[urlKey{req.Server, p.elicitationID}] = &req
 	}
 	p.done <- r
-	ib.publishLocked(InboxEvent{Kind: InboxClosed, Request: p.req, Outcome: r.outcome, By: r.by})
+	ib.publishLocked(Event{Kind: Closed, Request: p.req, Outcome: r.Outcome, By: r.By})
 	ib.mu.Unlock()
 
-	ib.log.Info("inbox: request closed", "id", id, "server", p.req.Server, "outcome", r.outcome, "by", r.by)
+	ib.log.Info("inbox: request closed", "id", id, "server", p.req.Server, "outcome", r.Outcome, "by", r.By)
 	if relieved && ib.relieved != nil {
 		ib.relieved(server, refused)
 	}
@@ -375,7 +389,7 @@ func (ib *inbox) close(id string, r inboxResult) bool {
 }
 
 // record queues the audit row of a request that closed with r.
-func (ib *inbox) record(req InboxRequest, r inboxResult, closed time.Time) {
+func (ib *Inbox) record(req Request, r Result, closed time.Time) {
 	if ib.audit == nil {
 		return
 	}
@@ -392,12 +406,12 @@ func (ib *inbox) record(req InboxRequest, r inboxResult, closed time.Time) {
 	}
 	ib.audit.add(store.Elicitation{
 		Server: req.Server, Tool: req.Tool, Mode: mode, Message: req.Message, Fields: names,
-		Outcome: r.outcome, ClosedBy: r.by, Created: req.Created, Closed: closed,
+		Outcome: r.Outcome, ClosedBy: r.By, Created: req.Created, Closed: closed,
 	})
 }
 
-// closeAll closes every open request with r.
-func (ib *inbox) closeAll(r inboxResult) {
+// CloseAll closes every open request with r.
+func (ib *Inbox) CloseAll(r Result) {
 	ib.mu.Lock()
 	ids := make([]string, 0, len(ib.pending))
 	for id := range ib.pending {
@@ -409,8 +423,8 @@ func (ib *inbox) closeAll(r inboxResult) {
 	}
 }
 
-// answer checks a and closes the request with it.
-func (ib *inbox) answer(id string, a Answer) error {
+// Answer checks a and closes the request with it.
+func (ib *Inbox) Answer(id string, a Answer) error {
 	ib.mu.Lock()
 	p, ok := ib.pending[id]
 	var note closedNote
@@ -429,7 +443,7 @@ func (ib *inbox) answer(id string, a Answer) error {
 	if by == "" {
 		by = "api"
 	}
-	r := inboxResult{outcome: a.Action, by: by}
+	r := Result{Outcome: a.Action, By: by}
 	switch {
 	case a.Scope != "" && req.Kind != KindApproval:
 		return &InvalidAnswerError{Reason: "only a tool call's approval takes a scope (once, session or always)"}
@@ -438,7 +452,7 @@ func (ib *inbox) answer(id string, a Answer) error {
 	case a.Scope != "" && a.Scope != ScopeOnce && a.Scope != ScopeSession && a.Scope != ScopeAlways:
 		return &InvalidAnswerError{Reason: fmt.Sprintf("scope must be once, session or always, got %q", a.Scope)}
 	}
-	r.scope = a.Scope
+	r.Scope = a.Scope
 	switch a.Action {
 	case ActionAccept:
 		content := map[string]any{}
@@ -452,17 +466,17 @@ func (ib *inbox) answer(id string, a Answer) error {
 		} else if err := checkOpenable(req.URL); err != nil {
 			return err
 		}
-		r.res = &mcp.ElicitResult{Action: ActionAccept, Content: content}
+		r.Reply = &mcp.ElicitResult{Action: ActionAccept, Content: content}
 		if req.Mode == "url" {
-			r.res.Content = nil
+			r.Reply.Content = nil
 		}
 	case ActionDecline, ActionCancel:
-		r.res = &mcp.ElicitResult{Action: a.Action}
+		r.Reply = &mcp.ElicitResult{Action: a.Action}
 	default:
 		return &InvalidAnswerError{Reason: fmt.Sprintf("action must be accept, decline or cancel, got %q", a.Action)}
 	}
 	if !ib.close(id, r) {
-		return ib.answer(id, a) // closed meanwhile: say by whom
+		return ib.Answer(id, a) // closed meanwhile: say by whom
 	}
 	if req.Mode == "url" && a.Action == ActionAccept && ib.openURL != nil {
 		if err := ib.openURL(req.URL); err != nil {
@@ -481,10 +495,10 @@ func checkOpenable(raw string) error {
 	return nil
 }
 
-// complete handles a server's notifications/elicitation/complete: an open
+// Complete handles a server's notifications/elicitation/complete: an open
 // request with that elicitation id closes (accepted: the server says the
 // person did it); one accepted earlier is announced as completed.
-func (ib *inbox) complete(server, elicitationID string) {
+func (ib *Inbox) Complete(server, elicitationID string) {
 	ib.mu.Lock()
 	var openID string
 	for id, p := range ib.pending {
@@ -497,33 +511,33 @@ func (ib *inbox) complete(server, elicitationID string) {
 		key := urlKey{server, elicitationID}
 		if req := ib.urls[key]; req != nil {
 			delete(ib.urls, key)
-			ib.publishLocked(InboxEvent{Kind: InboxCompleted, Request: *req})
+			ib.publishLocked(Event{Kind: Completed, Request: *req})
 		}
 		ib.mu.Unlock()
 		return
 	}
 	ib.mu.Unlock()
-	ib.close(openID, inboxResult{res: &mcp.ElicitResult{Action: ActionAccept}, outcome: store.OutcomeAccept, by: ClosedByComplete})
+	ib.close(openID, Result{Reply: &mcp.ElicitResult{Action: ActionAccept}, Outcome: store.OutcomeAccept, By: ClosedByComplete})
 }
 
-// inboxSub is one subscriber: an unbounded queue drained into out by its
+// sub is one subscriber: an unbounded queue drained into out by its
 // own goroutine, so publishing never blocks and no event is dropped.
-type inboxSub struct {
-	out    chan InboxEvent
+type sub struct {
+	out    chan Event
 	wake   chan struct{} // cap 1
 	stop   chan struct{} // closed by cancel
 	mu     sync.Mutex    // guards queue
-	queue  []InboxEvent
+	queue  []Event
 	cancel sync.Once
 }
 
-// subscribe returns a channel of events, starting with an InboxAdded for
+// Subscribe returns a channel of events, starting with an Added for
 // every open request, and a cancel func (the channel is closed after it).
-func (ib *inbox) subscribe() (<-chan InboxEvent, func()) {
-	s := &inboxSub{out: make(chan InboxEvent), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+func (ib *Inbox) Subscribe() (<-chan Event, func()) {
+	s := &sub{out: make(chan Event), wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	ib.mu.Lock()
 	for _, r := range ib.listLocked() {
-		s.queue = append(s.queue, InboxEvent{Kind: InboxAdded, Request: r})
+		s.queue = append(s.queue, Event{Kind: Added, Request: r})
 	}
 	ib.subs[s] = struct{}{}
 	ib.mu.Unlock()
@@ -539,11 +553,11 @@ func (ib *inbox) subscribe() (<-chan InboxEvent, func()) {
 	}
 }
 
-func (s *inboxSub) run() {
+func (s *sub) run() {
 	defer close(s.out)
 	for {
 		s.mu.Lock()
-		var ev InboxEvent
+		var ev Event
 		have := len(s.queue) > 0
 		if have {
 			ev = s.queue[0]
@@ -567,7 +581,7 @@ func (s *inboxSub) run() {
 }
 
 // publishLocked queues ev for every subscriber. Called with ib.mu held.
-func (ib *inbox) publishLocked(ev InboxEvent) {
+func (ib *Inbox) publishLocked(ev Event) {
 	for s := range ib.subs {
 		s.mu.Lock()
 		s.queue = append(s.queue, ev)

@@ -1,4 +1,4 @@
-package app
+package inbox
 
 import (
 	"bytes"
@@ -83,10 +83,10 @@ func (e *InvalidAnswerError) Error() string {
 	return fmt.Sprintf("field %q %s", e.Field, e.Reason)
 }
 
-// formFields reads a requested schema into fields, in the order the
+// FormFields reads a requested schema into fields, in the order the
 // server wrote its properties when raw is given (else by name). secret
 // names the secret fields.
-func formFields(raw json.RawMessage, schema any, secret []string) ([]Field, error) {
+func FormFields(raw json.RawMessage, schema any, secret []string) ([]Field, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 		if schema == nil {
 			return nil, nil

@@ -1,4 +1,4 @@
-package app
+package inbox
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // ended, never a value) go to the store through one writer goroutine, in
 // batches of one transaction each: a storm of closing requests costs a few
 // transactions, not a connection each. Nothing is dropped: a full queue
-// makes the closing goroutine wait, and what is queued at stop is stored
-// before Run returns.
+// makes the closing goroutine wait, and what is queued at Stop is stored
+// before Stop returns.
 
 // Audit writer limits.
 const (
@@ -23,29 +23,31 @@ const (
 	auditAttempts = 5    // tries to store a batch before it is given up
 )
 
-// auditLog is the audit rows' writer. Its goroutine (write) runs from
-// startEvents until stop.
-type auditLog struct {
+// AuditLog is the audit rows' writer. Its owner runs Run on a goroutine of
+// its own and calls Stop at shutdown, after closing the requests still
+// open (CloseAll), so their rows are stored before Stop returns.
+type AuditLog struct {
 	log   *slog.Logger
 	store *store.Store
 	q     chan store.Elicitation // inbox → writer
 
 	// mu is read-locked by add while it queues (and may wait on a full
-	// queue, which the writer drains without taking mu); stop write-locks
+	// queue, which the writer drains without taking mu); Stop write-locks
 	// it, so no row is queued after the writer's last drain.
 	mu       sync.RWMutex
 	stopped  bool          // guarded by mu: rows are written by add itself
-	stopping chan struct{} // closed by stop: the writer drains q and returns
-	done     chan struct{} // closed when write has returned
+	stopping chan struct{} // closed by Stop: the writer drains q and returns
+	done     chan struct{} // closed when Run has returned
 }
 
-func newAuditLog(log *slog.Logger, st *store.Store) *auditLog {
-	return &auditLog{log: log, store: st, q: make(chan store.Elicitation, auditQueue), stopping: make(chan struct{}), done: make(chan struct{})}
+// NewAuditLog returns a writer of audit rows to st.
+func NewAuditLog(log *slog.Logger, st *store.Store) *AuditLog {
+	return &AuditLog{log: log, store: st, q: make(chan store.Elicitation, auditQueue), stopping: make(chan struct{}), done: make(chan struct{})}
 }
 
 // add queues one row. Once the writer has stopped (a request closing after
-// Run), it stores the row itself.
-func (a *auditLog) add(e store.Elicitation) {
+// Stop), it stores the row itself.
+func (a *AuditLog) add(e store.Elicitation) {
 	a.mu.RLock()
 	if !a.stopped {
 		a.q <- e
@@ -56,8 +58,9 @@ func (a *auditLog) add(e store.Elicitation) {
 	a.save([]store.Elicitation{e})
 }
 
-// stop makes the writer store what is queued, and waits for it.
-func (a *auditLog) stop() {
+// Stop makes the writer store what is queued, and waits for Run to
+// return. Rows added after it are stored at once by the closing goroutine.
+func (a *AuditLog) Stop() {
 	a.mu.Lock()
 	if a.stopped {
 		a.mu.Unlock()
@@ -69,8 +72,9 @@ func (a *auditLog) stop() {
 	<-a.done
 }
 
-// write stores queued rows in batches until stop, then what is left.
-func (a *auditLog) write() {
+// Run stores queued rows in batches until Stop, then what is left, and
+// returns. Run it once, on its own goroutine.
+func (a *AuditLog) Run() {
 	defer close(a.done)
 	batch := make([]store.Elicitation, 0, auditBatch)
 	for {
@@ -93,7 +97,7 @@ func (a *auditLog) write() {
 
 // fill adds what is queued to batch, up to auditBatch rows, without
 // waiting.
-func (a *auditLog) fill(batch []store.Elicitation) []store.Elicitation {
+func (a *AuditLog) fill(batch []store.Elicitation) []store.Elicitation {
 	for len(batch) < auditBatch {
 		select {
 		case e := <-a.q:
@@ -106,7 +110,7 @@ func (a *auditLog) fill(batch []store.Elicitation) []store.Elicitation {
 }
 
 // save stores one batch in one transaction, retrying a few times.
-func (a *auditLog) save(batch []store.Elicitation) {
+func (a *AuditLog) save(batch []store.Elicitation) {
 	delay := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := a.store.AddElicitations(context.Background(), batch)
