@@ -18,7 +18,9 @@ import (
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
 // import neither the gateway nor app. A cli package, like any but main,
-// may not import ui.
+// may not import ui. app/config, which reads mcp.json and makes every edit
+// of it, imports no package of the module: app, the gateway, cli and ui
+// use it, never the other way.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -50,6 +52,8 @@ func forbidden(from, to string) string {
 		return "built-in servers don't import the gateway"
 	case in(from, "mcp/downstream") && to == module+"/mcp":
 		return "the server side doesn't import the gateway"
+	case in(from, "app/config") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/config"):
+		return "mcp.json's reader and editor imports no package of the module"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
@@ -195,7 +199,7 @@ func TestDepsRules(t *testing.T) {
 		m("ui"):                     {m("app"), m("assets"), "fyne.io/fyne/v2", "github.com/godbus/dbus/v5"},
 		m("assets"):                 {"fyne.io/fyne/v2"},
 		m("app"):                    {m("mcp"), m("store"), "fyne.io/fyne/v2"},
-		m("app/config"):             {"example.com/pretty"},
+		m("app/config"):             {"example.com/pretty", m("app")},
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
@@ -214,6 +218,7 @@ func TestDepsRules(t *testing.T) {
 	want := []string{
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
+		"app/config imports " + m("app") + " (forbidden: mcp.json's reader and editor imports no package of the module)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
