@@ -21,9 +21,10 @@ import (
 // which does what); these are the Files whose Writer makes the write
 // mcptray's own. Inside the core, c.configFile, written with ownWrite. For
 // the commands that write the file themselves (`mcptray add`, `remove`,
-// `import`, a toggle with no instance): OwnFile, which writes through the
-// running instance (Client.ReplaceConfig, then the core's File) or, with
-// none running, records the approvals in the data dir's store first.
+// `import`; `toggle` and `tools NAME on|off` with no instance): OwnFile,
+// which writes through the running instance (Client.ReplaceConfig, then
+// the core's File) or, with none running, records the approvals in the
+// data dir's store first.
 
 // ReplaceConfig replaces mcp.json, whose bytes were old, with new, as
 // mcptray's own edit; it fails with config.ErrChanged when the file is no
@@ -132,9 +133,10 @@ func OwnFile(ctx context.Context, cl *Client, path, data string) *config.File {
 }
 
 // ownWriteFile writes new over old, the config at path, as mcptray's own
-// edit, with no instance running on data (it fails when one does): the
-// launches the edit adds or changes are recorded as approved in data's
-// store first. env resolves ${self} and ~ for those launches (Dir may be
+// edit, with no instance running on data: the launches the edit adds or
+// changes are recorded as approved in data's store first (it fails when
+// there are some and an instance runs; an edit that changes none, a
+// toggle, locks nothing). env resolves ${self} and ~ for those launches (Dir may be
 // empty).
 func ownWriteFile(path, data string, env config.Env, old, new []byte) error {
 	if err := approveInStore(path, data, env, old, new); err != nil {
