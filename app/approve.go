@@ -80,20 +80,10 @@ func approvalWhy(mode string, destructive bool) string {
 	return UnsaidWhy
 }
 
-// allowAlways adds tool to the entry's x-mcptray.allowTools in mcp.json,
-// as the glob that matches it alone (config.ExactGlob): a tool named "w*"
-// is written `w\*`, which allows no other tool.
+// allowAlways adds tool to the entry's x-mcptray.allowTools in mcp.json
+// (config.File.AllowTool).
 func (c *Core) allowAlways(server, tool string) error {
-	return c.editConfig(func(data []byte) ([]byte, error) {
-		list, err := config.EntryList(data, server, "allowTools")
-		if err != nil {
-			return nil, err
-		}
-		if (config.ToolRules{AllowTools: list}).ToolAllowed(tool) {
-			return data, nil
-		}
-		return config.SetEntryList(data, server, "allowTools", append(list, config.ExactGlob(tool)))
-	})
+	return c.configFile.AllowTool(server, tool)
 }
 
 // Limits of the arguments an approval request shows.

@@ -291,11 +291,9 @@ func (c *Core) ApplyImport(p *ImportPlan, ch ImportChoice) error {
 			return fmt.Errorf("storing ${keyring:%s}: %w", s.Name, err)
 		}
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
 	// mcp.json as this core's own edit: the imported servers need no
 	// approval (they ran in the assistant already).
-	return p.im.ApplyWith(ch.Replace, func(string, string) error { return nil }, c.ownWrite) // stored above
+	return p.im.ApplyWith(ch.Replace, func(string, string) error { return nil }, c.configFile.Replace) // stored above
 }
 
 // assistantHint is ReloadHint, followed after an add by the client's

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // secretRoutes adds the ${keyring:NAME} secrets to the control API:
@@ -28,13 +30,13 @@ func (c *Core) secretRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("PUT /v1/secrets/{name}", c.personOnly("set a secret", func(w http.ResponseWriter, r *http.Request) {
 		var body secretBody
-		if err := json.NewDecoder(io.LimitReader(r.Body, 2*MaxSecretValue)).Decode(&body); err != nil {
+		if err := json.NewDecoder(io.LimitReader(r.Body, 2*config.MaxSecretValue)).Decode(&body); err != nil {
 			// The decoder's message may quote the body: say only what was expected.
 			writeJSON(w, http.StatusBadRequest, apiError{Error: `the request is not a JSON object {"value"}`})
 			return
 		}
 		name := r.PathValue("name")
-		if err := CheckSecretName(name); err != nil {
+		if err := config.CheckSecretName(name); err != nil {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 			return
 		}

@@ -110,7 +110,7 @@ type Core struct {
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
-	writeMu sync.Mutex // serialises rewrites of mcp.json (toggles)
+	configFile *config.File // mcp.json, as this core edits it (its own edits: configedit.go)
 
 	// storeSecret stores a secret an import moves into the keyring, and
 	// secretNames lists those there; nil: SetSecret, SecretNames (tests
@@ -239,6 +239,7 @@ func New(opts Options) (*Core, error) {
 		launches:       launchState{approved: map[string]store.LaunchApproval{}},
 		pins:           pins{servers: map[string]*serverPins{}},
 	}
+	c.configFile = config.NewFile(opts.ConfigPath, c.ownWrite)
 	if created {
 		c.approveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
 	}
@@ -585,13 +586,7 @@ func sameConfigured(a, b mcp.ConfiguredServer) bool {
 // SetEnabled turns a server on or off by rewriting its "disabled" key in
 // mcp.json (atomically, every other byte kept); the watcher applies it.
 func (c *Core) SetEnabled(name string, enabled bool) error {
-	return c.editConfig(func(data []byte) ([]byte, error) { return config.SetDisabled(data, name, !enabled) })
-}
-
-// SetEnabledInFile rewrites a server's "disabled" key in the config at path
-// without a running instance.
-func SetEnabledInFile(path, name string, enabled bool) error {
-	return editFile(path, func(data []byte) ([]byte, error) { return config.SetDisabled(data, name, !enabled) })
+	return c.configFile.SetEnabled(name, enabled)
 }
 
 // Restart stops and starts one server, resetting its backoff. Its entry
@@ -618,8 +613,9 @@ func (c *Core) Restart(name string) error {
 	return nil
 }
 
-// ErrNoServer is returned for a name that mcp.json does not have.
-var ErrNoServer = errors.New("no such server")
+// ErrNoServer is returned for a name that mcp.json does not have: the
+// same error as config's, which the file's edits return.
+var ErrNoServer = config.ErrNoServer
 
 // keyringTimeout bounds a ${keyring:NAME} lookup: a locked keyring may wait
 // for the person to answer an unlock prompt, and a reload must not hang.

@@ -23,7 +23,7 @@ import (
 // launch's fingerprint. Exempt: the entries present when this install
 // first starts (approved once, logged; once per install, not per
 // database: launch_reset.go), edits mcptray makes itself
-// (recorded as approved before the write: editConfig), edits that leave
+// (recorded as approved before the write: ownWrite), edits that leave
 // every launch as it was (disabled, x-mcptray), and everything when
 // x-mcptray.trustConfigEdits is true.
 

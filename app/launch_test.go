@@ -23,7 +23,7 @@ func TestOwnEditsNeedNoApproval(t *testing.T) {
 	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x")))
 	h.wait("x needs approval", stateIs("x", StateNeedsApproval))
 
-	err := h.core.editConfig(func([]byte) ([]byte, error) {
+	err := h.core.configFile.Edit(func([]byte) ([]byte, error) {
 		return []byte(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b"))), nil
 	})
 	if err != nil {
@@ -61,10 +61,11 @@ func TestDefaultConfigNeedsNoApproval(t *testing.T) {
 	h2.wait("ssh ready", stateIs("ssh", StateReady))
 }
 
-// `mcptray setup` and `import` write mcp.json themselves: through the
-// running instance (Client.ReplaceConfig) or, with none, EditConfigFile.
-// Either way what they add runs without a question.
-func TestReplaceConfigAndEditConfigFile(t *testing.T) {
+// `mcptray add` and `import` write mcp.json themselves (OwnFile): through
+// the running instance (Client.ReplaceConfig) or, with none, recording the
+// approvals in the store (ownWriteFile). Either way what they add runs
+// without a question.
+func TestReplaceConfigAndOwnWriteFile(t *testing.T) {
 	a := fake(t, "echo")
 	h := startCore(t, servers("a", a), askEdits)
 	h.wait("a ready", stateIs("a", StateReady))
@@ -74,23 +75,32 @@ func TestReplaceConfigAndEditConfigFile(t *testing.T) {
 	}
 	old, _ := os.ReadFile(h.cfgPath)
 	withB := []byte(servers("a", a, "b", fake(t, "echo", "WHO", "b")))
-	if err := cl.ReplaceConfig(context.Background(), []byte("stale"), withB); !errors.Is(err, ErrConfigChanged) {
+	if err := cl.ReplaceConfig(context.Background(), []byte("stale"), withB); !errors.Is(err, config.ErrChanged) {
 		t.Errorf("a stale old: %v", err)
 	}
 	if err := cl.ReplaceConfig(context.Background(), old, withB); err != nil {
 		t.Fatal(err)
 	}
 	h.wait("b ready", stateIs("b", StateReady))
+	// OwnFile's File with no instance, with an env whose self is not the
+	// fake server's binary (the test binary: as self it would be left out
+	// of the launch's files, which the core's self does not leave out).
 	env := config.Env{Self: "x"}
-	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withB, nil }); err != nil {
+	own := config.NewFile(h.cfgPath, func(old, new []byte) error { return ownWriteFile(h.cfgPath, h.data, env, old, new) })
+	if err := own.Edit(func([]byte) ([]byte, error) { return withB, nil }); err != nil {
 		t.Fatal(err) // unchanged: nothing to lock
 	}
+	for _, on := range []bool{false, true} {
+		if err := own.SetEnabled("a", on); err != nil {
+			t.Fatal(err) // no launch changed: nothing to lock
+		}
+	}
 	withC := []byte(servers("a", a, "b", fake(t, "echo", "WHO", "b"), "c", fake(t, "echo", "WHO", "c")))
-	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withC, nil }); err == nil {
-		t.Error("EditConfigFile with an instance running: no error")
+	if err := own.Edit(func([]byte) ([]byte, error) { return withC, nil }); err == nil {
+		t.Error("ownWriteFile with an instance running: no error")
 	}
 	h.stop()
-	if err := EditConfigFile(h.cfgPath, h.data, env, func([]byte) ([]byte, error) { return withC, nil }); err != nil {
+	if err := own.Edit(func([]byte) ([]byte, error) { return withC, nil }); err != nil {
 		t.Fatal(err)
 	}
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 
+	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/keyring"
 )
 
@@ -25,11 +25,6 @@ import (
 const (
 	secretPrefix     = "keyring/"
 	secretIndexEntry = "keyring-index"
-	// maxSecretName bounds a name (it is part of an entry's username).
-	maxSecretName = 200
-	// MaxSecretValue bounds a value (the Keychain and the Credential
-	// Manager take far less: about 3000 and 2560 bytes).
-	MaxSecretValue = 64 << 10
 )
 
 // ErrNoSecret is wrapped by RemoveSecret when no secret has that name.
@@ -38,35 +33,17 @@ var ErrNoSecret = errors.New("no such secret")
 // secretIndexMu serialises this process's rewrites of the index entry.
 var secretIndexMu sync.Mutex
 
-// CheckSecretName says why name cannot be the NAME of ${keyring:NAME}.
-func CheckSecretName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("the secret's name is empty")
-	case len(name) > maxSecretName:
-		return fmt.Errorf("a secret's name is at most %d characters", maxSecretName)
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/@+:", r)) {
-			// The name is not repeated: a value typed in its place must not
-			// be echoed.
-			return errors.New("a secret's name (what goes in ${keyring:NAME}) has letters, digits and . _ - / @ + : only")
-		}
-	}
-	return nil
-}
-
 // SetSecret stores value as ${keyring:name} in the OS keyring, without a
 // running instance (Core.SetSecret also restarts the servers using it).
 func SetSecret(name, value string) error {
-	if err := CheckSecretName(name); err != nil {
+	if err := config.CheckSecretName(name); err != nil {
 		return err
 	}
 	switch {
 	case value == "":
 		return errors.New("the value is empty: nothing stored")
-	case len(value) > MaxSecretValue:
-		return fmt.Errorf("the value has %d bytes; a secret holds at most %d", len(value), MaxSecretValue)
+	case len(value) > config.MaxSecretValue:
+		return fmt.Errorf("the value has %d bytes; a secret holds at most %d", len(value), config.MaxSecretValue)
 	}
 	err := (osKeyring{}).Set(secretPrefix+name, value)
 	if errors.Is(err, keyring.ErrTooLarge) {

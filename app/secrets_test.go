@@ -3,33 +3,20 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/app/config"
 )
 
-func TestCheckSecretName(t *testing.T) {
-	for _, ok := range []string{"notes-key", "a", "google/ada@example.com", "x.y_z+1:2", strings.Repeat("n", maxSecretName)} {
-		if err := CheckSecretName(ok); err != nil {
-			t.Errorf("%q refused: %v", ok, err)
-		}
-	}
-	const rule = "a secret's name (what goes in ${keyring:NAME}) has letters, digits and . _ - / @ + : only"
-	for name, want := range map[string]string{
-		"":                                "the secret's name is empty",
-		strings.Repeat("n", 201):          "a secret's name is at most 200 characters",
-		"two words":                       rule,
-		"brace}":                          rule,
-		"${x}":                            rule,
-		"tab\there":                       rule,
-		"value-typed-as-name hunter2-xyz": rule,
-	} {
-		err := CheckSecretName(name)
-		if err == nil || err.Error() != want {
-			t.Errorf("%q: %v, want %q", name, err, want)
-		}
+// SetSecret refuses what the keyring cannot take, before it is reached
+// (the name's rule: config's TestCheckSecretName).
+func TestSetSecretRefuses(t *testing.T) {
+	if err := SetSecret("", "v"); err == nil || err.Error() != "the secret's name is empty" {
+		t.Errorf("empty name: %v", err)
 	}
 	if err := SetSecret("ok", ""); err == nil || err.Error() != "the value is empty: nothing stored" {
 		t.Errorf("empty value: %v", err)
 	}
-	if err := SetSecret("ok", strings.Repeat("v", MaxSecretValue+1)); err == nil || !strings.Contains(err.Error(), "at most 65536") {
+	if err := SetSecret("ok", strings.Repeat("v", config.MaxSecretValue+1)); err == nil || !strings.Contains(err.Error(), "at most 65536") {
 		t.Errorf("huge value: %v", err)
 	}
 }

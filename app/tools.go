@@ -92,75 +92,7 @@ func (c *Core) SetToolEnabled(server, tool string, on bool) error {
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrNoServer, server)
 	}
-	return c.editConfig(func(data []byte) ([]byte, error) { return setToolEnabled(data, server, tool, on) })
-}
-
-// SetToolEnabledInFile is SetToolEnabled on the config at path, without a
-// running instance.
-func SetToolEnabledInFile(path, server, tool string, on bool) error {
-	return editFile(path, func(data []byte) ([]byte, error) { return setToolEnabled(data, server, tool, on) })
-}
-
-// setToolEnabled edits disabledTools in data: off appends the glob that
-// matches the tool alone (config.ExactGlob; unless a glob turns it off
-// already); on removes that glob, and fails when another glob still turns
-// the tool off. A tool named like a glob ("*") is never read as one: off
-// turns off that tool only, and on never removes the person's own "*".
-func setToolEnabled(data []byte, server, tool string, on bool) ([]byte, error) {
-	if tool == "" {
-		return nil, fmt.Errorf("no tool name given")
-	}
-	list, err := config.EntryList(data, server, "disabledTools")
-	if err != nil {
-		return nil, err
-	}
-	if !on {
-		if _, off := (config.ToolRules{DisabledTools: list}).ToolOff(tool); off {
-			return data, nil
-		}
-		return config.SetEntryList(data, server, "disabledTools", append(list, config.ExactGlob(tool)))
-	}
-	exact := config.ExactGlob(tool)
-	kept := slices.DeleteFunc(slices.Clone(list), func(g string) bool { return g == exact })
-	if glob, off := (config.ToolRules{DisabledTools: kept}).ToolOff(tool); off {
-		return nil, fmt.Errorf("%s stays off: the pattern %q in the disabledTools of %s turns it off; edit mcp.json to change it", tool, glob, server)
-	}
-	if len(kept) == len(list) {
-		return data, nil
-	}
-	return config.SetEntryList(data, server, "disabledTools", kept)
-}
-
-// editConfig rewrites mcp.json with edit (atomically, under writeMu); the
-// watcher applies the change like any other edit. What mcptray writes is
-// its own change: a launch the edit adds or changes is recorded as
-// approved first (launch.go).
-func (c *Core) editConfig(edit func([]byte) ([]byte, error)) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	return editFile(c.opts.ConfigPath, func(data []byte) ([]byte, error) {
-		out, err := edit(data)
-		if err == nil && string(out) != string(data) {
-			c.approveOwnEdit(data, out)
-		}
-		return out, err
-	})
-}
-
-// editFile rewrites the config at path with edit, when edit changes it.
-func editFile(path string, edit func([]byte) ([]byte, error)) error {
-	data, err := config.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	out, err := edit(data)
-	if err != nil {
-		return err
-	}
-	if string(out) == string(data) {
-		return nil
-	}
-	return config.WriteAtomic(path, out)
+	return c.configFile.SetToolEnabled(server, tool, on)
 }
 
 // policyLocked is the gateway policy of the server name: its rules, the

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-
-	"github.com/mcptray/mcptray/app/config"
 )
 
 // What the desktop UI needs beyond Status, Subscribe, SetEnabled and
@@ -33,5 +31,5 @@ func (c *Core) SetToolsMode(mode string) error {
 	default:
 		return fmt.Errorf(`the tool-list mode must be "live", "stable" or "dynamic", got %q`, mode)
 	}
-	return c.editConfig(func(data []byte) ([]byte, error) { return config.SetSetting(data, "tools", mode) })
+	return c.configFile.SetSetting("tools", mode)
 }

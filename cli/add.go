@@ -12,12 +12,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // `mcptray add` and `mcptray remove`: a server entry of mcp.json written
-// or taken out without an editor, through app's AddServerToFile and
-// RemoveServerFromFile (the Servers tab's Add, Edit and Remove make the
-// same edits). No instance is needed: the watcher of a running one applies
+// or taken out without an editor, through config.File's Add and Remove on
+// app.OwnFile (the Servers tab's Add, Edit and Remove make the same
+// edits). No instance is needed: the watcher of a running one applies
 // the edit; a --secret goes through it when it runs, as `secret set` does.
 
 func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
@@ -53,8 +54,8 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 	case command != nil && command[0] == "":
 		return usageError{"the COMMAND after -- is empty"}
 	}
-	e := app.ServerEntry{Name: pos[0], Cwd: *cwd, URL: *url, Disabled: *disabled}
-	if err := app.CheckServerName(e.Name); err != nil && !*replace {
+	e := config.Entry{Name: pos[0], Cwd: *cwd, URL: *url, Disabled: *disabled}
+	if err := config.CheckServerName(e.Name); err != nil && !*replace {
 		return usageError{err.Error()} // with --replace, an existing entry keeps its name
 	}
 	if len(command) > 0 {
@@ -70,14 +71,14 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 		if !ok || k == "" {
 			return usageError{fmt.Sprintf("%s takes KEY=VALUE, got %q", flagName, redactFieldArg(kv))}
 		}
-		*group = append(*group, app.Var{Key: k, Value: v})
+		*group = append(*group, config.Var{Key: k, Value: v})
 	}
 	for _, k := range secrets {
 		if k == "" || strings.Contains(k, "=") {
 			// Never repeat it: it may be a value typed in the wrong place.
 			return usageError{"--secret takes a KEY only: its value is asked for, or read from stdin, never taken from the command line"}
 		}
-		*group = append(*group, app.Var{Key: k, Secret: true})
+		*group = append(*group, config.Var{Key: k, Secret: true})
 	}
 
 	configPath, cl, err := editTarget(ctx, f)
@@ -89,10 +90,10 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 		return err
 	}
 	ask := secretAsker(stdin, stderr, e.Name, len(secrets))
-	res, err := app.AddServerToFile(configPath, e, app.AddOptions{
+	res, err := app.OwnFile(ctx, cl, configPath, data).Add(e, config.AddOptions{
 		Replace:     *replace,
 		SecretValue: ask,
-		Write:       app.OwnEdit(ctx, cl, configPath, data),
+		Env:         app.FileEnv(configPath),
 		StoreSecret: func(name, value string) error {
 			if cl != nil {
 				return cl.SetSecret(ctx, name, value)
@@ -104,8 +105,8 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 		fmt.Fprintf(stdout, "created %s with the built-in servers\n", configPath)
 	}
 	if err != nil {
-		var ee *app.EntryError
-		if errors.As(err, &ee) && !errors.Is(err, app.ErrServerExists) {
+		var ee *config.EntryError
+		if errors.As(err, &ee) && !errors.Is(err, config.ErrServerExists) {
 			return fmt.Errorf("%w (mcp.json is unchanged)", err)
 		}
 		return err
@@ -142,7 +143,7 @@ func cmdRemove(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	secrets, err := app.RemoveServerFromFile(configPath, name, app.OwnEdit(ctx, cl, configPath, data))
+	secrets, err := app.OwnFile(ctx, cl, configPath, data).Remove(name)
 	if err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func secretAsker(stdin *os.File, stderr io.Writer, server string, n int) func(ke
 	}
 	if term.IsTerminal(int(stdin.Fd())) || n == 1 {
 		return func(key string) (string, error) {
-			return readSecret(stdin, stderr, app.SecretRef(server, key))
+			return readSecret(stdin, stderr, config.SecretRef(server, key))
 		}
 	}
 	var lines []string
@@ -232,7 +233,7 @@ func secretAsker(stdin *os.File, stderr io.Writer, server string, n int) func(ke
 	return func(key string) (string, error) {
 		if !read {
 			read = true
-			b, err := io.ReadAll(io.LimitReader(stdin, int64(n)*(app.MaxSecretValue+2)+1))
+			b, err := io.ReadAll(io.LimitReader(stdin, int64(n)*(config.MaxSecretValue+2)+1))
 			if err != nil {
 				return "", fmt.Errorf("reading the values from stdin: %w", err)
 			}

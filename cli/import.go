@@ -143,7 +143,7 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	if err != nil {
 		return err
 	}
-	if err := im.ApplyWith(doReplace, secretStore(ctx, f), app.OwnEdit(ctx, cl, configPath, data)); err != nil {
+	if err := im.ApplyWith(doReplace, secretStore(ctx, f), app.OwnFile(ctx, cl, configPath, data).Replace); err != nil {
 		return err
 	}
 	moved := 0

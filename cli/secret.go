@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // cmdSecret is `mcptray secret set|list|remove`: the values of
@@ -47,7 +48,7 @@ func secretSet(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return usageError{"secret set takes only NAME: the value is read from the terminal or stdin, never from the command line (where ps and the shell history show it)"}
 	}
 	name := pos[0]
-	if err := app.CheckSecretName(name); err != nil {
+	if err := config.CheckSecretName(name); err != nil {
 		return usageError{err.Error()}
 	}
 	value, err := readSecret(stdin, stderr, name)
@@ -87,12 +88,12 @@ func readSecret(stdin *os.File, stderr io.Writer, name string) (string, error) {
 		}
 	} else {
 		var err error
-		b, err = io.ReadAll(io.LimitReader(stdin, app.MaxSecretValue+3))
+		b, err = io.ReadAll(io.LimitReader(stdin, config.MaxSecretValue+3))
 		if err != nil {
 			return "", fmt.Errorf("reading the value from stdin: %w", err)
 		}
-		if len(b) > app.MaxSecretValue+2 {
-			return "", fmt.Errorf("stdin holds more than %d bytes; a secret holds at most that", app.MaxSecretValue)
+		if len(b) > config.MaxSecretValue+2 {
+			return "", fmt.Errorf("stdin holds more than %d bytes; a secret holds at most that", config.MaxSecretValue)
 		}
 		b = bytes.TrimSuffix(b, []byte("\n"))
 		b = bytes.TrimSuffix(b, []byte("\r"))

@@ -84,11 +84,11 @@ func cmdToggle(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	cl, err := f.dial()
 	if errors.Is(err, app.ErrNotRunning) {
-		configPath, _, perr := f.paths()
+		configPath, data, perr := f.paths()
 		if perr != nil {
 			return perr
 		}
-		if err := app.SetEnabledInFile(configPath, name, enabled); err != nil {
+		if err := app.OwnFile(ctx, nil, configPath, data).SetEnabled(name, enabled); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s turned %s in %s (mcptray is not running)\n", name, onoff, configPath)

@@ -103,11 +103,11 @@ func switchTool(ctx context.Context, f *flags, name, onoff, tool string, stdout 
 	}
 	cl, err := f.dial()
 	if errors.Is(err, app.ErrNotRunning) {
-		configPath, _, perr := f.paths()
+		configPath, data, perr := f.paths()
 		if perr != nil {
 			return perr
 		}
-		if err := app.SetToolEnabledInFile(configPath, name, tool, on); err != nil {
+		if err := app.OwnFile(ctx, nil, configPath, data).SetToolEnabled(name, tool, on); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s of %s turned %s in %s (mcptray is not running)\n", tool, name, onoff, configPath)

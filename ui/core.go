@@ -7,6 +7,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // Core is what the UI needs from the core; *app.Core satisfies it. The UI
@@ -26,12 +27,12 @@ type Core interface {
 	Restart(name string) error
 	// ServerEntry reads a server's entry as written in mcp.json (variables
 	// unresolved), for Edit. AddServer writes one (replace: Edit, in
-	// place), its secrets stored first; an *app.EntryError refuses it with
+	// place), its secrets stored first; an *config.EntryError refuses it with
 	// the field to blame, and nothing is written. RemoveServer takes one
 	// out and returns the ${keyring:NAME} names it used (left in the
 	// keyring). Each change flows back through Subscribe.
-	ServerEntry(name string) (app.ServerEntry, error)
-	AddServer(e app.ServerEntry, replace bool) (app.AddResult, error)
+	ServerEntry(name string) (config.Entry, error)
+	AddServer(e config.Entry, replace bool) (config.AddResult, error)
 	RemoveServer(name string) ([]string, error)
 	// Tools lists a server's tools with their switches; SetToolEnabled
 	// turns one on or off (rewrites the entry's disabledTools).

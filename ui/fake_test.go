@@ -13,6 +13,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // fakeCore is a Core whose methods call its function fields; a nil field
@@ -22,8 +23,8 @@ type fakeCore struct {
 	subscribe       func() (<-chan app.Status, func())
 	setEnabled      func(name string, enabled bool) error
 	restart         func(name string) error
-	serverEntry     func(name string) (app.ServerEntry, error)
-	addServer       func(e app.ServerEntry, replace bool) (app.AddResult, error)
+	serverEntry     func(name string) (config.Entry, error)
+	addServer       func(e config.Entry, replace bool) (config.AddResult, error)
 	removeServer    func(name string) ([]string, error)
 	tools           func(name string) (app.ToolList, error)
 	setTool         func(server, tool string, on bool) error
@@ -126,16 +127,16 @@ func (f *fakeCore) Restart(name string) error {
 	return f.restart(name)
 }
 
-func (f *fakeCore) ServerEntry(name string) (app.ServerEntry, error) {
+func (f *fakeCore) ServerEntry(name string) (config.Entry, error) {
 	if f.serverEntry == nil {
-		return app.ServerEntry{Name: name, Command: "npx"}, nil
+		return config.Entry{Name: name, Command: "npx"}, nil
 	}
 	return f.serverEntry(name)
 }
 
-func (f *fakeCore) AddServer(e app.ServerEntry, replace bool) (app.AddResult, error) {
+func (f *fakeCore) AddServer(e config.Entry, replace bool) (config.AddResult, error) {
 	if f.addServer == nil {
-		return app.AddResult{}, nil
+		return config.AddResult{}, nil
 	}
 	return f.addServer(e, replace)
 }

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // The Servers tab's Add server… and Edit form: an entry of mcp.json as
@@ -59,7 +59,7 @@ type serverForm struct {
 
 // newServerForm builds the form, empty (Add) or filled with e as written
 // in mcp.json (Edit); submit is Enter in a one-line field.
-func newServerForm(e *app.ServerEntry, submit func()) *serverForm {
+func newServerForm(e *config.Entry, submit func()) *serverForm {
 	f := &serverForm{
 		name: widget.NewEntry(), command: widget.NewEntry(), args: newArgsEntry(), cwd: widget.NewEntry(), url: widget.NewEntry(),
 		env: newVarList("Add variable", submit), headers: newVarList("Add header", submit),
@@ -163,20 +163,20 @@ func (f *serverForm) showKind(kind string) {
 }
 
 // entry reads the form: the entry to write, or the first thing the form
-// itself can tell is wrong (as an *app.EntryError naming its field).
-func (f *serverForm) entry() (app.ServerEntry, error) {
-	e := app.ServerEntry{Name: strings.TrimSpace(f.name.Text), Disabled: !f.editing && f.disabled.Checked}
+// itself can tell is wrong (as an *config.EntryError naming its field).
+func (f *serverForm) entry() (config.Entry, error) {
+	e := config.Entry{Name: strings.TrimSpace(f.name.Text), Disabled: !f.editing && f.disabled.Checked}
 	var err error
 	if f.kind.Selected == kindHTTP {
 		e.URL = strings.TrimSpace(f.url.Text)
 		if e.URL == "" {
-			return e, &app.EntryError{Field: "url", Reason: "the URL is empty"}
+			return e, &config.EntryError{Field: "url", Reason: "the URL is empty"}
 		}
 		e.Headers, err = f.headers.vars("headers", "a header")
 	} else {
 		e.Command = strings.TrimSpace(f.command.Text)
 		if e.Command == "" {
-			return e, &app.EntryError{Field: "command", Reason: "the command is empty"}
+			return e, &config.EntryError{Field: "command", Reason: "the command is empty"}
 		}
 		e.Args = splitArgs(f.args.Text)
 		e.Cwd = strings.TrimSpace(f.cwd.Text)
@@ -212,11 +212,11 @@ func splitArgs(text string) []string {
 	return out
 }
 
-// showError shows err under its field (an *app.EntryError's Field; env.KEY
+// showError shows err under its field (an *config.EntryError's Field; env.KEY
 // and headers.KEY under the list), else under the form.
 func (f *serverForm) showError(err error) {
 	f.clearErrors()
-	var ee *app.EntryError
+	var ee *config.EntryError
 	field := ""
 	if errors.As(err, &ee) {
 		field, _, _ = strings.Cut(ee.Field, ".")
@@ -267,7 +267,7 @@ type varRow struct {
 func newVarList(addText string, submit func()) *varList {
 	l := &varList{list: container.NewVBox(), submit: submit}
 	add := widget.NewButtonWithIcon(addText, theme.ContentAddIcon(), func() {
-		r := l.add(app.Var{})
+		r := l.add(config.Var{})
 		if c := fyne.CurrentApp().Driver().CanvasForObject(l.root); c != nil {
 			c.Focus(r.key) // type the name right away
 		}
@@ -278,13 +278,13 @@ func newVarList(addText string, submit func()) *varList {
 
 // add appends a row showing v; a value that is a ${keyring:…} reference
 // shows as a secret kept in the keyring.
-func (l *varList) add(v app.Var) *varRow {
+func (l *varList) add(v config.Var) *varRow {
 	r := &varRow{key: widget.NewEntry(), cell: container.NewStack(), submit: l.submit}
 	r.key.OnSubmitted = func(string) { l.submit() }
 	r.key.SetPlaceHolder("NAME")
 	r.key.SetText(v.Key)
 	switch {
-	case app.IsKeyringRef(v.Value):
+	case config.IsKeyringRef(v.Value):
 		r.kept = v.Value
 		r.setValue(widget.NewPasswordEntry(), "")
 	case v.Secret:
@@ -342,21 +342,21 @@ func (l *varList) remove(r *varRow) {
 // vars reads the rows, in order: a secret typed is a Var to store; one
 // kept in the keyring, with nothing typed, keeps its reference. Rows left
 // empty are skipped.
-func (l *varList) vars(field, what string) ([]app.Var, error) {
-	var out []app.Var
+func (l *varList) vars(field, what string) ([]config.Var, error) {
+	var out []config.Var
 	for _, r := range l.rows {
 		key, value := strings.TrimSpace(r.key.Text), r.value.Text
 		switch {
 		case key == "" && value == "" && r.kept == "":
 			continue
 		case key == "":
-			return nil, &app.EntryError{Field: field, Reason: fmt.Sprintf("%s has a value but no name", what)}
+			return nil, &config.EntryError{Field: field, Reason: fmt.Sprintf("%s has a value but no name", what)}
 		case r.secret.Checked && value == "" && r.kept != "":
-			out = append(out, app.Var{Key: key, Value: r.kept})
+			out = append(out, config.Var{Key: key, Value: r.kept})
 		case r.secret.Checked && value == "":
-			return nil, &app.EntryError{Field: field + "." + key, Reason: fmt.Sprintf("the secret %s has no value", key)}
+			return nil, &config.EntryError{Field: field + "." + key, Reason: fmt.Sprintf("the secret %s has no value", key)}
 		default:
-			out = append(out, app.Var{Key: key, Value: value, Secret: r.secret.Checked})
+			out = append(out, config.Var{Key: key, Value: value, Secret: r.secret.Checked})
 		}
 	}
 	return out, nil

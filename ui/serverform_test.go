@@ -11,25 +11,26 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // addCalls records a fake core's AddServer calls and answers each with
 // refuse (nil: written).
 type addCalls struct {
-	entries []app.ServerEntry
+	entries []config.Entry
 	replace []bool
 	refuse  error
 	tried   int // calls, refused ones included
 }
 
-func (a *addCalls) add(e app.ServerEntry, replace bool) (app.AddResult, error) {
+func (a *addCalls) add(e config.Entry, replace bool) (config.AddResult, error) {
 	a.tried++
 	if a.refuse != nil {
-		return app.AddResult{}, a.refuse
+		return config.AddResult{}, a.refuse
 	}
 	a.entries = append(a.entries, e)
 	a.replace = append(a.replace, replace)
-	return app.AddResult{}, nil
+	return config.AddResult{}, nil
 }
 
 // serversWithForm is a main screen on c whose Servers tab opens its
@@ -41,7 +42,7 @@ func serversWithForm(t *testing.T, c *fakeCore) (*serversScreen, fyne.Window, *r
 	return m.servers, w, rec
 }
 
-func entryEqual(a, b app.ServerEntry) bool {
+func entryEqual(a, b config.Entry) bool {
 	return a.Name == b.Name && a.Command == b.Command && slices.Equal(a.Args, b.Args) && slices.Equal(a.Env, b.Env) &&
 		a.Cwd == b.Cwd && a.URL == b.URL && slices.Equal(a.Headers, b.Headers) && a.Disabled == b.Disabled
 }
@@ -83,8 +84,8 @@ func TestServerFormAdd(t *testing.T) {
 	test.Tap(f.disabled)
 	test.Tap(button(t, top, "Add"))
 
-	want := app.ServerEntry{Name: "github", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-github", "--title=My Repos"}, Cwd: "~/src",
-		Env: []app.Var{{Key: "GITHUB_TOKEN", Value: "ghp_typed", Secret: true}, {Key: "GITHUB_HOST", Value: "github.example.com"}}, Disabled: true}
+	want := config.Entry{Name: "github", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-github", "--title=My Repos"}, Cwd: "~/src",
+		Env: []config.Var{{Key: "GITHUB_TOKEN", Value: "ghp_typed", Secret: true}, {Key: "GITHUB_HOST", Value: "github.example.com"}}, Disabled: true}
 	if len(calls.entries) != 1 || !entryEqual(calls.entries[0], want) || calls.replace[0] {
 		t.Fatalf("the core got %+v (replace %v), want %+v", calls.entries, calls.replace, want)
 	}
@@ -145,17 +146,17 @@ func TestServerFormRefusals(t *testing.T) {
 	}
 	test.Type(f.headers.rows[0].key, "X-Team")
 
-	calls.refuse = &app.EntryError{Field: "url", Reason: `web: "url" must start with http:// or https://`}
+	calls.refuse = &config.EntryError{Field: "url", Reason: `web: "url" must start with http:// or https://`}
 	test.Tap(save)
 	if got := shown("url"); got != `"url" must start with http:// or https://` || shown("headers") != "" {
 		t.Errorf("refused URL: %q under the URL", got)
 	}
-	calls.refuse = &app.EntryError{Field: "headers.X-Team", Reason: "web: headers.X-Team contains a line break or a NUL byte"}
+	calls.refuse = &config.EntryError{Field: "headers.X-Team", Reason: "web: headers.X-Team contains a line break or a NUL byte"}
 	test.Tap(save)
 	if got := shown("headers"); got != "headers.X-Team contains a line break or a NUL byte" || shown("url") != "" {
 		t.Errorf("refused header: %q under the headers", got)
 	}
-	calls.refuse = &app.EntryError{Field: "name", Reason: "web: a server of that name exists"}
+	calls.refuse = &config.EntryError{Field: "name", Reason: "web: a server of that name exists"}
 	test.Tap(save)
 	if got := shown("name"); got != "a server of that name exists" {
 		t.Errorf("a taken name: %q under the name", got)
@@ -171,7 +172,7 @@ func TestServerFormRefusals(t *testing.T) {
 	calls.refuse = nil
 	f.url.SetText("https://mcp.example.com/mcp")
 	test.Tap(save)
-	want := app.ServerEntry{Name: "web", URL: "https://mcp.example.com/mcp", Headers: []app.Var{{Key: "X-Team", Value: "orphan"}}}
+	want := config.Entry{Name: "web", URL: "https://mcp.example.com/mcp", Headers: []config.Var{{Key: "X-Team", Value: "orphan"}}}
 	if len(calls.entries) != 1 || !entryEqual(calls.entries[0], want) {
 		t.Errorf("the core got %+v, want %+v", calls.entries, want)
 	}
@@ -179,9 +180,9 @@ func TestServerFormRefusals(t *testing.T) {
 
 // notesEntry is an entry as written, with a secret in the keyring and a
 // key the form does not show.
-func notesEntry() app.ServerEntry {
-	return app.ServerEntry{Name: "notes", Command: "uvx", Args: []string{"notes-mcp", "--dir", "/my notes"}, Cwd: "~/notes",
-		Env:  []app.Var{{Key: "TOKEN", Value: "${keyring:notes-TOKEN}"}, {Key: "LEVEL", Value: "debug"}},
+func notesEntry() config.Entry {
+	return config.Entry{Name: "notes", Command: "uvx", Args: []string{"notes-mcp", "--dir", "/my notes"}, Cwd: "~/notes",
+		Env:  []config.Var{{Key: "TOKEN", Value: "${keyring:notes-TOKEN}"}, {Key: "LEVEL", Value: "debug"}},
 		Kept: []string{"envFile", "x-mcptray"}}
 }
 
@@ -190,9 +191,9 @@ func notesEntry() app.ServerEntry {
 // value is typed; the name is fixed and the entry replaced in place.
 func TestServerFormEdit(t *testing.T) {
 	calls := &addCalls{}
-	s, w, rec := serversWithForm(t, &fakeCore{addServer: calls.add, serverEntry: func(name string) (app.ServerEntry, error) {
+	s, w, rec := serversWithForm(t, &fakeCore{addServer: calls.add, serverEntry: func(name string) (config.Entry, error) {
 		if name != "notes" {
-			return app.ServerEntry{}, errors.New("no such server")
+			return config.Entry{}, errors.New("no such server")
 		}
 		return notesEntry(), nil
 	}})
@@ -231,7 +232,7 @@ func TestServerFormEdit(t *testing.T) {
 	test.Type(f.env.rows[0].value, "new-token")
 	f.env.remove(f.env.rows[1])
 	test.Tap(button(t, top, "Save"))
-	want.Env = []app.Var{{Key: "TOKEN", Value: "new-token", Secret: true}}
+	want.Env = []config.Var{{Key: "TOKEN", Value: "new-token", Secret: true}}
 	if len(calls.entries) != 2 || !entryEqual(calls.entries[1], want) {
 		t.Errorf("replaced secret: the core got %+v, want %+v", calls.entries[1:], want)
 	}
@@ -289,8 +290,8 @@ func TestGoldenServerForm(t *testing.T) {
 	test.Type(f.name, "github")
 	test.Type(f.command, "npx")
 	f.args.SetText("-y\n@modelcontextprotocol/server-github")
-	f.env.add(app.Var{Key: "GITHUB_TOKEN", Value: "typed", Secret: true})
-	f.env.add(app.Var{Key: "GITHUB_HOST", Value: "github.example.com"})
+	f.env.add(config.Var{Key: "GITHUB_TOKEN", Value: "typed", Secret: true})
+	f.env.add(config.Var{Key: "GITHUB_HOST", Value: "github.example.com"})
 	assertMarkup(t, "server-form.xml", w.Canvas())
 }
 

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // serverColumns are the widths of a server row's columns: the enabled
@@ -293,7 +294,7 @@ func (s *serversScreen) tick() { s.list.Refresh() }
 func (s *serversScreen) close() { s.log.stop() }
 
 // showForm opens the Add server… form (e nil) or the Edit form of e.
-func (s *serversScreen) showForm(e *app.ServerEntry) {
+func (s *serversScreen) showForm(e *config.Entry) {
 	var (
 		f *serverForm
 		d *dialog.CustomDialog

@@ -149,7 +149,7 @@ func NewImport(c *Client, e Env, configPath string) (*Import, error) {
 	return im, nil
 }
 
-// maxSecretName is the longest keyring NAME (app.CheckSecretName's bound).
+// maxSecretName is the longest keyring NAME (config.CheckSecretName's bound).
 const maxSecretName = 200
 
 // AvoidSecretNames renames each secret whose keyring NAME is taken, so
@@ -301,9 +301,9 @@ func (im *Import) Apply(replace bool, store func(name, value string) error) erro
 }
 
 // ApplyWith is Apply with mcp.json written by writeConfig (Plan.ApplyWith;
-// nil: an atomic write): mcptray's own edit, so the servers it imports
-// need no approval.
-func (im *Import) ApplyWith(replace bool, store func(name, value string) error, writeConfig func(old, new []byte) error) error {
+// nil: an atomic write): mcptray's own edit (config.File.Replace), so the
+// servers it imports need no approval.
+func (im *Import) ApplyWith(replace bool, store func(name, value string) error, writeConfig config.Writer) error {
 	cfg, client, err := im.Plans(replace)
 	if err != nil {
 		return err

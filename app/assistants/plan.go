@@ -127,9 +127,10 @@ func (p *Plan) Apply() error { return p.ApplyWith(nil) }
 
 // ApplyWith is Apply with the file's last write done by write (old: the
 // bytes the plan was made on, nil for no file) instead of an atomic
-// write: mcp.json goes through mcptray's own edit (app.OwnEdit), whose
-// new entries then need no approval.
-func (p *Plan) ApplyWith(write func(old, new []byte) error) error {
+// write: mcp.json goes through mcptray's own edit (config.File.Replace of
+// app.OwnFile, or of the running Core's file), whose new entries then
+// need no approval.
+func (p *Plan) ApplyWith(write config.Writer) error {
 	now, existed, err := readFile(p.Path)
 	if err != nil {
 		return err

@@ -145,7 +145,7 @@ func authScheme(value string) (scheme, rest string) {
 }
 
 // keyringName is the keyring NAME for a secret of a server: server-key,
-// with what a NAME may not hold (app.CheckSecretName: letters, digits and
+// with what a NAME may not hold (config.CheckSecretName: letters, digits and
 // . _ - / @ + :) turned into "-".
 func keyringName(server, key string) string {
 	name := strings.Map(func(r rune) rune {

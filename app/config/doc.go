@@ -31,6 +31,33 @@
 // server entries is refused as a whole, with a [*SyntaxError] about the
 // whole file; [ReadFile] (and so [Load]) reads no more than the cap.
 //
+// # Editing mcp.json
+//
+// Every write of mcp.json that mcptray makes is an edit of a [File], the
+// one family of them (file.go): [File.Edit] reads the file ([ReadFile]),
+// hands its bytes to a pure byte edit, checks that the file is still what
+// it read, and writes the result with the File's [Writer] (by default
+// [WriteAtomic]); a File makes one edit at a time. On top of it are the
+// named edits: [File.SetEnabled] (a toggle), [File.SetToolEnabled] (a
+// tool's switch in disabledTools), [File.AllowTool] (allowTools),
+// [File.SetSetting] (an "x-mcptray" setting), [File.Add] and [File.Remove]
+// (an entry, from the form [Entry]; entries.go) and [File.Replace] (the
+// whole file, as an import or a running instance's client writes it;
+// [ErrChanged] when it changed meanwhile).
+//
+// "mcptray writes mcp.json, and that needs no approval" has one entry
+// point: a File whose Writer makes the write mcptray's own, recording the
+// launches the edit adds or changes as approved before it writes. This
+// package does no approving (that needs the store and the running core):
+// the app gives that File. A command (`mcptray add`, `remove`, `import`,
+// `toggle`, `tools`) gets it from app.OwnFile, which writes through the
+// running instance's control API (Client.ReplaceConfig, then the core's
+// File.Replace) or, with none running, approves in the data dir's store
+// and writes; inside the instance, the core's own File (app's Core.ownWrite
+// as Writer) makes the toggles, switches and the Servers and Assistants
+// tabs' edits. A File made with NewFile(path, nil) writes plainly: what it
+// adds waits for the person's yes.
+//
 // [SetDisabled] rewrites one entry's enable state in the raw bytes and keeps
 // every other byte. The general editor does the same for any member of any
 // JSONC file (mcp.json, an assistant's config): [SetMember] replaces or adds
@@ -43,5 +70,7 @@
 // file.
 //
 // The package is pure Go: it starts no goroutines and holds no state between
-// calls, except the per-process key that [Server.Fingerprint] hashes with.
+// calls, except the per-process key that [Server.Fingerprint] hashes with,
+// the cache of launch files' hashes, and each [File]'s mutex, held by the
+// caller's goroutine for the whole of one edit (its Writer runs under it).
 package config

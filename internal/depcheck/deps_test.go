@@ -24,6 +24,9 @@ import (
 // app but app/config, and no cli. For the split of app (issue 29):
 // app/inbox imports no app package but app/config (so neither app,
 // app/control, app/events nor app/trust), and no cli package.
+// app/config, which reads mcp.json and makes every edit
+// of it, imports no package of the module: app, the gateway, cli and ui
+// use it, never the other way.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -55,6 +58,8 @@ func forbidden(from, to string) string {
 		return "built-in servers don't import the gateway"
 	case in(from, "mcp/downstream") && to == module+"/mcp":
 		return "the server side doesn't import the gateway"
+	case in(from, "app/config") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/config"):
+		return "mcp.json's reader and editor imports no package of the module"
 	case in(from, "app/events") && (in(to, "app") && !in(to, "app/events") && !in(to, "app/config") || in(to, "cli")):
 		return "events imports no app package but app/config, and no cli"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
@@ -208,7 +213,7 @@ func TestDepsRules(t *testing.T) {
 		m("ui"):                     {m("app"), m("assets"), "fyne.io/fyne/v2", "github.com/godbus/dbus/v5"},
 		m("assets"):                 {"fyne.io/fyne/v2"},
 		m("app"):                    {m("mcp"), m("store"), "fyne.io/fyne/v2"},
-		m("app/config"):             {"example.com/pretty"},
+		m("app/config"):             {"example.com/pretty", m("app")},
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
@@ -230,6 +235,7 @@ func TestDepsRules(t *testing.T) {
 	want := []string{
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
+		"app/config imports " + m("app") + " (forbidden: mcp.json's reader and editor imports no package of the module)",
 		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("app/inbox") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("cli") + " (forbidden: events imports no app package but app/config, and no cli)",

@@ -1,33 +1,30 @@
-package app
+package config
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/mcptray/mcptray/app/config"
 )
 
 // Server entries that mcptray writes itself: `mcptray add`/`remove` and the
-// Servers tab's Add, Edit and Remove. Both go through writeServerEntry and
-// removeServerEntry, the only functions that add, change or take out an
-// entry of mcp.json (a toggle only rewrites "disabled": core.go). Each is a
-// minimal edit (config.SetMember, config.RemoveMember; every other byte
-// kept) written atomically; the watcher of a running instance applies it
+// Servers tab's Add, Edit and Remove. Both go through File.Add and
+// File.Remove, the only functions that add, change or take out an entry of
+// mcp.json (a toggle only rewrites "disabled": File.SetEnabled). Each is a
+// minimal edit (SetMember, RemoveMember; every other byte kept) made with
+// the File's edit (file.go); the watcher of a running instance applies it
 // like any other edit of the file.
 
-// ServerEntry is one entry of mcp.json as `mcptray add` and the Servers
+// Entry is one entry of mcp.json as `mcptray add` and the Servers
 // tab's form give it: stdio (Command, Args, Env, Cwd) or http (URL,
 // Headers). Values are written as given, variables included
 // (`${env:HOME}`, `${keyring:NAME}`); a Var marked Secret goes to the
 // keyring instead.
-type ServerEntry struct {
+type Entry struct {
 	Name    string
 	Command string
 	Args    []string
@@ -38,13 +35,13 @@ type ServerEntry struct {
 	// Disabled writes "disabled": true: the server is added turned off.
 	// Editing an entry never turns it on; the toggle does.
 	Disabled bool
-	// Kept names the keys of an entry as written that ServerEntryInFile
+	// Kept names the keys of an entry as written that File.Entry
 	// read but that the form does not show (envFile, x-mcptray, …): an
 	// edit keeps them. Ignored when writing.
 	Kept []string
 }
 
-// Var is one env variable or header of a ServerEntry.
+// Var is one env variable or header of a Entry.
 type Var struct {
 	Key   string
 	Value string
@@ -54,7 +51,7 @@ type Var struct {
 }
 
 // IsHTTP reports whether e is an http entry: it has a URL.
-func (e ServerEntry) IsHTTP() bool { return e.URL != "" }
+func (e Entry) IsHTTP() bool { return e.URL != "" }
 
 // SecretRef is the keyring name under which the value of a secret env
 // variable or header key of server name is kept: NAME-KEY, used as
@@ -64,7 +61,7 @@ func SecretRef(server, key string) string { return server + "-" + key }
 // AddOptions say how an entry is written.
 type AddOptions struct {
 	// Replace edits an entry that has the name already, in place: the keys
-	// a ServerEntry sets (type, command, args, env, cwd, url, headers) are
+	// an Entry sets (type, command, args, env, cwd, url, headers) are
 	// rewritten, the others (disabled, envFile, x-mcptray, unknown ones)
 	// kept. Without it such an entry is refused (ErrServerExists).
 	Replace bool
@@ -73,17 +70,16 @@ type AddOptions struct {
 	// checked, so nobody types a secret for an entry that is refused. nil:
 	// an empty secret is an error.
 	SecretValue func(key string) (string, error)
-	// StoreSecret stores ${keyring:name}; default SetSecret (the OS
-	// keyring, without an instance). The CLI goes through a running
-	// instance; the Core's own restarts the servers using it.
+	// StoreSecret stores ${keyring:name}: in the OS keyring (app.SetSecret,
+	// without an instance), or through a running instance, which restarts
+	// the servers using it. nil: an entry with a Secret Var is refused.
 	StoreSecret func(name, value string) error
-	// Write writes the edited file (old is nil when there was none):
-	// mcptray's own edit, whose new or changed entries need no approval
-	// (OwnEdit; the Core's ownWrite). Default: config.WriteAtomic.
-	Write func(old, new []byte) error
+	// Env resolves the entry's variables for the check of the entry as it
+	// will be written (Parse's).
+	Env Env
 }
 
-// AddResult is what writeServerEntry did.
+// AddResult is what File.Add did.
 type AddResult struct {
 	Replaced bool     // an entry of that name was edited
 	Secrets  []string // the ${keyring:NAME} names stored, in order
@@ -92,6 +88,11 @@ type AddResult struct {
 
 // ErrServerExists is wrapped by adding an entry whose name is taken.
 var ErrServerExists = errors.New("a server of that name exists")
+
+// ErrNoServer is wrapped when the file has no entry of the name asked for.
+// It is app.ErrNoServer too: one error for "no such server", whether the
+// file or the running instance says it.
+var ErrNoServer = errors.New("no such server")
 
 // EntryError refuses an entry before anything is written: Field names
 // what is wrong ("name", "command", "url", "cwd", "env.KEY",
@@ -140,18 +141,18 @@ func CheckServerName(name string) error {
 // Sections of mcp.json holding entries: Claude Desktop's and VS Code's.
 var entrySections = []string{"mcpServers", "servers"}
 
-// ownedKeys are the keys of an entry a ServerEntry sets; an edit rewrites
+// ownedKeys are the keys of an entry a Entry sets; an edit rewrites
 // these and keeps the rest.
 var ownedKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers"}
 
 // entryJSON is e's entry, in the order DESIGN.md writes them (type for
 // http only, unless withType); Secret vars are written as their
 // ${keyring:…} references.
-func entryJSON(e ServerEntry, withType bool) []member {
-	var out []member
+func entryJSON(e Entry, withType bool) []rawMember {
+	var out []rawMember
 	add := func(key string, v any) {
 		b, _ := json.Marshal(v)
-		out = append(out, member{key, b})
+		out = append(out, rawMember{key, b})
 	}
 	vars := func(vs []Var) json.RawMessage {
 		b := []byte("{")
@@ -170,21 +171,21 @@ func entryJSON(e ServerEntry, withType bool) []member {
 		return append(b, '}')
 	}
 	if e.IsHTTP() {
-		add("type", config.TypeHTTP)
+		add("type", TypeHTTP)
 		add("url", e.URL)
 		if len(e.Headers) > 0 {
-			out = append(out, member{"headers", vars(e.Headers)})
+			out = append(out, rawMember{"headers", vars(e.Headers)})
 		}
 	} else {
 		if withType {
-			add("type", config.TypeStdio)
+			add("type", TypeStdio)
 		}
 		add("command", e.Command)
 		if len(e.Args) > 0 {
 			add("args", e.Args)
 		}
 		if len(e.Env) > 0 {
-			out = append(out, member{"env", vars(e.Env)})
+			out = append(out, rawMember{"env", vars(e.Env)})
 		}
 		if e.Cwd != "" {
 			add("cwd", e.Cwd)
@@ -193,12 +194,12 @@ func entryJSON(e ServerEntry, withType bool) []member {
 	return out
 }
 
-type member struct {
+type rawMember struct {
 	key   string
 	value json.RawMessage
 }
 
-func objectOf(ms []member) json.RawMessage {
+func objectOf(ms []rawMember) json.RawMessage {
 	b := []byte("{")
 	for i, m := range ms {
 		if i > 0 {
@@ -212,7 +213,7 @@ func objectOf(ms []member) json.RawMessage {
 
 // checkForm checks what a form can get wrong before the entry is built
 // (the name aside): one of command and url, the keys of env and headers.
-func checkForm(e ServerEntry) error {
+func checkForm(e Entry) error {
 	switch {
 	case e.URL != "" && (e.Command != "" || len(e.Args) > 0 || len(e.Env) > 0 || e.Cwd != ""):
 		return &EntryError{Field: "url", Reason: "an entry is either a command (stdio) or a URL (http), not both"}
@@ -248,66 +249,9 @@ func checkForm(e ServerEntry) error {
 	return nil
 }
 
-// fileEnv is the config.Env of a process without an instance (the CLI):
-// its environment, the OS keyring, and no inbox (an ${input:ID} not given
-// yet is asked by the instance, later).
-func fileEnv(path string) config.Env {
-	env := config.SystemEnv()
-	env.Keyring = keyringVariable
-	if abs, err := filepath.Abs(path); err == nil {
-		env.Dir = filepath.Dir(abs)
-	}
-	env.Input = func(config.Input) (string, error) { return "", config.ErrInputNotGiven }
-	return env
-}
-
-// AddServerToFile adds (or with Replace edits) the entry e in the
-// mcp.json at path, without a running instance: secrets go to the OS
-// keyring unless opts.StoreSecret says otherwise. See writeServerEntry.
-func AddServerToFile(path string, e ServerEntry, opts AddOptions) (AddResult, error) {
-	return writeServerEntry(path, fileEnv(path), e, opts)
-}
-
-// RemoveServerFromFile takes the entry called name out of the mcp.json at
-// path, written with write (OwnEdit; nil: config.WriteAtomic), and
-// returns the ${keyring:NAME} names it referenced (which stay in the
-// keyring: another entry may use them). See removeServerEntry.
-func RemoveServerFromFile(path, name string, write func(old, new []byte) error) ([]string, error) {
-	return removeServerEntry(path, name, write)
-}
-
-// AddServer adds (or, with replace, edits) an entry of this core's
-// mcp.json; secrets go through SetSecret. The watcher applies the edit.
-func (c *Core) AddServer(e ServerEntry, replace bool) (AddResult, error) {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	return writeServerEntry(c.opts.ConfigPath, c.configEnv(), e, AddOptions{Replace: replace, StoreSecret: c.SetSecret, Write: c.ownWrite})
-}
-
-// RemoveServer takes an entry out of this core's mcp.json and returns the
-// ${keyring:NAME} names it referenced. The watcher stops the server.
-func (c *Core) RemoveServer(name string) ([]string, error) {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	return removeServerEntry(c.opts.ConfigPath, name, c.ownWrite)
-}
-
-// ownWrite writes mcp.json as this core's own edit, its new or changed
-// entries approved first (approveOwnEdit). Called with c.writeMu held.
-func (c *Core) ownWrite(old, new []byte) error {
-	c.approveOwnEdit(old, new)
-	return config.WriteAtomic(c.opts.ConfigPath, new)
-}
-
-// ServerEntry reads the entry called name of this core's mcp.json as
-// written, for the Servers tab's Edit.
-func (c *Core) ServerEntry(name string) (ServerEntry, error) {
-	return ServerEntryInFile(c.opts.ConfigPath, name)
-}
-
-// writeServerEntry is the one place where mcptray writes a server entry of
-// mcp.json (the CLI's `add` and the Servers tab's Add and Edit come
-// here). It:
+// Add is the one place where mcptray writes a server entry of mcp.json
+// (the CLI's `add` and the Servers tab's Add and Edit come here), as one
+// edit of f. It:
 //
 //  1. checks e (CheckServerName, command or URL, env and header names);
 //  2. refuses a name that is taken, unless opts.Replace;
@@ -315,87 +259,76 @@ func (c *Core) ServerEntry(name string) (ServerEntry, error) {
 //     "mcpServers" (or of "servers" in a VS Code file), or the owned keys
 //     of the existing entry rewritten in place;
 //  4. checks the entry as it will be written, with the validation loading
-//     mcp.json uses (config.Parse on env): an entry a running instance
+//     mcp.json uses (Parse on opts.Env): an entry a running instance
 //     would refuse is refused here, with the reason, and nothing is
 //     written. A ${keyring:…} about to be stored counts as set, an
 //     ${input:ID} not given yet as fine (the instance asks for it);
 //  5. stores the secrets (opts.SecretValue, opts.StoreSecret);
-//  6. writes the file with opts.Write: mcptray's own edit, so the entry
-//     needs no approval (OwnEdit, Core.ownWrite).
+//  6. writes the file with f's Writer: mcptray's own edit, so the entry
+//     needs no approval when f is the app's (see the package doc).
 //
-// A missing mcp.json is written as on a first run (config.Default), with
+// A missing mcp.json is written as on a first run (Default), with
 // the entry.
-func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOptions) (AddResult, error) {
+func (f *File) Add(e Entry, opts AddOptions) (AddResult, error) {
 	var res AddResult
-	data, err := config.ReadFile(path)
-	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
-		return res, err
-	}
-	var sections []string
-	if !missing {
-		if sections, err = entrySectionsOf(data, e.Name); err != nil {
-			return res, err
+	err := f.edit(true, func(data []byte) ([]byte, error) {
+		missing := data == nil
+		var sections []string
+		var err error
+		if !missing {
+			if sections, err = entrySectionsOf(data, e.Name); err != nil {
+				return nil, err
+			}
 		}
-	}
-	// A new name must be one mcptray can use everywhere; an entry being
-	// edited keeps the name the file gives it.
-	if len(sections) == 0 || e.Name == "" {
-		if err := CheckServerName(e.Name); err != nil {
-			return res, &EntryError{Field: "name", Reason: err.Error()}
+		// A new name must be one mcptray can use everywhere; an entry being
+		// edited keeps the name the file gives it.
+		if len(sections) == 0 || e.Name == "" {
+			if err := CheckServerName(e.Name); err != nil {
+				return nil, &EntryError{Field: "name", Reason: err.Error()}
+			}
 		}
-	}
-	if err := checkForm(e); err != nil {
-		return res, err
-	}
-	if missing {
-		// The first-run file, written with the entry (nothing is written
-		// when the entry is refused).
-		data = config.Default()
-		if sections, err = entrySectionsOf(data, e.Name); err != nil {
-			return res, err
+		if err := checkForm(e); err != nil {
+			return nil, err
 		}
-	}
-	var out []byte
-	if len(sections) > 0 {
-		if !opts.Replace {
-			return res, &EntryError{Field: "name", Reason: fmt.Sprintf("%s: %v in %s (remove it first: mcptray remove %s; or replace it: --replace)", e.Name, ErrServerExists, path, e.Name), Err: ErrServerExists}
+		if missing {
+			// The first-run file, written with the entry (nothing is written
+			// when the entry is refused).
+			data = Default()
+			if sections, err = entrySectionsOf(data, e.Name); err != nil {
+				return nil, err
+			}
 		}
-		res.Replaced = true
-		out, err = editEntry(data, sections, e)
-	} else {
-		out, err = insertEntry(data, e)
-	}
-	if err != nil {
-		return res, err
-	}
-	if len(out) > config.MaxFileSize {
-		return res, &EntryError{Field: "", Reason: fmt.Sprintf("mcp.json would be %d bytes; mcptray reads at most %d", len(out), config.MaxFileSize)}
-	}
-	if err := checkEntry(out, e, env); err != nil {
-		return res, err
-	}
-	if err := storeSecrets(e, opts, &res); err != nil {
-		return res, err
-	}
-	if missing {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return res, fmt.Errorf("creating the config directory: %w", err)
+		var out []byte
+		if len(sections) > 0 {
+			if !opts.Replace {
+				return nil, &EntryError{Field: "name", Reason: fmt.Sprintf("%s: %v in %s (remove it first: mcptray remove %s; or replace it: --replace)", e.Name, ErrServerExists, f.path, e.Name), Err: ErrServerExists}
+			}
+			res.Replaced = true
+			out, err = editEntry(data, sections, e)
+		} else {
+			out, err = insertEntry(data, e)
 		}
-		res.Created = true
-	}
-	write := opts.Write
-	if write == nil {
-		write = func(_, new []byte) error { return config.WriteAtomic(path, new) }
-	}
-	var old []byte
-	if !missing {
-		old = data
-	}
-	if err := write(old, out); err != nil {
-		return res, err
-	}
-	return res, nil
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > MaxFileSize {
+			return nil, &EntryError{Field: "", Reason: fmt.Sprintf("mcp.json would be %d bytes; mcptray reads at most %d", len(out), MaxFileSize)}
+		}
+		if err := checkEntry(out, e, opts.Env); err != nil {
+			return nil, err
+		}
+		if err := storeSecrets(e, opts, &res); err != nil {
+			return nil, err
+		}
+		if missing {
+			if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
+				return nil, fmt.Errorf("creating the config directory: %w", err)
+			}
+			res.Created = true
+		}
+		return out, nil
+	})
+	return res, err
 }
 
 // entrySectionsOf returns the sections ("mcpServers", "servers") holding
@@ -403,7 +336,7 @@ func writeServerEntry(path string, env config.Env, e ServerEntry, opts AddOption
 func entrySectionsOf(data []byte, name string) ([]string, error) {
 	var out []string
 	for _, sec := range entrySections {
-		_, found, err := config.Lookup(data, []string{sec, name})
+		_, found, err := Lookup(data, []string{sec, name})
 		if err != nil {
 			return nil, err
 		}
@@ -416,36 +349,36 @@ func entrySectionsOf(data []byte, name string) ([]string, error) {
 
 // insertEntry adds e as a new entry: to "mcpServers", or to "servers" in a
 // file that has only VS Code's (whose entries name their type).
-func insertEntry(data []byte, e ServerEntry) ([]byte, error) {
+func insertEntry(data []byte, e Entry) ([]byte, error) {
 	sec := "mcpServers"
-	_, hasMCP, err := config.Lookup(data, []string{"mcpServers"})
+	_, hasMCP, err := Lookup(data, []string{"mcpServers"})
 	if err != nil {
 		return nil, err
 	}
-	if _, hasVS, _ := config.Lookup(data, []string{"servers"}); hasVS && !hasMCP {
+	if _, hasVS, _ := Lookup(data, []string{"servers"}); hasVS && !hasMCP {
 		sec = "servers"
 	}
 	ms := entryJSON(e, sec == "servers")
 	if e.Disabled {
-		ms = append(ms, member{"disabled", json.RawMessage("true")})
+		ms = append(ms, rawMember{"disabled", json.RawMessage("true")})
 	}
-	return config.SetMember(data, []string{sec, e.Name}, objectOf(ms))
+	return SetMember(data, []string{sec, e.Name}, objectOf(ms))
 }
 
 // editEntry rewrites the owned keys of the entry e.Name in each of
 // sections: set to e's values (unchanged ones untouched), or taken out
 // when e has none. "type" stays when it still says the same.
-func editEntry(data []byte, sections []string, e ServerEntry) ([]byte, error) {
+func editEntry(data []byte, sections []string, e Entry) ([]byte, error) {
 	for _, sec := range sections {
 		path := []string{sec, e.Name}
-		raw, _, err := config.Lookup(data, path)
+		raw, _, err := Lookup(data, path)
 		if err != nil {
 			return nil, err
 		}
 		var old map[string]json.RawMessage
 		if json.Unmarshal(raw, &old) != nil {
 			// Not an object: the whole value is replaced.
-			if data, err = config.SetMember(data, path, objectOf(entryJSON(e, sec == "servers"))); err != nil {
+			if data, err = SetMember(data, path, objectOf(entryJSON(e, sec == "servers"))); err != nil {
 				return nil, err
 			}
 			continue
@@ -453,21 +386,21 @@ func editEntry(data []byte, sections []string, e ServerEntry) ([]byte, error) {
 		withType := sec == "servers" || old["type"] != nil
 		ms := entryJSON(e, withType)
 		for _, key := range ownedKeys {
-			i := slices.IndexFunc(ms, func(m member) bool { return m.key == key })
+			i := slices.IndexFunc(ms, func(m rawMember) bool { return m.key == key })
 			switch {
 			case key == "type" && i >= 0 && sameType(old["type"], e.IsHTTP()):
 				// "sse", "streamable-http": still http; kept as written.
 			case i >= 0:
-				data, err = config.SetMember(data, append(path, key), ms[i].value)
+				data, err = SetMember(data, append(path, key), ms[i].value)
 			case old[key] != nil:
-				data, err = config.RemoveMember(data, append(path, key))
+				data, err = RemoveMember(data, append(path, key))
 			}
 			if err != nil {
 				return nil, err
 			}
 		}
 		if e.Disabled {
-			if data, err = config.SetDisabled(data, e.Name, true); err != nil {
+			if data, err = SetDisabled(data, e.Name, true); err != nil {
 				return nil, err
 			}
 		}
@@ -492,9 +425,9 @@ func sameType(raw json.RawMessage, http bool) bool {
 }
 
 // checkEntry validates the entry e.Name of out (the file as it will be
-// written) the way loading mcp.json does: config.Parse of that entry
+// written) the way loading mcp.json does: Parse of that entry
 // alone, with the file's "inputs".
-func checkEntry(out []byte, e ServerEntry, env config.Env) error {
+func checkEntry(out []byte, e Entry, env Env) error {
 	pending := map[string]bool{}
 	for _, v := range append(slices.Clone(e.Env), e.Headers...) {
 		if v.Secret {
@@ -512,23 +445,23 @@ func checkEntry(out []byte, e ServerEntry, env config.Env) error {
 		return keyring(name)
 	}
 	for _, sec := range entrySections {
-		raw, found, err := config.Lookup(out, []string{sec, e.Name})
+		raw, found, err := Lookup(out, []string{sec, e.Name})
 		if err != nil {
 			return err
 		}
 		if !found {
 			continue
 		}
-		doc := []member{{sec, objectOf([]member{{e.Name, raw}})}}
-		if inputs, ok, _ := config.Lookup(out, []string{"inputs"}); ok {
-			doc = append(doc, member{"inputs", inputs})
+		doc := []rawMember{{sec, objectOf([]rawMember{{e.Name, raw}})}}
+		if inputs, ok, _ := Lookup(out, []string{"inputs"}); ok {
+			doc = append(doc, rawMember{"inputs", inputs})
 		}
-		cfg, err := config.Parse(objectOf(doc), env)
+		cfg, err := Parse(objectOf(doc), env)
 		if err != nil {
 			return &EntryError{Field: "", Reason: err.Error()}
 		}
 		for _, s := range cfg.Servers {
-			var need *config.InputNeededError
+			var need *InputNeededError
 			if s.Err == nil || errors.As(s.Err, &need) {
 				continue
 			}
@@ -568,7 +501,7 @@ func reasonField(reason string) string {
 
 // variableField finds the field of e holding the variable a reason names
 // (`variable ${env:X} is not set`, `keyring entry "X" not found`).
-func variableField(e ServerEntry, reason string) string {
+func variableField(e Entry, reason string) string {
 	needle := ""
 	if i := strings.Index(reason, "${"); i >= 0 {
 		if j := strings.IndexByte(reason[i:], '}'); j > 0 {
@@ -605,10 +538,10 @@ func variableField(e ServerEntry, reason string) string {
 }
 
 // storeSecrets stores e's Secret vars under their SecretRef names.
-func storeSecrets(e ServerEntry, opts AddOptions, res *AddResult) error {
+func storeSecrets(e Entry, opts AddOptions, res *AddResult) error {
 	store := opts.StoreSecret
 	if store == nil {
-		store = SetSecret
+		store = func(string, string) error { return errors.New("no keyring given to store it in") }
 	}
 	for _, v := range append(slices.Clone(e.Env), e.Headers...) {
 		if !v.Secret {
@@ -633,43 +566,40 @@ func storeSecrets(e ServerEntry, opts AddOptions, res *AddResult) error {
 	return nil
 }
 
-// removeServerEntry is the one place where mcptray takes a server entry
-// out of mcp.json (`mcptray remove`, the Servers tab's Remove): every
-// definition of name (in "mcpServers" and "servers"), each with its line,
-// written atomically. It returns the ${keyring:NAME} names the entry
-// referenced, and deletes none.
-func removeServerEntry(path, name string, write func(old, new []byte) error) ([]string, error) {
-	data, err := config.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	sections, err := entrySectionsOf(data, name)
-	if err != nil {
-		return nil, err
-	}
-	if len(sections) == 0 {
-		return nil, fmt.Errorf("%w: %q in %s", ErrNoServer, name, path)
-	}
+// Remove is the one place where mcptray takes a server entry out of
+// mcp.json (`mcptray remove`, the Servers tab's Remove), as one edit of f:
+// every definition of name (in "mcpServers" and "servers"), each with its
+// line. It returns the ${keyring:NAME} names the entry referenced, and
+// deletes none (another entry may use them). A name the file does not have
+// wraps ErrNoServer.
+func (f *File) Remove(name string) ([]string, error) {
 	var secrets []string
-	out := data
-	for _, sec := range sections {
-		raw, _, err := config.Lookup(out, []string{sec, name})
+	err := f.Edit(func(data []byte) ([]byte, error) {
+		sections, err := entrySectionsOf(data, name)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range keyringRefs(raw) {
-			if !slices.Contains(secrets, s) {
-				secrets = append(secrets, s)
+		if len(sections) == 0 {
+			return nil, fmt.Errorf("%w: %q in %s", ErrNoServer, name, f.path)
+		}
+		out := data
+		for _, sec := range sections {
+			raw, _, err := Lookup(out, []string{sec, name})
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range keyringRefs(raw) {
+				if !slices.Contains(secrets, s) {
+					secrets = append(secrets, s)
+				}
+			}
+			if out, err = RemoveMember(out, []string{sec, name}); err != nil {
+				return nil, err
 			}
 		}
-		if out, err = config.RemoveMember(out, []string{sec, name}); err != nil {
-			return nil, err
-		}
-	}
-	if write == nil {
-		write = func(_, new []byte) error { return config.WriteAtomic(path, new) }
-	}
-	if err := write(data, out); err != nil {
+		return out, nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return secrets, nil
@@ -713,13 +643,13 @@ func keyringRefs(raw json.RawMessage) []string {
 	return out
 }
 
-// ServerEntryInFile reads the entry called name of the mcp.json at path as
-// written (variables unresolved), for an edit: env and headers in file
+// Entry reads the entry called name of the file as written (variables unresolved), for an edit: env and headers in file
 // order, the keys it does not show in Kept. An entry the form cannot show
 // (a value of the wrong JSON type) is an error saying so.
-func ServerEntryInFile(path, name string) (ServerEntry, error) {
-	e := ServerEntry{Name: name}
-	data, err := config.ReadFile(path)
+func (f *File) Entry(name string) (Entry, error) {
+	e := Entry{Name: name}
+	path := f.path
+	data, err := ReadFile(path)
 	if err != nil {
 		return e, err
 	}
@@ -731,14 +661,14 @@ func ServerEntryInFile(path, name string) (ServerEntry, error) {
 		return e, fmt.Errorf("%w: %q in %s", ErrNoServer, name, path)
 	}
 	entryPath := []string{sections[0], name}
-	members, err := config.Members(data, entryPath)
+	members, err := Members(data, entryPath)
 	if err != nil {
 		return e, fmt.Errorf("%s cannot be edited here: %v", name, err)
 	}
 	bad := func(key, want string) error {
 		return fmt.Errorf("%s cannot be edited here: %q is not %s (edit mcp.json)", name, key, want)
 	}
-	str := func(m config.Member, dst *string) error {
+	str := func(m Member, dst *string) error {
 		if json.Unmarshal(m.Value, dst) != nil {
 			return bad(m.Key, "a string")
 		}
@@ -793,7 +723,7 @@ func ServerEntryInFile(path, name string) (ServerEntry, error) {
 
 // varsOf reads the object of strings at path, in file order.
 func varsOf(data []byte, path []string) ([]Var, error) {
-	ms, err := config.Members(data, path)
+	ms, err := Members(data, path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/mcptray/mcptray/app/config"
 )
 
 // A JSONC mcp.json with comments, a trailing comma and an entry with keys
@@ -31,8 +29,8 @@ const jsoncConfig = `{
 
 // testEnvOf is what the CLI's validation reads, with env variables from
 // vars and the keyring in keys.
-func testEnvOf(dir string, vars, keys map[string]string) config.Env {
-	return config.Env{
+func testEnvOf(dir string, vars, keys map[string]string) Env {
+	return Env{
 		Lookup: func(n string) (string, bool) { v, ok := vars[n]; return v, ok },
 		Home:   "/home/me",
 		Self:   "/usr/bin/mcptray",
@@ -40,10 +38,10 @@ func testEnvOf(dir string, vars, keys map[string]string) config.Env {
 			if v, ok := keys[n]; ok {
 				return v, nil
 			}
-			return "", config.ErrKeyringNotFound
+			return "", ErrKeyringNotFound
 		},
 		Dir:   dir,
-		Input: func(config.Input) (string, error) { return "", config.ErrInputNotGiven },
+		Input: func(Input) (string, error) { return "", ErrInputNotGiven },
 	}
 }
 
@@ -71,17 +69,17 @@ func readText(t *testing.T, p string) string {
 func TestAddRemoveServerRoundTrip(t *testing.T) {
 	for name, text := range map[string]string{
 		"jsonc":   jsoncConfig,
-		"default": string(config.Default()),
-		"crlf":    strings.ReplaceAll(string(config.Default()), "\n", "\r\n"),
+		"default": string(Default()),
+		"crlf":    strings.ReplaceAll(string(Default()), "\n", "\r\n"),
 		"compact": `{"mcpServers":{"a":{"command":"x"}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := writeConfig(t, text)
 			env := testEnvOf(filepath.Dir(p), nil, nil)
-			e := ServerEntry{Name: "github", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-github", "--flag"},
+			e := Entry{Name: "github", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-github", "--flag"},
 				Env: []Var{{Key: "GITHUB_HOST", Value: "github.com"}, {Key: "TOKEN", Value: "s3cr3t", Secret: true}}, Cwd: "~/src"}
 			var stored []string
-			res, err := writeServerEntry(p, env, e, AddOptions{StoreSecret: func(n, v string) error {
+			res, err := NewFile(p, nil).Add(e, AddOptions{Env: env, StoreSecret: func(n, v string) error {
 				stored = append(stored, n+"="+v)
 				return nil
 			}})
@@ -95,7 +93,7 @@ func TestAddRemoveServerRoundTrip(t *testing.T) {
 			if strings.Contains(added, "s3cr3t") {
 				t.Errorf("the secret's value is in the file:\n%s", added)
 			}
-			cfg, err := config.Parse([]byte(added), testEnvOf("/x", nil, map[string]string{"github-TOKEN": "v"}))
+			cfg, err := Parse([]byte(added), testEnvOf("/x", nil, map[string]string{"github-TOKEN": "v"}))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, added)
 			}
@@ -104,7 +102,7 @@ func TestAddRemoveServerRoundTrip(t *testing.T) {
 				s.Env["TOKEN"] != "v" || s.Env["GITHUB_HOST"] != "github.com" || s.Cwd != "/home/me/src" || s.Disabled {
 				t.Errorf("the loader reads %+v from\n%s", s, added)
 			}
-			secrets, err := removeServerEntry(p, "github", nil)
+			secrets, err := NewFile(p, nil).Remove("github")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,36 +122,36 @@ func TestAddServerRefused(t *testing.T) {
 	p := writeConfig(t, jsoncConfig)
 	env := testEnvOf(filepath.Dir(p), map[string]string{"HOME_SET": "x"}, map[string]string{"have": "v"})
 	for _, c := range []struct {
-		e            ServerEntry
+		e            Entry
 		field, want  string
 		replace      bool
 		wantAsked    bool
 		storeFailure bool
 	}{
-		{e: ServerEntry{Name: "", Command: "x"}, field: "name", want: "the server's name is empty"},
-		{e: ServerEntry{Name: "a b", Command: "x"}, field: "name", want: "letters, digits, _ and - only"},
-		{e: ServerEntry{Name: "-a", Command: "x"}, field: "name", want: "starts with a letter or a digit"},
-		{e: ServerEntry{Name: "a__b", Command: "x"}, field: "name", want: `"__"`},
-		{e: ServerEntry{Name: "mcptray", Command: "x"}, field: "name", want: "mcptray's own tools"},
-		{e: ServerEntry{Name: strings.Repeat("a", 41), Command: "x"}, field: "name", want: "at most 40"},
-		{e: ServerEntry{Name: "notes", Command: "x"}, field: "name", want: "notes: a server of that name exists in " + p + " (remove it first: mcptray remove notes; or replace it: --replace)"},
-		{e: ServerEntry{Name: "n"}, field: "command", want: "needs a command (stdio) or a URL (http)"},
-		{e: ServerEntry{Name: "n", Command: "x", URL: "https://e"}, field: "url", want: "not both"},
-		{e: ServerEntry{Name: "n", URL: "ftp://e/mcp"}, field: "url", want: `n: "url" must start with http:// or https://`},
-		{e: ServerEntry{Name: "n", URL: "https://e/mcp", Headers: []Var{{Key: "Bad Name", Value: "v"}}}, field: "headers", want: `n: header name "Bad Name" is not valid`},
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "A=B", Value: "v"}}}, field: "env", want: `n: env name "A=B" is not valid`},
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "A", Value: "1"}, {Key: "A", Value: "2"}}}, field: "env.A", want: "env A is given twice"},
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "K", Value: "${env:UNSET_HERE}"}}}, field: "env.K", want: "n: variable ${env:UNSET_HERE} is not set"},
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "K", Value: "${keyring:missing}"}}}, field: "env.K", want: `n: keyring entry "missing" not found (` + "`mcptray secret set missing` stores it)"},
-		{e: ServerEntry{Name: "n", Command: "${workspaceFolder}/x"}, field: "command", want: "n: ${workspaceFolder} is not supported outside VS Code"},
-		{e: ServerEntry{Name: "n", Command: "x", Args: []string{"${nope"}}, field: "args", want: `n: args[0] has "${" without a closing "}"`},
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "K v", Secret: true}}}, field: "env.K v", want: "K v cannot be a secret"},
+		{e: Entry{Name: "", Command: "x"}, field: "name", want: "the server's name is empty"},
+		{e: Entry{Name: "a b", Command: "x"}, field: "name", want: "letters, digits, _ and - only"},
+		{e: Entry{Name: "-a", Command: "x"}, field: "name", want: "starts with a letter or a digit"},
+		{e: Entry{Name: "a__b", Command: "x"}, field: "name", want: `"__"`},
+		{e: Entry{Name: "mcptray", Command: "x"}, field: "name", want: "mcptray's own tools"},
+		{e: Entry{Name: strings.Repeat("a", 41), Command: "x"}, field: "name", want: "at most 40"},
+		{e: Entry{Name: "notes", Command: "x"}, field: "name", want: "notes: a server of that name exists in " + p + " (remove it first: mcptray remove notes; or replace it: --replace)"},
+		{e: Entry{Name: "n"}, field: "command", want: "needs a command (stdio) or a URL (http)"},
+		{e: Entry{Name: "n", Command: "x", URL: "https://e"}, field: "url", want: "not both"},
+		{e: Entry{Name: "n", URL: "ftp://e/mcp"}, field: "url", want: `n: "url" must start with http:// or https://`},
+		{e: Entry{Name: "n", URL: "https://e/mcp", Headers: []Var{{Key: "Bad Name", Value: "v"}}}, field: "headers", want: `n: header name "Bad Name" is not valid`},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "A=B", Value: "v"}}}, field: "env", want: `n: env name "A=B" is not valid`},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "A", Value: "1"}, {Key: "A", Value: "2"}}}, field: "env.A", want: "env A is given twice"},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "K", Value: "${env:UNSET_HERE}"}}}, field: "env.K", want: "n: variable ${env:UNSET_HERE} is not set"},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "K", Value: "${keyring:missing}"}}}, field: "env.K", want: `n: keyring entry "missing" not found (` + "`mcptray secret set missing` stores it)"},
+		{e: Entry{Name: "n", Command: "${workspaceFolder}/x"}, field: "command", want: "n: ${workspaceFolder} is not supported outside VS Code"},
+		{e: Entry{Name: "n", Command: "x", Args: []string{"${nope"}}, field: "args", want: `n: args[0] has "${" without a closing "}"`},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "K v", Secret: true}}}, field: "env.K v", want: "K v cannot be a secret"},
 		// Checked first, asked for next: an empty answer writes nothing.
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "K", Secret: true}}}, want: "the secret K has no value: nothing written", wantAsked: true},
-		{e: ServerEntry{Name: "n", Command: "x", Env: []Var{{Key: "K", Value: "v", Secret: true}}}, want: "storing ${keyring:n-K}: locked (nothing written to mcp.json)", storeFailure: true},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "K", Secret: true}}}, want: "the secret K has no value: nothing written", wantAsked: true},
+		{e: Entry{Name: "n", Command: "x", Env: []Var{{Key: "K", Value: "v", Secret: true}}}, want: "storing ${keyring:n-K}: locked (nothing written to mcp.json)", storeFailure: true},
 	} {
 		asked := false
-		opts := AddOptions{Replace: c.replace,
+		opts := AddOptions{Replace: c.replace, Env: env,
 			SecretValue: func(string) (string, error) { asked = true; return "", nil },
 			StoreSecret: func(string, string) error {
 				if c.storeFailure {
@@ -162,7 +160,7 @@ func TestAddServerRefused(t *testing.T) {
 				t.Errorf("%s: a secret was stored", c.e.Name)
 				return nil
 			}}
-		_, err := writeServerEntry(p, env, c.e, opts)
+		_, err := NewFile(p, nil).Add(c.e, opts)
 		var ee *EntryError
 		switch {
 		case err == nil:
@@ -182,11 +180,11 @@ func TestAddServerRefused(t *testing.T) {
 	}
 	// Values the loader takes: a variable that is set, a stored secret, an
 	// ${input:ID} not given yet (the instance asks for it).
-	for _, e := range []ServerEntry{
+	for _, e := range []Entry{
 		{Name: "v1", Command: "x", Env: []Var{{Key: "K", Value: "${HOME_SET}"}, {Key: "L", Value: "${keyring:have}"}, {Key: "M", Value: "${input:tok}"}}},
 		{Name: "v2", URL: "https://example.com/mcp", Headers: []Var{{Key: "Authorization", Value: "Bearer ${keyring:have}"}}},
 	} {
-		if _, err := writeServerEntry(p, env, e, AddOptions{}); err != nil {
+		if _, err := NewFile(p, nil).Add(e, AddOptions{Env: env}); err != nil {
 			t.Errorf("%s: %v", e.Name, err)
 		}
 	}
@@ -198,20 +196,20 @@ func TestReplaceServerKeepsTheRest(t *testing.T) {
 	p := writeConfig(t, jsoncConfig)
 	env := testEnvOf(filepath.Dir(p), nil, nil)
 	os.WriteFile(filepath.Join(filepath.Dir(p), "notes.env"), []byte("A=1\n"), 0o600)
-	got, err := ServerEntryInFile(p, "notes")
+	got, err := NewFile(p, nil).Entry("notes")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ServerEntry{Name: "notes", Command: "npx", Args: []string{"-y", "notes-server"}, Disabled: true, Kept: []string{"envFile", "x-mcptray"}}
+	want := Entry{Name: "notes", Command: "npx", Args: []string{"-y", "notes-server"}, Disabled: true, Kept: []string{"envFile", "x-mcptray"}}
 	if !entriesEqual(got, want) {
 		t.Errorf("read %+v, want %+v", got, want)
 	}
 	got.Args = append(got.Args, "--verbose")
 	got.Env = []Var{{Key: "LEVEL", Value: "debug"}}
-	if _, err := writeServerEntry(p, env, got, AddOptions{}); !errors.Is(err, ErrServerExists) {
+	if _, err := NewFile(p, nil).Add(got, AddOptions{Env: env}); !errors.Is(err, ErrServerExists) {
 		t.Fatalf("without Replace: %v", err)
 	}
-	res, err := writeServerEntry(p, env, got, AddOptions{Replace: true})
+	res, err := NewFile(p, nil).Add(got, AddOptions{Env: env, Replace: true})
 	if err != nil || !res.Replaced {
 		t.Fatal(res, err)
 	}
@@ -229,16 +227,16 @@ func TestReplaceServerKeepsTheRest(t *testing.T) {
 	if text := readText(t, p); text != wantText {
 		t.Errorf("after the edit:\n%s\nwant\n%s", text, wantText)
 	}
-	back, err := ServerEntryInFile(p, "notes")
+	back, err := NewFile(p, nil).Entry("notes")
 	if err != nil || !entriesEqual(back, got) {
 		t.Errorf("read back %+v (%v), want %+v", back, err, got)
 	}
 	// Editing it into an http entry takes the stdio keys out.
-	http := ServerEntry{Name: "notes", URL: "https://notes.example/mcp", Headers: []Var{{Key: "Authorization", Value: "${keyring:notes-Authorization}"}}}
-	if _, err := writeServerEntry(p, testEnvOf("", nil, map[string]string{"notes-Authorization": "x"}), http, AddOptions{Replace: true}); err != nil {
+	http := Entry{Name: "notes", URL: "https://notes.example/mcp", Headers: []Var{{Key: "Authorization", Value: "${keyring:notes-Authorization}"}}}
+	if _, err := NewFile(p, nil).Add(http, AddOptions{Env: testEnvOf("", nil, map[string]string{"notes-Authorization": "x"}), Replace: true}); err != nil {
 		t.Fatal(err)
 	}
-	back, _ = ServerEntryInFile(p, "notes")
+	back, _ = NewFile(p, nil).Entry("notes")
 	http.Disabled, http.Kept = true, []string{"envFile", "x-mcptray"}
 	if !entriesEqual(back, http) {
 		t.Errorf("read back %+v, want %+v", back, http)
@@ -247,11 +245,11 @@ func TestReplaceServerKeepsTheRest(t *testing.T) {
 		t.Errorf("after the edit to http:\n%s", text)
 	}
 	// An entry whose name mcptray would not give (a dot) is still edited.
-	if _, err := writeServerEntry(p, env, ServerEntry{Name: "my.notes", Command: "x"}, AddOptions{}); err == nil {
+	if _, err := NewFile(p, nil).Add(Entry{Name: "my.notes", Command: "x"}, AddOptions{Env: env}); err == nil {
 		t.Error("a new name with a dot was added")
 	}
 	os.WriteFile(p, []byte(`{"mcpServers": {"my.notes": {"command": "old"}}}`), 0o600)
-	if _, err := writeServerEntry(p, env, ServerEntry{Name: "my.notes", Command: "new"}, AddOptions{Replace: true}); err != nil {
+	if _, err := NewFile(p, nil).Add(Entry{Name: "my.notes", Command: "new"}, AddOptions{Env: env, Replace: true}); err != nil {
 		t.Errorf("editing my.notes: %v", err)
 	}
 	if text := readText(t, p); text != `{"mcpServers": {"my.notes": {"command": "new"}}}` {
@@ -262,7 +260,7 @@ func TestReplaceServerKeepsTheRest(t *testing.T) {
 	}
 }
 
-func entriesEqual(a, b ServerEntry) bool {
+func entriesEqual(a, b Entry) bool {
 	return a.Name == b.Name && a.Command == b.Command && slices.Equal(a.Args, b.Args) && slices.Equal(a.Env, b.Env) &&
 		a.Cwd == b.Cwd && a.URL == b.URL && slices.Equal(a.Headers, b.Headers) && a.Disabled == b.Disabled && slices.Equal(a.Kept, b.Kept)
 }
@@ -273,7 +271,7 @@ func entriesEqual(a, b ServerEntry) bool {
 func TestAddServerShapes(t *testing.T) {
 	p := writeConfig(t, "{\n\t\"servers\": {}\n}\n")
 	env := testEnvOf(filepath.Dir(p), nil, nil)
-	if _, err := writeServerEntry(p, env, ServerEntry{Name: "fs", Command: "mcp-fs", Disabled: true}, AddOptions{}); err != nil {
+	if _, err := NewFile(p, nil).Add(Entry{Name: "fs", Command: "mcp-fs", Disabled: true}, AddOptions{Env: env}); err != nil {
 		t.Fatal(err)
 	}
 	want := "{\n\t\"servers\": {\n\t\t\"fs\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"mcp-fs\",\n\t\t\t\"disabled\": true\n\t\t}\n\t}\n}\n"
@@ -282,23 +280,23 @@ func TestAddServerShapes(t *testing.T) {
 	}
 
 	missing := filepath.Join(t.TempDir(), "sub", "mcp.json")
-	if _, err := writeServerEntry(missing, env, ServerEntry{Name: "bad", URL: "ftp://x"}, AddOptions{}); err == nil {
+	if _, err := NewFile(missing, nil).Add(Entry{Name: "bad", URL: "ftp://x"}, AddOptions{Env: env}); err == nil {
 		t.Error("a refused entry was added")
 	} else if _, err := os.Stat(filepath.Dir(missing)); err == nil {
 		t.Error("a refused entry created the config's folder")
 	}
-	res, err := writeServerEntry(missing, env, ServerEntry{Name: "remote", URL: "https://example.com/mcp"}, AddOptions{})
+	res, err := NewFile(missing, nil).Add(Entry{Name: "remote", URL: "https://example.com/mcp"}, AddOptions{Env: env})
 	if err != nil || !res.Created {
 		t.Fatal(res, err)
 	}
-	cfg, err := config.Load(missing, env)
-	if err != nil || len(cfg.Servers) != 4 || cfg.Servers[3].Name != "remote" || cfg.Servers[3].Type != config.TypeHTTP {
+	cfg, err := Load(missing, env)
+	if err != nil || len(cfg.Servers) != 4 || cfg.Servers[3].Name != "remote" || cfg.Servers[3].Type != TypeHTTP {
 		t.Errorf("created: %v %+v", err, cfg)
 	}
-	if _, err := removeServerEntry(missing, "nope", nil); !errors.Is(err, ErrNoServer) {
+	if _, err := NewFile(missing, nil).Remove("nope"); !errors.Is(err, ErrNoServer) {
 		t.Errorf("remove nope: %v", err)
 	}
-	if _, err := ServerEntryInFile(missing, "nope"); !errors.Is(err, ErrNoServer) {
+	if _, err := NewFile(missing, nil).Entry("nope"); !errors.Is(err, ErrNoServer) {
 		t.Errorf("read nope: %v", err)
 	}
 }
@@ -313,29 +311,5 @@ func TestCheckServerName(t *testing.T) {
 		if err := CheckServerName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
-	}
-}
-
-// The core's AddServer and RemoveServer edit its file; its watcher starts
-// and stops the server.
-func TestCoreAddRemoveServer(t *testing.T) {
-	// With approvals on: the Servers tab's Add is mcptray's own edit.
-	h := startCore(t, servers("a", fake(t, "echo")), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
-	e := ServerEntry{Name: "b", Command: testBin(t), Env: []Var{{Key: "MCPTRAY_FAKE_SERVER", Value: "echo"}, {Key: "GORACE", Value: "atexit_sleep_ms=0"}}}
-	if _, err := h.core.AddServer(e, false); err != nil {
-		t.Fatal(err)
-	}
-	h.wait("b ready", stateIs("a", StateReady, "b", StateReady))
-	got, err := h.core.ServerEntry("b")
-	if err != nil || !entriesEqual(got, e) {
-		t.Errorf("ServerEntry: %+v %v", got, err)
-	}
-	if secrets, err := h.core.RemoveServer("b"); err != nil || len(secrets) != 0 {
-		t.Fatal(secrets, err)
-	}
-	h.wait("b gone", func(st Status) bool { _, ok := find(st, "b"); return !ok })
-	if _, err := h.core.RemoveServer("b"); !errors.Is(err, ErrNoServer) {
-		t.Errorf("second remove: %v", err)
 	}
 }
