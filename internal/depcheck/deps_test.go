@@ -17,7 +17,8 @@ import (
 // (the gateway in mcp, the server side in mcp/downstream, the wire code in
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
-// import neither the gateway nor app. A cli package, like any but main,
+// import neither the gateway nor app. The test kit (internal/testkit),
+// which every package's tests may use, imports no package of the module. A cli package, like any but main,
 // may not import ui.
 
 const module = "github.com/mcptray/mcptray"
@@ -52,6 +53,8 @@ func forbidden(from, to string) string {
 		return "the server side doesn't import the gateway"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
+	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
+		return "the test kit imports no package of the module"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -207,6 +210,7 @@ func TestDepsRules(t *testing.T) {
 		m("cli"):                    {m("app"), m("ui")},
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
+		m("internal/testkit"):       {m("mcp/wire")},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
 		"github.com/godbus/dbus/v5": nil,
@@ -217,6 +221,7 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"internal/testkit imports " + m("mcp/wire") + " (forbidden: the test kit imports no package of the module)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
 		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",
