@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -173,7 +174,7 @@ func TestStrayRepliesLogged(t *testing.T) {
 		}
 		slow <- textOf(t, res)
 	}()
-	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
+	testkit.WaitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	c.CallTool(ctx, &sdk.CallToolParams{Name: "h__wrongid", Arguments: map[string]any{"shift": -1}})
 	cancel()

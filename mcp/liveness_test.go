@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -50,7 +51,7 @@ func TestDeafServerStallsNobody(t *testing.T) {
 	}
 	started.Wait()
 	// Wait until both calls are in flight to the deaf server.
-	waitFor(t, "both calls in flight (writing the first must not hold up the session)", func() bool { return g.calls.inFlight() == 2 })
+	testkit.WaitFor(t, "both calls in flight (writing the first must not hold up the session)", func() bool { return g.calls.inFlight() == 2 })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

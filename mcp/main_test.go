@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -124,22 +125,8 @@ func (r *logRecorder) String() string {
 // waitLog waits until entry ("kind|line") has been logged.
 func (r *logRecorder) wait(t *testing.T, entry string) {
 	t.Helper()
-	if !eventually(5*time.Second, func() bool { return r.has(entry) }) {
+	if !testkit.Eventually(5*time.Second, func() bool { return r.has(entry) }) {
 		t.Fatalf("log never got %q; it has:%s", entry, r)
-	}
-}
-
-// eventually polls cond until it holds or d passes.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

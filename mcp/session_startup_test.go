@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -63,7 +64,7 @@ func TestElicitationWhileStarting(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("status: %v %+v", err, res)
 			}
-			waitFor(t, "the echo on stderr", func() bool { return strings.Contains(rec.String(), "unlocked the vault with [redacted]") })
+			testkit.WaitFor(t, "the echo on stderr", func() bool { return strings.Contains(rec.String(), "unlocked the vault with [redacted]") })
 			if strings.Contains(rec.String(), "open-sesame-42") {
 				t.Error("the passphrase is in the server's log")
 			}

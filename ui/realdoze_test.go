@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // reportDozing makes the app (the test child) print "dozing=true" or
@@ -37,7 +39,7 @@ func (a *realApp) dozing() bool {
 		a.t.Fatal(err)
 	}
 	var out string
-	waitFor(a.t, 10*time.Second, "the app to say whether it dozes", func() bool {
+	testkit.WaitForWithin(a.t, 10*time.Second, "the app to say whether it dozes", func() bool {
 		out = a.out.String()
 		return strings.Count(out, "dozing=") > before
 	})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealPrompts puts the three questions mcptray asks about what runs to
@@ -37,7 +38,7 @@ func TestRealPrompts(t *testing.T) {
 	answer := func(kind string, ans app.Answer) {
 		t.Helper()
 		var reqs []app.InboxRequest
-		waitFor(t, 30*time.Second, "a "+kind+" request", func() bool {
+		testkit.WaitFor(t, "a "+kind+" request", func() bool {
 			reqs, _ = cl.Inbox(ctx)
 			return len(reqs) == 1 && reqs[0].Kind == kind
 		})

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -183,22 +184,8 @@ func (r *logRecorder) String() string {
 // waitLog waits until entry ("kind|line") has been logged.
 func (r *logRecorder) wait(t *testing.T, entry string) {
 	t.Helper()
-	if !eventually(5*time.Second, func() bool { return r.has(entry) }) {
+	if !testkit.Eventually(5*time.Second, func() bool { return r.has(entry) }) {
 		t.Fatalf("log never got %q; it has:%s", entry, r)
-	}
-}
-
-// eventually polls cond until it holds or d passes.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -214,7 +201,7 @@ func processGone(pid int) bool {
 
 func waitGone(t *testing.T, what string, pid int) {
 	t.Helper()
-	if !eventually(5*time.Second, func() bool { return processGone(pid) }) {
+	if !testkit.Eventually(5*time.Second, func() bool { return processGone(pid) }) {
 		t.Errorf("%s (pid %d) still runs", what, pid)
 	}
 }
@@ -238,7 +225,7 @@ func markedPids(marker string) []int {
 func readPidFile(t *testing.T, path string) int {
 	t.Helper()
 	var b []byte
-	if !eventually(5*time.Second, func() bool {
+	if !testkit.Eventually(5*time.Second, func() bool {
 		var err error
 		b, err = os.ReadFile(path)
 		return err == nil

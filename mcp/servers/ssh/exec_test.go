@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 func TestExec(t *testing.T) {
@@ -82,7 +84,7 @@ func TestExecTimeoutKillsRemoteProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stdout %q: %v", out.Stdout, err)
 	}
-	waitFor(t, "the process group to be gone", 10*time.Second, func() bool {
+	testkit.WaitForWithin(t, 10*time.Second, "the process group to be gone", func() bool {
 		return syscall.Kill(-pgid, 0) == syscall.ESRCH
 	})
 	// The connection still works.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 func TestPoolReusesAndExpires(t *testing.T) {
@@ -17,7 +19,7 @@ func TestPoolReusesAndExpires(t *testing.T) {
 	if acc, _ := ts.stats(); acc != 1 {
 		t.Errorf("3 calls made %d connections, want 1", acc)
 	}
-	waitFor(t, "the idle connection to close", 10*time.Second, func() bool {
+	testkit.WaitForWithin(t, 10*time.Second, "the idle connection to close", func() bool {
 		_, closed := ts.stats()
 		return closed == 1 && e.srv.pool.live() == 0
 	})
@@ -52,7 +54,7 @@ func TestPoolKeepaliveNoticesDeadPeer(t *testing.T) {
 	var out execOut
 	e.ok("exec", map[string]any{"alias": "box", "command": "true"}, &out)
 	ts.dropAll()
-	waitFor(t, "the pool to notice", 10*time.Second, func() bool { return e.srv.pool.live() == 0 })
+	testkit.WaitForWithin(t, 10*time.Second, "the pool to notice", func() bool { return e.srv.pool.live() == 0 })
 }
 
 // Changing an alias closes its pooled connection; the next call dials
@@ -74,7 +76,7 @@ func TestPoolFollowsAliasChanges(t *testing.T) {
 	if acc, _ := other.stats(); acc != 1 {
 		t.Errorf("the changed alias did not reach the other server")
 	}
-	waitFor(t, "the old connection to close", 10*time.Second, func() bool {
+	testkit.WaitForWithin(t, 10*time.Second, "the old connection to close", func() bool {
 		_, closed := ts.stats()
 		return closed == 1
 	})
