@@ -159,7 +159,7 @@ func TestGatewayElicitation(t *testing.T) {
 	if _, _, err := eager.call(t, "r__log", map[string]any{"message": "pw=hunter22"}); err != nil {
 		t.Fatal(err)
 	}
-	f.log.wait(t, "info|fake: pw=[redacted]")
+	f.log.Wait(t, "info|fake: pw=[redacted]")
 
 	// A request the server marks for the person goes to the inbox, even
 	// from the call of an assistant that could answer it.

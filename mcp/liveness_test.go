@@ -110,7 +110,7 @@ func TestHugeReplyFailsAtOnce(t *testing.T) {
 			t.Fatalf("the call after: %v %v", res, err)
 		}
 	}
-	if !f.log.has("stdout|line over 16 MiB discarded (17825870 bytes)") {
+	if !f.log.Has("stdout|line over 16 MiB discarded (17825870 bytes)") {
 		t.Errorf("log: %s", f.log)
 	}
 }

@@ -35,14 +35,14 @@ func TestElicitationWhileStarting(t *testing.T) {
 			}})
 			spec, marker := fakeSpec(mode)
 			spec.Name, spec.Router, spec.StartTimeout = "vault", g.Router("vault"), startTimeout
-			rec := &logRecorder{}
-			s, err := downstream.Start(context.Background(), spec, downstream.Hooks{Log: rec.add})
+			rec := &mcptest.Log{}
+			s, err := downstream.Start(context.Background(), spec, downstream.Hooks{Log: rec.Add})
 			if err != nil {
 				t.Fatalf("Start: %v", err)
 			}
 			t.Cleanup(func() {
 				s.Close()
-				if pids := markedPids(marker); len(pids) > 0 {
+				if pids := mcptest.MarkedPids(marker); len(pids) > 0 {
 					t.Errorf("processes left after Close: %v", pids)
 				}
 			})
@@ -87,7 +87,7 @@ func TestStartTimeoutWithoutElicitation(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error does not wrap context.DeadlineExceeded: %v", err)
 	}
-	if pids := markedPids(marker); len(pids) > 0 {
+	if pids := mcptest.MarkedPids(marker); len(pids) > 0 {
 		t.Errorf("processes left: %v", pids)
 	}
 }
