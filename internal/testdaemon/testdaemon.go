@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/internal/testkeyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -186,17 +187,11 @@ func (in *Instance) Status() StatusJSON {
 // WaitFor polls the status until cond holds, for up to a minute.
 func (in *Instance) WaitFor(what string, cond func(StatusJSON) bool) StatusJSON {
 	in.T.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		st := in.Status()
-		if cond(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			in.T.Fatalf("timed out waiting for %s: %+v", what, st)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var st StatusJSON
+	if !testkit.Eventually(time.Minute, func() bool { st = in.Status(); return cond(st) }) {
+		in.T.Fatalf("timed out waiting for %s: %+v", what, st)
 	}
+	return st
 }
 
 // State returns the state and pid of server name in st.
@@ -243,13 +238,7 @@ func (b *SyncBuffer) String() string {
 // WaitFor polls cond until it holds, for up to a minute.
 func WaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitForWithin(t, time.Minute, what, cond)
 }
 
 // Keyring gives the test the keyring entry to itself: it saves what is

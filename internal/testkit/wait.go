@@ -10,8 +10,13 @@ import (
 // once; only a broken test waits this long.
 const Deadline = 30 * time.Second
 
-// poll is how often WaitFor looks at its condition.
-const poll = 10 * time.Millisecond
+// WaitFor looks at its condition after firstPoll, then less often, up to
+// every maxPoll (a condition may be a status request to a daemon, and the
+// machine is shared).
+const (
+	firstPoll = 5 * time.Millisecond
+	maxPoll   = 50 * time.Millisecond
+)
 
 // WaitFor polls cond until it holds and fails t with "timed out waiting
 // for <what>" if it does not within Deadline.
@@ -33,14 +38,14 @@ func WaitForWithin(t testing.TB, d time.Duration, what string, cond func() bool)
 // caller that says more than WaitFor does when it fails.
 func Eventually(d time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(d)
-	for {
+	for wait := firstPoll; ; wait = min(2*wait, maxPoll) {
 		if cond() {
 			return true
 		}
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(poll)
+		time.Sleep(wait)
 	}
 }
 
