@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -61,7 +63,7 @@ func TestPipeFileCloseEndsAWaitingRead(t *testing.T) {
 		_, err := r.Read(make([]byte, 10))
 		errc <- err
 	}()
-	time.Sleep(20 * time.Millisecond) // let the read wait in the poller
+	waitInPoller(t, "TestPipeFileCloseEndsAWaitingRead")
 	r.Close()
 	select {
 	case err := <-errc:
@@ -202,9 +204,29 @@ func TestRawTCPConnDeadlineAndClose(t *testing.T) {
 		_, err := c.Read(make([]byte, 10))
 		errc <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	waitInPoller(t, "TestRawTCPConnDeadlineAndClose")
 	c.Close()
 	if err := <-errc; !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("read ended by Close: %v, want net.ErrClosed", err)
+	}
+}
+
+// waitInPoller waits until a goroutine that test started waits in the
+// network poller ("IO wait" in its stack): a read that blocks. (Package
+// wire imports no package of the module, so not internal/testkit.)
+func waitInPoller(t *testing.T, test string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "[IO wait") && strings.Contains(g, "wire."+test+".func") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s's read to wait in the poller", test)
+		}
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
 	}
 }
