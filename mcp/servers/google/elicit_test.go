@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -205,26 +206,20 @@ func TestSignInWithoutURLElicitation(t *testing.T) {
 
 func waitComplete(t *testing.T, ib *inbox, n int) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
+	var ids, sent []string
+	if !testkit.Eventually(time.Minute, func() bool {
 		ib.mu.Lock()
-		done := len(ib.completed) >= n
-		var ids, sent []string
-		ids = append(ids, ib.completed...)
+		defer ib.mu.Unlock()
+		ids, sent = append([]string(nil), ib.completed...), nil
 		for _, r := range ib.requests {
 			sent = append(sent, r.ElicitationID)
 		}
-		ib.mu.Unlock()
-		if done {
-			if ids[n-1] != sent[n-1] {
-				t.Errorf("completed %v for requests %v", ids, sent)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no notifications/elicitation/complete (%d of %d)", len(ids), n)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return len(ids) >= n
+	}) {
+		t.Fatalf("no notifications/elicitation/complete (%d of %d)", len(ids), n)
+	}
+	if ids[n-1] != sent[n-1] {
+		t.Errorf("completed %v for requests %v", ids, sent)
 	}
 }
 
