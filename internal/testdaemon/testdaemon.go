@@ -61,7 +61,17 @@ func FakeEntry(t testing.TB, mode string, env ...string) map[string]any {
 // WriteConfig writes an mcp.json with servers, atomically.
 func WriteConfig(t testing.TB, path string, servers map[string]any) {
 	t.Helper()
-	b, _ := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
+	WriteDoc(t, path, map[string]any{"mcpServers": servers})
+}
+
+// WriteDoc writes doc, the whole mcp.json (mcpServers, x-mcptray, …),
+// atomically, making its folder.
+func WriteDoc(t testing.TB, path string, doc map[string]any) {
+	t.Helper()
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		t.Fatal(err)
@@ -82,14 +92,47 @@ func Start(t testing.TB, servers map[string]any) *Instance {
 // binary as mcptray).
 func StartBin(t testing.TB, bin string, servers map[string]any) *Instance {
 	t.Helper()
-	dir := t.TempDir()
-	in := &Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data"), Bin: bin}
-	if servers != nil {
-		WriteConfig(t, in.Config, servers)
+	in := &Instance{T: t, Bin: bin}
+	if servers == nil {
+		in.StartConfig(nil)
+	} else {
+		in.StartConfig(map[string]any{"mcpServers": servers})
 	}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	in.Start()
 	return in
+}
+
+// StartConfig starts a daemon on temp dirs with doc as its whole mcp.json
+// (mcpServers and top-level settings such as x-mcptray; no file when nil)
+// and returns once its socket answers.
+func StartConfig(t testing.TB, doc map[string]any) *Instance {
+	t.Helper()
+	in := &Instance{T: t}
+	in.StartConfig(doc)
+	return in
+}
+
+// StartConfig starts the daemon of an Instance the test filled in part of
+// (Bin, Env; Config and Data, else temp paths), with doc as its mcp.json
+// (none written when nil) and --config and --data first on its command
+// line, unless FlagsFirst is set.
+func (in *Instance) StartConfig(doc map[string]any) {
+	in.T.Helper()
+	if in.Config == "" || in.Data == "" {
+		dir := in.T.TempDir()
+		if in.Config == "" {
+			in.Config = filepath.Join(dir, "mcp.json")
+		}
+		if in.Data == "" {
+			in.Data = filepath.Join(dir, "data")
+		}
+	}
+	if doc != nil {
+		WriteDoc(in.T, in.Config, doc)
+	}
+	if in.FlagsFirst == nil {
+		in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	}
+	in.Start()
 }
 
 // Start starts the daemon of an Instance the test filled in, and returns
