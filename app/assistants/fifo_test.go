@@ -15,6 +15,7 @@ import (
 // an import writes into, is refused with a reason; setup and import never
 // block on it.
 func TestFIFOClientFileRefused(t *testing.T) {
+	t.Parallel()
 	e := testEnv(t)
 	c := mustFind(t, "cursor")
 	path, err := c.Path(e)

@@ -14,6 +14,7 @@ import (
 // A named pipe (real mkfifo) in place of mcp.json or of an envFile is
 // refused with a reason, never read (its open would block for ever).
 func TestFIFORefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {

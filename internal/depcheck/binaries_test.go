@@ -14,6 +14,7 @@ import (
 // in turn links neither Fyne nor mcptray's core (app, cli, the gateway,
 // the store).
 func TestWhatTheBinariesLink(t *testing.T) {
+	t.Parallel()
 	googleAPI := []string{"google.golang.org/api/", "google.golang.org/grpc", "google.golang.org/protobuf", "cloud.google.com/", "go.opentelemetry.io/"}
 	// googleapi is the API's error type (and the URI templates it uses):
 	// small, and what package google's rate-limit backoff reads.

@@ -180,6 +180,7 @@ func reach(graph map[string][]string, from, start string) []string {
 }
 
 func TestDeps(t *testing.T) {
+	t.Parallel()
 	graph := importGraph(t)
 	for _, p := range []string{module + "/app", module + "/ui", module + "/mcp/downstream", module + "/mcp/wire"} {
 		if _, ok := graph[p]; !ok {
@@ -192,6 +193,7 @@ func TestDeps(t *testing.T) {
 }
 
 func TestDepsRules(t *testing.T) {
+	t.Parallel()
 	m := func(p string) string { return module + "/" + p }
 	graph := map[string][]string{
 		module:                      {m("ui"), m("app"), "fyne.io/fyne/v2/app"},
@@ -238,6 +240,7 @@ func TestDepsRules(t *testing.T) {
 }
 
 func TestDepsNormalize(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		module + "/app": module + "/app",
 		module + "/app [" + module + "/app.test]":      module + "/app",

@@ -33,6 +33,7 @@ func rawPipe(t *testing.T) (r, w *PipeFile) {
 }
 
 func TestPipeFileCarriesMoreThanThePipeHolds(t *testing.T) {
+	t.Parallel()
 	r, w := rawPipe(t)
 	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB: the writer must wait for the reader
 	errc := make(chan error, 1)
@@ -57,6 +58,7 @@ func TestPipeFileCarriesMoreThanThePipeHolds(t *testing.T) {
 }
 
 func TestPipeFileCloseEndsAWaitingRead(t *testing.T) {
+	t.Parallel()
 	r, _ := rawPipe(t)
 	errc := make(chan error, 1)
 	go func() {
@@ -79,6 +81,7 @@ func TestPipeFileCloseEndsAWaitingRead(t *testing.T) {
 }
 
 func TestPipeFileReadDeadline(t *testing.T) {
+	t.Parallel()
 	r, _ := rawPipe(t)
 	r.f.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
 	_, err := r.Read(make([]byte, 10))
@@ -88,6 +91,7 @@ func TestPipeFileReadDeadline(t *testing.T) {
 }
 
 func TestPipeFileWriteToAGoneReader(t *testing.T) {
+	t.Parallel()
 	r, w := rawPipe(t)
 	r.Close()
 	_, err := w.Write([]byte("hello\n"))
@@ -97,6 +101,7 @@ func TestPipeFileWriteToAGoneReader(t *testing.T) {
 }
 
 func TestPipeFileOnAFileThatIsNotPollable(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(path, []byte("a regular file\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -119,6 +124,7 @@ func TestPipeFileOnAFileThatIsNotPollable(t *testing.T) {
 // served, and a client that hangs up mid-request cancels its request's
 // context, which net/http sees through a read it aborts with a deadline.
 func TestRawListenerServesHTTP(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -178,6 +184,7 @@ func TestRawListenerServesHTTP(t *testing.T) {
 }
 
 func TestRawTCPConnDeadlineAndClose(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
