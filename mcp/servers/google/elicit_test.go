@@ -119,6 +119,7 @@ func call(t *testing.T, cs *sdk.ClientSession, args map[string]any) (string, boo
 }
 
 func TestSignInByElicitation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ib := &inbox{action: "accept", browser: e.browser}
 	cs := connect(t, e, ib)
@@ -180,6 +181,7 @@ func TestSignInByElicitation(t *testing.T) {
 // A client that cannot do URL elicitation gets an error saying how to sign
 // in instead.
 func TestSignInWithoutURLElicitation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
 	var got error
@@ -226,6 +228,7 @@ func waitComplete(t *testing.T, ib *inbox, n int) {
 // A client on 2026-07-28 (which wants input-required results instead of
 // elicitation/create during a call) is told to sign in on the command line.
 func TestSignInNewProtocol(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
 	var got error

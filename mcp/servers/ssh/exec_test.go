@@ -11,6 +11,7 @@ import (
 )
 
 func TestExec(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -49,6 +50,7 @@ func TestExec(t *testing.T) {
 }
 
 func TestExecCapsOutput(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -68,6 +70,7 @@ func TestExecCapsOutput(t *testing.T) {
 // A command past its timeout is killed with its whole process group, even
 // a child that ignores SIGTERM.
 func TestExecTimeoutKillsRemoteProcess(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPoolReusesAndExpires(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t, withOptions(func(o *Options) { o.IdleTimeout = 300 * time.Millisecond }))
 	e.keyAlias("box", ts)
@@ -31,6 +32,7 @@ func TestPoolReusesAndExpires(t *testing.T) {
 
 // A connection that died while pooled is redialled once, transparently.
 func TestPoolRedialsDeadConnection(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -48,6 +50,7 @@ func TestPoolRedialsDeadConnection(t *testing.T) {
 
 // A keepalive without an answer ends the connection.
 func TestPoolKeepaliveNoticesDeadPeer(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t, withOptions(func(o *Options) { o.KeepAlive = 200 * time.Millisecond }))
 	e.keyAlias("box", ts)
@@ -60,6 +63,7 @@ func TestPoolKeepaliveNoticesDeadPeer(t *testing.T) {
 // Changing an alias closes its pooled connection; the next call dials
 // with the new settings.
 func TestPoolFollowsAliasChanges(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	other := startServer(t)
 	e := newEnv(t)
@@ -83,6 +87,7 @@ func TestPoolFollowsAliasChanges(t *testing.T) {
 }
 
 func TestJumpHost(t *testing.T) {
+	t.Parallel()
 	bastion := startServer(t)
 	inner := startServer(t)
 	e := newEnv(t)

@@ -27,6 +27,7 @@ const schemasGolden = "testdata/schemas.golden"
 //
 //	go test -run TestToolSchemasGolden -update-schemas ./mcp/servers/ssh/
 func TestToolSchemasGolden(t *testing.T) {
+	t.Parallel()
 	got := listedSchemas(t)
 	if *updateSchemas {
 		if err := os.WriteFile(schemasGolden, got, 0o644); err != nil {

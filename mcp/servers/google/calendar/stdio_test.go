@@ -61,6 +61,7 @@ func serveChild() int {
 // tool calls and writes event/new_calendar_event for an event made on
 // another device, each a whole JSON-RPC line on stdout.
 func TestServeStdioEmitsEventsBesideAnswers(t *testing.T) {
+	t.Parallel()
 	fake := googletest.New()
 	defer fake.Close()
 	exe, err := os.Executable()
