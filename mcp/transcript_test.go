@@ -5,11 +5,12 @@ package mcp
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from what the gateway sends")
@@ -17,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from what the
 // TestTranscriptFastPath is the gateway's stream session as bytes: the
 // JSON-RPC lines an assistant sends in ("> ") and every line the gateway
 // sends out ("< "), in order, against testdata/transcript_fastpath.golden
-// (go test -run TestTranscriptFastPath -update ./mcp/ rewrites it). It
+// (go test ./mcp/ -run TestTranscriptFastPath -update rewrites it). It
 // covers the handshake, tools/list, tools/call on the fast path (with a
 // progress token, so the server's progress notifications come through),
 // notifications in, and errors: an unknown tool, an unknown method, a line
@@ -61,22 +62,6 @@ func TestTranscriptFastPath(t *testing.T) {
 	exchange(`{not json`, `null`)
 	exchange(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"e__add","arguments":{"a":2,"b":3}}}`, `6`)
 
-	got := tr.Bytes()
-	path := filepath.Join("testdata", "transcript_fastpath.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run TestTranscriptFastPath -update ./mcp/ writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the transcript differs from %s (-update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", "transcript_fastpath.golden"), tr.Bytes(), *update,
+		"go test ./mcp/ -run TestTranscriptFastPath -update")
 }
