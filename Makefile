@@ -17,7 +17,7 @@ HEADLESS_BIN := bin/mcptray-headless
 HEADLESS := env CGO_ENABLED=0 $(GO)
 # mcptray's Google servers (serve gcal|gmail) run in this binary, beside
 # either mcptray: the Google API clients stay out of the daemon and the
-# tray app (docs/google.md). Pure Go, like the headless build.
+# tray app (docs/google-accounts.md). Pure Go, like the headless build.
 GOOGLE_BIN := bin/mcptray-google
 SESSION := scripts/desktop-session.sh
 # test and vet build with -race both, so they share one build of the cgo
@@ -90,8 +90,13 @@ vet:
 	$(GO) vet $(RACE) ./...
 	$(HEADLESS) vet -tags headless .
 
-lint: fmt-check vet
+# gofmt, both vets, staticcheck (run as a Go module at a fixed version: the
+# module proxy fetches it on a fresh machine), and the repo's own checks
+# (internal/repocheck: docs name only real identifiers, no binary or big
+# file committed). CI runs it after make test, from a warm build cache.
+lint: deps fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) test -count=1 ./internal/repocheck
 
 # Benchmarks only (no tests), in the same kind of session as the tests (the
 # gateway's HTTP benchmarks need its keyring). The end-to-end gateway

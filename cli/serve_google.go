@@ -10,7 +10,7 @@ import (
 )
 
 // GoogleBinary is the executable that runs the Google servers: mcptray
-// itself links no Google API client (cli/googleserve, docs/google.md).
+// itself links no Google API client (cli/googleserve, docs/google-accounts.md).
 const GoogleBinary = "mcptray-google"
 
 // cmdServeGoogle is `mcptray serve gcal|gmail [--account EMAIL]`: it checks

@@ -41,22 +41,12 @@ const (
 
 func watchNotifications(t testing.TB) *notifyWatch {
 	t.Helper()
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		t.Fatalf("connecting to the session bus: %v", err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	rules := []string{
+	msgs := monitorBus(t, []string{
 		"type='method_call',interface='org.freedesktop.Notifications'",
 		"type='signal',interface='org.freedesktop.Notifications'",
 		"type='method_return'",
-	}
-	if call := conn.BusObject().Call("org.freedesktop.DBus.Monitoring.BecomeMonitor", 0, rules, uint32(0)); call.Err != nil {
-		t.Fatalf("monitoring the session bus: %v", call.Err)
-	}
+	}, 64)
 	w := &notifyWatch{calls: map[string]*sentNotice{}, reasons: map[uint32]uint32{}}
-	msgs := make(chan *dbus.Message, 64)
-	conn.Eavesdrop(msgs)
 	go func() {
 		for m := range msgs {
 			w.see(m)

@@ -480,17 +480,7 @@ func waitRegistered(t testing.TB, a *realApp, conn *dbus.Conn) {
 // returned channel.
 func notifications(t testing.TB) <-chan string {
 	t.Helper()
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		t.Fatalf("connecting to the session bus: %v", err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	rule := "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"
-	if call := conn.BusObject().Call("org.freedesktop.DBus.Monitoring.BecomeMonitor", 0, []string{rule}, uint32(0)); call.Err != nil {
-		t.Fatalf("monitoring the session bus: %v", call.Err)
-	}
-	msgs := make(chan *dbus.Message, 32)
-	conn.Eavesdrop(msgs)
+	msgs := monitorBus(t, []string{"type='method_call',interface='org.freedesktop.Notifications',member='Notify'"}, 32)
 	out := make(chan string, 32)
 	go func() {
 		for m := range msgs {

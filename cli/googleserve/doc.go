@@ -5,7 +5,7 @@
 // Google API clients, with the gRPC, protobuf and OpenTelemetry packages
 // they link, are in that binary only: mcptray's daemon and tray app stay
 // lean, and a Google server's process is a small pure-Go one whatever
-// mcptray build started it (docs/google.md).
+// mcptray build started it (docs/google-accounts.md).
 //
 // It reads the Google settings of mcp.json (x-mcptray.google) and the
 // accounts of the data dir (app/googlekeys), and imports neither package

@@ -1,7 +1,7 @@
 // Command mcptray-google runs mcptray's Google servers (Calendar and
 // Gmail) on stdio. mcptray's `serve gcal` and `serve gmail` become it, so
 // that the Google API clients live in this binary only (see package
-// cli/googleserve and docs/google.md).
+// cli/googleserve and docs/google-accounts.md).
 package main
 
 import (

@@ -10,7 +10,7 @@ import (
 // What each executable links (not its tests): mcptray — the tray build and
 // the headless one — links no Google API client, so neither gRPC,
 // protobuf, OpenTelemetry nor Google's cloud auth (each costs the daemon
-// resident memory: docs/google.md); those live in mcptray-google, which
+// resident memory: docs/google-accounts.md); those live in mcptray-google, which
 // in turn links neither Fyne nor mcptray's core (app, cli, the gateway,
 // the store). Neither links a test kit (internal/testkit, testdaemon,
 // testkeyring, mcp/mcptest).

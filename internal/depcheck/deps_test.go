@@ -17,9 +17,10 @@ import (
 // (the gateway in mcp, the server side in mcp/downstream, the wire code in
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
-// import neither the gateway nor app. The test kit (internal/testkit),
-// which every package's tests may use, imports no package of the module. A cli package, like any but main,
-// may not import ui.
+// import neither the gateway nor app. A cli package, like any but main,
+// may not import ui. internal/repocheck, which checks the docs against the
+// source it parses, imports no package of the module, and neither does the
+// test kit (internal/testkit), which every package's tests may use.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -53,6 +54,8 @@ func forbidden(from, to string) string {
 		return "the server side doesn't import the gateway"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
+	case in(from, "internal/repocheck") && (to == module || strings.HasPrefix(to, module+"/")):
+		return "repocheck reads the module's source, it links none of it"
 	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the test kit imports no package of the module"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
@@ -212,6 +215,7 @@ func TestDepsRules(t *testing.T) {
 		m("cli"):                    {m("app"), m("ui")},
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
+		m("internal/repocheck"):     {m("app"), "go/parser"},
 		m("internal/testkit"):       {m("mcp/wire")},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
@@ -223,6 +227,7 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"internal/repocheck imports " + m("app") + " (forbidden: repocheck reads the module's source, it links none of it)",
 		"internal/testkit imports " + m("mcp/wire") + " (forbidden: the test kit imports no package of the module)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",

@@ -21,7 +21,7 @@ type idClaims struct {
 // google.golang.org/api/idtoken.ParsePayload does the same, but that
 // package links Google's cloud auth, gRPC and OpenTelemetry into every
 // binary that signs in — mcptray's own, which runs no Google API client
-// (the Google servers are mcptray-google: docs/google.md).
+// (the Google servers are mcptray-google: docs/google-accounts.md).
 func parseIDToken(raw string) (idClaims, error) {
 	var c idClaims
 	parts := strings.Split(raw, ".")
