@@ -5,9 +5,9 @@ import (
 	"io"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
-	"github.com/mcptray/mcptray/app/config"
 )
 
 // Core is what the UI needs from the core; *app.Core satisfies it. The UI
