@@ -1,4 +1,4 @@
-package app
+package trust
 
 import (
 	"encoding/json"
