@@ -18,7 +18,7 @@ import (
 )
 
 // mcptray's own edits of mcp.json: what it writes itself runs without a
-// question (app/trust: Launches.ApproveOwnEdit). Every edit is a config.File's (package config says
+// question (app/trust). Every edit is a config.File's (package config says
 // which does what); these are the Files whose Writer makes the write
 // mcptray's own. Inside the core, c.configFile, written with ownWrite. For
 // the commands that write the file themselves (`mcptray add`, `remove`,
@@ -35,7 +35,8 @@ func (c *Core) ReplaceConfig(old, new []byte) error {
 }
 
 // ownWrite writes mcp.json as this core's own edit, its new or changed
-// entries approved first (trust.Launches.ApproveOwnEdit): the Writer of c.configFile.
+// entries approved first (trust.Launches.ApproveOwnEdit): the Writer of
+// c.configFile.
 func (c *Core) ownWrite(old, new []byte) error {
 	c.launches.ApproveOwnEdit(old, new)
 	return config.WriteAtomic(c.opts.ConfigPath, new)

@@ -13,7 +13,8 @@ import (
 	"github.com/mcptray/mcptray/store"
 )
 
-// mcptray.db is mcptray's records, not a key to the door (app/trust/launch_reset.go).
+// mcptray.db is mcptray's records, not a key to the door
+// (app/trust/launch_reset.go).
 // A database SQLite cannot open (not a database, damaged) does not stop
 // mcptray: it is moved aside as mcptray.db.broken-TIME and mcptray starts
 // with fresh records, under the reset rule (every entry waits, one
