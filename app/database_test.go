@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -53,7 +54,7 @@ func TestBrokenDatabaseMovedAside(t *testing.T) {
 	h2 := startCore(t, "", askEdits, sameInstall(h, marks))
 	req := nextRequest(t, h2, inbox.KindLaunchReset)
 	h2.wait("a waits", stateIs("a", StateNeedsApproval))
-	if req.Reset == nil || req.Reset.Why != whyReset {
+	if req.Reset == nil || req.Reset.Why != trust.WhyReset {
 		t.Errorf("reset request %+v", req)
 	}
 	moved := movedAside(t, h.data, "broken")
