@@ -542,7 +542,13 @@ func (ib *Inbox) Subscribe() (<-chan Event, func()) {
 	ib.subs[s] = struct{}{}
 	ib.mu.Unlock()
 	go s.run()
-	s.wake <- struct{}{}
+	// A request published since the unlock may have filled the one-slot
+	// wake already, and run may be waiting to hand it over to a caller
+	// who has not got the channel yet: a blocking send here would hang.
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 	return s.out, func() {
 		s.cancel.Do(func() {
 			ib.mu.Lock()
