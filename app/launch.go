@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/store"
 )
@@ -26,10 +27,6 @@ import (
 // (recorded as approved before the write: ownWrite), edits that leave
 // every launch as it was (disabled, x-mcptray), and everything when
 // x-mcptray.trustConfigEdits is true.
-
-// StateNeedsApproval: a new or changed entry waits for the person's yes
-// before it runs.
-const StateNeedsApproval = "needs-approval"
 
 // seededFlag marks a data dir whose entries were approved at first start.
 const seededFlag = "launch-approvals-seeded"
@@ -194,10 +191,6 @@ func (c *Core) approveOwnEdit(old, new []byte) {
 	}
 }
 
-// ErrNotWaiting is wrapped by ApproveServer for a server that does not
-// wait for approval.
-var ErrNotWaiting = fmt.Errorf("it does not wait for approval")
-
 // ApproveServer allows the new or changed entry name to run as it is now
 // (`mcptray approve NAME`, the Servers tab).
 func (c *Core) ApproveServer(name string) error {
@@ -212,7 +205,7 @@ func (c *Core) ApproveServer(name string) error {
 		return fmt.Errorf("%w: %q", ErrNoServer, name)
 	}
 	if l == nil {
-		return fmt.Errorf("%s: %w", name, ErrNotWaiting)
+		return fmt.Errorf("%s: %w", name, config.ErrNotWaiting)
 	}
 	c.approveLaunch(name, *l, store.ApprovedByPerson)
 	select {
@@ -256,7 +249,7 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 			head += fmt.Sprintf(" (and %d more files)", len(files)-1)
 		}
 	}
-	s.setState(StateNeedsApproval, fmt.Sprintf("%s: allow it in the inbox, or with: mcptray approve %s", head, s.name))
+	s.setState(control.StateNeedsApproval, fmt.Sprintf("%s: allow it in the inbox, or with: mcptray approve %s", head, s.name))
 	s.log.Write(logLifecycle, "needs approval before it runs: "+l.CommandLine())
 	for _, ch := range changes {
 		s.log.Write(logLifecycle, "changed: "+ch)
@@ -293,7 +286,7 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 			if r.Outcome != inbox.ActionDecline {
 				why = "not answered in the inbox"
 			}
-			s.setState(StateNeedsApproval, fmt.Sprintf("%s (%s): allow it with: mcptray approve %s", head, why, s.name))
+			s.setState(control.StateNeedsApproval, fmt.Sprintf("%s (%s): allow it with: mcptray approve %s", head, why, s.name))
 			s.log.Write(logLifecycle, "not approved ("+why+")")
 		case <-s.approvals:
 			if !c.needsApproval(spec) {

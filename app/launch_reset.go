@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/store"
@@ -153,7 +154,7 @@ func (s *server) waitReset(ctx context.Context, spec config.Server) bool {
 	if done == nil {
 		return true
 	}
-	s.setState(StateNeedsApproval, fmt.Sprintf("every entry waits for your approval (see the inbox): approve them all there, or this one with: mcptray approve %s", s.name))
+	s.setState(control.StateNeedsApproval, fmt.Sprintf("every entry waits for your approval (see the inbox): approve them all there, or this one with: mcptray approve %s", s.name))
 	for {
 		select {
 		case <-done:

@@ -1,15 +1,11 @@
-package app
+package control
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-
-	"github.com/mcptray/mcptray/app/events"
-	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 // Only the person answers (DESIGN.md §14). The control API refuses what
@@ -24,9 +20,10 @@ import (
 //
 // The peer is known per connection from the socket (peerPID: SO_PEERCRED
 // on Linux), and judged, for each request that only the person may make,
-// by the process table (downstream.InspectPeer). Each refusal is logged and shown: an
-// event RefusedMethod of the server (or of "mcptray" when the process
-// names none), which the Events tab lists and the desktop notifies.
+// by the process table (Backend.InspectPeer). Each refusal is logged and
+// shown (Backend.RecordRefusal): an event of the server (or of "mcptray"
+// when the process names none), which the Events tab lists and the
+// desktop notifies.
 
 // RefusedMethod is the method of the event that records a refusal.
 const RefusedMethod = "mcptray/refused"
@@ -48,58 +45,58 @@ type connPeer struct {
 // peerContext is the control server's ConnContext: it records the peer,
 // and its start time, so that a later process reusing the pid is not
 // taken for it.
-func peerContext(ctx context.Context, conn net.Conn) context.Context {
+func (h *Handler) peerContext(ctx context.Context, conn net.Conn) context.Context {
 	pid, err := peerPID(conn)
 	var start uint64
 	if err == nil {
-		start = downstream.ProcStart(pid)
+		start = h.b.ProcStart(pid)
 	}
 	return context.WithValue(ctx, peerKey{}, connPeer{pid: pid, start: start, err: err})
 }
 
 // personOnly wraps a handler that only the person may use; what says
 // what it does, for the refusal ("answer the inbox").
-func (c *Core) personOnly(what string, h http.HandlerFunc) http.HandlerFunc {
+func (h *Handler) personOnly(what string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if c.refuseServer(w, r, what) {
+		if h.refuseServer(w, r, what) {
 			return
 		}
-		h(w, r)
+		next(w, r)
 	}
 }
 
 // peerOf says who sent r: the person (OfServers false), or one of the
 // servers or their descendants.
-func (c *Core) peerOf(r *http.Request) downstream.Peer {
+func (h *Handler) peerOf(r *http.Request) Peer {
 	cp, ok := r.Context().Value(peerKey{}).(connPeer)
 	switch {
 	case !ok:
-		return downstream.Peer{OfServers: true, Why: "the request did not come over the control socket"}
+		return Peer{OfServers: true, Why: "the request did not come over the control socket"}
 	case cp.err != nil && !errors.Is(cp.err, errors.ErrUnsupported):
-		return downstream.Peer{OfServers: true, Why: "the socket did not say which process sent it: " + cp.err.Error()}
+		return Peer{OfServers: true, Why: "the socket did not say which process sent it: " + cp.err.Error()}
 	case cp.err != nil:
-		return downstream.Peer{PID: cp.pid} // no check on this platform yet (peer_other.go)
+		return Peer{PID: cp.pid} // no check on this platform yet (peer_other.go)
 	}
-	return downstream.InspectPeer(cp.pid, cp.start, c.instance)
+	return h.b.InspectPeer(cp.pid, cp.start)
 }
 
 // inboxViewer says whose inbox requests r may see: all of them (the
 // person), or only those of server (a server's process; "" for none,
 // when it names no server). Another server's request may show what it
 // is about to do, with whose data.
-func (c *Core) inboxViewer(r *http.Request) (server string, all bool) {
-	p := c.peerOf(r)
+func (h *Handler) inboxViewer(r *http.Request) (server string, all bool) {
+	p := h.peerOf(r)
 	return p.Server, !p.OfServers
 }
 
 // refuseServer answers 403 and reports true when r comes from one of the
 // servers or their descendants.
-func (c *Core) refuseServer(w http.ResponseWriter, r *http.Request, what string) bool {
-	p := c.peerOf(r)
+func (h *Handler) refuseServer(w http.ResponseWriter, r *http.Request, what string) bool {
+	p := h.peerOf(r)
 	if !p.OfServers {
 		return false
 	}
-	c.recordRefusal(p, what, r.Method+" "+r.URL.Path)
+	h.b.RecordRefusal(p, what, r.Method+" "+r.URL.Path)
 	who := "one of mcptray's servers"
 	if p.Server != "" {
 		who = fmt.Sprintf("server %q", p.Server)
@@ -109,32 +106,3 @@ func (c *Core) refuseServer(w http.ResponseWriter, r *http.Request, what string)
 		what, who, p.PID, p.Why)})
 	return true
 }
-
-// recordRefusal logs a refusal and shows it as an event.
-func (c *Core) recordRefusal(p downstream.Peer, what, request string) {
-	c.log.Warn("refused a server's request on the control socket", "server", p.Server, "pid", p.PID, "command", p.Command, "request", request, "why", p.Why)
-	server := p.Server
-	c.mu.Lock()
-	s := c.servers[server]
-	c.mu.Unlock()
-	if s == nil {
-		server = refusedServer
-	}
-	title := fmt.Sprintf("Refused: a server's process tried to %s", what)
-	body := fmt.Sprintf("pid %d (%q) sent %s; %s. Only you answer the inbox, approve, switch servers and tools, and set secrets.", p.PID, p.Command, request, p.Why)
-	params, _ := json.Marshal(map[string]any{"title": title, "body": body, "pid": p.PID, "command": p.Command, "request": request, "why": p.Why})
-	if s != nil {
-		s.log.Write(logControl, title+": "+body)
-	}
-	// enqueue never waits for the event writer: a server that floods the
-	// socket with refused requests cannot hold anything up (past the
-	// queue's bounds, refusals are dropped and counted in the logs).
-	var log events.Log // nil, not a nil *serverLog, when there is no server
-	if s != nil {
-		log = s.log
-	}
-	c.events.Add(server, RefusedMethod, params, log)
-}
-
-// logControl is the server log kind of refusals on the control socket.
-const logControl = "control"
