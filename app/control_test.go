@@ -36,10 +36,3 @@ func TestControlAPI(t *testing.T) {
 		t.Errorf("socket mode = %v, %v; want 0600", fi.Mode().Perm(), err)
 	}
 }
-
-func TestDialWithNoInstance(t *testing.T) {
-	_, err := control.Dial(t.TempDir())
-	if !errors.Is(err, control.ErrNotRunning) {
-		t.Errorf("Dial = %v, want control.ErrNotRunning", err)
-	}
-}
