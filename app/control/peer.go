@@ -21,16 +21,9 @@ import (
 // The peer is known per connection from the socket (peerPID: SO_PEERCRED
 // on Linux), and judged, for each request that only the person may make,
 // by the process table (Backend.InspectPeer). Each refusal is logged and
-// shown (Backend.RecordRefusal): an event of the server (or of "mcptray"
-// when the process names none), which the Events tab lists and the
-// desktop notifies.
-
-// RefusedMethod is the method of the event that records a refusal.
-const RefusedMethod = "mcptray/refused"
-
-// refusedServer is the event's server when the refused process belongs to
-// no server that is known by name.
-const refusedServer = "mcptray"
+// shown (Backend.RecordRefusal: app.RefusedMethod, an event of the server
+// or of "mcptray" when the process names none), which the Events tab lists
+// and the desktop notifies.
 
 // peerKey is the request context key of the connection's connPeer.
 type peerKey struct{}
