@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // Each bad entry is refused with a one-line reason in status and in its log,
@@ -26,12 +28,12 @@ func TestBadEntriesAreRefusedAlone(t *testing.T) {
 		pairs = append(pairs, c.name, c.entry)
 	}
 	h := startCore(t, servers(pairs...))
-	st := h.wait("all refused, good ready", func(st Status) bool {
-		if !stateIs("good", StateReady)(st) {
+	st := h.wait("all refused, good ready", func(st control.Status) bool {
+		if !stateIs("good", control.StateReady)(st) {
 			return false
 		}
 		for _, c := range cases {
-			if s, _ := find(st, c.name); s.State != StateError {
+			if s, _ := find(st, c.name); s.State != control.StateError {
 				return false
 			}
 		}
@@ -56,8 +58,8 @@ func TestEnvValuesNeverReachDisk(t *testing.T) {
 		"bad", `{"command": "x", "args": ["${env:MCPTRAY_TEST_SECRET}"], "env": {"A": "${env:MCPTRAY_TEST_UNSET_VAR}"}}`,
 		"missing", `{"command": "/no/such/command", "env": {"T": "${env:MCPTRAY_TEST_SECRET}"}}`,
 	))
-	h.wait("settled", func(st Status) bool {
-		return stateIs("s", StateReady)(st) && stateIs("bad", StateError)(st)
+	h.wait("settled", func(st control.Status) bool {
+		return stateIs("s", control.StateReady)(st) && stateIs("bad", control.StateError)(st)
 	})
 	h.waitLog("s", "[lifecycle] ready")
 	h.stop()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 )
 
@@ -23,7 +24,7 @@ func BenchmarkInboxArrival(b *testing.B) {
 	defer stop()
 	waitCore(b, core, allReady(1))
 	ctx := context.Background()
-	cl, err := Dial(core.opts.DataDir)
+	cl, err := control.Dial(core.opts.DataDir)
 	if err != nil {
 		b.Fatal(err)
 	}

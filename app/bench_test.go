@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // benchCore starts a Core on cfg for a benchmark and returns it with a stop func.
@@ -40,7 +42,7 @@ func benchCore(b *testing.B, cfg string) (*Core, string, func()) {
 }
 
 // waitCore blocks until cond holds for the status.
-func waitCore(b *testing.B, core *Core, cond func(Status) bool) {
+func waitCore(b *testing.B, core *Core, cond func(control.Status) bool) {
 	ch, cancel := core.Subscribe()
 	defer cancel()
 	timeout := time.After(60 * time.Second)
@@ -53,11 +55,11 @@ func waitCore(b *testing.B, core *Core, cond func(Status) bool) {
 	}
 }
 
-func allReady(n int) func(Status) bool {
-	return func(st Status) bool {
+func allReady(n int) func(control.Status) bool {
+	return func(st control.Status) bool {
 		ready := 0
 		for _, s := range st.Servers {
-			if s.State == StateReady {
+			if s.State == control.StateReady {
 				ready++
 			}
 		}
@@ -91,10 +93,10 @@ func BenchmarkReload(b *testing.B) {
 			s, _ := find(st, "x")
 			// The first sign of the restart (a 20 ms snapshot can fold
 			// the short "starting" into the next state).
-			if tStart.IsZero() && (s.State != StateReady || s.PID != old.PID) {
+			if tStart.IsZero() && (s.State != control.StateReady || s.PID != old.PID) {
 				tStart = time.Now()
 			}
-			if s.State == StateReady && s.PID != old.PID {
+			if s.State == control.StateReady && s.PID != old.PID {
 				break
 			}
 		}

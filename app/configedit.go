@@ -3,16 +3,14 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/store"
 )
@@ -23,7 +21,7 @@ import (
 // mcptray's own. Inside the core, c.configFile, written with ownWrite. For
 // the commands that write the file themselves (`mcptray add`, `remove`,
 // `import`; `toggle` and `tools NAME on|off` with no instance): OwnFile,
-// which writes through the running instance (Client.ReplaceConfig, then
+// which writes through the running instance (control.Client.ReplaceConfig, then
 // the core's File) or, with none running, records the approvals in the
 // data dir's store first.
 
@@ -61,68 +59,14 @@ func (c *Core) ServerEntry(name string) (config.Entry, error) {
 	return c.configFile.Entry(name)
 }
 
-// replaceBody is the body of PUT /v1/config (both files base64, as
-// encoding/json writes []byte).
-type replaceBody struct {
-	Old []byte `json:"old"`
-	New []byte `json:"new"`
-}
-
-// configRoutes adds PUT /v1/config: ReplaceConfig (409 when the file
-// changed meanwhile; 403 to a server's process, peer.go: what mcptray
-// writes itself runs without a question).
-func (c *Core) configRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("PUT /v1/config", c.personOnly("make mcptray's own edits of mcp.json", func(w http.ResponseWriter, r *http.Request) {
-		var b replaceBody
-		if err := json.NewDecoder(io.LimitReader(r.Body, 3*config.MaxFileSize)).Decode(&b); err != nil {
-			writeJSON(w, http.StatusBadRequest, apiError{Error: "the body is not {\"old\", \"new\"}"})
-			return
-		}
-		switch err := c.ReplaceConfig(b.Old, b.New); {
-		case errors.Is(err, config.ErrChanged):
-			writeJSON(w, http.StatusConflict, apiError{Error: err.Error()})
-		case err != nil:
-			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
-		default:
-			writeJSON(w, http.StatusOK, struct{}{})
-		}
-	}))
-}
-
-// ReplaceConfig asks the instance to replace mcp.json (read as old) with
-// new, as mcptray's own edit.
-func (cl *Client) ReplaceConfig(ctx context.Context, old, new []byte) error {
-	body, _ := json.Marshal(replaceBody{Old: old, New: new})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, "http://mcptray/v1/config", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	resp, err := cl.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("talking to mcptray: %w", err)
-	}
-	defer resp.Body.Close()
-	var e apiError
-	json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&e)
-	switch {
-	case resp.StatusCode == http.StatusOK:
-		return nil
-	case resp.StatusCode == http.StatusConflict:
-		return remoteError{msg: e.Error, is: config.ErrChanged}
-	case e.Error != "":
-		return errors.New(e.Error)
-	}
-	return fmt.Errorf("mcptray answered %s", resp.Status)
-}
-
 // OwnFile is the one way a command writes mcp.json (at path, of the
 // instance on data dir data) as mcptray's own edit, so that what it adds or
 // changes needs no approval: each edit is read and made here, and written
-// through the running instance cl (Client.ReplaceConfig: the instance's
+// through the running instance cl (control.Client.ReplaceConfig: the instance's
 // File checks the file is still what was read, and approves), or with none
 // (cl nil) by ownWriteFile. A write fails with config.ErrChanged when the
 // file changed meanwhile.
-func OwnFile(ctx context.Context, cl *Client, path, data string) *config.File {
+func OwnFile(ctx context.Context, cl *control.Client, path, data string) *config.File {
 	return config.NewFile(path, func(old, new []byte) error {
 		switch {
 		case cl != nil:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // The core's AddServer and RemoveServer edit its file; its watcher starts
@@ -13,12 +14,12 @@ import (
 func TestCoreAddRemoveServer(t *testing.T) {
 	// With approvals on: the Servers tab's Add is mcptray's own edit.
 	h := startCore(t, servers("a", fake(t, "echo")), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	e := config.Entry{Name: "b", Command: testBin(t), Env: []config.Var{{Key: "MCPTRAY_FAKE_SERVER", Value: "echo"}, {Key: "GORACE", Value: "atexit_sleep_ms=0"}}}
 	if _, err := h.core.AddServer(e, false); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("b ready", stateIs("a", StateReady, "b", StateReady))
+	h.wait("b ready", stateIs("a", control.StateReady, "b", control.StateReady))
 	got, err := h.core.ServerEntry("b")
 	if err != nil || !entriesEqual(got, e) {
 		t.Errorf("ServerEntry: %+v %v", got, err)
@@ -26,7 +27,7 @@ func TestCoreAddRemoveServer(t *testing.T) {
 	if secrets, err := h.core.RemoveServer("b"); err != nil || len(secrets) != 0 {
 		t.Fatal(secrets, err)
 	}
-	h.wait("b gone", func(st Status) bool { _, ok := find(st, "b"); return !ok })
+	h.wait("b gone", func(st control.Status) bool { _, ok := find(st, "b"); return !ok })
 	if _, err := h.core.RemoveServer("b"); !errors.Is(err, ErrNoServer) {
 		t.Errorf("second remove: %v", err)
 	}

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"os"
 	"testing"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 func TestControlAPI(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")))
-	h.wait("ready", stateIs("a", StateReady))
+	h.wait("ready", stateIs("a", control.StateReady))
 	ctx := context.Background()
-	cl, err := Dial(h.data)
+	cl, err := control.Dial(h.data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,19 +27,12 @@ func TestControlAPI(t *testing.T) {
 	if err := cl.SetEnabled(ctx, "a", false); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("disabled", stateIs("a", StateDisabled))
+	h.wait("disabled", stateIs("a", control.StateDisabled))
 	if err := cl.SetEnabled(ctx, "nope", false); err == nil {
 		t.Error("SetEnabled(nope) succeeded")
 	}
-	fi, err := os.Stat(SocketPath(h.data))
+	fi, err := os.Stat(control.SocketPath(h.data))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("socket mode = %v, %v; want 0600", fi.Mode().Perm(), err)
-	}
-}
-
-func TestDialWithNoInstance(t *testing.T) {
-	_, err := Dial(t.TempDir())
-	if !errors.Is(err, ErrNotRunning) {
-		t.Errorf("Dial = %v, want ErrNotRunning", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
@@ -129,7 +129,7 @@ type Core struct {
 	gone        map[string]*server // removed servers, possibly still stopping, by name
 	order       []string           // server names in file order
 	configErr   string
-	subs        map[chan Status]struct{}
+	subs        map[chan control.Status]struct{}
 	cachedTools map[string][]*downstream.Tool // last known tools per server (stable mode)
 	cachedRaw   map[string][]json.RawMessage  // the same, as the servers sent them, index for index (nil entries: unknown)
 	rules       map[string]config.ToolRules   // each entry's tool switches and approval settings (tools.go)
@@ -229,7 +229,7 @@ func New(opts Options) (*Core, error) {
 		dbNotice:       dbNotice,
 		servers:        make(map[string]*server),
 		gone:           make(map[string]*server),
-		subs:           make(map[chan Status]struct{}),
+		subs:           make(map[chan control.Status]struct{}),
 		cachedTools:    make(map[string][]*downstream.Tool),
 		cachedRaw:      make(map[string][]json.RawMessage),
 		rules:          make(map[string]config.ToolRules),
@@ -297,7 +297,7 @@ func (c *Core) Run(ctx context.Context) error {
 	c.loadCachedTools(ctx)
 	c.launches.Load(ctx)
 
-	ln, err := listenControl(c.opts.DataDir)
+	ln, err := control.Listen(c.opts.DataDir)
 	if err != nil {
 		return err
 	}
@@ -306,9 +306,10 @@ func (c *Core) Run(ctx context.Context) error {
 	// connection for its whole session. Nothing bounds an answer either:
 	// watch streams and connect's upgraded streams last as long as their
 	// client (a hijacked connection has no deadline left).
-	srv := &http.Server{Handler: c.controlHandler(), ConnContext: peerContext, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
+	h := control.NewHandler(c, c.log)
+	srv := &http.Server{Handler: h, ConnContext: h.ConnContext, ReadHeaderTimeout: httpHeaderTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeaderBytes}
 	go srv.Serve(ln)
-	defer os.Remove(socketPath(c.opts.DataDir))
+	defer os.Remove(control.SocketPath(c.opts.DataDir))
 	defer srv.Close()
 
 	runCtx, cancel := context.WithCancel(ctx)
@@ -336,20 +337,6 @@ func (c *Core) Run(ctx context.Context) error {
 	c.wg.Wait()
 	c.launches.Close() // the reset question's goroutine, ended with runCtx
 	return err
-}
-
-func listenControl(data string) (net.Listener, error) {
-	sock := socketPath(data)
-	os.Remove(sock) // a stale socket from a killed instance; the lock says we own data
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", sock, err)
-	}
-	if err := os.Chmod(sock, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("securing %s: %w", sock, err)
-	}
-	return ln, nil
 }
 
 // reapStale kills process groups left behind by an instance that died
@@ -478,15 +465,15 @@ func (c *Core) apply(ctx context.Context, cfg *config.Config) {
 }
 
 // Status returns a snapshot of every server in file order.
-func (c *Core) Status() Status {
+func (c *Core) Status() control.Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.statusLocked()
 }
 
 // statusLocked is Status for a caller holding c.mu.
-func (c *Core) statusLocked() Status {
-	st := Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, EndpointWarning: c.endpointWarning, Servers: make([]ServerStatus, 0, len(c.order))}
+func (c *Core) statusLocked() control.Status {
+	st := control.Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, EndpointWarning: c.endpointWarning, Servers: make([]control.ServerStatus, 0, len(c.order))}
 	st.ServerPath, st.LoginShell = c.serverPathLocked()
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
@@ -498,8 +485,8 @@ func (c *Core) statusLocked() Status {
 
 // Subscribe returns a channel that receives the latest Status after every
 // change (intermediate states may be skipped) and a cancel func.
-func (c *Core) Subscribe() (<-chan Status, func()) {
-	ch := make(chan Status, 1)
+func (c *Core) Subscribe() (<-chan control.Status, func()) {
+	ch := make(chan control.Status, 1)
 	c.mu.Lock()
 	c.subs[ch] = struct{}{}
 	c.mu.Unlock()

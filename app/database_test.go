@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/trust"
@@ -42,7 +43,7 @@ func movedAside(t *testing.T, data, why string) []string {
 func TestBrokenDatabaseMovedAside(t *testing.T) {
 	marks := &memSecrets{m: map[string]string{}}
 	h := startCore(t, servers("a", fake(t, "echo")), askEdits, func(o *Options) { o.InstallMarks = marks })
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	h.stop()
 	garbage := bytes.Repeat([]byte("this is not a database\n"), 400)
 	if err := os.WriteFile(dbPath(h.data), garbage, 0o600); err != nil {
@@ -53,7 +54,7 @@ func TestBrokenDatabaseMovedAside(t *testing.T) {
 
 	h2 := startCore(t, "", askEdits, sameInstall(h, marks))
 	req := nextRequest(t, h2, inbox.KindLaunchReset)
-	h2.wait("a waits", stateIs("a", StateNeedsApproval))
+	h2.wait("a waits", stateIs("a", control.StateNeedsApproval))
 	if req.Reset == nil || req.Reset.Why != trust.WhyReset {
 		t.Errorf("reset request %+v", req)
 	}
@@ -78,7 +79,7 @@ func TestDatabaseReplacedWhileRunning(t *testing.T) {
 	marks := &memSecrets{m: map[string]string{}}
 	a := fake(t, "echo")
 	h := startCore(t, servers("a", a), askEdits, func(o *Options) { o.InstallMarks = marks })
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	// waitNotice waits for a notice whose body has substr (the database
 	// holding the earlier ones is gone).
 	waitNotice := func(substr string) {
@@ -133,7 +134,7 @@ func TestDatabaseReplacedWhileRunning(t *testing.T) {
 	}
 	h.write(servers("a", a, "evil", evil))
 	h2 := startCore(t, "", askEdits, sameInstall(h, marks))
-	h2.wait("a ready, evil waits on its own", stateIs("a", StateReady, "evil", StateNeedsApproval))
+	h2.wait("a ready, evil waits on its own", stateIs("a", control.StateReady, "evil", control.StateNeedsApproval))
 	for _, r := range h2.core.Inbox() {
 		if r.Kind == inbox.KindLaunchReset {
 			t.Errorf("a reset request after a reopen: %+v", r)

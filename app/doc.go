@@ -1,6 +1,7 @@
 // Package app is mcptray's core: it reads mcp.json, watches it, supervises one
 // downstream MCP server per entry, keeps per-server logs, and serves the
-// control API on a unix socket.
+// control API (package control) on a unix socket: Core is its Backend
+// (control_backend.go).
 //
 // [New] builds a Core without starting anything; [Core.Run] starts the
 // watcher, the database watch (database.go), the supervisors (one goroutine tree per server) and the control
@@ -10,7 +11,9 @@
 //
 // The control API refuses what decides for the person — answers,
 // approvals, switches, secrets, mcptray's own edits of mcp.json — to
-// mcptray's servers and their descendants (peer.go, DESIGN.md §14).
+// mcptray's servers and their descendants (app/control/peer.go, DESIGN.md
+// §14); the core tells a server's process (Core.InspectPeer) and records
+// each refusal (refusal.go).
 //
 // The trust layer — pinned tools, launch approval, call approval — is
 // package app/trust; trust_core.go gives it what it needs of the core

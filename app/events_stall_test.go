@@ -11,6 +11,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // queueLog is a bytes.Buffer for a logger written from several
@@ -44,7 +46,7 @@ func TestEventsNeverStallTheServer(t *testing.T) {
 		o.Logger = slog.New(slog.NewTextHandler(logs, nil))
 		o.EventQueue = 4096 // full within a moment
 	})
-	h.wait("ev ready", stateIs("ev", StateReady))
+	h.wait("ev ready", stateIs("ev", control.StateReady))
 	c := openEvents(t, h, "ev__emit_async")
 
 	db, err := sql.Open("sqlite", "file:"+dbPath(h.data)+"?_txlock=immediate")
@@ -83,7 +85,7 @@ func TestEventsNeverStallTheServer(t *testing.T) {
 	}
 	tx.Rollback()
 	h.waitLog("ev", "events were dropped")
-	if s := h.server("ev"); s.State != StateReady || s.Restarts != 0 {
+	if s := h.server("ev"); s.State != control.StateReady || s.Restarts != 0 {
 		t.Errorf("server after the flood: %+v", s)
 	}
 	n, err := h.core.UnackedEvents()

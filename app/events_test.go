@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/store"
 )
@@ -139,7 +141,7 @@ func callTool(c *rpc, name string, args any) json.RawMessage {
 // calls are answered meanwhile.
 func TestEventBurst(t *testing.T) {
 	h := startCore(t, servers("ev", fake(t, "events")))
-	h.wait("ev ready", stateIs("ev", StateReady))
+	h.wait("ev ready", stateIs("ev", control.StateReady))
 	c := openEvents(t, h, "ev__emit_async")
 	const total = 10000
 	t0 := time.Now()
@@ -189,7 +191,7 @@ func TestEventBurst(t *testing.T) {
 		}
 	}
 	// The server kept running throughout.
-	if s := h.server("ev"); s.State != StateReady || s.Restarts != 0 {
+	if s := h.server("ev"); s.State != control.StateReady || s.Restarts != 0 {
 		t.Errorf("server after the burst: %+v", s)
 	}
 }
@@ -198,7 +200,7 @@ func TestEventBurst(t *testing.T) {
 // session goes on and later events are stored.
 func TestEventsMalformed(t *testing.T) {
 	h := startCore(t, servers("ev", fake(t, "events")))
-	h.wait("ev ready", stateIs("ev", StateReady))
+	h.wait("ev ready", stateIs("ev", control.StateReady))
 	pid := h.server("ev").PID
 	c := openEvents(t, h, "ev__emit_raw")
 	for _, line := range []string{
@@ -242,7 +244,7 @@ func TestEventsMalformed(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, tail(log, 2000))
 		}
 	}
-	if s := h.server("ev"); s.State != StateReady || s.PID != pid {
+	if s := h.server("ev"); s.State != control.StateReady || s.PID != pid {
 		t.Errorf("the session did not survive: %+v", s)
 	}
 	if text, _ := toolText(t, callTool(c, "ev__echo", map[string]any{"message": "still here"})); text != "still here" {
@@ -265,7 +267,7 @@ func TestEventNotifications(t *testing.T) {
 	quiet := `{"command": ` + mustQuote(testBin(t)) + `, "env": {"MCPTRAY_FAKE_SERVER": "events", "GORACE": "atexit_sleep_ms=0"}, "x-mcptray": {"notify": false}}`
 	odd := `{"command": ` + mustQuote(testBin(t)) + `, "env": {"MCPTRAY_FAKE_SERVER": "events", "GORACE": "atexit_sleep_ms=0"}, "x-mcptray": {"notify": "no"}}`
 	h := startCore(t, servers("quiet", quiet, "loud", fake(t, "events"), "odd", odd), func(o *Options) { o.Notifier = rec })
-	h.wait("ready", stateIs("quiet", StateReady, "loud", StateReady, "odd", StateReady))
+	h.wait("ready", stateIs("quiet", control.StateReady, "loud", control.StateReady, "odd", control.StateReady))
 	c := openEvents(t, h, "quiet__emit_raw", "loud__emit_raw", "odd__emit")
 
 	callTool(c, "quiet__emit_raw", map[string]any{"line": `{"jsonrpc":"2.0","method":"event/new_email","params":{"subject":"psst"}}`})
@@ -304,7 +306,7 @@ func mustQuote(s string) string {
 // get messages a person can act on.
 func TestEventsAPI(t *testing.T) {
 	h := startCore(t, servers("ev", fake(t, "events"), "ev2", fake(t, "events")))
-	h.wait("ready", stateIs("ev", StateReady, "ev2", StateReady))
+	h.wait("ready", stateIs("ev", control.StateReady, "ev2", control.StateReady))
 	changes, cancel := h.core.SubscribeEvents()
 	defer cancel()
 	c := openEvents(t, h, "ev__emit", "ev2__emit")
@@ -401,7 +403,7 @@ func TestEventsAPI(t *testing.T) {
 	}
 
 	// The control API, as the CLI uses it.
-	cl, err := Dial(h.data)
+	cl, err := control.Dial(h.data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,11 +418,11 @@ func TestEventsAPI(t *testing.T) {
 	}
 	if page, err := cl.EventPage(ctx, events.Filter{All: true, Server: "ev", Limit: 2, Newest: true}); err != nil || len(page.Events) != 2 ||
 		page.Events[1].ID != all[2].ID || page.NotShown != 1 {
-		t.Errorf("client EventPage newest 2 = %+v, %v", page, err)
+		t.Errorf("client control.EventPage newest 2 = %+v, %v", page, err)
 	}
 	if page, err := cl.EventPage(ctx, events.Filter{All: true, Server: "ev", Limit: 2}); err != nil || len(page.Events) != 2 ||
 		page.Events[0].ID != all[0].ID || page.NotShown != 1 {
-		t.Errorf("client EventPage oldest 2 = %+v, %v", page, err)
+		t.Errorf("client control.EventPage oldest 2 = %+v, %v", page, err)
 	}
 	if n, err := cl.AckEvents(ctx, events.AckRequest{All: true, Server: "ev2"}); n != 2 || err != nil {
 		t.Errorf("ack all of ev2 = %d, %v", n, err)
@@ -443,9 +445,8 @@ func TestEventsAPI(t *testing.T) {
 		"all=yes":  `all must be true or false, got "yes"`,
 		"newest=2": `newest must be true or false, got "2"`,
 	} {
-		var out EventPage
-		if err := cl.do(ctx, "GET", "/v1/events?"+query, &out); err == nil || err.Error() != want {
-			t.Errorf("GET /v1/events?%s: %v; want %q", query, err, want)
+		if code, msg := controlGet(t, h.data, "/v1/events?"+query); code != http.StatusBadRequest || msg != want {
+			t.Errorf("GET /v1/events?%s: %d %q; want 400 %q", query, code, msg, want)
 		}
 	}
 }
@@ -454,16 +455,16 @@ func TestEventsAPI(t *testing.T) {
 // listed newest first.
 func TestToolCallHistory(t *testing.T) {
 	h := startCore(t, servers("ev", fake(t, "events")))
-	h.wait("ready", stateIs("ev", StateReady))
+	h.wait("ready", stateIs("ev", control.StateReady))
 	c := openEvents(t, h, "ev__echo", "ev__add")
 	callTool(c, "ev__echo", map[string]any{"message": "secret-argument"})
 	callTool(c, "ev__add", map[string]any{"a": 1, "b": 2})
 	callTool(c, "ev__add", map[string]any{"a": "not a number"})
-	cl, err := Dial(h.data)
+	cl, err := control.Dial(h.data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var calls []ToolCall
+	var calls []control.ToolCall
 	waitFor(t, "the calls in the history", func() bool {
 		calls, err = cl.History(context.Background(), 0)
 		if err != nil {
@@ -515,7 +516,7 @@ func TestEventRetention(t *testing.T) {
 	st.Close()
 
 	h := startCore(t, servers("e", fake(t, "echo")), func(o *Options) { o.DataDir = data })
-	h.wait("ready", stateIs("e", StateReady))
+	h.wait("ready", stateIs("e", control.StateReady))
 	methods := func() string {
 		evs, _ := h.core.Events(events.Filter{All: true})
 		var m []string
@@ -548,7 +549,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // hears of new events.
 func TestEventsResourceUpdated(t *testing.T) {
 	h := startCore(t, servers("ev", fake(t, "events")))
-	h.wait("ready", stateIs("ev", StateReady))
+	h.wait("ready", stateIs("ev", control.StateReady))
 	c := openEvents(t, h, "ev__emit")
 	sub := openRPC(t, h, "", "")
 	sub.call("resources/subscribe", map[string]any{"uri": events.URI})

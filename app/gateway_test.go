@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // rpc is a minimal newline-delimited JSON-RPC client for tests of the
@@ -63,7 +65,7 @@ func openRPC(t *testing.T, h *harness, server, tools string) *rpc {
 // dialRPC opens an initialized MCP session with the instance on data.
 func dialRPC(tb testing.TB, data, server, tools string) *rpc {
 	tb.Helper()
-	cl, err := Dial(data)
+	cl, err := control.Dial(data)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func listedNames(t *testing.T, res json.RawMessage) []string {
 
 func TestGatewayOverControlSocket(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo"), "off", `{"command": "x", "disabled": true}`))
-	h.wait("ready", stateIs("a", StateReady))
+	h.wait("ready", stateIs("a", control.StateReady))
 	c := openRPC(t, h, "", "")
 	names := strings.Join(listedNames(t, c.call("tools/list", map[string]any{})), " ")
 	for _, want := range []string{"a__echo", "a__add", "mcptray__servers"} {
@@ -121,7 +123,7 @@ func TestGatewayOverControlSocket(t *testing.T) {
 		t.Errorf("--server a lists %q", got)
 	}
 
-	cl, _ := Dial(h.data)
+	cl, _ := control.Dial(h.data)
 	if _, err := cl.OpenMCP(context.Background(), "nobody", ""); err == nil || !strings.Contains(err.Error(), `"nobody"`) {
 		t.Errorf("OpenMCP(nobody) = %v", err)
 	}
@@ -134,9 +136,9 @@ func TestGatewayOverControlSocket(t *testing.T) {
 // it says how to turn it on.
 func TestStableModeRemembersToolsOfStoppedServers(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")))
-	h.wait("ready", stateIs("a", StateReady))
+	h.wait("ready", stateIs("a", control.StateReady))
 	h.core.SetEnabled("a", false)
-	h.wait("disabled", stateIs("a", StateDisabled))
+	h.wait("disabled", stateIs("a", control.StateDisabled))
 	c := openRPC(t, h, "", "stable")
 	names := strings.Join(listedNames(t, c.call("tools/list", map[string]any{})), " ")
 	if !strings.Contains(names, "a__echo") {
@@ -150,8 +152,8 @@ func TestStableModeRemembersToolsOfStoppedServers(t *testing.T) {
 
 func TestHTTPEndpoint(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")))
-	h.wait("ready", stateIs("a", StateReady))
-	st := h.wait("endpoint", func(st Status) bool { return st.Endpoint != "" })
+	h.wait("ready", stateIs("a", control.StateReady))
+	st := h.wait("endpoint", func(st control.Status) bool { return st.Endpoint != "" })
 	ep, err := ReadEndpoint(h.data)
 	if err != nil || ep.URL != st.Endpoint || !strings.HasPrefix(ep.URL, "http://127.0.0.1:") {
 		t.Fatalf("endpoint.json = %+v, %v; status says %q", ep, err, st.Endpoint)
@@ -198,7 +200,7 @@ func TestHTTPEndpoint(t *testing.T) {
 	// A new listen address in mcp.json moves the endpoint.
 	port := freePort(t)
 	h.write(fmt.Sprintf(`{"mcpServers": {"a": %s}, "x-mcptray": {"listen": "127.0.0.1:%d"}}`, fake(t, "echo"), port))
-	h.wait("moved", func(st Status) bool { return st.Endpoint == fmt.Sprintf("http://127.0.0.1:%d/mcp", port) })
+	h.wait("moved", func(st control.Status) bool { return st.Endpoint == fmt.Sprintf("http://127.0.0.1:%d/mcp", port) })
 }
 
 // A fixed port that another program holds: the endpoint listens on a free
@@ -215,7 +217,7 @@ func TestHTTPEndpointPortTaken(t *testing.T) {
 		return fmt.Sprintf(`{"mcpServers": {"a": %s}, "x-mcptray": {"listen": "127.0.0.1:%d"}}`, fake(t, "echo"), p)
 	}
 	h := startCore(t, cfg(port))
-	st := h.wait("endpoint", func(st Status) bool { return st.Endpoint != "" || st.EndpointError != "" })
+	st := h.wait("endpoint", func(st control.Status) bool { return st.Endpoint != "" || st.EndpointError != "" })
 	want := fmt.Sprintf("port %d is taken by another program, so mcptray listens on port ", port)
 	if st.Endpoint == "" || strings.Contains(st.Endpoint, fmt.Sprintf(":%d/", port)) || !strings.Contains(st.EndpointWarning, want) {
 		t.Fatalf("endpoint %q, error %q, warning %q; want another port and a warning starting %q", st.Endpoint, st.EndpointError, st.EndpointWarning, want)
@@ -241,7 +243,7 @@ func TestHTTPEndpointPortTaken(t *testing.T) {
 	other.Close()
 	port2 := freePort(t)
 	h.write(cfg(port2))
-	h.wait("moved, no warning", func(st Status) bool {
+	h.wait("moved, no warning", func(st control.Status) bool {
 		return st.Endpoint == fmt.Sprintf("http://127.0.0.1:%d/mcp", port2) && st.EndpointWarning == ""
 	})
 }
@@ -250,7 +252,7 @@ func TestHTTPEndpointPortTaken(t *testing.T) {
 // with an error naming the deadline, and the session goes on.
 func TestCallTimeoutFromConfig(t *testing.T) {
 	h := startCore(t, `{"mcpServers": {"r": `+fake(t, "rich")+`}, "x-mcptray": {"callTimeout": "300ms"}}`)
-	h.wait("ready", stateIs("r", StateReady))
+	h.wait("ready", stateIs("r", control.StateReady))
 	c := openRPC(t, h, "", "")
 	c.id++
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": "tools/call",

@@ -8,12 +8,15 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // testToken is the HTTP endpoint's bearer token in tests.
@@ -149,7 +152,7 @@ func (h *harness) write(cfg string) {
 }
 
 // wait blocks until cond holds for the core's status, or fails the test.
-func (h *harness) wait(what string, cond func(Status) bool) Status {
+func (h *harness) wait(what string, cond func(control.Status) bool) control.Status {
 	h.t.Helper()
 	ch, cancel := h.core.Subscribe()
 	defer cancel()
@@ -167,23 +170,23 @@ func (h *harness) wait(what string, cond func(Status) bool) Status {
 	}
 }
 
-func dump(st Status) string {
+func dump(st control.Status) string {
 	b, _ := json.MarshalIndent(st, "", "  ")
 	return string(b)
 }
 
-func find(st Status, name string) (ServerStatus, bool) {
+func find(st control.Status, name string) (control.ServerStatus, bool) {
 	for _, s := range st.Servers {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return ServerStatus{}, false
+	return control.ServerStatus{}, false
 }
 
 // stateIs is a wait condition: every name/state pair holds.
-func stateIs(pairs ...string) func(Status) bool {
-	return func(st Status) bool {
+func stateIs(pairs ...string) func(control.Status) bool {
+	return func(st control.Status) bool {
 		for i := 0; i+1 < len(pairs); i += 2 {
 			s, ok := find(st, pairs[i])
 			if !ok || s.State != pairs[i+1] {
@@ -194,7 +197,7 @@ func stateIs(pairs ...string) func(Status) bool {
 	}
 }
 
-func (h *harness) server(name string) ServerStatus {
+func (h *harness) server(name string) control.ServerStatus {
 	h.t.Helper()
 	s, ok := find(h.core.Status(), name)
 	if !ok {
@@ -261,4 +264,25 @@ func freePort(t *testing.T) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// controlGet sends GET path on the control socket of data dir data and
+// returns the status and the reply's "error" ("" when it has none).
+func controlGet(t *testing.T, data, path string) (int, string) {
+	t.Helper()
+	cl := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", control.SocketPath(data))
+	}}}
+	defer cl.CloseIdleConnections()
+	resp, err := cl.Get("http://mcptray" + path)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	var e struct {
+		Error string `json:"error"`
+	}
+	json.NewDecoder(resp.Body).Decode(&e)
+	return resp.StatusCode, e.Error
 }

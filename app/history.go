@@ -6,19 +6,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/store"
 )
-
-// ToolCall is one tool call through the gateway, as `mcptray history`
-// shows it: never its arguments or its result.
-type ToolCall struct {
-	Server     string    `json:"server"`
-	Tool       string    `json:"tool"` // the server's own name for it
-	Started    time.Time `json:"started"`
-	DurationMS float64   `json:"durationMs"`
-	Outcome    string    `json:"outcome"` // ok, error, cancelled or timeout
-}
 
 // History limits.
 const (
@@ -124,7 +115,7 @@ func toolCall(r mcp.ToolCallRecord) store.ToolCall {
 
 // History returns the last limit tool calls, newest first (limit <= 0:
 // DefaultHistory).
-func (c *Core) History(limit int) ([]ToolCall, error) {
+func (c *Core) History(limit int) ([]control.ToolCall, error) {
 	if limit <= 0 {
 		limit = DefaultHistory
 	}
@@ -134,9 +125,9 @@ func (c *Core) History(limit int) ([]ToolCall, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ToolCall, len(calls))
+	out := make([]control.ToolCall, len(calls))
 	for i, tc := range calls {
-		out[i] = ToolCall{Server: tc.Server, Tool: tc.Tool, Started: tc.Started, DurationMS: float64(tc.Duration.Microseconds()) / 1000, Outcome: tc.Outcome}
+		out[i] = control.ToolCall{Server: tc.Server, Tool: tc.Tool, Started: tc.Started, DurationMS: float64(tc.Duration.Microseconds()) / 1000, Outcome: tc.Outcome}
 	}
 	return out, nil
 }

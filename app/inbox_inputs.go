@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/mcp/downstream"
@@ -131,9 +132,6 @@ func (c *Core) runInputAsk(ctx context.Context, in config.Input, server string) 
 	return r.Outcome
 }
 
-// ErrNoInputValue is wrapped by ForgetInput when no value was stored.
-var ErrNoInputValue = errors.New("no value stored")
-
 // ForgetInput clears the value of ${input:ID} from memory, the keyring and
 // the store; the entries that use it ask for it again.
 func (c *Core) ForgetInput(id string) error {
@@ -160,7 +158,7 @@ func (c *Core) ForgetInput(id string) error {
 		return fmt.Errorf("forgetting ${input:%s}: %w", id, errors.Join(errs...))
 	}
 	if !had {
-		return fmt.Errorf("forgetting ${input:%s}: %w", id, ErrNoInputValue)
+		return fmt.Errorf("forgetting ${input:%s}: %w", id, inbox.ErrNoInputValue)
 	}
 	return nil
 }
@@ -180,7 +178,7 @@ func (c *Core) requestReload() {
 // restart asks again.
 func (s *server) waitInput(ctx context.Context, spec config.Server, in config.Input) {
 	s.log.Write(logLifecycle, fmt.Sprintf("waiting for ${input:%s} in the inbox", in.ID))
-	s.setState(StateWaitingInput, spec.Err.Error())
+	s.setState(control.StateWaitingInput, spec.Err.Error())
 	outcome := s.core.askInput(ctx, in, s.name)
 	if ctx.Err() != nil {
 		return
@@ -188,7 +186,7 @@ func (s *server) waitInput(ctx context.Context, spec config.Server, in config.In
 	if outcome != store.OutcomeAccept {
 		why := fmt.Sprintf("${input:%s} was not given (%s); `mcptray restart %s` asks again", in.ID, outcomeWords(outcome), s.name)
 		s.log.Write(logLifecycle, why)
-		s.setState(StateError, why)
+		s.setState(control.StateError, why)
 	}
 	<-ctx.Done()
 }
@@ -231,7 +229,7 @@ func ForgetInputInData(data, id string) error {
 	case len(errs) > 0:
 		return fmt.Errorf("forgetting ${input:%s}: %w", id, errors.Join(errs...))
 	case !had:
-		return fmt.Errorf("forgetting ${input:%s}: %w", id, ErrNoInputValue)
+		return fmt.Errorf("forgetting ${input:%s}: %w", id, inbox.ErrNoInputValue)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/store"
@@ -160,7 +161,7 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 	const secret = "s3cret-Pa55word!"
 	rec := filepath.Join(t.TempDir(), "record")
 	h := startCore(t, servers("ask", fake(t, "asker", "MCPTRAY_FAKE_RECORD", rec)))
-	h.wait("ready", stateIs("ask", StateReady))
+	h.wait("ready", stateIs("ask", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
@@ -221,7 +222,7 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 func TestInboxFormTypes(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	h := startCore(t, servers("ask", fake(t, "asker", "MCPTRAY_FAKE_RECORD", rec)))
-	h.wait("ready", stateIs("ask", StateReady))
+	h.wait("ready", stateIs("ask", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
@@ -285,7 +286,7 @@ func TestInboxFormTypes(t *testing.T) {
 func TestInboxDeclineCancelDeadline(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	h := startCore(t, `{"mcpServers": {"ask": `+fake(t, "asker", "MCPTRAY_FAKE_RECORD", rec)+`}, "x-mcptray": {"inboxTimeout": "500ms"}}`)
-	h.wait("ready", stateIs("ask", StateReady))
+	h.wait("ready", stateIs("ask", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
@@ -342,7 +343,7 @@ func mustRead(t *testing.T, path string) []byte {
 func TestInboxTwoServersAtOnce(t *testing.T) {
 	recA, recB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	h := startCore(t, servers("a", fake(t, "asker", "MCPTRAY_FAKE_RECORD", recA), "b", fake(t, "asker", "MCPTRAY_FAKE_RECORD", recB)))
-	h.wait("ready", stateIs("a", StateReady, "b", StateReady))
+	h.wait("ready", stateIs("a", control.StateReady, "b", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	ca, cb := openRPC(t, h, "", ""), openRPC(t, h, "", "")
@@ -368,7 +369,7 @@ func TestInboxTwoServersAtOnce(t *testing.T) {
 // A server that crashes while its request waits: the request closes.
 func TestInboxServerCrashClosesRequest(t *testing.T) {
 	h := startCore(t, servers("ask", fake(t, "asker")))
-	st := h.wait("ready", stateIs("ask", StateReady))
+	st := h.wait("ready", stateIs("ask", control.StateReady))
 	pid := 0
 	for _, s := range st.Servers {
 		pid = s.PID
@@ -398,7 +399,7 @@ func TestInboxURLMode(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	var op opener
 	h := startCore(t, servers("ask", fake(t, "asker", "MCPTRAY_FAKE_RECORD", rec)), func(o *Options) { o.OpenURL = op.open })
-	h.wait("ready", stateIs("ask", StateReady))
+	h.wait("ready", stateIs("ask", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c, c2 := openRPC(t, h, "", ""), openRPC(t, h, "", "")
@@ -466,7 +467,7 @@ func TestInboxURLMode(t *testing.T) {
 func TestInboxInputRequired(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	h := startCore(t, servers("vault", fake(t, "asker-mrtr", "MCPTRAY_FAKE_RECORD", rec)))
-	h.wait("ready", stateIs("vault", StateReady))
+	h.wait("ready", stateIs("vault", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
@@ -503,7 +504,7 @@ func TestInputVariables(t *testing.T) {
 	h := startCore(t, cfg, withSecrets)
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
-	h.wait("waiting-input", stateIs("notes", StateWaitingInput))
+	h.wait("waiting-input", stateIs("notes", control.StateWaitingInput))
 	if s := h.server("notes"); !strings.Contains(s.Error, "waiting for ${input:notes-key}") {
 		t.Errorf("status error: %q", s.Error)
 	}
@@ -518,7 +519,7 @@ func TestInputVariables(t *testing.T) {
 		t.Fatalf("region request: %+v", req)
 	}
 	h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}) // the default
-	h.wait("ready", stateIs("notes", StateReady))
+	h.wait("ready", stateIs("notes", control.StateReady))
 	// The server echoing the password input: redacted from its first line
 	// on (the mark on stderr at start); the other input is not a secret.
 	if log := h.waitLog("notes", "mark: "); !strings.Contains(log, "mark: [redacted]") {
@@ -540,7 +541,7 @@ func TestInputVariables(t *testing.T) {
 	// A new mcptray on the same data asks nothing.
 	h2 := startCore(t, "", withSecrets, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
 	h2.cfgPath, h2.data = h.cfgPath, h.data
-	h2.wait("ready again", stateIs("notes", StateReady))
+	h2.wait("ready again", stateIs("notes", control.StateReady))
 	if n := len(h2.core.Inbox()); n != 0 {
 		t.Errorf("%d requests after a restart", n)
 	}
@@ -550,7 +551,7 @@ func TestInputVariables(t *testing.T) {
 	if err := h2.core.ForgetInput("notes-key"); err != nil {
 		t.Fatal(err)
 	}
-	h2.wait("waiting again", stateIs("notes", StateWaitingInput))
+	h2.wait("waiting again", stateIs("notes", control.StateWaitingInput))
 	stable := openRPC(t, h2, "", "stable")
 	if res := stable.call("tools/call", map[string]any{"name": "notes__echo", "arguments": map[string]any{"message": "x"}}); !strings.Contains(string(res), "waits for a value its configuration asks for") {
 		t.Errorf("a call while it waits for an input: %s", res)
@@ -559,12 +560,12 @@ func TestInputVariables(t *testing.T) {
 	if req.Input != "notes-key" {
 		t.Errorf("after forget: %+v", req)
 	}
-	if err := h2.core.ForgetInput("never-given"); !errors.Is(err, ErrNoInputValue) || err.Error() != "forgetting ${input:never-given}: no value stored" {
+	if err := h2.core.ForgetInput("never-given"); !errors.Is(err, inbox.ErrNoInputValue) || err.Error() != "forgetting ${input:never-given}: no value stored" {
 		t.Errorf("forget unknown: %v", err)
 	}
 	// Declined: error, and a restart asks again.
 	h2.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionDecline})
-	h2.wait("declined", stateIs("notes", StateError))
+	h2.wait("declined", stateIs("notes", control.StateError))
 	if s := h2.server("notes"); s.Error != "${input:notes-key} was not given (declined); `mcptray restart notes` asks again" {
 		t.Errorf("declined: %q", s.Error)
 	}
@@ -587,7 +588,7 @@ func TestInputVariables(t *testing.T) {
 // before Run returns.
 func TestInboxAuditedAtShutdown(t *testing.T) {
 	h := startCore(t, servers("ask", fake(t, "asker")))
-	h.wait("ready", stateIs("ask", StateReady))
+	h.wait("ready", stateIs("ask", control.StateReady))
 	events, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	for range 3 {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // ErrAlreadyRunning is returned by New when another instance holds the data
@@ -31,7 +33,7 @@ func lockInstance(data string) (*instanceLock, error) {
 		if _, perr := strconv.Atoi(pid); perr != nil {
 			pid = "unknown"
 		}
-		return nil, fmt.Errorf("%w (pid %s, data dir %s, socket %s)", ErrAlreadyRunning, pid, data, socketPath(data))
+		return nil, fmt.Errorf("%w (pid %s, data dir %s, socket %s)", ErrAlreadyRunning, pid, data, control.SocketPath(data))
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/trust"
@@ -52,18 +53,18 @@ func TestLostDatabaseApprovesNothing(t *testing.T) {
 	osMarks := func(o *Options) { o.InstallMarks, o.DataDir = nil, data } // nil: the OS keyring
 	a, b, c := fake(t, "echo"), fake(t, "echo", "WHO", "b"), fake(t, "echo", "WHO", "c")
 	h := startCore(t, servers("a", a, "b", b), askEdits, osMarks)
-	h.wait("a, b ready", stateIs("a", StateReady, "b", StateReady))
+	h.wait("a, b ready", stateIs("a", control.StateReady, "b", control.StateReady))
 	if _, err := keyring.Get(trust.InstallMarkName(data)); err != nil {
 		t.Fatalf("no install marker in the keyring: %v", err)
 	}
 	h.write(servers("a", a, "b", b, "c", c))
-	h.wait("c needs approval", stateIs("c", StateNeedsApproval))
+	h.wait("c needs approval", stateIs("c", control.StateNeedsApproval))
 	h.stop()
 
 	emptyDatabase(t, data)
 	h2 := startCore(t, "", askEdits, osMarks, func(o *Options) { o.ConfigPath = h.cfgPath })
 	req := nextRequest(t, h2, inbox.KindLaunchReset)
-	st := h2.wait("every entry waits", stateIs("a", StateNeedsApproval, "b", StateNeedsApproval, "c", StateNeedsApproval))
+	st := h2.wait("every entry waits", stateIs("a", control.StateNeedsApproval, "b", control.StateNeedsApproval, "c", control.StateNeedsApproval))
 	for _, s := range st.Servers {
 		if s.PID != 0 {
 			t.Errorf("%s runs", s.Name)
@@ -80,7 +81,7 @@ func TestLostDatabaseApprovesNothing(t *testing.T) {
 	if err := h2.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 		t.Fatal(err)
 	}
-	h2.wait("all ready", stateIs("a", StateReady, "b", StateReady, "c", StateReady))
+	h2.wait("all ready", stateIs("a", control.StateReady, "b", control.StateReady, "c", control.StateReady))
 }
 
 // unavailableKeyring is a keyring that cannot be reached (a headless
@@ -98,7 +99,7 @@ func (k unavailableKeyring) Delete(string) error      { _, err := k.Get(""); ret
 func TestFirstStartWithoutKeyringAsks(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")), askEdits, func(o *Options) { o.InstallMarks = unavailableKeyring{} })
 	req := nextRequest(t, h, inbox.KindLaunchReset)
-	h.wait("a waits", stateIs("a", StateNeedsApproval))
+	h.wait("a waits", stateIs("a", control.StateNeedsApproval))
 	if req.Reset == nil || req.Reset.Why != trust.WhyNoKeyring || len(req.Reset.Entries) != 1 {
 		t.Fatalf("reset request %+v", req)
 	}
@@ -109,5 +110,5 @@ func TestFirstStartWithoutKeyringAsks(t *testing.T) {
 	if err := h.core.Answer(one.ID, inbox.Answer{Action: inbox.ActionAccept}); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 }

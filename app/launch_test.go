@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 func askEdits(o *Options) { o.TrustConfigEdits = false }
@@ -18,10 +19,10 @@ func askEdits(o *Options) { o.TrustConfigEdits = false }
 func TestOwnEditsNeedNoApproval(t *testing.T) {
 	a := fake(t, "echo")
 	h := startCore(t, servers("a", a), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 
 	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x")))
-	h.wait("x needs approval", stateIs("x", StateNeedsApproval))
+	h.wait("x needs approval", stateIs("x", control.StateNeedsApproval))
 
 	err := h.core.configFile.Edit(func([]byte) ([]byte, error) {
 		return []byte(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b"))), nil
@@ -29,16 +30,16 @@ func TestOwnEditsNeedNoApproval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.wait("b ready, x still waiting", stateIs("b", StateReady, "x", StateNeedsApproval))
+	h.wait("b ready, x still waiting", stateIs("b", control.StateReady, "x", control.StateNeedsApproval))
 	if err := h.core.SetEnabled("a", false); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("a off", stateIs("a", StateDisabled, "x", StateNeedsApproval))
+	h.wait("a off", stateIs("a", control.StateDisabled, "x", control.StateNeedsApproval))
 
 	if err := h.core.ApproveServer("x"); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("x ready", stateIs("x", StateReady))
+	h.wait("x ready", stateIs("x", control.StateReady))
 	if err := h.core.ApproveServer("x"); err == nil || !strings.Contains(err.Error(), "does not wait") {
 		t.Errorf("approving a running server: %v", err)
 	}
@@ -47,29 +48,29 @@ func TestOwnEditsNeedNoApproval(t *testing.T) {
 	// The next start remembers; an entry changed meanwhile asks.
 	h.write(servers("a", a, "x", fake(t, "echo", "WHO", "x"), "b", fake(t, "echo", "WHO", "b", "MORE", "1")))
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
-	h2.wait("x ready, b waits", stateIs("x", StateReady, "b", StateNeedsApproval, "a", StateReady))
+	h2.wait("x ready, b waits", stateIs("x", control.StateReady, "b", control.StateNeedsApproval, "a", control.StateReady))
 }
 
 // The default config mcptray writes is its own: when it writes one into a
 // data dir that knew another config, its entries run without a question.
 func TestDefaultConfigNeedsNoApproval(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	h.stop()
 	os.Remove(h.cfgPath)
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
-	h2.wait("ssh ready", stateIs("ssh", StateReady))
+	h2.wait("ssh ready", stateIs("ssh", control.StateReady))
 }
 
 // `mcptray add` and `import` write mcp.json themselves (OwnFile): through
-// the running instance (Client.ReplaceConfig) or, with none, recording the
+// the running instance (control.Client.ReplaceConfig) or, with none, recording the
 // approvals in the store (ownWriteFile). Either way what they add runs
 // without a question.
 func TestReplaceConfigAndOwnWriteFile(t *testing.T) {
 	a := fake(t, "echo")
 	h := startCore(t, servers("a", a), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
-	cl, err := Dial(h.data)
+	h.wait("a ready", stateIs("a", control.StateReady))
+	cl, err := control.Dial(h.data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestReplaceConfigAndOwnWriteFile(t *testing.T) {
 	if err := cl.ReplaceConfig(context.Background(), old, withB); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("b ready", stateIs("b", StateReady))
+	h.wait("b ready", stateIs("b", control.StateReady))
 	// OwnFile's File with no instance, with an env whose self is not the
 	// fake server's binary (the test binary: as self it would be left out
 	// of the launch's files, which the core's self does not leave out).
@@ -104,5 +105,5 @@ func TestReplaceConfigAndOwnWriteFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
-	h2.wait("c ready", stateIs("a", StateReady, "b", StateReady, "c", StateReady))
+	h2.wait("c ready", stateIs("a", control.StateReady, "b", control.StateReady, "c", control.StateReady))
 }

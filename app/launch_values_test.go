@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/store"
@@ -51,11 +52,11 @@ func TestEnvValueChangeNeedsApproval(t *testing.T) {
 		return fake(t, "echo", "NODE_OPTIONS", nodeOptions, "API_KEY", apiKey, "RING", "${keyring:r}")
 	}
 	h := startCore(t, servers("a", entry("--no-warnings", "key-secret-1")), askEdits, keyringOpt)
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 
 	h.write(servers("a", entry("--require /tmp/evil.js", "key-secret-2")))
 	req := nextLaunch(t, h, "a")
-	st := h.wait("a needs approval", stateIs("a", StateNeedsApproval))
+	st := h.wait("a needs approval", stateIs("a", control.StateNeedsApproval))
 	if s, _ := find(st, "a"); s.PID != 0 {
 		t.Error("a runs before it is approved")
 	}
@@ -73,18 +74,18 @@ func TestEnvValueChangeNeedsApproval(t *testing.T) {
 	if err := h.core.ApproveServer("a"); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	pid := h.server("a").PID
 
 	// A rotated keyring secret: a restart, no question.
 	ring.Store("ring-secret-2")
 	h.write(servers("a", entry("--require /tmp/evil.js", "key-secret-2")))
-	h.wait("a restarted", func(st Status) bool {
+	h.wait("a restarted", func(st control.Status) bool {
 		s, _ := find(st, "a")
-		if s.State == StateNeedsApproval {
+		if s.State == control.StateNeedsApproval {
 			t.Fatalf("a rotated keyring secret asks: %s", s.Error)
 		}
-		return s.State == StateReady && s.PID != pid && s.PID != 0
+		return s.State == control.StateReady && s.PID != pid && s.PID != 0
 	})
 	for _, r := range h.core.Inbox() {
 		if r.Kind == inbox.KindLaunch {
@@ -105,7 +106,7 @@ func TestChangedWrapperNeedsApprovalAtRestart(t *testing.T) {
 	entry, _ := json.Marshal(map[string]any{"command": "/bin/sh", "args": []string{wrapper},
 		"env": map[string]string{"MCPTRAY_FAKE_SERVER": "echo", "GORACE": "atexit_sleep_ms=0"}})
 	h := startCore(t, servers("a", string(entry)), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	pid := h.server("a").PID
 
 	// Changed in place, then the server crashes.
@@ -114,7 +115,7 @@ func TestChangedWrapperNeedsApprovalAtRestart(t *testing.T) {
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
 	req := nextLaunch(t, h, "a")
-	st := h.wait("a needs approval", stateIs("a", StateNeedsApproval))
+	st := h.wait("a needs approval", stateIs("a", control.StateNeedsApproval))
 	s, _ := find(st, "a")
 	line := wrapper + ": " + trust.FileChanged
 	if !strings.Contains(s.Error, line) || s.PID != 0 {
@@ -126,7 +127,7 @@ func TestChangedWrapperNeedsApprovalAtRestart(t *testing.T) {
 	if err := h.core.ApproveServer("a"); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 }
 
 // The one-time migration carries an approval an earlier version recorded
@@ -135,7 +136,7 @@ func TestChangedWrapperNeedsApprovalAtRestart(t *testing.T) {
 func TestV1ApprovalsCarriedOver(t *testing.T) {
 	a := fake(t, "echo", "NODE_OPTIONS", "--no-warnings")
 	h := startCore(t, servers("a", a), askEdits)
-	h.wait("a ready", stateIs("a", StateReady))
+	h.wait("a ready", stateIs("a", control.StateReady))
 	h.stop()
 	ls, err := config.Launches([]byte(servers("a", a)), h.core.configEnv())
 	if err != nil {
@@ -153,7 +154,7 @@ func TestV1ApprovalsCarriedOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
-	h2.wait("a ready", stateIs("a", StateReady))
+	h2.wait("a ready", stateIs("a", control.StateReady))
 	if got := h2.core.launches.Approved("a").Fingerprint; config.IsFingerprintV1(got) {
 		t.Errorf("the approval was not carried over: %s", got)
 	}

@@ -9,23 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/loginenv"
 )
-
-// Login shell states, as in Status.LoginShell.
-const (
-	LoginShellOff     = "off"     // not read: Detail says why
-	LoginShellReading = "reading" // servers that start wait for it (at most loginenv.Timeout)
-	LoginShellUsed    = "used"    // servers get its PATH and variables
-	LoginShellFailed  = "failed"  // servers get mcptray's own environment; Detail says why
-)
-
-// LoginShellStatus says where the servers' PATH comes from.
-type LoginShellStatus struct {
-	State  string `json:"state"`
-	Shell  string `json:"shell,omitempty"`
-	Detail string `json:"detail,omitempty"`
-}
 
 // loginShell is the login shell's environment for the servers of an
 // mcptray the desktop started (package loginenv): read once, by one
@@ -44,7 +30,7 @@ type loginShell struct {
 }
 
 func newLoginShell(d loginenv.Decision, timeout time.Duration) *loginShell {
-	l := &loginShell{decision: d, timeout: timeout, state: LoginShellOff, detail: d.Why}
+	l := &loginShell{decision: d, timeout: timeout, state: control.LoginShellOff, detail: d.Why}
 	if d.Shell != "" {
 		l.detail = ""
 	}
@@ -61,7 +47,7 @@ func (l *loginShell) begin(ctx context.Context, settingOff bool, log *slog.Logge
 	l.once.Do(func() {
 		done := make(chan struct{})
 		l.mu.Lock()
-		l.state, l.done = LoginShellReading, done
+		l.state, l.done = control.LoginShellReading, done
 		l.mu.Unlock()
 		go func() {
 			defer close(done)
@@ -69,9 +55,9 @@ func (l *loginShell) begin(ctx context.Context, settingOff bool, log *slog.Logge
 			vars, err := loginenv.Read(ctx, l.decision.Shell, l.timeout)
 			l.mu.Lock()
 			if err != nil {
-				l.state, l.detail = LoginShellFailed, err.Error()
+				l.state, l.detail = control.LoginShellFailed, err.Error()
 			} else {
-				l.state, l.detail, l.vars = LoginShellUsed, "", vars
+				l.state, l.detail, l.vars = control.LoginShellUsed, "", vars
 			}
 			l.mu.Unlock()
 			if err != nil {
@@ -108,17 +94,17 @@ func (l *loginShell) wait(ctx context.Context) {
 }
 
 // result is the variables read (nil unless used) and the status.
-func (l *loginShell) result(settingOff bool) (map[string]string, LoginShellStatus) {
+func (l *loginShell) result(settingOff bool) (map[string]string, control.LoginShellStatus) {
 	if l == nil {
-		return nil, LoginShellStatus{State: LoginShellOff, Detail: "no login shell given"}
+		return nil, control.LoginShellStatus{State: control.LoginShellOff, Detail: "no login shell given"}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	st := LoginShellStatus{State: l.state, Shell: l.decision.Shell, Detail: l.detail}
+	st := control.LoginShellStatus{State: l.state, Shell: l.decision.Shell, Detail: l.detail}
 	if settingOff {
-		return nil, LoginShellStatus{State: LoginShellOff, Shell: l.decision.Shell, Detail: `x-mcptray.loginShell is false`}
+		return nil, control.LoginShellStatus{State: control.LoginShellOff, Shell: l.decision.Shell, Detail: `x-mcptray.loginShell is false`}
 	}
-	if l.state != LoginShellUsed {
+	if l.state != control.LoginShellUsed {
 		return nil, st
 	}
 	return l.vars, st
@@ -140,7 +126,7 @@ func (c *Core) loginShellOff() bool {
 
 // serverPath is the PATH servers get (unless an entry sets its own), and
 // where it comes from, for Status; called with c.mu held.
-func (c *Core) serverPathLocked() (string, LoginShellStatus) {
+func (c *Core) serverPathLocked() (string, control.LoginShellStatus) {
 	vars, st := c.login.result(c.settings.NoLoginShell)
 	path := os.Getenv("PATH")
 	if vars != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/loginenv"
 )
 
@@ -48,15 +49,15 @@ func TestServersGetLoginShellPath(t *testing.T) {
 	h := startCore(t, servers("npx", onPathOnly(), "own", onPathOnly("PATH", "/nonexistent")), func(o *Options) {
 		o.LoginShell = loginenv.Decision{Shell: shell}
 	})
-	st := h.wait("npx ready, own refused", func(st Status) bool {
+	st := h.wait("npx ready, own refused", func(st control.Status) bool {
 		n, _ := find(st, "npx")
 		o, _ := find(st, "own")
-		return n.State == StateReady && o.State == StateError
+		return n.State == control.StateReady && o.State == control.StateError
 	})
 	if !strings.HasPrefix(st.ServerPath, binDir+string(os.PathListSeparator)) || !strings.HasSuffix(st.ServerPath, os.Getenv("PATH")) {
 		t.Errorf("serverPath %q: want the login shell's PATH, then mcptray's", st.ServerPath)
 	}
-	if st.LoginShell != (LoginShellStatus{State: LoginShellUsed, Shell: shell}) {
+	if st.LoginShell != (control.LoginShellStatus{State: control.LoginShellUsed, Shell: shell}) {
 		t.Errorf("loginShell %+v", st.LoginShell)
 	}
 	// An entry's env still wins, and the error names the PATH searched.
@@ -78,11 +79,11 @@ func TestLoginShellOffInConfig(t *testing.T) {
 	os.WriteFile(shell, []byte("#!/bin/sh\ntouch "+marker+"\neval \"$2\"\n"), 0o755)
 	cfg := strings.Replace(servers("npx", onPathOnly()), "{\n", "{\n  \"x-mcptray\": {\"loginShell\": false},\n", 1)
 	h := startCore(t, cfg, func(o *Options) { o.LoginShell = loginenv.Decision{Shell: shell} })
-	st := h.wait("npx not found", func(st Status) bool {
+	st := h.wait("npx not found", func(st control.Status) bool {
 		n, _ := find(st, "npx")
-		return n.State == StateError && strings.Contains(n.Error, "not found in PATH "+os.Getenv("PATH")+";")
+		return n.State == control.StateError && strings.Contains(n.Error, "not found in PATH "+os.Getenv("PATH")+";")
 	})
-	if st.LoginShell.State != LoginShellOff || st.ServerPath != os.Getenv("PATH") {
+	if st.LoginShell.State != control.LoginShellOff || st.ServerPath != os.Getenv("PATH") {
 		t.Errorf("loginShell %+v, serverPath %q", st.LoginShell, st.ServerPath)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -100,8 +101,8 @@ func TestLoginShellHangs(t *testing.T) {
 		o.LoginShell = loginenv.Decision{Shell: shell}
 		o.LoginShellTimeout = 300 * time.Millisecond
 	})
-	st := h.wait("ok ready", stateIs("ok", StateReady))
-	if st.LoginShell.State != LoginShellFailed || !strings.Contains(st.LoginShell.Detail, "within 300ms") {
+	st := h.wait("ok ready", stateIs("ok", control.StateReady))
+	if st.LoginShell.State != control.LoginShellFailed || !strings.Contains(st.LoginShell.Detail, "within 300ms") {
 		t.Errorf("loginShell %+v", st.LoginShell)
 	}
 	if st.ServerPath != os.Getenv("PATH") {

@@ -11,13 +11,9 @@ import (
 func DefaultDataDir() (string, error) { return config.DefaultDataDir() }
 
 // Paths inside the data dir.
-func socketPath(data string) string { return filepath.Join(data, "mcptray.sock") }
-func lockPath(data string) string   { return filepath.Join(data, "mcptray.lock") }
-func dbPath(data string) string     { return filepath.Join(data, "mcptray.db") }
-func logsDir(data string) string    { return filepath.Join(data, "logs") }
-
-// SocketPath is the control socket of the instance using data dir data.
-func SocketPath(data string) string { return socketPath(data) }
+func lockPath(data string) string { return filepath.Join(data, "mcptray.lock") }
+func dbPath(data string) string   { return filepath.Join(data, "mcptray.db") }
+func logsDir(data string) string  { return filepath.Join(data, "logs") }
 
 // LogPath is the log file of server name in data dir data.
 func LogPath(data, name string) string { return filepath.Join(logsDir(data), LogFileName(name)) }

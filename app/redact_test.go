@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/mcptest"
@@ -46,7 +47,7 @@ func masked(s string) string {
 func TestEventsRedactSecrets(t *testing.T) {
 	rec := newRecordingNotifier()
 	h := startCore(t, servers("leak", fake(t, "leaker")), func(o *Options) { o.Notifier = rec })
-	h.wait("ready", stateIs("leak", StateReady))
+	h.wait("ready", stateIs("leak", control.StateReady))
 	requests, cancel := h.core.SubscribeInbox()
 	defer cancel()
 	c := openRPC(t, h, "", "")
@@ -85,7 +86,7 @@ func TestEventsRedactSecrets(t *testing.T) {
 		t.Errorf("echo's result: %s", masked(decoded(t, res)))
 	}
 	// What a person sees keeps working: the events are there, the server too.
-	if s := h.server("leak"); s.State != StateReady {
+	if s := h.server("leak"); s.State != control.StateReady {
 		t.Errorf("leak is %s", s.State)
 	}
 	h.stop()

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // TestListChangedFloodRateLimited: a server sends 3 × 20 000
@@ -13,7 +15,7 @@ import (
 // log says so, and its tools keep working.
 func TestListChangedFloodRateLimited(t *testing.T) {
 	h := startCore(t, servers("lag", fake(t, "laggard")), func(o *Options) { o.RelistEvery = time.Hour })
-	h.wait("lag ready", stateIs("lag", StateReady))
+	h.wait("lag ready", stateIs("lag", control.StateReady))
 	c := openEvents(t, h, "lag__flood")
 	for range 3 {
 		if text, _ := toolText(t, callTool(c, "lag__flood", map[string]any{"count": 20000})); text != "flooded" {

@@ -27,9 +27,6 @@ const (
 	secretIndexEntry = "keyring-index"
 )
 
-// ErrNoSecret is wrapped by RemoveSecret when no secret has that name.
-var ErrNoSecret = errors.New("no such secret")
-
 // secretIndexMu serialises this process's rewrites of the index entry.
 var secretIndexMu sync.Mutex
 
@@ -61,7 +58,7 @@ func SetSecret(name, value string) error {
 }
 
 // RemoveSecret deletes ${keyring:name} from the OS keyring, without a
-// running instance. A name that is not stored wraps ErrNoSecret.
+// running instance. A name that is not stored wraps config.ErrNoSecret.
 func RemoveSecret(name string) error {
 	if name == "" {
 		return errors.New("the secret's name is empty")
@@ -72,7 +69,7 @@ func RemoveSecret(name string) error {
 	})
 	switch {
 	case errors.Is(err, keyring.ErrNotFound):
-		return fmt.Errorf("%w: there is no ${keyring:%s} in the keyring", ErrNoSecret, name)
+		return fmt.Errorf("%w: there is no ${keyring:%s} in the keyring", config.ErrNoSecret, name)
 	case err != nil:
 		return err
 	}

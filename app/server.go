@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -28,9 +29,9 @@ type server struct {
 	done         chan struct{}      // closed when manage has stopped everything
 	prev         *server            // a removed server of the same name still stopping
 
-	key    string         // guarded by core.mu: fingerprint + enabled state of the last spec sent
-	fresh  *config.Server // guarded by core.mu: the spec the pending restart request brings (Restart resolved it again); nil: the current one
-	status ServerStatus   // guarded by core.mu
+	key    string               // guarded by core.mu: fingerprint + enabled state of the last spec sent
+	fresh  *config.Server       // guarded by core.mu: the spec the pending restart request brings (Restart resolved it again); nil: the current one
+	status control.ServerStatus // guarded by core.mu
 	// pendingLaunch is what the entry would run while it waits for the
 	// person's approval (trust.Waiter.Pending); nil otherwise. Guarded by core.mu.
 	pendingLaunch *config.Launch
@@ -48,7 +49,7 @@ func newServer(c *Core, spec config.Server) *server {
 		removed:      make(chan struct{}),
 		done:         make(chan struct{}),
 		key:          specKey(spec),
-		status:       ServerStatus{Name: spec.Name, Type: spec.Type, Enabled: !spec.Disabled, State: StateStopped},
+		status:       control.ServerStatus{Name: spec.Name, Type: spec.Type, Enabled: !spec.Disabled, State: control.StateStopped},
 	}
 	s.specs <- spec
 	return s
@@ -92,7 +93,7 @@ func (s *server) restart() {
 	}
 }
 
-func (s *server) setStatus(f func(*ServerStatus)) {
+func (s *server) setStatus(f func(*control.ServerStatus)) {
 	s.core.mu.Lock()
 	f(&s.status)
 	s.core.mu.Unlock()
@@ -100,10 +101,10 @@ func (s *server) setStatus(f func(*ServerStatus)) {
 }
 
 func (s *server) setState(state, errText string) {
-	s.setStatus(func(st *ServerStatus) {
+	s.setStatus(func(st *control.ServerStatus) {
 		st.State, st.Error, st.Since, st.StderrTail = state, errText, time.Now().UTC(), nil
 		st.NotReading = false // a new session, or none
-		if state != StateReady {
+		if state != control.StateReady {
 			st.PID, st.Tools = 0, 0
 		}
 	})
@@ -155,12 +156,12 @@ func (s *server) manage(ctx context.Context) {
 
 // run keeps one spec running with restarts and backoff until ctx ends.
 func (s *server) run(ctx context.Context, spec config.Server, first bool) {
-	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
+	s.setStatus(func(st *control.ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
 	var need *config.InputNeededError
 	runnable := !spec.Disabled && (spec.Err == nil || errors.As(spec.Err, &need))
 	spec.Launch = spec.Launch.Rehash() // the files as they are now (app/trust)
 	if runnable && s.core.launches.NeedsApproval(spec) && !s.waitApproval(ctx, spec) {
-		s.setState(StateStopped, "")
+		s.setState(control.StateStopped, "")
 		return
 	}
 	switch {
@@ -169,11 +170,11 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 		return
 	case spec.Err != nil:
 		s.log.Write(logLifecycle, "refused: "+spec.Err.Error())
-		s.setState(StateError, spec.Err.Error())
+		s.setState(control.StateError, spec.Err.Error())
 		<-ctx.Done()
 		return
 	case spec.Disabled:
-		s.setState(StateDisabled, "")
+		s.setState(control.StateDisabled, "")
 		<-ctx.Done()
 		return
 	}
@@ -184,21 +185,21 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 			// the yes waits for another (app/trust).
 			spec.Launch = spec.Launch.Rehash()
 			if s.core.launches.NeedsApproval(spec) && !s.waitApproval(ctx, spec) {
-				s.setState(StateStopped, "")
+				s.setState(control.StateStopped, "")
 				return
 			}
 		}
 		if !first || attempt > 0 {
-			s.setStatus(func(st *ServerStatus) { st.Restarts++ })
+			s.setStatus(func(st *control.ServerStatus) { st.Restarts++ })
 		}
-		s.setState(StateStarting, "")
+		s.setState(control.StateStarting, "")
 		started := time.Now()
 		sess, err := s.start(ctx, spec)
 		if ctx.Err() != nil {
 			if sess != nil {
 				s.stop(sess)
 			}
-			s.setState(StateStopped, "")
+			s.setState(control.StateStopped, "")
 			return
 		}
 		var uptime time.Duration
@@ -210,26 +211,26 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 		} else {
 			reason, uptime = s.serve(ctx, sess, started)
 			if ctx.Err() != nil {
-				s.setState(StateStopped, "")
+				s.setState(control.StateStopped, "")
 				return
 			}
 		}
 		delay := bo.fail(uptime)
-		state := StateError
+		state := control.StateError
 		if uptime > 0 {
-			state = StateRestarting
+			state = control.StateRestarting
 		}
 		if bo.crashLoop() {
-			state = StateCrashLoop
+			state = control.StateCrashLoop
 		}
 		s.log.Write(logLifecycle, fmt.Sprintf("%s; next start in %s", state, delay))
-		s.setStatus(func(st *ServerStatus) {
+		s.setStatus(func(st *control.ServerStatus) {
 			st.State, st.Error, st.Since, st.StderrTail = state, reason, time.Now().UTC(), tail
 			st.PID, st.Tools = 0, 0
 		})
 		select {
 		case <-ctx.Done():
-			s.setState(StateStopped, "")
+			s.setState(control.StateStopped, "")
 			return
 		case <-time.After(delay):
 		}
@@ -249,7 +250,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 			default:
 			}
 		},
-		NotReading: func(v bool) { s.setStatus(func(st *ServerStatus) { st.NotReading = v }) },
+		NotReading: func(v bool) { s.setStatus(func(st *control.ServerStatus) { st.NotReading = v }) },
 	}
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
@@ -286,8 +287,8 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 	// The gateway learns of the session before the status says ready, so
 	// a client that sees "ready" can call the server's tools.
 	s.core.serverReady(s.name, sess)
-	s.setStatus(func(st *ServerStatus) {
-		st.State, st.Error, st.Since, st.StderrTail = StateReady, "", ready.UTC(), nil
+	s.setStatus(func(st *control.ServerStatus) {
+		st.State, st.Error, st.Since, st.StderrTail = control.StateReady, "", ready.UTC(), nil
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())
 	})
 	// Re-lists after tools/list_changed are rate-limited: a server that
@@ -334,12 +335,12 @@ func (s *server) relistTools(ctx context.Context, sess *downstream.Session) {
 		s.log.Write(logLifecycle, "listing changed tools: "+err.Error())
 		return
 	}
-	s.setStatus(func(st *ServerStatus) { st.Tools = len(tools) })
+	s.setStatus(func(st *control.ServerStatus) { st.Tools = len(tools) })
 	s.core.serverReady(s.name, sess)
 }
 
 func (s *server) stop(sess *downstream.Session) {
-	s.setState(StateStopping, "")
+	s.setState(control.StateStopping, "")
 	s.log.Write(logLifecycle, "stopping")
 	sess.Close()
 	s.log.Write(logLifecycle, "stopped: "+sess.ExitReason())

@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"testing"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // TestMassApplyBroadcastsFewSnapshots: starting, changing and stopping 1000
@@ -18,13 +20,13 @@ func TestMassApplyBroadcastsFewSnapshots(t *testing.T) {
 		}
 		return servers(pairs...)
 	}
-	all := func(cond func(ServerStatus) bool) func(Status) bool {
-		return func(st Status) bool {
+	all := func(cond func(control.ServerStatus) bool) func(control.Status) bool {
+		return func(st control.Status) bool {
 			if len(st.Servers) != n {
 				return false
 			}
 			for _, s := range st.Servers {
-				if s.Name == "echo" && s.State != StateReady || s.Name != "echo" && !cond(s) {
+				if s.Name == "echo" && s.State != control.StateReady || s.Name != "echo" && !cond(s) {
 					return false
 				}
 			}
@@ -45,14 +47,14 @@ func TestMassApplyBroadcastsFewSnapshots(t *testing.T) {
 		}
 		return now
 	}
-	h.wait("all disabled", all(func(s ServerStatus) bool { return s.State == StateDisabled }))
+	h.wait("all disabled", all(func(s control.ServerStatus) bool { return s.State == control.StateDisabled }))
 	mark := phase("start", 0)
 
 	// Every entry enabled, each failing to connect (nothing listens on
 	// port 1): starting → error.
 	h.write(entries(`{"type": "http", "url": "http://127.0.0.1:1/mcp"}`))
-	h.wait("all failing", all(func(s ServerStatus) bool {
-		return s.Type == "http" && (s.State == StateError || s.State == StateCrashLoop)
+	h.wait("all failing", all(func(s control.ServerStatus) bool {
+		return s.Type == "http" && (s.State == control.StateError || s.State == control.StateCrashLoop)
 	}))
 	mark = phase("enable", mark)
 

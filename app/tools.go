@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
@@ -14,45 +15,15 @@ import (
 // and the Servers tab show, and the per-tool switches, kept in the entry's
 // "x-mcptray".disabledTools (globs) and applied by the gateway.
 
-// ToolInfo is one tool of a server, as `mcptray tools NAME --json` prints
-// it.
-type ToolInfo struct {
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description"` // its first line
-	ReadOnly    bool   `json:"readOnly"`    // annotated readOnlyHint: true
-	Destructive bool   `json:"destructive"` // annotated destructiveHint: true
-	Idempotent  bool   `json:"idempotent"`  // annotated idempotentHint: true
-	OpenWorld   bool   `json:"openWorld"`   // annotated openWorldHint: true
-	// Enabled is false when a glob of disabledTools turns it off; OffBy is
-	// that glob.
-	Enabled bool   `json:"enabled"`
-	OffBy   string `json:"offBy,omitempty"`
-	// Approval: its calls wait for the person's yes (x-mcptray.approve).
-	Approval bool `json:"approval"`
-	// Held says why the tool is held back (its description changed since
-	// it was pinned); "" when it is not.
-	Held string `json:"held,omitempty"`
-}
-
-// ToolList is a server's tools: the live ones when it is ready, else the
-// last ones seen (Cached).
-type ToolList struct {
-	Server string     `json:"server"`
-	State  string     `json:"state"`
-	Cached bool       `json:"cached"` // the server is not ready: its last known tools
-	Tools  []ToolInfo `json:"tools"`
-}
-
 // Tools lists the tools of the server name with their switches.
-func (c *Core) Tools(name string) (ToolList, error) {
+func (c *Core) Tools(name string) (control.ToolList, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s, ok := c.servers[name]
 	if !ok {
-		return ToolList{}, fmt.Errorf("%w: %q", ErrNoServer, name)
+		return control.ToolList{}, fmt.Errorf("%w: %q", ErrNoServer, name)
 	}
-	l := ToolList{Server: name, State: s.status.State, Cached: s.status.State != StateReady, Tools: []ToolInfo{}}
+	l := control.ToolList{Server: name, State: s.status.State, Cached: s.status.State != control.StateReady, Tools: []control.ToolInfo{}}
 	pol := c.policyLocked(name)
 	pol.Held = c.pins.Held(name)
 	for _, t := range c.cachedTools[name] {
@@ -61,9 +32,9 @@ func (c *Core) Tools(name string) (ToolList, error) {
 	return l, nil
 }
 
-func toolInfo(t *downstream.Tool, rules config.ToolRules, pol *mcp.ToolPolicy) ToolInfo {
+func toolInfo(t *downstream.Tool, rules config.ToolRules, pol *mcp.ToolPolicy) control.ToolInfo {
 	desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
-	ti := ToolInfo{Name: t.Name, Title: t.Title, Description: desc, Enabled: true}
+	ti := control.ToolInfo{Name: t.Name, Title: t.Title, Description: desc, Enabled: true}
 	if a := t.Annotations; a != nil {
 		ti.ReadOnly, ti.Idempotent = a.ReadOnlyHint, a.IdempotentHint
 		ti.Destructive = a.DestructiveHint != nil && *a.DestructiveHint

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
@@ -14,10 +15,6 @@ import (
 // The core's wiring of the trust layer (app/trust: pins, launch approval,
 // call approval): what trust needs of the core, as callbacks, and the
 // core's own methods over it.
-
-// StateNeedsApproval: a new or changed entry waits for the person's yes
-// before it runs (trust.Launches.WaitApproval).
-const StateNeedsApproval = "needs-approval"
 
 // trustOptions is what the trust layer is given: the callbacks take c.mu
 // themselves, and trust calls them with no lock of its own held.
@@ -83,9 +80,11 @@ func (s *server) waitApproval(ctx context.Context, spec config.Server) bool {
 // approvalWaiter is a server as trust.Launches sees it while it waits.
 type approvalWaiter struct{ s *server }
 
-func (w approvalWaiter) NeedsApproval(detail string) { w.s.setState(StateNeedsApproval, detail) }
-func (w approvalWaiter) Log(text string)             { w.s.log.Write(logLifecycle, text) }
-func (w approvalWaiter) Approvals() <-chan struct{}  { return w.s.approvals }
+func (w approvalWaiter) NeedsApproval(detail string) {
+	w.s.setState(control.StateNeedsApproval, detail)
+}
+func (w approvalWaiter) Log(text string)            { w.s.log.Write(logLifecycle, text) }
+func (w approvalWaiter) Approvals() <-chan struct{} { return w.s.approvals }
 
 func (w approvalWaiter) Pending(l *config.Launch) {
 	w.s.core.mu.Lock()
@@ -94,7 +93,7 @@ func (w approvalWaiter) Pending(l *config.Launch) {
 }
 
 // ApproveServer allows the new or changed entry name to run as it is now
-// (`mcptray approve NAME`, the Servers tab); it wraps trust.ErrNotWaiting
+// (`mcptray approve NAME`, the Servers tab); it wraps config.ErrNotWaiting
 // when name does not wait.
 func (c *Core) ApproveServer(name string) error {
 	c.mu.Lock()
@@ -108,7 +107,7 @@ func (c *Core) ApproveServer(name string) error {
 		return fmt.Errorf("%w: %q", ErrNoServer, name)
 	}
 	if l == nil {
-		return fmt.Errorf("%s: %w", name, trust.ErrNotWaiting)
+		return fmt.Errorf("%s: %w", name, config.ErrNotWaiting)
 	}
 	c.launches.Approve(name, *l, store.ApprovedByPerson)
 	select {

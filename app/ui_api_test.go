@@ -7,11 +7,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 func TestSetToolsModeRewritesConfigAndApplies(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")))
-	h.wait("a ready", func(st Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == StateReady })
+	h.wait("a ready", func(st control.Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == control.StateReady })
 	if got := h.core.ToolsMode(); got != "live" {
 		t.Errorf("ToolsMode() = %q before any change, want live", got)
 	}
@@ -60,7 +62,7 @@ func (l *lockedBuffer) String() string {
 
 func TestFollowLogAndToken(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")))
-	h.wait("a ready", func(st Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == StateReady })
+	h.wait("a ready", func(st control.Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == control.StateReady })
 	ctx, cancel := context.WithCancel(context.Background())
 	var out lockedBuffer
 	done := make(chan error, 1)

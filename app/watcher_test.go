@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // TestSymlinkedFolderRepointed: mcp.json's folder is a symlink (a whole
@@ -25,7 +27,7 @@ func TestSymlinkedFolderRepointed(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := startCore(t, "", func(o *Options) { o.ConfigPath = filepath.Join(link, "mcp.json") })
-	h.wait("one ready", stateIs("one", StateReady))
+	h.wait("one ready", stateIs("one", control.StateReady))
 
 	tmp := link + ".new"
 	if err := os.Symlink(v2, tmp); err != nil {
@@ -34,8 +36,8 @@ func TestSymlinkedFolderRepointed(t *testing.T) {
 	if err := os.Rename(tmp, link); err != nil {
 		t.Fatal(err)
 	}
-	h.wait("the re-pointed folder's file applied", func(st Status) bool {
+	h.wait("the re-pointed folder's file applied", func(st control.Status) bool {
 		_, one := find(st, "one")
-		return !one && stateIs("two", StateReady)(st)
+		return !one && stateIs("two", control.StateReady)(st)
 	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // `mcptray add` and `mcptray remove`: a server entry of mcp.json written
@@ -191,13 +192,13 @@ func takesValue(f *flags, a string) bool {
 // editTarget is the mcp.json add and remove edit: --config's, else the
 // running instance's (whose watcher then applies the edit), else the
 // default path. cl is the running instance, nil when none runs.
-func editTarget(ctx context.Context, f *flags) (configPath string, cl *app.Client, err error) {
+func editTarget(ctx context.Context, f *flags) (configPath string, cl *control.Client, err error) {
 	configPath, _, err = f.paths()
 	if err != nil {
 		return "", nil, err
 	}
 	cl, err = f.dial()
-	if errors.Is(err, app.ErrNotRunning) {
+	if errors.Is(err, control.ErrNotRunning) {
 		return configPath, nil, nil
 	}
 	if err != nil {

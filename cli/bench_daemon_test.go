@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -22,7 +23,7 @@ import (
 // with every server ready.
 type benchInstance struct {
 	*instance
-	ready app.Status // the status when every server was ready
+	ready control.Status // the status when every server was ready
 }
 
 // echoServers returns n config entries for the echo fake: "echo" when n is
@@ -59,14 +60,14 @@ func startBenchBinary(b testing.TB, bin string, servers map[string]any) *benchIn
 
 // waitReady polls the status until n servers are ready and the HTTP
 // endpoint is either up or off with a reason.
-func waitReady(b testing.TB, in *instance, n int) app.Status {
+func waitReady(b testing.TB, in *instance, n int) control.Status {
 	b.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
-	var last app.Status
+	var last control.Status
 	for {
-		if cl, err := app.Dial(in.Data); err == nil {
+		if cl, err := control.Dial(in.Data); err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			st, err := cl.Status(ctx)
 			cancel()
@@ -74,7 +75,7 @@ func waitReady(b testing.TB, in *instance, n int) app.Status {
 				last = st
 				ready := 0
 				for _, s := range st.Servers {
-					if s.State == app.StateReady {
+					if s.State == control.StateReady {
 						ready++
 					}
 				}
@@ -109,7 +110,7 @@ func (in *benchInstance) connect(b testing.TB) *streamClient {
 // `mcptray connect` does, but without the connect process in between.
 func (in *benchInstance) socket(b testing.TB) *streamClient {
 	b.Helper()
-	cl, err := app.Dial(in.Data)
+	cl, err := control.Dial(in.Data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/trust"
 )
@@ -27,7 +27,7 @@ type inboxWatch struct {
 
 func watchInbox(t *testing.T, data string) *inboxWatch {
 	t.Helper()
-	cl, err := app.Dial(data)
+	cl, err := control.Dial(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -36,7 +36,7 @@ func openGateway(t *testing.T, data string) *gatewayConn {
 // openGatewayWith opens a session whose assistant declares capabilities.
 func openGatewayWith(t *testing.T, data string, capabilities map[string]any) *gatewayConn {
 	t.Helper()
-	cl, err := app.Dial(data)
+	cl, err := control.Dial(data)
 	if err != nil {
 		t.Fatal(err)
 	}

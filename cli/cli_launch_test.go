@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 )
@@ -40,7 +40,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 	b["args"] = []string{"--flag", "${env:NOTES_TOKEN}"}
 	writeConfig(t, in.Config, map[string]any{"a": fakeEntry(t, "echo"), "b": b})
 	req := w.next(inbox.KindLaunch)
-	st := in.WaitFor("b needs approval", states("b", app.StateNeedsApproval))
+	st := in.WaitFor("b needs approval", states("b", control.StateNeedsApproval))
 	if l := req.Launch; l == nil || req.Server != "b" || l.Entry != "b" || l.File != in.Config || l.Previous != "" ||
 		!strings.HasSuffix(l.CommandLine, " --flag '${env:NOTES_TOKEN}'") || !strings.Contains(strings.Join(l.EnvNames, ","), "MCPTRAY_FAKE_MARK") {
 		t.Errorf("launch request %+v %+v", req, req.Launch)
@@ -68,7 +68,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 	if req.Launch == nil || !strings.HasSuffix(req.Launch.Previous, " --flag '${env:NOTES_TOKEN}'") || !strings.HasSuffix(req.Launch.CommandLine, " --more") {
 		t.Errorf("changed entry's request %+v", req.Launch)
 	}
-	in.WaitFor("b needs approval again", states("b", app.StateNeedsApproval))
+	in.WaitFor("b needs approval again", states("b", control.StateNeedsApproval))
 	if code, _, errs := in.Run("inbox", "answer", req.ID, "--decline"); code != 0 {
 		t.Fatal(errs)
 	}
@@ -80,7 +80,7 @@ func TestNewEntryNeedsApproval(t *testing.T) {
 		}
 		return false
 	})
-	if s, _ := state(st, "b"); s != app.StateNeedsApproval {
+	if s, _ := state(st, "b"); s != control.StateNeedsApproval {
 		t.Errorf("declined: b is %s", s)
 	}
 	if code, _, errs := in.Run("restart", "b"); code != 0 { // a restart asks again

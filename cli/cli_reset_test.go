@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/internal/testdaemon"
@@ -28,7 +28,7 @@ func TestEmptiedDatabaseApprovesNothing(t *testing.T) {
 	in.WaitFor("a ready", states("a", "ready"))
 
 	writeConfig(t, in.Config, map[string]any{"a": entry("--require /tmp/evil.js"), "b": fakeEntry(t, "echo")})
-	in.WaitFor("a and b need approval", states("a", app.StateNeedsApproval, "b", app.StateNeedsApproval))
+	in.WaitFor("a and b need approval", states("a", control.StateNeedsApproval, "b", control.StateNeedsApproval))
 	_, out, _ := in.Run("inbox", "--json")
 	if !strings.Contains(out, "NODE_OPTIONS: --require /tmp/evil.js") || strings.Contains(out, "key-secret") {
 		t.Errorf("inbox:\n%s", out)
@@ -36,7 +36,7 @@ func TestEmptiedDatabaseApprovesNothing(t *testing.T) {
 	if code, _, errs := in.Run("approve", "a"); code != 0 {
 		t.Fatal(errs)
 	}
-	in.WaitFor("a ready", states("a", "ready", "b", app.StateNeedsApproval))
+	in.WaitFor("a ready", states("a", "ready", "b", control.StateNeedsApproval))
 	testdaemon.Stop(t, in.Instance)
 
 	if err := os.Truncate(in.Data+"/mcptray.db", 0); err != nil {
@@ -45,7 +45,7 @@ func TestEmptiedDatabaseApprovesNothing(t *testing.T) {
 	os.Remove(in.Data + "/mcptray.db-wal")
 	os.Remove(in.Data + "/mcptray.db-shm")
 	in.Start()
-	in.WaitFor("every entry waits", states("a", app.StateNeedsApproval, "b", app.StateNeedsApproval))
+	in.WaitFor("every entry waits", states("a", control.StateNeedsApproval, "b", control.StateNeedsApproval))
 	w := watchInbox(t, in.Data)
 	req := w.next(inbox.KindLaunchReset)
 	if req.Reset == nil || len(req.Reset.Entries) != 2 {

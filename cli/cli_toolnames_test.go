@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -35,17 +35,17 @@ func (w *inboxWatch) asks(done <-chan [2]string, what string) inbox.Request {
 }
 
 // toolsByName is `mcptray tools NAME --json`, by tool name.
-func toolsByName(t *testing.T, in *instance, server string) map[string]app.ToolInfo {
+func toolsByName(t *testing.T, in *instance, server string) map[string]control.ToolInfo {
 	t.Helper()
 	code, out, errs := in.Run("tools", server, "--json")
 	if code != 0 {
 		t.Fatalf("tools --json: %d %s", code, errs)
 	}
-	var l app.ToolList
+	var l control.ToolList
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	m := map[string]app.ToolInfo{}
+	m := map[string]control.ToolInfo{}
 	for _, ti := range l.Tools {
 		m[ti.Name] = ti
 	}

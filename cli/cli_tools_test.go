@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // regexpLine reports whether a line of out matches expr.
@@ -84,11 +84,11 @@ func TestToolTurnedOffFromCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tools --json: %d %s", code, errs)
 	}
-	var l app.ToolList
+	var l control.ToolList
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	byName := map[string]app.ToolInfo{}
+	byName := map[string]control.ToolInfo{}
 	for _, ti := range l.Tools {
 		byName[ti.Name] = ti
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
@@ -49,8 +50,8 @@ func connect(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	cl, err := app.Dial(data)
-	if errors.Is(err, app.ErrNotRunning) {
+	cl, err := control.Dial(data)
+	if errors.Is(err, control.ErrNotRunning) {
 		cl, err = startInstance(ctx, f, data)
 	}
 	if err != nil {
@@ -82,7 +83,7 @@ func connect(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 
 // startInstance starts mcptray detached (its own session, so it outlives the
 // assistant) and waits for its control socket.
-func startInstance(ctx context.Context, f *flags, data string) (*app.Client, error) {
+func startInstance(ctx context.Context, f *flags, data string) (*control.Client, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -120,7 +121,7 @@ func startInstance(ctx context.Context, f *flags, data string) (*app.Client, err
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if cl, err := app.Dial(data); err == nil {
+		if cl, err := control.Dial(data); err == nil {
 			return cl, nil
 		}
 		select {

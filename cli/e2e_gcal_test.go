@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/calendar"
@@ -398,7 +398,7 @@ func (s *gcalSetup) trayApp() (*instance, *syncBuffer) {
 			s.t.Fatalf("the tray app exited: %s", stderr)
 		default:
 		}
-		_, err := app.Dial(s.data)
+		_, err := control.Dial(s.data)
 		return err == nil
 	})
 	return in, stderr

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -151,7 +152,7 @@ func (s *serverShell) runArgv(detach bool, argv ...string) mcptest.RunResult {
 func (s *serverShell) postRefused(detach bool, method, path, body string) {
 	s.t.Helper()
 	exe, _ := os.Executable()
-	req, _ := json.Marshal(mcptest.PostRequest{Socket: app.SocketPath(s.in.Data), Method: method, Path: path, Body: body})
+	req, _ := json.Marshal(mcptest.PostRequest{Socket: control.SocketPath(s.in.Data), Method: method, Path: path, Body: body})
 	r := s.runWith(mcptest.RunArgs{Argv: []string{exe}, Mode: "poster", Detach: detach, ClearEnv: detach, Env: []string{mcptest.PostEnv + "=" + string(req)}})
 	if r.Code == 0 || !strings.HasPrefix(r.Stdout, "status 403\n") || !strings.Contains(r.Stdout, "refused: only the person may") {
 		s.t.Errorf("a server's %s %s (detached %t): exit %d, stdout %q, stderr %q; want a refusal", method, path, detach, r.Code, r.Stdout, r.Stderr)
@@ -210,7 +211,7 @@ func TestOnlyThePersonApprovesALaunch(t *testing.T) {
 
 	writeConfig(t, in.Config, map[string]any{"evil": evil, "newbie": fakeEntry(t, "echo")})
 	req := w.next(inbox.KindLaunch)
-	in.WaitFor("newbie needs approval", states("newbie", app.StateNeedsApproval))
+	in.WaitFor("newbie needs approval", states("newbie", control.StateNeedsApproval))
 	// The request is not the server's (it is newbie's): it cannot see it,
 	// and straight on the socket it is refused.
 	answer := `{"action": "accept", "content": {}}`
@@ -218,7 +219,7 @@ func TestOnlyThePersonApprovesALaunch(t *testing.T) {
 	sh.postRefused(true, "POST", "/v1/inbox/"+req.ID, answer)
 	sh.refused(false, "approve", "newbie")
 	sh.refused(true, "approve", "newbie")
-	if st, _ := state(in.Status(), "newbie"); st != app.StateNeedsApproval {
+	if st, _ := state(in.Status(), "newbie"); st != control.StateNeedsApproval {
 		t.Fatalf("newbie is %s after the server's tries", st)
 	}
 	if code, out, errs := in.Run("approve", "newbie"); code != 0 || !strings.Contains(out, "newbie approved") {

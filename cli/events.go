@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 )
 
@@ -40,8 +41,8 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	if *since < 0 {
 		return usageError{fmt.Sprintf("--since takes an event id (0 or more), got %d", *since)}
 	}
-	if *limit < 1 || *limit > app.MaxEventsPage {
-		return usageError{fmt.Sprintf("--limit takes a number of events (1 to %d), got %d", app.MaxEventsPage, *limit)}
+	if *limit < 1 || *limit > control.MaxEventsPage {
+		return usageError{fmt.Sprintf("--limit takes a number of events (1 to %d), got %d", control.MaxEventsPage, *limit)}
 	}
 	forward := false // --since given: page forward from it
 	f.Visit(func(fl *flag.Flag) { forward = forward || fl.Name == "since" })
@@ -94,7 +95,7 @@ func cmdEvents(ctx context.Context, args []string, stdout io.Writer) error {
 	case forward:
 		fmt.Fprintf(stdout, "%d more events after these: --since %d lists the next ones\n", page.NotShown, evs[len(evs)-1].ID)
 	default:
-		fmt.Fprintf(stdout, "%d older events not shown: --limit N shows more (up to %d), --since 0 lists from the oldest\n", page.NotShown, app.MaxEventsPage)
+		fmt.Fprintf(stdout, "%d older events not shown: --limit N shows more (up to %d), --since 0 lists from the oldest\n", page.NotShown, control.MaxEventsPage)
 	}
 	return nil
 }
@@ -163,10 +164,10 @@ func cmdHistory(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *asJSON {
 		if calls == nil {
-			calls = []app.ToolCall{}
+			calls = []control.ToolCall{}
 		}
 		return printJSON(stdout, struct {
-			Calls []app.ToolCall `json:"calls"`
+			Calls []control.ToolCall `json:"calls"`
 		}{calls})
 	}
 	if len(calls) == 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // flags are the options every command takes.
@@ -80,19 +81,19 @@ func (f *flags) paths() (configPath, data string, err error) {
 
 // parseDial parses args (nargs positional ones, as parse) and dials the
 // running instance: the prologue of the commands that only talk to it.
-func (f *flags) parseDial(args []string, nargs int) (*app.Client, error) {
+func (f *flags) parseDial(args []string, nargs int) (*control.Client, error) {
 	if err := parse(f, args, nargs); err != nil {
 		return nil, err
 	}
 	return f.dial()
 }
 
-func (f *flags) dial() (*app.Client, error) {
+func (f *flags) dial() (*control.Client, error) {
 	_, data, err := f.paths()
 	if err != nil {
 		return nil, err
 	}
-	return app.Dial(data)
+	return control.Dial(data)
 }
 
 // printJSON writes v as indented JSON, the shape of every --json output.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/assistants"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // cmdImport is `mcptray import CLIENT`: the client's servers copied into
@@ -136,7 +137,7 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	// mcp.json is written as mcptray's own edit: the imported servers
 	// need no approval (they ran in the assistant already).
 	cl, err := f.dial()
-	if err != nil && !errors.Is(err, app.ErrNotRunning) {
+	if err != nil && !errors.Is(err, control.ErrNotRunning) {
 		return err
 	}
 	_, data, err := f.paths()
@@ -176,14 +177,14 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 // It dials the instance at the first secret.
 func secretStore(ctx context.Context, f *flags) func(name, value string) error {
 	var (
-		cl     *app.Client
+		cl     *control.Client
 		dialed bool
 	)
 	return func(name, value string) error {
 		if !dialed {
 			var err error
 			cl, err = f.dial()
-			if err != nil && !errors.Is(err, app.ErrNotRunning) {
+			if err != nil && !errors.Is(err, control.ErrNotRunning) {
 				return err
 			}
 			dialed = true

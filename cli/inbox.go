@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 )
 
@@ -49,7 +50,7 @@ func cmdInbox(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 		if reqs == nil {
 			reqs = []inbox.Request{}
 		}
-		return printJSON(stdout, app.InboxList{Requests: reqs})
+		return printJSON(stdout, control.InboxList{Requests: reqs})
 	}
 	if len(reqs) == 0 {
 		fmt.Fprintln(stdout, "No requests waiting.")
@@ -201,7 +202,7 @@ func redactFieldArg(s string) string {
 	return s
 }
 
-func findRequest(ctx context.Context, cl *app.Client, id string) (inbox.Request, error) {
+func findRequest(ctx context.Context, cl *control.Client, id string) (inbox.Request, error) {
 	reqs, err := cl.Inbox(ctx)
 	if err != nil {
 		return inbox.Request{}, err
@@ -300,7 +301,7 @@ func cmdInputs(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	id := f.Arg(0)
 	cl, err := f.dial()
-	if errors.Is(err, app.ErrNotRunning) {
+	if errors.Is(err, control.ErrNotRunning) {
 		_, data, perr := f.paths()
 		if perr != nil {
 			return perr

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // cmdSecret is `mcptray secret set|list|remove`: the values of
@@ -56,7 +57,7 @@ func secretSet(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return err
 	}
 	cl, err := f.dial()
-	if errors.Is(err, app.ErrNotRunning) {
+	if errors.Is(err, control.ErrNotRunning) {
 		if err := app.SetSecret(name, value); err != nil {
 			return err
 		}
@@ -113,7 +114,7 @@ func secretList(ctx context.Context, args []string, stdout io.Writer) error {
 	var names []string
 	cl, err := f.dial()
 	switch {
-	case errors.Is(err, app.ErrNotRunning):
+	case errors.Is(err, control.ErrNotRunning):
 		names, err = app.SecretNames()
 	case err == nil:
 		names, err = cl.SecretNames(ctx)
@@ -125,7 +126,7 @@ func secretList(ctx context.Context, args []string, stdout io.Writer) error {
 		if names == nil {
 			names = []string{}
 		}
-		return printJSON(stdout, app.SecretList{Names: names})
+		return printJSON(stdout, control.SecretList{Names: names})
 	}
 	if len(names) == 0 {
 		fmt.Fprintln(stdout, "no secrets (mcptray secret set NAME stores one, for ${keyring:NAME} in mcp.json)")
@@ -145,7 +146,7 @@ func secretRemove(ctx context.Context, args []string, stdout io.Writer) error {
 	name := f.Arg(0)
 	cl, err := f.dial()
 	switch {
-	case errors.Is(err, app.ErrNotRunning):
+	case errors.Is(err, control.ErrNotRunning):
 		err = app.RemoveSecret(name)
 	case err == nil:
 		err = cl.RemoveSecret(ctx, name)

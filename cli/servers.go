@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // The commands on the servers: status, toggle, restart, logs.
@@ -52,9 +53,9 @@ func cmdStatus(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "warning: %s\n", escapeText(st.EndpointWarning))
 	}
 	switch st.LoginShell.State {
-	case app.LoginShellUsed:
+	case control.LoginShellUsed:
 		fmt.Fprintf(stdout, "servers' PATH: from the login shell %s (status --json shows it)\n", escapeText(st.LoginShell.Shell))
-	case app.LoginShellFailed:
+	case control.LoginShellFailed:
 		fmt.Fprintf(stdout, "servers' PATH: mcptray's own; reading the login shell's failed: %s\n", escapeText(st.LoginShell.Detail))
 	}
 	for _, s := range st.Servers {
@@ -83,7 +84,7 @@ func cmdToggle(ctx context.Context, args []string, stdout io.Writer) error {
 		return usageError{fmt.Sprintf("toggle takes on or off, got %q", onoff)}
 	}
 	cl, err := f.dial()
-	if errors.Is(err, app.ErrNotRunning) {
+	if errors.Is(err, control.ErrNotRunning) {
 		configPath, data, perr := f.paths()
 		if perr != nil {
 			return perr

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // cmdTools is `mcptray tools NAME [--json]`, a server's tools and their
@@ -77,7 +78,7 @@ func cmdTools(ctx context.Context, args []string, stdout io.Writer) error {
 
 // hints are a tool's annotations, short: read-only, destructive,
 // idempotent, open-world.
-func hints(t app.ToolInfo) string {
+func hints(t control.ToolInfo) string {
 	var h []string
 	for _, a := range []struct {
 		set  bool
@@ -102,7 +103,7 @@ func switchTool(ctx context.Context, f *flags, name, onoff, tool string, stdout 
 		return usageError{fmt.Sprintf("tools NAME takes on or off before the tool's name, got %q", onoff)}
 	}
 	cl, err := f.dial()
-	if errors.Is(err, app.ErrNotRunning) {
+	if errors.Is(err, control.ErrNotRunning) {
 		configPath, data, perr := f.paths()
 		if perr != nil {
 			return perr

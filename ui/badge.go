@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // stateBadge shows a server's state as its name on a rounded patch of the
@@ -87,13 +87,13 @@ func (r *badgeRenderer) Destroy()                     {}
 // stateColors are a state's badge colours: background and text.
 func stateColors(state string) (bg, fg fyne.ThemeColorName) {
 	switch state {
-	case app.StateReady:
+	case control.StateReady:
 		return theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess
-	case app.StateError, app.StateCrashLoop:
+	case control.StateError, control.StateCrashLoop:
 		return theme.ColorNameError, theme.ColorNameForegroundOnError
-	case app.StateWaitingInput, app.StateNeedsApproval:
+	case control.StateWaitingInput, control.StateNeedsApproval:
 		return theme.ColorNamePrimary, theme.ColorNameForegroundOnPrimary
-	case app.StateStarting, app.StateRestarting, app.StateStopping:
+	case control.StateStarting, control.StateRestarting, control.StateStopping:
 		return theme.ColorNameWarning, theme.ColorNameForegroundOnWarning
 	default: // disabled, stopped
 		return theme.ColorNameDisabledButton, theme.ColorNameForeground

@@ -7,7 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 func TestConfigBannerFollowsUpdates(t *testing.T) {
@@ -16,14 +16,14 @@ func TestConfigBannerFollowsUpdates(t *testing.T) {
 		t.Fatal("banner shown with no config error")
 	}
 
-	updates := make(chan app.Status)
-	applied := make(chan app.Status)
-	stop := follow(updates, func(st app.Status) {
+	updates := make(chan control.Status)
+	applied := make(chan control.Status)
+	stop := follow(updates, func(st control.Status) {
 		m.apply(st)
 		applied <- st
 	})
 	defer stop()
-	send := func(st app.Status) {
+	send := func(st control.Status) {
 		t.Helper()
 		updates <- st
 		select {
@@ -58,9 +58,9 @@ func TestConfigBannerFollowsUpdates(t *testing.T) {
 }
 
 func TestFollowStopsApplying(t *testing.T) {
-	updates := make(chan app.Status, 1)
+	updates := make(chan control.Status, 1)
 	applied := make(chan struct{}, 10)
-	stop := follow(updates, func(app.Status) { applied <- struct{}{} })
+	stop := follow(updates, func(control.Status) { applied <- struct{}{} })
 	stop()
 	stop() // a second stop is harmless
 	updates <- twoServers()
@@ -72,8 +72,8 @@ func TestFollowStopsApplying(t *testing.T) {
 }
 
 func TestFollowEndsWhenUpdatesClose(t *testing.T) {
-	updates := make(chan app.Status)
-	stop := follow(updates, func(app.Status) {})
+	updates := make(chan control.Status)
+	stop := follow(updates, func(control.Status) {})
 	close(updates)
 	done := make(chan struct{})
 	go func() { stop(); close(done) }()

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // connectScreen is the lower part of the Assistants tab: the mcptray entry
@@ -122,7 +122,7 @@ func (s *connectScreen) snippetCard(sn snippet) fyne.CanvasObject {
 
 // setStatus shows the HTTP endpoint's URL, or why it is off, and why it
 // is not where it was configured to be.
-func (s *connectScreen) setStatus(st app.Status) {
+func (s *connectScreen) setStatus(st control.Status) {
 	s.warning.SetText(st.EndpointWarning)
 	s.warning.Hidden = st.EndpointWarning == "" || st.Endpoint == ""
 	s.warning.Refresh()

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 )
@@ -15,11 +15,11 @@ import (
 // toggle writes, when a server restarts) is the core's.
 type Core interface {
 	// Status returns the current state of every server and of the config.
-	Status() app.Status
+	Status() control.Status
 	// Subscribe returns a channel that receives the latest status on every
 	// change. Updates are coalesced: intermediate states may be dropped. cancel
 	// ends the subscription; the channel need not be closed by it.
-	Subscribe() (updates <-chan app.Status, cancel func())
+	Subscribe() (updates <-chan control.Status, cancel func())
 	// SetEnabled turns a server on or off (rewrites its "disabled" key in the
 	// config file; the change then flows back through Subscribe).
 	SetEnabled(name string, enabled bool) error
@@ -36,7 +36,7 @@ type Core interface {
 	RemoveServer(name string) ([]string, error)
 	// Tools lists a server's tools with their switches; SetToolEnabled
 	// turns one on or off (rewrites the entry's disabledTools).
-	Tools(name string) (app.ToolList, error)
+	Tools(name string) (control.ToolList, error)
 	SetToolEnabled(server, tool string, on bool) error
 	// FollowLog writes a server's log to w, then each new line, until ctx
 	// ends.
@@ -71,7 +71,7 @@ type Core interface {
 	AssistantsCore
 	// SecretNames lists the names of the ${keyring:NAME} secrets (never a
 	// value); SetSecret stores one and restarts the servers using it;
-	// RemoveSecret deletes one (an error wrapping app.ErrNoSecret when
+	// RemoveSecret deletes one (an error wrapping config.ErrNoSecret when
 	// there is none).
 	SecretNames() ([]string, error)
 	SetSecret(name, value string) error

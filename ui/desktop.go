@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	fynedesktop "fyne.io/fyne/v2/driver/desktop"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 )
 
@@ -28,7 +28,7 @@ type desktop struct {
 	configErr string // the config error last shown
 
 	// What the main screen shows, kept for when it is built.
-	st       app.Status
+	st       control.Status
 	events   eventsList
 	outcomes []outcome // closed requests, oldest first, at most maxOutcomes
 }
@@ -92,7 +92,7 @@ func (d *desktop) screen() *mainScreen {
 // apply shows st everywhere. A new config error is also a desktop
 // notification (the person may not have the window open), withdrawn when
 // the config parses again.
-func (d *desktop) apply(st app.Status) {
+func (d *desktop) apply(st control.Status) {
 	d.st = st
 	if d.main != nil {
 		d.main.apply(st)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 )
@@ -19,14 +19,14 @@ import (
 // fakeCore is a Core whose methods call its function fields; a nil field
 // gives a harmless default.
 type fakeCore struct {
-	status          func() app.Status
-	subscribe       func() (<-chan app.Status, func())
+	status          func() control.Status
+	subscribe       func() (<-chan control.Status, func())
 	setEnabled      func(name string, enabled bool) error
 	restart         func(name string) error
 	serverEntry     func(name string) (config.Entry, error)
 	addServer       func(e config.Entry, replace bool) (config.AddResult, error)
 	removeServer    func(name string) ([]string, error)
-	tools           func(name string) (app.ToolList, error)
+	tools           func(name string) (control.ToolList, error)
 	setTool         func(server, tool string, on bool) error
 	followLog       func(ctx context.Context, name string, w io.Writer) error
 	token           func() (string, error)
@@ -85,16 +85,16 @@ func (f *fakeCore) Answer(id string, a inbox.Answer) error {
 	return f.answer(id, a)
 }
 
-func (f *fakeCore) Status() app.Status {
+func (f *fakeCore) Status() control.Status {
 	if f.status == nil {
 		return twoServers()
 	}
 	return f.status()
 }
 
-func (f *fakeCore) Subscribe() (<-chan app.Status, func()) {
+func (f *fakeCore) Subscribe() (<-chan control.Status, func()) {
 	if f.subscribe == nil {
-		return make(chan app.Status), func() {}
+		return make(chan control.Status), func() {}
 	}
 	return f.subscribe()
 }
@@ -106,9 +106,9 @@ func (f *fakeCore) SetEnabled(name string, enabled bool) error {
 	return f.setEnabled(name, enabled)
 }
 
-func (f *fakeCore) Tools(name string) (app.ToolList, error) {
+func (f *fakeCore) Tools(name string) (control.ToolList, error) {
 	if f.tools == nil {
-		return app.ToolList{Server: name, State: app.StateReady, Tools: []app.ToolInfo{}}, nil
+		return control.ToolList{Server: name, State: control.StateReady, Tools: []control.ToolInfo{}}, nil
 	}
 	return f.tools(name)
 }
@@ -184,14 +184,14 @@ var testNow = time.Date(2026, 7, 3, 12, 0, 0, 0, time.UTC)
 
 // twoServers is a status with one server running (for 2h 5m) and one
 // turned off.
-func twoServers() app.Status {
-	return app.Status{
+func twoServers() control.Status {
+	return control.Status{
 		ConfigPath: "/home/me/.config/mcptray/mcp.json",
 		Endpoint:   "http://127.0.0.1:8765/mcp",
-		Servers: []app.ServerStatus{
-			{Name: "notes", Type: "stdio", Enabled: true, State: app.StateReady, PID: 4242, Tools: 7,
+		Servers: []control.ServerStatus{
+			{Name: "notes", Type: "stdio", Enabled: true, State: control.StateReady, PID: 4242, Tools: 7,
 				Restarts: 1, Since: testNow.Add(-2*time.Hour - 5*time.Minute)},
-			{Name: "gmail", Type: "stdio", Enabled: false, State: app.StateDisabled},
+			{Name: "gmail", Type: "stdio", Enabled: false, State: control.StateDisabled},
 		},
 	}
 }

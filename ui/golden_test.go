@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 )
@@ -45,13 +46,13 @@ func (f *fixedAutostart) Where() string {
 
 // goldenMain is a main screen in a 900x560 window showing st, with fixed
 // paths and clock.
-func goldenMain(t *testing.T, st app.Status, noTray string) (*mainScreen, fyne.Window) {
+func goldenMain(t *testing.T, st control.Status, noTray string) (*mainScreen, fyne.Window) {
 	t.Helper()
 	return goldenMainCore(t, &fakeCore{tools: sampleTools}, st, noTray)
 }
 
 // goldenMainCore is goldenMain on core c.
-func goldenMainCore(t *testing.T, c *fakeCore, st app.Status, noTray string) (*mainScreen, fyne.Window) {
+func goldenMainCore(t *testing.T, c *fakeCore, st control.Status, noTray string) (*mainScreen, fyne.Window) {
 	t.Helper()
 	failOnThreadErrors(t)
 	a := test.NewTempApp(t)
@@ -190,7 +191,7 @@ func TestGoldenEvents(t *testing.T) {
 // clicked, whole under it.
 func TestGoldenServersWholeError(t *testing.T) {
 	st := fourServers()
-	st.Servers[3].State = app.StateError
+	st.Servers[3].State = control.StateError
 	st.Servers[3].Error = "exited with code 1 before initialize: Error: Cannot find module '/home/me/.npm/_npx/3f2a/node_modules/@acme/calendar-mcp/dist/index.js' imported from /home/me/calendar/run.js\n" +
 		"    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)"
 	m, w := goldenMain(t, st, "")

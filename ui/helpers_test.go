@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // testExe is the executable the Assistants tab's snippets and autostart name in
@@ -39,7 +39,7 @@ type recorded struct {
 }
 
 // showMain puts a main screen for c, showing st, in a test window.
-func showMain(t *testing.T, c Core, st app.Status) (*mainScreen, fyne.Window, *recorded) {
+func showMain(t *testing.T, c Core, st control.Status) (*mainScreen, fyne.Window, *recorded) {
 	t.Helper()
 	failOnThreadErrors(t)
 	a := test.NewTempApp(t)

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // The main window's tabs.
@@ -118,7 +118,7 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 }
 
 // apply shows st.
-func (m *mainScreen) apply(st app.Status) {
+func (m *mainScreen) apply(st control.Status) {
 	m.banner.set(st.ConfigPath, st.ConfigError)
 	m.servers.setServers(st.Servers)
 	m.assistants.connect.setStatus(st)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkeyring"
 	"github.com/mcptray/mcptray/internal/testkit"
@@ -145,7 +145,7 @@ func TestRealAssistants(t *testing.T) {
 	})
 	screenshot(t, a, win, "assistants-import.png")
 	xdo(t, "mousemove", "--window", win, "495", "502", "click", "1")
-	st := waitServer(t, a, "github", func(s app.ServerStatus) bool { return s.State == app.StateReady })
+	st := waitServer(t, a, "github", func(s control.ServerStatus) bool { return s.State == control.StateReady })
 	if got := envOf(st.PID, "GITHUB_PERSONAL_ACCESS_TOKEN"); got != token {
 		t.Errorf("github runs with GITHUB_PERSONAL_ACCESS_TOKEN %q, want the token from the keyring", got)
 	}
@@ -163,9 +163,9 @@ func TestRealAssistants(t *testing.T) {
 }
 
 // waitServer waits until server name's status satisfies cond.
-func waitServer(t *testing.T, a *realApp, name string, cond func(app.ServerStatus) bool) app.ServerStatus {
+func waitServer(t *testing.T, a *realApp, name string, cond func(control.ServerStatus) bool) control.ServerStatus {
 	t.Helper()
-	var st app.ServerStatus
+	var st control.ServerStatus
 	testkit.WaitForWithin(t, 60*time.Second, name+"'s state", func() bool {
 		a.alive()
 		st = a.server(name)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/internal/testkit"
 )
@@ -42,7 +42,7 @@ func TestRealEvents(t *testing.T) {
 	win := findWindow(t, a, "mcptray")
 	screenshot(t, a, win, "window-events-new.png")
 
-	cl, err := app.Dial(a.data)
+	cl, err := control.Dial(a.data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 )
 
@@ -24,7 +24,7 @@ type mcpCall struct {
 // arrives on the returned call.
 func callTool(t *testing.T, a *realApp, tool string, args map[string]any) mcpCall {
 	t.Helper()
-	cl, err := app.Dial(a.data)
+	cl, err := control.Dial(a.data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestRealPopup(t *testing.T) {
 	call = callTool(t, a, "ssh__login", map[string]any{"user": "admin"})
 	findWindow(t, a, "ssh")
 	note = nw.waitSent(t, a.alive, "ssh needs your password")
-	cl, err := app.Dial(a.data)
+	cl, err := control.Dial(a.data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/internal/testkit"
 )
@@ -30,7 +30,7 @@ func TestRealPrompts(t *testing.T) {
 	a := startApp(t, map[string]any{"notes": notes})
 	waitRegistered(t, a, conn)
 	waitMenu(t, a, conn, "notes ready", func(items []menuItem) bool { return hasItem(items, "notes — ready") })
-	cl, err := app.Dial(a.data)
+	cl, err := control.Dial(a.data)
 	if err != nil {
 		t.Fatal(err)
 	}

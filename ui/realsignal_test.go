@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testkit"
 )
 
@@ -55,7 +55,7 @@ func TestRealQuitWhileUpdating(t *testing.T) {
 				a.alive()
 				n := 0
 				for _, s := range a.status().Servers {
-					if s.State == app.StateReady {
+					if s.State == control.StateReady {
 						n++
 					}
 				}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testkit"
 )
 
@@ -70,7 +70,7 @@ func TestRealTray(t *testing.T) {
 		return json.Unmarshal(b, &cfg) == nil && cfg.MCPServers["beta"].Disabled
 	})
 	testkit.WaitFor(t, "beta's process to end", func() bool {
-		return a.server("beta").State == app.StateDisabled && !pidAlive(pid)
+		return a.server("beta").State == control.StateDisabled && !pidAlive(pid)
 	})
 	waitMenu(t, a, conn, "beta unchecked and off in the tray menu", func(items []menuItem) bool {
 		it, ok := findItem(items, "beta — disabled")

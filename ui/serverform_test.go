@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // addCalls records a fake core's AddServer calls and answers each with
@@ -99,7 +99,7 @@ func TestServerFormAdd(t *testing.T) {
 		t.Errorf("errors: %q", rec.errors)
 	}
 	st := twoServers()
-	st.Servers = append(st.Servers, app.ServerStatus{Name: "github", State: app.StateDisabled})
+	st.Servers = append(st.Servers, control.ServerStatus{Name: "github", State: control.StateDisabled})
 	s.setServers(st.Servers)
 	if s.selected != "github" {
 		t.Errorf("selected %q after the new server came, want github", s.selected)

@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // serverColumns are the widths of a server row's columns: the enabled
@@ -47,9 +47,9 @@ type serversScreen struct {
 	now     func() time.Time   // the clock uptimes are measured with
 	win     func() fyne.Window // the window the form and confirmations open over
 
-	servers  []app.ServerStatus // the rows shown, in order
-	selected string             // the server whose log is shown; "" for none
-	added    string             // a server just added: selected when its row comes
+	servers  []control.ServerStatus // the rows shown, in order
+	selected string                 // the server whose log is shown; "" for none
+	added    string                 // a server just added: selected when its row comes
 
 	list    *widget.List
 	title   *widget.Label
@@ -131,7 +131,7 @@ func newServerRow() fyne.CanvasObject {
 		errText)
 }
 
-func (s *serversScreen) updateRow(row *fyne.Container, st app.ServerStatus) {
+func (s *serversScreen) updateRow(row *fyne.Container, st control.ServerStatus) {
 	check := row.Objects[colEnabled].(*widget.Check)
 	check.OnChanged = nil // SetChecked would call it: this is no tap
 	check.SetChecked(st.Enabled)
@@ -144,10 +144,10 @@ func (s *serversScreen) updateRow(row *fyne.Container, st app.ServerStatus) {
 	if st.PID > 0 {
 		pid = strconv.Itoa(st.PID)
 	}
-	if st.State == app.StateReady && !st.Since.IsZero() {
+	if st.State == control.StateReady && !st.Since.IsZero() {
 		up = uptime(s.now().Sub(st.Since))
 	}
-	if st.State == app.StateReady || st.Tools > 0 {
+	if st.State == control.StateReady || st.Tools > 0 {
 		tools = strconv.Itoa(st.Tools)
 	}
 	row.Objects[colPID].(*widget.Label).SetText(pid)
@@ -249,7 +249,7 @@ func (s *serversScreen) index(name string) int {
 // setServers replaces the rows. The selection follows the selected
 // server to its new row; the first server is selected when none is, or
 // when the selected one is gone.
-func (s *serversScreen) setServers(servers []app.ServerStatus) {
+func (s *serversScreen) setServers(servers []control.ServerStatus) {
 	s.servers = servers
 	i := s.index(s.selected)
 	if j := s.index(s.added); s.added != "" && j >= 0 {

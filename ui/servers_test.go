@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // row finds the list row showing server name.
@@ -44,8 +44,8 @@ func cell(r *fyne.Container, col int) string {
 
 func TestServersListShowsServers(t *testing.T) {
 	st := twoServers()
-	st.Servers = append(st.Servers, app.ServerStatus{
-		Name: "broken", Enabled: true, State: app.StateError, Restarts: 5,
+	st.Servers = append(st.Servers, control.ServerStatus{
+		Name: "broken", Enabled: true, State: control.StateError, Restarts: 5,
 		Error: `unset variable ${env:NOTES_KEY}`,
 	})
 	_, w, _ := showMain(t, &fakeCore{}, st)
@@ -88,7 +88,7 @@ func TestServersListFollowsStatus(t *testing.T) {
 	m, w, _ := showMain(t, &fakeCore{}, twoServers())
 	st := twoServers()
 	st.Servers[1].Enabled = true
-	st.Servers[1].State = app.StateStarting
+	st.Servers[1].State = control.StateStarting
 	st.Servers[1].PID = 99
 	m.apply(st)
 	r := row(t, w, "gmail")
@@ -339,9 +339,9 @@ func TestSelectionFollowsTheServer(t *testing.T) {
 	check("gmail")
 
 	st := twoServers()
-	st.Servers = append([]app.ServerStatus{
-		{Name: "alpha", Enabled: true, State: app.StateReady},
-		{Name: "beta", Enabled: true, State: app.StateStarting},
+	st.Servers = append([]control.ServerStatus{
+		{Name: "alpha", Enabled: true, State: control.StateReady},
+		{Name: "beta", Enabled: true, State: control.StateStarting},
 	}, st.Servers...)
 	m.apply(st)
 	check("gmail")
@@ -353,7 +353,7 @@ func TestSelectionFollowsTheServer(t *testing.T) {
 	check("beta")
 	test.Tap(find("notes").item)
 	check("notes")
-	st.Servers = slices.DeleteFunc(st.Servers, func(x app.ServerStatus) bool { return x.Name == "notes" })
+	st.Servers = slices.DeleteFunc(st.Servers, func(x control.ServerStatus) bool { return x.Name == "notes" })
 	m.apply(st)
 	check("beta") // notes gone: the first
 
@@ -378,7 +378,7 @@ func TestSelectionFollowsTheServer(t *testing.T) {
 func TestWholeErrorOfTheSelectedServer(t *testing.T) {
 	long := "exited with code 1 before initialize: Error: Cannot find module '/home/me/.npm/_npx/3f2a/node_modules/@acme/notes-mcp/dist/index.js' imported from /home/me/notes/run.js"
 	st := twoServers()
-	st.Servers = append(st.Servers, app.ServerStatus{Name: "broken", Enabled: true, State: app.StateError,
+	st.Servers = append(st.Servers, control.ServerStatus{Name: "broken", Enabled: true, State: control.StateError,
 		Error: long + "\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)"})
 	m, w, _ := showMain(t, &fakeCore{}, st)
 	s := m.servers
@@ -417,7 +417,7 @@ func TestWholeErrorOfTheSelectedServer(t *testing.T) {
 	if s.errText.Text != "exited with code 2" {
 		t.Errorf("after a new status the error shown is %q", s.errText.Text)
 	}
-	st.Servers[2].Error, st.Servers[2].State = "", app.StateReady
+	st.Servers[2].Error, st.Servers[2].State = "", control.StateReady
 	m.apply(st)
 	if s.errText.Visible() {
 		t.Errorf("the error still shown once it is gone: %q", s.errText.Text)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testkit"
 )
 
@@ -169,11 +169,11 @@ func (a *realApp) waitExit(within time.Duration) {
 }
 
 // status asks the app's core over its control socket.
-func (a *realApp) status() app.Status {
+func (a *realApp) status() control.Status {
 	a.t.Helper()
-	cl, err := app.Dial(a.data)
+	cl, err := control.Dial(a.data)
 	if err != nil {
-		return app.Status{}
+		return control.Status{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -181,13 +181,13 @@ func (a *realApp) status() app.Status {
 	return st
 }
 
-func (a *realApp) server(name string) app.ServerStatus {
+func (a *realApp) server(name string) control.ServerStatus {
 	for _, s := range a.status().Servers {
 		if s.Name == name {
 			return s
 		}
 	}
-	return app.ServerStatus{}
+	return control.ServerStatus{}
 }
 
 // artifactsDir is where tests leave files worth looking at after a run:

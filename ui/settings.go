@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // toolModes describes the tool-list modes, in the order offered.
@@ -84,7 +84,7 @@ func newSettingsScreen(c Core, n notifier, auto autostart, openConfig func(strin
 }
 
 // setStatus shows the config path and the mode now in effect.
-func (s *settingsScreen) setStatus(st app.Status) {
+func (s *settingsScreen) setStatus(st control.Status) {
 	s.configAt = st.ConfigPath
 	s.path.SetText(st.ConfigPath)
 	s.showMode(s.core.ToolsMode())

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // toolColumns are the widths of a tool row's columns: the on/off check,
@@ -45,7 +45,7 @@ type toolsPane struct {
 	onError func(error)
 
 	server string
-	tools  []app.ToolInfo
+	tools  []control.ToolInfo
 
 	note *widget.Label // why the list is what it is: the server is not ready, no tools
 	list *widget.List
@@ -85,7 +85,7 @@ func newToolRow() fyne.CanvasObject {
 	return container.New(toolColumns, widget.NewCheck("", nil), name, hints, desc)
 }
 
-func (p *toolsPane) updateRow(row *fyne.Container, t app.ToolInfo) {
+func (p *toolsPane) updateRow(row *fyne.Container, t control.ToolInfo) {
 	check := row.Objects[toolColOn].(*widget.Check)
 	check.OnChanged = nil // SetChecked would call it: this is no tap
 	check.SetChecked(t.Enabled)
@@ -110,7 +110,7 @@ func (p *toolsPane) updateRow(row *fyne.Container, t app.ToolInfo) {
 }
 
 // toolHints are the badges of a tool, in order.
-func toolHints(t app.ToolInfo) []string {
+func toolHints(t control.ToolInfo) []string {
 	var h []string
 	for _, x := range []struct {
 		on   bool

@@ -9,15 +9,15 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // sampleTools are notes' tools: one of each kind of row.
-func sampleTools(name string) (app.ToolList, error) {
+func sampleTools(name string) (control.ToolList, error) {
 	if name != "notes" {
-		return app.ToolList{Server: name, State: app.StateDisabled, Cached: true, Tools: []app.ToolInfo{}}, nil
+		return control.ToolList{Server: name, State: control.StateDisabled, Cached: true, Tools: []control.ToolInfo{}}, nil
 	}
-	return app.ToolList{Server: name, State: app.StateReady, Tools: []app.ToolInfo{
+	return control.ToolList{Server: name, State: control.StateReady, Tools: []control.ToolInfo{
 		{Name: "read_note", Title: "Read a note", Description: "Reads a note.", ReadOnly: true, Idempotent: true, Enabled: true},
 		{Name: "write_note", Description: "Writes a note.", Enabled: true, Approval: true},
 		{Name: "delete_note", Description: "Deletes a note.", Destructive: true, OpenWorld: true, Enabled: false, OffBy: "delete_*", Approval: true},

@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/assets"
 )
 
@@ -35,7 +35,7 @@ type tray struct {
 	quit    func()
 	onError func(error) // shows a failed toggle to the person
 
-	st      app.Status
+	st      control.Status
 	waiting map[string]int // pending inbox requests per server
 	pending int            // pending inbox requests in all
 	unread  int            // events not yet read
@@ -49,7 +49,7 @@ func newTray(host trayHost, c Core, open func(tab string), quit func(), onError 
 }
 
 // setStatus shows st.
-func (t *tray) setStatus(st app.Status) {
+func (t *tray) setStatus(st control.Status) {
 	t.st = st
 	t.refresh()
 }
@@ -150,7 +150,7 @@ func menuText(m trayMenu) string {
 
 // summary is the tray menu's header: "3 running · 1 error", plus how many
 // servers wait for input, start or are off, and a config error.
-func summary(st app.Status, waiting map[string]int) string {
+func summary(st control.Status, waiting map[string]int) string {
 	if len(st.Servers) == 0 {
 		if st.ConfigError != "" {
 			return "No servers · config error"
@@ -160,15 +160,15 @@ func summary(st app.Status, waiting map[string]int) string {
 	var running, wait, approve, starting, failed, off int
 	for _, s := range st.Servers {
 		switch {
-		case s.State == app.StateNeedsApproval:
+		case s.State == control.StateNeedsApproval:
 			approve++
-		case waiting[s.Name] > 0 || s.State == app.StateWaitingInput:
+		case waiting[s.Name] > 0 || s.State == control.StateWaitingInput:
 			wait++
-		case s.State == app.StateReady:
+		case s.State == control.StateReady:
 			running++
-		case s.State == app.StateError || s.State == app.StateCrashLoop:
+		case s.State == control.StateError || s.State == control.StateCrashLoop:
 			failed++
-		case s.State == app.StateStarting || s.State == app.StateRestarting:
+		case s.State == control.StateStarting || s.State == control.StateRestarting:
 			starting++
 		default:
 			off++
@@ -200,14 +200,14 @@ func summary(st app.Status, waiting map[string]int) string {
 
 // serverLabel is a server's tray item: "ssh — ready", "gmail — error: …",
 // "notes — waiting for input".
-func serverLabel(s app.ServerStatus, waiting int) string {
+func serverLabel(s control.ServerStatus, waiting int) string {
 	state := s.State
 	switch {
-	case s.State == app.StateNeedsApproval:
+	case s.State == control.StateNeedsApproval:
 		state = "waiting for your approval"
-	case waiting > 0 && s.Enabled, s.State == app.StateWaitingInput:
+	case waiting > 0 && s.Enabled, s.State == control.StateWaitingInput:
 		state = "waiting for input"
-	case (s.State == app.StateError || s.State == app.StateCrashLoop) && s.Error != "":
+	case (s.State == control.StateError || s.State == control.StateCrashLoop) && s.Error != "":
 		state += ": " + shorten(s.Error, 60)
 	}
 	return s.Name + " — " + state
@@ -228,12 +228,12 @@ func shorten(s string, n int) string {
 // trayIcon is the tray's icon: attention while a request or a new entry
 // waits for the person, error while a server or the config is in error,
 // else normal.
-func trayIcon(st app.Status, pending int) fyne.Resource {
+func trayIcon(st control.Status, pending int) fyne.Resource {
 	if pending > 0 {
 		return assets.IconAttention
 	}
 	for _, s := range st.Servers {
-		if s.State == app.StateNeedsApproval {
+		if s.State == control.StateNeedsApproval {
 			return assets.IconAttention
 		}
 	}
@@ -241,7 +241,7 @@ func trayIcon(st app.Status, pending int) fyne.Resource {
 		return assets.IconError
 	}
 	for _, s := range st.Servers {
-		if s.Enabled && (s.State == app.StateError || s.State == app.StateCrashLoop) {
+		if s.Enabled && (s.State == control.StateError || s.State == control.StateCrashLoop) {
 			return assets.IconError
 		}
 	}

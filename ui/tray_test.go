@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/assets"
 )
 
@@ -36,11 +36,11 @@ func item(t *testing.T, m trayMenu, prefix string) *fyne.MenuItem {
 }
 
 // fourServers: two running, one in error, one off.
-func fourServers() app.Status {
+func fourServers() control.Status {
 	st := twoServers()
 	st.Servers = append(st.Servers,
-		app.ServerStatus{Name: "ssh", Enabled: true, State: app.StateReady, Tools: 16},
-		app.ServerStatus{Name: "calendar", Enabled: true, State: app.StateCrashLoop,
+		control.ServerStatus{Name: "ssh", Enabled: true, State: control.StateReady, Tools: 16},
+		control.ServerStatus{Name: "calendar", Enabled: true, State: control.StateCrashLoop,
 			Error: "exited with code 3: panic: boom\ngoroutine 1 [running]:"})
 	return st
 }
@@ -95,7 +95,7 @@ func TestTrayMenuCountsInboxAndEvents(t *testing.T) {
 
 func TestTrayWaitingInputState(t *testing.T) {
 	st := twoServers()
-	st.Servers[1].Enabled, st.Servers[1].State = true, app.StateWaitingInput
+	st.Servers[1].Enabled, st.Servers[1].State = true, control.StateWaitingInput
 	if got := serverLabel(st.Servers[1], 0); got != "gmail — waiting for input" {
 		t.Errorf("label %q", got)
 	}
@@ -105,16 +105,16 @@ func TestTrayWaitingInputState(t *testing.T) {
 }
 
 func TestTraySummary(t *testing.T) {
-	st := app.Status{ConfigError: "mcp.json:1:1: bad"}
+	st := control.Status{ConfigError: "mcp.json:1:1: bad"}
 	if got := summary(st, nil); got != "No servers · config error" {
 		t.Errorf("summary = %q", got)
 	}
-	if got := summary(app.Status{}, nil); got != "No servers configured" {
+	if got := summary(control.Status{}, nil); got != "No servers configured" {
 		t.Errorf("summary = %q", got)
 	}
 	st = fourServers()
-	st.Servers[2].State = app.StateError
-	st.Servers[0].State = app.StateStarting
+	st.Servers[2].State = control.StateError
+	st.Servers[0].State = control.StateStarting
 	st.ConfigError = "bad"
 	if got, want := summary(st, nil), "0 running · 1 starting · 2 errors · 1 off · config error"; got != want {
 		t.Errorf("summary = %q, want %q", got, want)
@@ -177,12 +177,12 @@ func TestTrayIconStates(t *testing.T) {
 		t.Errorf("icon with a config error = %s, want %s", got.Name(), assets.IconError.Name())
 	}
 	off := fourServers()
-	off.Servers[3].Enabled, off.Servers[3].State = false, app.StateDisabled
+	off.Servers[3].Enabled, off.Servers[3].State = false, control.StateDisabled
 	tr.setStatus(off)
 	if got := host.icons[len(host.icons)-1]; got != assets.Icon {
 		t.Errorf("icon once the failing server is off = %s, want %s", got.Name(), assets.Icon.Name())
 	}
-	off.Servers = append(off.Servers, app.ServerStatus{Name: "new", Enabled: true, State: app.StateNeedsApproval})
+	off.Servers = append(off.Servers, control.ServerStatus{Name: "new", Enabled: true, State: control.StateNeedsApproval})
 	tr.setStatus(off)
 	if got := host.icons[len(host.icons)-1]; got != assets.IconAttention {
 		t.Errorf("icon with an entry waiting for approval = %s, want %s", got.Name(), assets.IconAttention.Name())

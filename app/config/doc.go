@@ -51,7 +51,7 @@
 // package does no approving (that needs the store and the running core):
 // the app gives that File. A command (`mcptray add`, `remove`, `import`,
 // `toggle`, `tools`) gets it from app.OwnFile, which writes through the
-// running instance's control API (Client.ReplaceConfig, then the core's
+// running instance's control API (control.Client.ReplaceConfig, then the core's
 // File.Replace) or, with none running, approves in the data dir's store
 // and writes; inside the instance, the core's own File (app's Core.ownWrite
 // as Writer) makes the toggles, switches and the Servers and Assistants

@@ -94,6 +94,10 @@ var ErrServerExists = errors.New("a server of that name exists")
 // file or the running instance says it.
 var ErrNoServer = errors.New("no such server")
 
+// ErrNotWaiting is wrapped when an entry asked to be approved does not
+// wait for approval (app.Core.ApproveServer, the control API's 409).
+var ErrNotWaiting = errors.New("it does not wait for approval")
+
 // EntryError refuses an entry before anything is written: Field names
 // what is wrong ("name", "command", "url", "cwd", "env.KEY",
 // "headers.KEY", "args"; "" for the entry as a whole) for a form to show

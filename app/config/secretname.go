@@ -10,6 +10,10 @@ import (
 // where a secret is stored (app.SetSecret) and where an entry names one
 // (File.Add).
 
+// ErrNoSecret is wrapped when no secret has the name asked for
+// (app.Core.RemoveSecret, the control API's 404).
+var ErrNoSecret = errors.New("no such secret")
+
 const (
 	// maxSecretName bounds a name (it is part of a keyring entry's
 	// username).

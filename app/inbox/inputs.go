@@ -2,10 +2,15 @@ package inbox
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/mcptray/mcptray/store"
 )
+
+// ErrNoInputValue is wrapped when no value of an ${input:ID} was stored to
+// forget (app.Core.ForgetInput, the control API's 404).
+var ErrNoInputValue = errors.New("no value stored")
 
 // Inputs holds the ${input:ID} values (VS Code's "inputs") known in this
 // process and the questions for them being asked. Where a value is kept

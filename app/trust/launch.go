@@ -160,10 +160,6 @@ func (ls *Launches) ApproveOwnEdit(old, new []byte) {
 	}
 }
 
-// ErrNotWaiting is wrapped by app.Core.ApproveServer for a server that
-// does not wait for approval.
-var ErrNotWaiting = fmt.Errorf("it does not wait for approval")
-
 // WaitApproval holds a new or changed entry (spec, run by w) in state
 // needs-approval until the person allows it (true) or ctx ends (false).
 // It asks in the inbox once; a no (or no answer) leaves it waiting for

@@ -28,6 +28,10 @@ import (
 // (pins, launch approval, call approval) asks through the inbox and is
 // given what it needs of the core: it imports neither app, app/control,
 // app/events nor cli (nor ui, which only main imports).
+// app/control (the control API and its client) imports no app package but
+// app/config, app/events and app/inbox (whose types are on the wire), no
+// cli, and neither the gateway (mcp) nor mcp/downstream: the client that
+// the CLI links does not link the supervisor.
 // app/config, which reads mcp.json and makes every edit of it, imports no
 // package of the module but the test kit in its tests: app, the gateway,
 // cli and ui use it, never the other way.
@@ -78,6 +82,10 @@ func forbidden(from, to string) string {
 		return "the test kit imports no package of the module"
 	case in(from, "app/trust") && (to == module+"/app" || in(to, "app/control") || in(to, "app/events") || in(to, "cli")):
 		return "trust imports neither app, app/control, app/events nor cli"
+	case in(from, "app/control") && (in(to, "app") && !in(to, "app/control") && !in(to, "app/config") && !in(to, "app/events") && !in(to, "app/inbox") || in(to, "cli")):
+		return "control imports no app package but app/config, app/events and app/inbox, and no cli"
+	case in(from, "app/control") && (to == module+"/mcp" || in(to, "mcp/downstream")):
+		return "control's client links neither the gateway nor the server side"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -228,6 +236,7 @@ func TestDepsRules(t *testing.T) {
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
+		m("app/control"):            {m("app"), m("app/config"), m("app/events"), m("app/inbox"), m("app/trust"), m("cli"), m("mcp"), m("mcp/downstream"), m("mcp/wire")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("app/trust"):              {m("app"), m("app/config"), m("app/inbox"), m("app/keyring"), m("app/control"), m("app/events"), m("cli"), m("ui"), m("mcp"), m("mcp/downstream"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
@@ -248,6 +257,11 @@ func TestDepsRules(t *testing.T) {
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
 		"app/config imports " + m("app") + " (forbidden: mcp.json's reader and editor imports no package of the module)",
+		"app/control imports " + m("app") + " (forbidden: control imports no app package but app/config, app/events and app/inbox, and no cli)",
+		"app/control imports " + m("app/trust") + " (forbidden: control imports no app package but app/config, app/events and app/inbox, and no cli)",
+		"app/control imports " + m("cli") + " (forbidden: control imports no app package but app/config, app/events and app/inbox, and no cli)",
+		"app/control imports " + m("mcp") + " (forbidden: control's client links neither the gateway nor the server side)",
+		"app/control imports " + m("mcp/downstream") + " (forbidden: control's client links neither the gateway nor the server side)",
 		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("app/inbox") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("cli") + " (forbidden: events imports no app package but app/config, and no cli)",

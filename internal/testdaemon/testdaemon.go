@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testkeyring"
 	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
@@ -166,7 +166,7 @@ func (in *Instance) Start() {
 	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if _, err := app.Dial(in.Data); err == nil {
+		if _, err := control.Dial(in.Data); err == nil {
 			return
 		}
 		select {

@@ -1,4 +1,4 @@
-package app
+package control
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/inbox"
 )
 
@@ -104,8 +105,8 @@ func (cl *Client) WatchInbox(ctx context.Context) (<-chan inbox.Event, error) {
 func (cl *Client) ForgetInput(ctx context.Context, id string) error {
 	err := cl.do(ctx, http.MethodPost, "/v1/inputs/"+url.PathEscape(id)+"/forget", nil)
 	var re remoteError
-	if errors.As(err, &re) && errors.Is(err, ErrNoServer) {
-		return remoteError{msg: re.msg, is: ErrNoInputValue} // do maps every 404 to ErrNoServer
+	if errors.As(err, &re) && errors.Is(err, config.ErrNoServer) {
+		return remoteError{msg: re.msg, is: inbox.ErrNoInputValue} // do maps every 404 to ErrNoServer
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package app
+package control
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func (cl *Client) AckEvents(ctx context.Context, req events.AckRequest) (int, er
 }
 
 // History returns the instance's last tool calls, newest first (limit <=
-// 0: DefaultHistory).
+// 0: the instance's default, app.DefaultHistory).
 func (cl *Client) History(ctx context.Context, limit int) ([]ToolCall, error) {
 	path := "/v1/history"
 	if limit > 0 {

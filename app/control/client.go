@@ -1,4 +1,4 @@
-package app
+package control
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // ErrNotRunning means no instance serves the data dir's control socket.
@@ -24,7 +26,7 @@ type Client struct {
 
 // Dial connects to the instance that owns data dir data.
 func Dial(data string) (*Client, error) {
-	sock := socketPath(data)
+	sock := SocketPath(data)
 	conn, err := net.Dial("unix", sock)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, errConnRefused) {
@@ -101,7 +103,7 @@ func (cl *Client) do(ctx context.Context, method, path string, out any) error {
 		var e apiError
 		if json.Unmarshal(body, &e) == nil && e.Error != "" {
 			if resp.StatusCode == http.StatusNotFound {
-				return remoteError{msg: e.Error, is: ErrNoServer}
+				return remoteError{msg: e.Error, is: config.ErrNoServer}
 			}
 			return errors.New(e.Error)
 		}

@@ -1,4 +1,4 @@
-package app
+package control
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/mcp/wire"
 )
 
 // fdsUpgrade is the Upgrade token with which `mcptray connect` hands its
@@ -20,7 +20,7 @@ const fdsUpgrade = "mcp-fds"
 
 // serveHandedStdio receives the two descriptors, serves the gateway on them
 // and closes conn when the session ends, which is connect's cue to exit.
-func (c *Core) serveHandedStdio(ctx context.Context, conn net.Conn, opts mcp.UpstreamOptions) {
+func (h *Handler) serveHandedStdio(ctx context.Context, conn net.Conn, opts mcpOptions) {
 	defer conn.Close()
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
@@ -28,7 +28,7 @@ func (c *Core) serveHandedStdio(ctx context.Context, conn net.Conn, opts mcp.Ups
 	}
 	in, out, err := receiveStdio(uc)
 	if err != nil {
-		c.log.Warn("receiving connect's stdio", "err", err)
+		h.log.Warn("receiving connect's stdio", "err", err)
 		return
 	}
 	// The session also ends when connect goes away (the assistant killed
@@ -39,8 +39,8 @@ func (c *Core) serveHandedStdio(ctx context.Context, conn net.Conn, opts mcp.Ups
 		io.Copy(io.Discard, conn)
 		cancel()
 	}()
-	if err := c.gw.ServeStream(ctx, mcp.StdioStream(in, out), opts); err != nil {
-		c.log.Debug("MCP stream ended", "err", err)
+	if err := h.b.ServeMCP(ctx, wire.StdioStream(in, out), opts.Server, opts.Tools); err != nil {
+		h.log.Debug("MCP stream ended", "err", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package app
+package control
 
 import "time"
 
@@ -16,6 +16,10 @@ const (
 	// given yet; it waits in the inbox.
 	StateWaitingInput = "waiting-input"
 )
+
+// StateNeedsApproval: a new or changed entry waits for the person's yes
+// before it runs.
+const StateNeedsApproval = "needs-approval"
 
 // ServerStatus is one server's row in `mcptray status --json`.
 type ServerStatus struct {
@@ -58,4 +62,19 @@ type Status struct {
 	// mcptray's own it lacks. LoginShell says which, and why.
 	ServerPath string           `json:"serverPath"`
 	LoginShell LoginShellStatus `json:"loginShell"`
+}
+
+// Login shell states, as in Status.LoginShell.
+const (
+	LoginShellOff     = "off"     // not read: Detail says why
+	LoginShellReading = "reading" // servers that start wait for it (at most loginenv.Timeout)
+	LoginShellUsed    = "used"    // servers get its PATH and variables
+	LoginShellFailed  = "failed"  // servers get mcptray's own environment; Detail says why
+)
+
+// LoginShellStatus says where the servers' PATH comes from.
+type LoginShellStatus struct {
+	State  string `json:"state"`
+	Shell  string `json:"shell,omitempty"`
+	Detail string `json:"detail,omitempty"`
 }

@@ -1,7 +1,6 @@
-package app
+package control
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 //	                                             {"events": [...], "notShown": N}, oldest first
 //	POST /v1/events/ack {"ids": [...]} | {"all": true, "server": ""}   {"acked": N}
 //	GET  /v1/history?limit=                      {"calls": [...]}, newest first
-func (c *Core) eventRoutes(mux *http.ServeMux) {
+func (h *Handler) eventRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/events", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		f := events.Filter{Server: q.Get("server")}
@@ -36,7 +35,7 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 			return
 		}
-		page, err := c.EventPage(f)
+		page, err := h.b.EventPage(f)
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 			return
@@ -57,7 +56,7 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 			return
 		}
-		n, err := c.AckEvents(req)
+		n, err := h.b.AckEvents(req)
 		switch {
 		case errors.Is(err, events.ErrNoEvent):
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
@@ -73,7 +72,7 @@ func (c *Core) eventRoutes(mux *http.ServeMux) {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
 			return
 		}
-		calls, err := c.History(int(limit))
+		calls, err := h.b.History(int(limit))
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 			return
@@ -94,35 +93,6 @@ type EventPage struct {
 	// ones when the page has the newest, later ones when it has the
 	// oldest. Counted when the page is read; events keep arriving.
 	NotShown int `json:"notShown"`
-}
-
-// EventPage returns a page of the events f selects: the oldest f.Limit,
-// or with f.Newest the newest f.Limit, and at most MaxEventsPage (also
-// when f.Limit <= 0).
-func (c *Core) EventPage(f events.Filter) (EventPage, error) {
-	if f.Limit <= 0 || f.Limit > MaxEventsPage {
-		f.Limit = MaxEventsPage
-	}
-	ctx := context.Background()
-	want := f.Limit
-	f.Limit++ // one more says whether there are more
-	evs, err := c.store.Events(ctx, f)
-	if err != nil {
-		return EventPage{}, err
-	}
-	if len(evs) <= want {
-		return EventPage{Events: events.FromStore(evs)}, nil
-	}
-	if f.Newest {
-		evs = evs[1:] // the extra one is the oldest
-	} else {
-		evs = evs[:want]
-	}
-	n, err := c.store.CountEvents(ctx, f)
-	if err != nil {
-		return EventPage{}, err
-	}
-	return EventPage{Events: events.FromStore(evs), NotShown: max(n-want, 1)}, nil
 }
 
 type ackReply struct {

@@ -1,19 +1,20 @@
-package app
+package control
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"syscall"
 
-	"github.com/mcptray/mcptray/app/trust"
-	"github.com/mcptray/mcptray/mcp"
+	"github.com/mcptray/mcptray/app/config"
 )
 
-// controlHandler is the JSON control API served on DATA/mcptray.sock. The
+// Handler is the JSON control API served on DATA/mcptray.sock. The
 // CLI (Client) and tests use it; DESIGN.md §12 is its contract.
 //
 //	GET  /v1/status                  Status
@@ -24,49 +25,75 @@ import (
 //	GET  /v1/servers/{name}/tools    ToolList: the server's tools and their switches
 //	POST /v1/servers/{name}/tools/{tool}/enable|disable   rewrite its disabledTools
 //	POST /v1/mcp?server=&tools=      upgrade to a raw MCP stream (mcptray connect)
-//	/v1/events…, /v1/history         events and tool-call history (control_events.go)
-//	/v1/inbox…, /v1/inputs…          the secret inbox (control_inbox.go)
-//	/v1/secrets…                     the ${keyring:NAME} secrets (control_secrets.go)
-//	PUT  /v1/config                  replace mcp.json as mcptray's own edit (configedit.go)
+//	/v1/events…, /v1/history         events and tool-call history (events.go)
+//	/v1/inbox…, /v1/inputs…          the secret inbox (inbox.go)
+//	/v1/secrets…                     the ${keyring:NAME} secrets (secrets.go)
+//	PUT  /v1/config                  replace mcp.json as mcptray's own edit (config.go)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500; 403 when one of
 // mcptray's servers, or a process of theirs, asks for what only the person
 // may do (peer.go): enable, disable, approve, the tool switches, answers,
 // forgetting an input, setting or removing a secret, PUT /v1/config.
-func (c *Core) controlHandler() http.Handler {
-	mux := http.NewServeMux()
+type Handler struct {
+	b   Backend
+	log *slog.Logger
+	mux *http.ServeMux
+}
+
+// NewHandler serves the control API of b; log gets what a client is not
+// told (an MCP session's end, stdio that could not be received).
+func NewHandler(b Backend, log *slog.Logger) *Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	h := &Handler{b: b, log: log, mux: http.NewServeMux()}
+	h.routes()
+	return h
+}
+
+// ServeHTTP serves one request of the control API.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// ConnContext is the control server's http.Server.ConnContext: it records
+// the process on the other end of the connection (peer.go).
+func (h *Handler) ConnContext(ctx context.Context, conn net.Conn) context.Context {
+	return h.peerContext(ctx, conn)
+}
+
+func (h *Handler) routes() {
+	mux := h.mux
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, c.Status())
+		writeJSON(w, http.StatusOK, h.b.Status())
 	})
 	mux.HandleFunc("POST /v1/servers/{name}/{action}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
 		var err error
 		switch r.PathValue("action") {
 		case "enable":
-			if c.refuseServer(w, r, "turn a server on") {
+			if h.refuseServer(w, r, "turn a server on") {
 				return
 			}
-			err = c.SetEnabled(name, true)
+			err = h.b.SetEnabled(name, true)
 		case "disable":
-			if c.refuseServer(w, r, "turn a server off") {
+			if h.refuseServer(w, r, "turn a server off") {
 				return
 			}
-			err = c.SetEnabled(name, false)
+			err = h.b.SetEnabled(name, false)
 		case "restart":
-			err = c.Restart(name)
+			err = h.b.Restart(name)
 		case "approve":
-			if c.refuseServer(w, r, "approve what a server runs") {
+			if h.refuseServer(w, r, "approve what a server runs") {
 				return
 			}
-			err = c.ApproveServer(name)
+			err = h.b.ApproveServer(name)
 		default:
 			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
 			return
 		}
 		switch {
-		case errors.Is(err, ErrNoServer):
+		case errors.Is(err, config.ErrNoServer):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
-		case errors.Is(err, trust.ErrNotWaiting):
+		case errors.Is(err, config.ErrNotWaiting):
 			writeJSON(w, http.StatusConflict, apiError{Error: err.Error()})
 		case err != nil:
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
@@ -75,14 +102,14 @@ func (c *Core) controlHandler() http.Handler {
 		}
 	})
 	mux.HandleFunc("GET /v1/servers/{name}/tools", func(w http.ResponseWriter, r *http.Request) {
-		l, err := c.Tools(r.PathValue("name"))
+		l, err := h.b.Tools(r.PathValue("name"))
 		if err != nil {
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 			return
 		}
 		writeJSON(w, http.StatusOK, l)
 	})
-	mux.HandleFunc("POST /v1/servers/{name}/tools/{tool}/{action}", c.personOnly("turn a tool on or off", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("POST /v1/servers/{name}/tools/{tool}/{action}", h.personOnly("turn a tool on or off", func(w http.ResponseWriter, r *http.Request) {
 		var on bool
 		switch r.PathValue("action") {
 		case "enable":
@@ -92,9 +119,9 @@ func (c *Core) controlHandler() http.Handler {
 			writeJSON(w, http.StatusNotFound, apiError{Error: "unknown action " + r.PathValue("action")})
 			return
 		}
-		err := c.SetToolEnabled(r.PathValue("name"), r.PathValue("tool"), on)
+		err := h.b.SetToolEnabled(r.PathValue("name"), r.PathValue("tool"), on)
 		switch {
-		case errors.Is(err, ErrNoServer):
+		case errors.Is(err, config.ErrNoServer):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 		case err != nil:
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})
@@ -102,12 +129,11 @@ func (c *Core) controlHandler() http.Handler {
 			writeJSON(w, http.StatusOK, struct{}{})
 		}
 	}))
-	mux.HandleFunc("POST /v1/mcp", c.serveMCPUpgrade)
-	c.eventRoutes(mux)  // control_events.go
-	c.inboxRoutes(mux)  // control_inbox.go
-	c.configRoutes(mux) // configedit.go
-	c.secretRoutes(mux) // control_secrets.go
-	return mux
+	mux.HandleFunc("POST /v1/mcp", h.serveMCPUpgrade)
+	h.eventRoutes(mux)  // events.go
+	h.inboxRoutes(mux)  // inbox.go
+	h.configRoutes(mux) // config.go
+	h.secretRoutes(mux) // secrets.go
 }
 
 // mcpUpgrade is the Upgrade token for a raw newline-delimited JSON-RPC
@@ -116,10 +142,10 @@ const mcpUpgrade = "mcp-stdio"
 
 // serveMCPUpgrade turns a control connection into an MCP session with the
 // gateway: `mcptray connect` pipes the assistant's stdio through it.
-func (c *Core) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
-	opts := mcp.UpstreamOptions{Server: r.URL.Query().Get("server"), Tools: r.URL.Query().Get("tools")}
+func (h *Handler) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
+	opts := mcpOptions{Server: r.URL.Query().Get("server"), Tools: r.URL.Query().Get("tools")}
 	if opts.Tools == "" {
-		opts.Tools = c.toolsMode()
+		opts.Tools = h.b.ToolsMode()
 	}
 	switch opts.Tools {
 	case "live", "stable", "dynamic":
@@ -128,11 +154,8 @@ func (c *Core) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if opts.Server != "" {
-		c.mu.Lock()
-		_, ok := c.servers[opts.Server]
-		c.mu.Unlock()
-		if !ok {
-			writeJSON(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no server named %q in %s", opts.Server, c.opts.ConfigPath)})
+		if err := h.b.CheckServer(opts.Server); err != nil {
+			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 			return
 		}
 	}
@@ -152,15 +175,18 @@ func (c *Core) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if upgrade == fdsUpgrade {
-		c.serveHandedStdio(r.Context(), conn, opts)
+		h.serveHandedStdio(r.Context(), conn, opts)
 		return
 	}
 	stream := &bufferedConn{Conn: conn, r: brw.Reader}
-	if err := c.gw.ServeStream(r.Context(), stream, opts); err != nil {
-		c.log.Debug("MCP stream ended", "err", err)
+	if err := h.b.ServeMCP(r.Context(), stream, opts.Server, opts.Tools); err != nil {
+		h.log.Debug("MCP stream ended", "err", err)
 	}
 	conn.Close()
 }
+
+// mcpOptions are a session's: its server ("" for all) and tools mode.
+type mcpOptions struct{ Server, Tools string }
 
 // bufferedConn reads what the HTTP server buffered before the upgrade,
 // then the connection.

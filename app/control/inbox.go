@@ -1,4 +1,4 @@
-package app
+package control
 
 import (
 	"encoding/json"
@@ -22,10 +22,10 @@ import (
 // Answering and forgetting are the person's alone: 403 to a server's
 // process (peer.go). Such a process reads, and watches, its own server's
 // requests only (none when it names no server).
-func (c *Core) inboxRoutes(mux *http.ServeMux) {
+func (h *Handler) inboxRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/inbox", func(w http.ResponseWriter, r *http.Request) {
-		reqs := c.Inbox()
-		if server, all := c.inboxViewer(r); !all {
+		reqs := h.b.Inbox()
+		if server, all := h.inboxViewer(r); !all {
 			mine := []inbox.Request{}
 			for _, req := range reqs {
 				if server != "" && req.Server == server {
@@ -36,8 +36,8 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusOK, InboxList{Requests: reqs})
 	})
-	mux.HandleFunc("GET /v1/inbox/watch", c.serveInboxWatch)
-	mux.HandleFunc("POST /v1/inbox/{id}", c.personOnly("answer the inbox", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /v1/inbox/watch", h.serveInboxWatch)
+	mux.HandleFunc("POST /v1/inbox/{id}", h.personOnly("answer the inbox", func(w http.ResponseWriter, r *http.Request) {
 		var a inbox.Answer
 		dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
 		dec.UseNumber()
@@ -46,7 +46,7 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 			writeJSON(w, http.StatusBadRequest, apiError{Error: "the answer is not a JSON object {\"action\", \"content\"}"})
 			return
 		}
-		err := c.Answer(r.PathValue("id"), a)
+		err := h.b.Answer(r.PathValue("id"), a)
 		var inv *inbox.InvalidAnswerError
 		switch {
 		case err == nil:
@@ -59,11 +59,11 @@ func (c *Core) inboxRoutes(mux *http.ServeMux) {
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		}
 	}))
-	mux.HandleFunc("POST /v1/inputs/{id}/forget", c.personOnly("forget an input", func(w http.ResponseWriter, r *http.Request) {
-		switch err := c.ForgetInput(r.PathValue("id")); {
+	mux.HandleFunc("POST /v1/inputs/{id}/forget", h.personOnly("forget an input", func(w http.ResponseWriter, r *http.Request) {
+		switch err := h.b.ForgetInput(r.PathValue("id")); {
 		case err == nil:
 			writeJSON(w, http.StatusOK, struct{}{})
-		case errors.Is(err, ErrNoInputValue):
+		case errors.Is(err, inbox.ErrNoInputValue):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})
@@ -84,9 +84,9 @@ type invalidAnswerBody struct {
 }
 
 // serveInboxWatch streams inbox events until the client goes away.
-func (c *Core) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
-	server, all := c.inboxViewer(r)
-	events, cancel := c.SubscribeInbox()
+func (h *Handler) serveInboxWatch(w http.ResponseWriter, r *http.Request) {
+	server, all := h.inboxViewer(r)
+	events, cancel := h.b.SubscribeInbox()
 	defer cancel()
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package app
+package control
 
 import "syscall"
 
