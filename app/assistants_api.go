@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcptray/mcptray/app/assistants"
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // The Assistants tab's API: the assistants' configs as `mcptray setup` and
@@ -217,7 +218,7 @@ func (c *Core) PlanImport(client string) (*ImportPlan, error) {
 func (c *Core) keyringHas() func(name string) bool {
 	list := c.secretNames
 	if list == nil {
-		list = SecretNames
+		list = keyring.SecretNames
 	}
 	names, err := list()
 	if err != nil {

@@ -297,7 +297,7 @@ func TestImportMovesASecretIntoTheRealKeyring(t *testing.T) {
 	if got, err := keyring.Get("keyring/" + name); err != nil || got != value {
 		t.Fatalf("keyring/%s: %v (holds the value: %t)", name, err, got == value)
 	}
-	if names, err := SecretNames(); err != nil || !strings.Contains(strings.Join(names, " "), name) {
+	if names, err := keyring.SecretNames(); err != nil || !strings.Contains(strings.Join(names, " "), name) {
 		t.Errorf("SecretNames() = %v, %v; want %s among them", names, err, name)
 	}
 	if cfg := readTestFile(t, h.cfgPath); strings.Contains(cfg, value) || !strings.Contains(cfg, "${keyring:"+name+"}") {

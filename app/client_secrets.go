@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // SecretNames lists the names of the ${keyring:NAME} secrets.
@@ -46,12 +48,12 @@ func (cl *Client) SetSecret(ctx context.Context, name, value string) error {
 }
 
 // RemoveSecret asks the instance to delete ${keyring:name}; one that is
-// not stored wraps ErrNoSecret.
+// not stored wraps keyring.ErrNoSecret.
 func (cl *Client) RemoveSecret(ctx context.Context, name string) error {
 	err := cl.do(ctx, http.MethodDelete, "/v1/secrets/"+url.PathEscape(name), nil)
 	var re remoteError
 	if errors.As(err, &re) && errors.Is(err, ErrNoServer) {
-		return remoteError{msg: re.msg, is: ErrNoSecret} // do maps every 404 to ErrNoServer
+		return remoteError{msg: re.msg, is: keyring.ErrNoSecret} // do maps every 404 to ErrNoServer
 	}
 	return err
 }

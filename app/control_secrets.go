@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // secretRoutes adds the ${keyring:NAME} secrets to the control API:
@@ -50,7 +51,7 @@ func (c *Core) secretRoutes(mux *http.ServeMux) {
 		switch err := c.RemoveSecret(r.PathValue("name")); {
 		case err == nil:
 			writeJSON(w, http.StatusOK, struct{}{})
-		case errors.Is(err, ErrNoSecret):
+		case errors.Is(err, keyring.ErrNoSecret):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
 		default:
 			writeJSON(w, http.StatusInternalServerError, apiError{Error: err.Error()})

@@ -5,9 +5,9 @@ import (
 	"io"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
-	"github.com/mcptray/mcptray/app/config"
 )
 
 // Core is what the UI needs from the core; *app.Core satisfies it. The UI
@@ -71,7 +71,7 @@ type Core interface {
 	AssistantsCore
 	// SecretNames lists the names of the ${keyring:NAME} secrets (never a
 	// value); SetSecret stores one and restarts the servers using it;
-	// RemoveSecret deletes one (an error wrapping app.ErrNoSecret when
+	// RemoveSecret deletes one (an error wrapping keyring.ErrNoSecret when
 	// there is none).
 	SecretNames() ([]string, error)
 	SetSecret(name, value string) error

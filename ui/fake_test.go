@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
-	"github.com/mcptray/mcptray/app/config"
 )
 
 // fakeCore is a Core whose methods call its function fields; a nil field

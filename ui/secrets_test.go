@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // fakeSecrets is the core's ${keyring:NAME} secrets, in memory.
@@ -52,7 +52,7 @@ func (f *fakeCore) SetSecret(name, value string) error {
 
 func (f *fakeCore) RemoveSecret(name string) error {
 	if f.secrets == nil || f.secrets.values[name] == "" {
-		return fmt.Errorf("%w: there is no ${keyring:%s} in the keyring", app.ErrNoSecret, name)
+		return fmt.Errorf("%w: there is no ${keyring:%s} in the keyring", keyring.ErrNoSecret, name)
 	}
 	delete(f.secrets.values, name)
 	return nil

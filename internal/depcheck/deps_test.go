@@ -24,6 +24,8 @@ import (
 // app but app/config, and no cli. For the split of app (issue 29):
 // app/inbox imports no app package but app/config (so neither app,
 // app/control, app/events nor app/trust), and no cli package.
+// app/keyring, which the CLI, the core and mcptray-google all use,
+// imports no package of the module but app/config (the secrets' names).
 // app/config, which reads mcp.json and makes every edit
 // of it, imports no package of the module: app, the gateway, cli and ui
 // use it, never the other way.
@@ -70,6 +72,8 @@ func forbidden(from, to string) string {
 		return "the inbox imports no app package but app/config"
 	case in(from, "app/inbox") && in(to, "cli"):
 		return "the inbox imports no cli package"
+	case in(from, "app/keyring") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/keyring") && !in(to, "app/config"):
+		return "the keyring imports no package of the module but app/config"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -216,7 +220,7 @@ func TestDepsRules(t *testing.T) {
 		m("app/config"):             {"example.com/pretty", m("app")},
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
-		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
+		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp", m("app/config"), m("app"), m("cli")},
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
@@ -245,6 +249,8 @@ func TestDepsRules(t *testing.T) {
 		"app/inbox imports " + m("app/trust") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("cli") + " (forbidden: the inbox imports no cli package)",
 		"app/inbox imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"app/keyring imports " + m("app") + " (forbidden: the keyring imports no package of the module but app/config)",
+		"app/keyring imports " + m("cli") + " (forbidden: the keyring imports no package of the module but app/config)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
