@@ -26,6 +26,8 @@ import (
 // app/control, app/events nor app/trust), and no cli package.
 // app/keyring, which the CLI, the core and mcptray-google all use,
 // imports no package of the module but app/config (the secrets' names).
+// app/googleaccounts, the Google tab's facade, imports no app package but
+// app/googlekeys and app/keyring, and no cli.
 // app/config, which reads mcp.json and makes every edit
 // of it, imports no package of the module: app, the gateway, cli and ui
 // use it, never the other way.
@@ -74,6 +76,8 @@ func forbidden(from, to string) string {
 		return "the inbox imports no cli package"
 	case in(from, "app/keyring") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/keyring") && !in(to, "app/config"):
 		return "the keyring imports no package of the module but app/config"
+	case in(from, "app/googleaccounts") && (in(to, "app") && !in(to, "app/googleaccounts") && !in(to, "app/googlekeys") && !in(to, "app/keyring") || in(to, "cli")):
+		return "the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -222,6 +226,7 @@ func TestDepsRules(t *testing.T) {
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp", m("app/config"), m("app"), m("cli")},
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
+		m("app/googleaccounts"):     {m("app"), m("app/googlekeys"), m("app/keyring"), m("app/config"), m("cli"), m("mcp/servers/google")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp/mcptest"):            {m("ui")},
@@ -243,6 +248,9 @@ func TestDepsRules(t *testing.T) {
 		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("app/inbox") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("cli") + " (forbidden: events imports no app package but app/config, and no cli)",
+		"app/googleaccounts imports " + m("app") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
+		"app/googleaccounts imports " + m("app/config") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
+		"app/googleaccounts imports " + m("cli") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
 		"app/inbox imports " + m("app") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/control") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/events") + " (forbidden: the inbox imports no app package but app/config)",
