@@ -28,6 +28,8 @@ import (
 // imports no package of the module but app/config (the secrets' names).
 // app/googleaccounts, the Google tab's facade, imports no app package but
 // app/googlekeys and app/keyring, and no cli.
+// app/assistants (setup, import, the Assistants tab's API) imports no app
+// package but app/config, and no cli: the CLI and the UI both use it.
 // app/config, which reads mcp.json and makes every edit
 // of it, imports no package of the module: app, the gateway, cli and ui
 // use it, never the other way.
@@ -78,6 +80,8 @@ func forbidden(from, to string) string {
 		return "the keyring imports no package of the module but app/config"
 	case in(from, "app/googleaccounts") && (in(to, "app") && !in(to, "app/googleaccounts") && !in(to, "app/googlekeys") && !in(to, "app/keyring") || in(to, "cli")):
 		return "the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli"
+	case in(from, "app/assistants") && (in(to, "app") && !in(to, "app/assistants") && !in(to, "app/config") || in(to, "cli")):
+		return "the assistants' configs import no app package but app/config, and no cli"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -225,6 +229,7 @@ func TestDepsRules(t *testing.T) {
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
 		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp", m("app/config"), m("app"), m("cli")},
+		m("app/assistants"):         {m("app"), m("app/config"), m("app/keyring"), m("cli"), "github.com/BurntSushi/toml"},
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
 		m("app/googleaccounts"):     {m("app"), m("app/googlekeys"), m("app/keyring"), m("app/config"), m("cli"), m("mcp/servers/google")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
@@ -243,6 +248,9 @@ func TestDepsRules(t *testing.T) {
 	}
 	want := []string{
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
+		"app/assistants imports " + m("app") + " (forbidden: the assistants' configs import no app package but app/config, and no cli)",
+		"app/assistants imports " + m("app/keyring") + " (forbidden: the assistants' configs import no app package but app/config, and no cli)",
+		"app/assistants imports " + m("cli") + " (forbidden: the assistants' configs import no app package but app/config, and no cli)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
 		"app/config imports " + m("app") + " (forbidden: mcp.json's reader and editor imports no package of the module)",
 		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
