@@ -14,6 +14,7 @@ import (
 // says when the burst is over (the count at half the cap), and returns
 // from a waiting Accept when closed.
 func TestCapConns(t *testing.T) {
+	t.Parallel()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
