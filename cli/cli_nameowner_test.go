@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -42,17 +42,6 @@ func (g *gatewayConn) promptText(name string) (text, errText string) {
 		text = r.Messages[0].Content.Text
 	}
 	return text, errText
-}
-
-// eventually polls cond (a gateway request each time) until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never", what)
-		}
-	}
 }
 
 // A prefixed name belongs to one server, fixed by the configured server
@@ -92,7 +81,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 		in.WaitFor("a_ off", states("a_", "disabled"))
 		var text string
 		var isErr bool
-		eventually(t, "a___b no longer a_'s b", func() bool {
+		testkit.WaitFor(t, "a___b no longer a_'s b", func() bool {
 			text, isErr = callResult(t, g.tool("a___b", map[string]any{}))
 			return isErr || text != "b"
 		})
@@ -103,7 +92,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 			t.Fatal(errs)
 		}
 		in.WaitFor("a_ ready again", states("a_", "ready"))
-		eventually(t, "a___b served again", func() bool {
+		testkit.WaitFor(t, "a___b served again", func() bool {
 			text, isErr = callResult(t, g.tool("a___b", map[string]any{}))
 			return !isErr
 		})
@@ -113,7 +102,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 	})
 
 	t.Run("off from the start", func(t *testing.T) {
-		eventually(t, "c's _d seen", func() bool {
+		testkit.WaitFor(t, "c's _d seen", func() bool {
 			_, ok := toolsByName(t, in, "c")["_d"]
 			return ok
 		})
@@ -126,7 +115,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 	})
 
 	t.Run("prompts", func(t *testing.T) {
-		eventually(t, "p___q listed", func() bool { return g.promptsListed()["p___q"] == "q" })
+		testkit.WaitFor(t, "p___q listed", func() bool { return g.promptsListed()["p___q"] == "q" })
 		if text, errText := g.promptText("p___q"); text != "q" {
 			t.Errorf("p___q: %q %s (want p_'s q)", text, errText)
 		}
@@ -134,7 +123,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 			t.Fatal(errs)
 		}
 		in.WaitFor("p_ off", states("p_", "disabled"))
-		eventually(t, "p_'s q gone", func() bool { return g.promptsListed()["p___q"] != "q" })
+		testkit.WaitFor(t, "p_'s q gone", func() bool { return g.promptsListed()["p___q"] != "q" })
 		if text, errText := g.promptText("p___q"); errText == "" {
 			t.Errorf("p___q while p_ is off reached %q (server p's prompt)", text)
 		}
@@ -142,7 +131,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 
 	t.Run("names that sanitise alike", func(t *testing.T) {
 		var mine string // x_y's k.m
-		eventually(t, "x_y's k.m listed", func() bool {
+		testkit.WaitFor(t, "x_y's k.m listed", func() bool {
 			for _, n := range g.listedTools() {
 				if strings.HasPrefix(n, "x_y") && strings.HasSuffix(n, "__k_m") {
 					mine = n
@@ -162,7 +151,7 @@ func TestNameBelongsToOneServer(t *testing.T) {
 		}
 		in.WaitFor("x_y off", states("x_y", "disabled"))
 		var text string
-		eventually(t, mine+" no longer x_y's k.m", func() bool {
+		testkit.WaitFor(t, mine+" no longer x_y's k.m", func() bool {
 			res, errText := g.call("tools/call", map[string]any{"name": mine, "arguments": map[string]any{}})
 			text = ""
 			if errText == "" {

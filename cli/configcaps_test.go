@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // manyServers is one real server, "echo", and n-1 disabled entries.
@@ -22,18 +24,12 @@ func manyServers(t *testing.T, n int) map[string]any {
 // 1000 rows).
 func waitBrief(in *instance, what string, cond func(statusJSON) bool) statusJSON {
 	in.T.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		st := in.Status()
-		if cond(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			s, pid := state(st, "echo")
-			in.T.Fatalf("timed out waiting for %s: %d servers, echo %s pid %d, configError %q", what, len(st.Servers), s, pid, st.ConfigError)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var st statusJSON
+	if !testkit.Eventually(time.Minute, func() bool { st = in.Status(); return cond(st) }) {
+		s, pid := state(st, "echo")
+		in.T.Fatalf("timed out waiting for %s: %d servers, echo %s pid %d, configError %q", what, len(st.Servers), s, pid, st.ConfigError)
 	}
+	return st
 }
 
 // TestConfigCaps: a 1000-entry config loads and stops quickly; 1001 entries

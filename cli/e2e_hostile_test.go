@@ -94,22 +94,15 @@ func (c *lineClient) call(method, params string) string {
 //
 // The other tools keep working.
 func TestHostileServerThroughConnect(t *testing.T) {
-	dir := t.TempDir()
-	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
 	exe, _ := os.Executable()
-	cfg, _ := json.Marshal(map[string]any{
+	in := &instance{testdaemon.StartConfig(t, map[string]any{
 		"mcpServers": map[string]any{
 			"a":    fakeEntry(t, "echo", "MCPTRAY_FAKE_TOOLS", "b__pid"),
 			"a__b": map[string]any{"command": exe, "disabled": true},
 			"h":    fakeEntry(t, "hostile"),
 		},
 		"x-mcptray": map[string]any{"callTimeout": "5s"},
-	})
-	if err := os.WriteFile(in.Config, cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	in.Start()
+	})}
 	in.WaitFor("a and h ready", states("a", "ready", "h", "ready", "a__b", "disabled"))
 	c := startLineClient(t, in)
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,21 +18,14 @@ import (
 // assistant's requests, or ends its session, and says so in its log;
 // another assistant's calls are answered meanwhile.
 func TestAssistantThatNeverReads(t *testing.T) {
-	dir := t.TempDir()
-	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
 	// The laggard reads its stdin between calls, one at a time: under load
 	// (-race, CPU hogs) its 256 KB calls can keep it from reading for longer
 	// than the default inputTimeout, whose own tests are elsewhere
 	// (TestDeafServerFreesHTTPConnections). This test is about the assistant.
-	cfg, _ := json.Marshal(map[string]any{
+	in := &instance{testdaemon.StartConfig(t, map[string]any{
 		"mcpServers": map[string]any{"lag": fakeEntry(t, "laggard")},
 		"x-mcptray":  map[string]any{"inputTimeout": "10m"},
-	})
-	if err := os.WriteFile(in.Config, cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	in.Start()
+	})}
 	in.WaitFor("lag ready", states("lag", "ready"))
 	before, err := readMemory(in.Cmd.Process.Pid)
 	if err != nil {
@@ -113,17 +105,10 @@ func TestAssistantThatNeverReads(t *testing.T) {
 // still answered, and the two calls end at the call timeout
 // (x-mcptray.callTimeout) with an error that says why.
 func TestDeafServerThroughConnect(t *testing.T) {
-	dir := t.TempDir()
-	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
-	cfg, _ := json.Marshal(map[string]any{
+	in := &instance{testdaemon.StartConfig(t, map[string]any{
 		"mcpServers": map[string]any{"deaf": fakeEntry(t, "laggard"), "ok": fakeEntry(t, "laggard")},
 		"x-mcptray":  map[string]any{"callTimeout": "3s"},
-	})
-	if err := os.WriteFile(in.Config, cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	in.Start()
+	})}
 	in.WaitFor("both ready", states("deaf", "ready", "ok", "ready"))
 	c := startLineClient(t, in)
 	if line := c.call("tools/call", `{"name":"deaf__deaf","arguments":{}}`); !strings.Contains(line, `"deaf"`) {

@@ -111,15 +111,10 @@ func TestRealAssistantsConnectThroughMcptray(t *testing.T) {
 	in := &testdaemon.Instance{T: t, Bin: bin, Env: env,
 		Config: filepath.Join(home, ".config", "mcptray", "mcp.json"),
 		Data:   filepath.Join(home, ".local", "state", "mcptray")}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	if err := os.MkdirAll(filepath.Dir(in.Config), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	writeConfig(t, in.Config, map[string]any{
+	in.StartConfig(map[string]any{"mcpServers": map[string]any{
 		"everything": map[string]any{"command": "node", "args": []string{everything, "stdio"}},
 		"echo":       fakeEntry(t, "echo"),
-	})
-	in.Start()
+	}})
 	// A built mcptray asks before it runs a new entry (but on its first
 	// start with a keyring, which approves the config it finds): approve
 	// them as a person does.

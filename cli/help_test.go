@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/help/*.txt from what the commands print")
@@ -33,21 +35,7 @@ func TestHelpGolden(t *testing.T) {
 		if code != 0 || errs != "" {
 			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", args, code, errs)
 		}
-		path := filepath.Join("testdata", "help", name+".txt")
-		if *update {
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (go test -run TestHelpGolden -update ./cli/ writes it)", err)
-		}
-		if out != string(want) {
-			t.Errorf("mcptray %s printed:\n%s\nwant (%s):\n%s", strings.Join(args, " "), out, path, want)
-		}
+		testkit.Golden(t, filepath.Join("testdata", "help", name+".txt"), []byte(out), *update, "go test -run TestHelpGolden -update ./cli/")
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -59,14 +60,10 @@ func TestInboxStorm(t *testing.T) {
 	}
 	defer st.Close()
 	var rows []store.Elicitation
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	testkit.Eventually(time.Minute, func() bool {
 		rows, err = st.Elicitations(context.Background(), 0)
-		if err == nil && len(rows) >= stormRequests || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil && len(rows) >= stormRequests
+	})
 	if err != nil {
 		t.Errorf("reading the audit rows: %v", err)
 	}
@@ -85,13 +82,7 @@ func TestInboxStorm(t *testing.T) {
 
 	// The database's descriptors are back to where they were.
 	var fds int
-	deadline = time.Now().Add(60 * time.Second)
-	for {
-		if fds = dbFDs(t, pid, db); fds <= base+10 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testkit.Eventually(time.Minute, func() bool { fds = dbFDs(t, pid, db); return fds <= base+10 })
 	if fds > base+10 {
 		t.Errorf("%d descriptors on %s after the storm, %d before", fds, db, base)
 	}

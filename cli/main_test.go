@@ -17,6 +17,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/cli/googleserve"
 	"github.com/mcptray/mcptray/internal/testdaemon"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -92,12 +93,8 @@ func alive(pid int) bool {
 
 func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s (pid %d) still alive", what, pid)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Eventually(20*time.Second, func() bool { return !alive(pid) }) {
+		t.Fatalf("%s (pid %d) still alive", what, pid)
 	}
 }
 
@@ -192,12 +189,8 @@ func TestDaemonCLI(t *testing.T) {
 	var follow syncBuffer
 	go app.TailLog(ctx, in.Data, "echo", &follow, true)
 	in.Run("restart", "echo")
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(follow.String(), "restart requested") {
-		if time.Now().After(deadline) {
-			t.Fatalf("logs -f never showed the restart:\n%s", follow.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Eventually(20*time.Second, func() bool { return strings.Contains(follow.String(), "restart requested") }) {
+		t.Fatalf("logs -f never showed the restart:\n%s", follow.String())
 	}
 
 	// A second daemon on the same data dir says where the first one is.

@@ -14,8 +14,7 @@ import (
 func startDaemonAt(t *testing.T, config, data string) *instance {
 	t.Helper()
 	in := &instance{&testdaemon.Instance{T: t, Config: config, Data: data}}
-	in.FlagsFirst = []string{"--config", config, "--data", data}
-	in.Start()
+	in.StartConfig(nil)
 	return in
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,7 +36,7 @@ func TestNotReadingFailsUnreadCallsAtOnce(t *testing.T) {
 		res, err := tc.CallTool(ctx, &sdk.CallToolParams{Name: "lag__hold", Arguments: map[string]any{}})
 		held <- outcome{res, err}
 	}()
-	waitFor(t, "the server holding the call it read", func() bool { return f.log.has("stderr|holding") })
+	testkit.WaitFor(t, "the server holding the call it read", func() bool { return f.log.Has("stderr|holding") })
 
 	_, err := tc.CallTool(ctx, &sdk.CallToolParams{Name: "lag__echo", Arguments: map[string]any{"message": "unread"}})
 	if err == nil || !strings.Contains(err.Error(), `server "lag" is not reading its input (it read nothing for 1s); the call was cancelled`) {
@@ -60,12 +61,12 @@ func TestNotReadingFailsUnreadCallsAtOnce(t *testing.T) {
 	if o := <-held; o.err != nil || textOf(t, o.res) != "held" {
 		t.Fatalf("the call the server read: %+v %v", o.res, o.err)
 	}
-	waitFor(t, "the server heard again", func() bool { return !f.Session.NotReading() })
+	testkit.WaitFor(t, "the server heard again", func() bool { return !f.Session.NotReading() })
 	if res, _, err := tc.call(t, "lag__echo", map[string]any{"message": "again"}); err != nil || textOf(t, res) != "again" {
 		t.Fatalf("a call once it reads again: %v %v", res, err)
 	}
 	for _, want := range []string{"stdin|not reading its input: nothing read for 1s while lines wait; calls to it fail until it reads again", "stdin|reading its input again"} {
-		if !f.log.has(want) {
+		if !f.log.Has(want) {
 			t.Errorf("log lacks %q: %s", want, f.log)
 		}
 	}
@@ -87,7 +88,7 @@ func TestHugeReplyIDInMiddleFailsOldest(t *testing.T) {
 	if res, _, err := tc.call(t, "lag__echo", map[string]any{"message": "next"}); err != nil || textOf(t, res) != "next" {
 		t.Fatalf("the call after: %v %v", res, err)
 	}
-	if !f.log.has("stdout|its id was not at either end: the oldest call in flight failed in its place") {
+	if !f.log.Has("stdout|its id was not at either end: the oldest call in flight failed in its place") {
 		t.Errorf("log: %s", f.log)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -101,7 +102,7 @@ func TestDuplicateKeysRefusedStream(t *testing.T) {
 			}
 		})
 	}
-	waitFor(t, "the good calls' records", func() bool { return len(recs.tools()) >= 2 }) // recorded after the answer went
+	testkit.WaitFor(t, "the good calls' records", func() bool { return len(recs.tools()) >= 2 }) // recorded after the answer went
 	if got := strings.Join(recs.tools(), " "); got != "h/read_note h/read_note" {
 		t.Errorf("calls recorded: %s; want the two good calls only", got)
 	}

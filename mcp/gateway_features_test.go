@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -158,7 +159,7 @@ func TestGatewayElicitation(t *testing.T) {
 	if _, _, err := eager.call(t, "r__log", map[string]any{"message": "pw=hunter22"}); err != nil {
 		t.Fatal(err)
 	}
-	f.log.wait(t, "info|fake: pw=[redacted]")
+	f.log.Wait(t, "info|fake: pw=[redacted]")
 
 	// A request the server marks for the person goes to the inbox, even
 	// from the call of an assistant that could answer it.
@@ -237,7 +238,7 @@ func TestGatewayResourcesPromptsCompletionLogging(t *testing.T) {
 	single := connectStream(t, g, UpstreamOptions{Server: "r"}, nil)
 	ctx := context.Background()
 
-	waitFor(t, "resources", func() bool {
+	testkit.WaitFor(t, "resources", func() bool {
 		res, err := c.ListResources(ctx, nil)
 		return err == nil && len(res.Resources) == 1 && res.Resources[0].URI == "fake://readme"
 	})
@@ -263,7 +264,7 @@ func TestGatewayResourcesPromptsCompletionLogging(t *testing.T) {
 	if err != nil || gp.Messages[0].Content.(*sdk.TextContent).Text != "Hello, Ada!" {
 		t.Errorf("get prompt: %+v %v", gp, err)
 	}
-	waitFor(t, "the single route's prompts", func() bool {
+	testkit.WaitFor(t, "the single route's prompts", func() bool {
 		sp, err := single.ListPrompts(ctx, nil)
 		return err == nil && len(sp.Prompts) == 1 && sp.Prompts[0].Name == "greet"
 	})
@@ -384,7 +385,7 @@ func TestGatewayHTTPServer(t *testing.T) {
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled call: %v", err)
 	}
-	waitFor(t, "the remote server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the remote server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
 }
 
 // TestHTTPClientGoneCancels: an HTTP client that ends its session mid-call
@@ -396,7 +397,7 @@ func TestHTTPClientGoneCancels(t *testing.T) {
 	url := httpGateway(t, g, "tok").URL + "/mcp"
 	c := connectHTTP(t, url, "tok", nil)
 	go c.CallTool(context.Background(), &sdk.CallToolParams{Name: "r__slow", Arguments: map[string]any{"steps": 100, "ms": 100}})
-	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
+	testkit.WaitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	// The client ends its session. (The SDK's client would wait for its
 	// call to finish before it sends this.)
 	req, _ := http.NewRequest(http.MethodDelete, url, nil)
@@ -410,7 +411,7 @@ func TestHTTPClientGoneCancels(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Errorf("DELETE: %s", resp.Status)
 	}
-	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
 }
 
 // TestGatewayCancelsElicitation: when the assistant cancels a call whose

@@ -4,6 +4,7 @@ package mcp
 
 import (
 	"fmt"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/wire"
 	"strings"
 	"sync/atomic"
@@ -37,7 +38,7 @@ func TestHandOffAfterEachWrite(t *testing.T) {
 		// The next request only once finish has looked at what is in
 		// flight: sent sooner (the answer is out before that look), it
 		// would be in flight then, rightly with no hand-off.
-		waitFor(t, "two hand-offs a call", func() bool { return n.Load() == int64(2*(i+1)) })
+		testkit.WaitFor(t, "two hand-offs a call", func() bool { return n.Load() == int64(2*(i+1)) })
 	}
 
 	// Two calls at once: a hand-off after the first request (alone in
@@ -51,7 +52,7 @@ func TestHandOffAfterEachWrite(t *testing.T) {
 			t.Fatalf("slow call: %s", got)
 		}
 	}
-	waitFor(t, "the last answer's hand-off", func() bool { return n.Load() == 2 })
+	testkit.WaitFor(t, "the last answer's hand-off", func() bool { return n.Load() == 2 })
 	time.Sleep(50 * time.Millisecond)
 	if got := n.Load(); got != 2 {
 		t.Errorf("two overlapping calls: %d hand-offs, want 2", got)
@@ -62,8 +63,8 @@ func TestHandOffAfterEachWrite(t *testing.T) {
 	// after the request.
 	n.Store(0)
 	r.send(t, `{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"r__huge","arguments":{"mb":2}}}`)
-	waitFor(t, "the request's hand-off", func() bool { return n.Load() == 1 })
-	waitFor(t, "the call answered", func() bool { return g.calls.inFlight() == 0 })
+	testkit.WaitFor(t, "the request's hand-off", func() bool { return n.Load() == 1 })
+	testkit.WaitFor(t, "the call answered", func() bool { return g.calls.inFlight() == 0 })
 	time.Sleep(50 * time.Millisecond)
 	if got := n.Load(); got != 1 {
 		t.Errorf("a queued answer: %d hand-offs, want 1 (the request's)", got)

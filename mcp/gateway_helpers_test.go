@@ -336,14 +336,6 @@ func mustJSON(t testing.TB, v any) string {
 	return string(b)
 }
 
-// waitFor polls cond for up to 10 s.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	if !eventually(10*time.Second, cond) {
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
 func fileHas(path, s string) bool {
 	b, err := os.ReadFile(path)
 	return err == nil && strings.Contains(string(b), s)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -133,11 +134,11 @@ func TestHTTPFastPath(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
+	testkit.WaitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	hangUp()
 	<-done
-	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
-	waitFor(t, "the call table to empty", func() bool { return g.calls.latestFor(f.Session) == nil })
+	testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the call table to empty", func() bool { return g.calls.latestFor(f.Session) == nil })
 
 	// The client cancels: 202, the open request ends, the server is told.
 	os.Remove(cancelFile)
@@ -146,7 +147,7 @@ func TestHTTPFastPath(t *testing.T) {
 		_, body := plain.do(slow)
 		answer <- body
 	}()
-	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
+	testkit.WaitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	resp := plain.post(context.Background(), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10,"reason":"changed my mind"}}`)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {
@@ -160,7 +161,7 @@ func TestHTTPFastPath(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the cancelled request never ended")
 	}
-	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
 
 	// The session still works.
 	if ct, body := plain.do(call); ct != "application/json" || body != wantJSON {
@@ -199,7 +200,7 @@ func TestHTTPNoStreamNoWarning(t *testing.T) {
 	addServer(t, g, "e", "echo")
 	plain := newRawHTTP(t, httpGateway(t, g, "tok").URL+"/mcp", `{}`)
 	addServer(t, g, "f", "echo") // tools/list_changed for every session
-	waitFor(t, "the tool list to change", func() bool {
+	testkit.WaitFor(t, "the tool list to change", func() bool {
 		_, body := plain.do(`{"jsonrpc":"2.0","id":"l","method":"tools/list"}`)
 		return strings.Contains(body, "f__echo")
 	})

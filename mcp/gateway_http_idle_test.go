@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"io"
 	"net/http"
@@ -52,7 +53,7 @@ func TestHTTPIdleSessionsClosed(t *testing.T) {
 	}
 	newRawHTTP(t, url, `{}`) // a session starts: the sweep
 
-	waitFor(t, "the quiet session to be closed", func() bool {
+	testkit.WaitFor(t, "the quiet session to be closed", func() bool {
 		resp := quiet.post(context.Background(), call)
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusNotFound

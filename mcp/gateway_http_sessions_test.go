@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -64,7 +65,7 @@ func TestHTTPUnusedSessionsClosedSooner(t *testing.T) {
 	url := srv.URL + "/mcp"
 	unused := initOnly(t, url)
 	used := newRawHTTP(t, url, `{}`) // initialize, initialized, tools/list
-	waitFor(t, "the unused session to be closed when others start", func() bool {
+	testkit.WaitFor(t, "the unused session to be closed when others start", func() bool {
 		initOnly(t, url)
 		return !g.httpSessionOpen(unused.session)
 	})

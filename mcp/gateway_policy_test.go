@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,7 @@ func TestOffToolNeitherListedNorCalled(t *testing.T) {
 	}
 
 	g.SetPolicy("e", &ToolPolicy{Disabled: []string{"ad*"}})
-	waitFor(t, "tools/list_changed", func() bool { return changed.Load() > 0 })
+	testkit.WaitFor(t, "tools/list_changed", func() bool { return changed.Load() > 0 })
 	for name, c := range map[string]*testClient{"stream": stream, "http": web} {
 		names := toolNames(t, c.ClientSession)
 		if slices.Contains(names, "e__add") || !slices.Contains(names, "e__echo") {
@@ -67,7 +68,7 @@ func TestOffToolNeitherListedNorCalled(t *testing.T) {
 
 	n := changed.Load()
 	g.SetPolicy("e", nil)
-	waitFor(t, "tools/list_changed", func() bool { return changed.Load() > n })
+	testkit.WaitFor(t, "tools/list_changed", func() bool { return changed.Load() > n })
 	if res, _, err := stream.call(t, "e__add", map[string]any{"a": 1, "b": 2}); err != nil || res.IsError || textOf(t, res) != "3" {
 		t.Errorf("add turned on again: %v %+v", err, res)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestGatewayToolCallRecords: every forwarded call ends in one record with
@@ -62,7 +64,7 @@ func TestGatewayToolCallRecords(t *testing.T) {
 				_, err := c.CallTool(ctx, &sdk.CallToolParams{Name: "r__slow", Arguments: map[string]any{"steps": 100, "ms": 1000}})
 				errc <- err
 			}()
-			waitFor(t, "the call to be in flight", func() bool { return len(g.calls.matching(func(*call) bool { return true })) == 1 })
+			testkit.WaitFor(t, "the call to be in flight", func() bool { return len(g.calls.matching(func(*call) bool { return true })) == 1 })
 			cancel()
 			if err := <-errc; !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled call: %v", err)
@@ -119,7 +121,7 @@ func TestGatewayBuiltinResource(t *testing.T) {
 		}
 		return out
 	}
-	waitFor(t, "the rich server's resources", func() bool { return slices.Contains(uris(stream), "fake://readme") })
+	testkit.WaitFor(t, "the rich server's resources", func() bool { return slices.Contains(uris(stream), "fake://readme") })
 	if got := uris(stream); !slices.Contains(got, "mcptray://events") {
 		t.Errorf("aggregate resources = %v; want mcptray://events among them", got)
 	}

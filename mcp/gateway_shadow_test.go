@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -34,7 +35,7 @@ func TestLaterToolNeverTakesAnExposedName(t *testing.T) {
 	if res, _, err := c.call(t, "a__add_tool", map[string]any{"name": "_b"}); err != nil || res.IsError {
 		t.Fatalf("add_tool: %v %+v", err, res)
 	}
-	waitFor(t, "a's _b seen", func() bool { return strings.Contains(tl.String(), "a/_b is not exposed as a___b") })
+	testkit.WaitFor(t, "a's _b seen", func() bool { return strings.Contains(tl.String(), "a/_b is not exposed as a___b") })
 	if names := toolNames(t, c.ClientSession); !slices.Contains(names, "a___b") || slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "a___b_") }) {
 		t.Errorf("tools: %v (want a___b, a_'s b, and no other a___b…)", names)
 	}

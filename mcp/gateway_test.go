@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -158,7 +159,7 @@ func TestGatewayProgressAndCancel(t *testing.T) {
 			t.Fatalf("%s: slow: %v %v", name, res, err)
 		}
 		if name == "http" {
-			waitFor(t, "progress over HTTP", func() bool { return c.cap.count(`"progressToken":"tok-http"`, `"progress":3`) == 1 })
+			testkit.WaitFor(t, "progress over HTTP", func() bool { return c.cap.count(`"progressToken":"tok-http"`, `"progress":3`) == 1 })
 			continue
 		}
 		for len(progress) < 3 {
@@ -181,12 +182,12 @@ func TestGatewayProgressAndCancel(t *testing.T) {
 		_, err := a.CallTool(ctx, &sdk.CallToolParams{Name: "r__slow", Arguments: map[string]any{"steps": 100, "ms": 100}, Meta: sdk.Meta{"progressToken": 9}})
 		errc <- err
 	}()
-	waitFor(t, "the first step", func() bool { return len(progressCh) > 0 })
+	testkit.WaitFor(t, "the first step", func() bool { return len(progressCh) > 0 })
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled call: %v", err)
 	}
-	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
 	res, _, err := a.call(t, "r__echo", map[string]any{"message": "after"})
 	if err != nil || textOf(t, res) != "after" {
 		t.Fatalf("after cancel: %v %v", res, err)
@@ -207,10 +208,10 @@ func TestGatewayClientGoneCancels(t *testing.T) {
 	f := addServer(t, g, "r", "rich", withEnv(mcptest.CancelFileEnv+"="+cancelFile))
 	c := connectStream(t, g, UpstreamOptions{}, nil)
 	go c.CallTool(context.Background(), &sdk.CallToolParams{Name: "r__slow", Arguments: map[string]any{"steps": 100, "ms": 100}})
-	waitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
+	testkit.WaitFor(t, "the call to be in flight", func() bool { return g.calls.latestFor(f.Session) != nil })
 	c.conn.Close()
-	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
-	waitFor(t, "the call table to empty", func() bool { return g.calls.latestFor(f.Session) == nil })
+	testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the call table to empty", func() bool { return g.calls.latestFor(f.Session) == nil })
 }
 
 // TestGatewayDeadline: a call that outlives CallTimeout is cancelled
@@ -228,7 +229,7 @@ func TestGatewayDeadline(t *testing.T) {
 		if !errors.As(err, &we) || we.Code != codeTimeout || we.Message != `server "r" did not answer tool "slow" within 300ms; the call was cancelled` {
 			t.Errorf("%s: %v", name, err)
 		}
-		waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+		testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
 	}
 }
 
@@ -244,7 +245,7 @@ func TestGatewayServerDiesMidCall(t *testing.T) {
 	if !errors.As(err, &we) || we.Message != `server "r" stopped during the call (exited with code 5)` {
 		t.Errorf("stream: %v", err)
 	}
-	waitFor(t, "r's tools to go", func() bool { return !slices.Contains(toolNames(t, stream.ClientSession), "r__echo") })
+	testkit.WaitFor(t, "r's tools to go", func() bool { return !slices.Contains(toolNames(t, stream.ClientSession), "r__echo") })
 	res, _, err := stream.call(t, "e__echo", map[string]any{"message": "alive"})
 	if err != nil || textOf(t, res) != "alive" {
 		t.Fatalf("after the crash: %v %v", res, err)
@@ -318,10 +319,10 @@ func TestGatewayToolModes(t *testing.T) {
 	if _, _, err := live.call(t, "e__add_tool", map[string]any{"name": "fresh"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "e__fresh", func() bool { return slices.Contains(toolNames(t, live.ClientSession), "e__fresh") })
+	testkit.WaitFor(t, "e__fresh", func() bool { return slices.Contains(toolNames(t, live.ClientSession), "e__fresh") })
 	// The views are refreshed one after another: wait for the others too.
-	waitFor(t, "fresh on the single-server route", func() bool { return slices.Contains(toolNames(t, single.ClientSession), "fresh") })
-	waitFor(t, "e__fresh in stable", func() bool { return slices.Contains(toolNames(t, stable.ClientSession), "e__fresh") })
+	testkit.WaitFor(t, "fresh on the single-server route", func() bool { return slices.Contains(toolNames(t, single.ClientSession), "fresh") })
+	testkit.WaitFor(t, "e__fresh in stable", func() bool { return slices.Contains(toolNames(t, stable.ClientSession), "e__fresh") })
 	if got := toolNames(t, single.ClientSession); !slices.Equal(got, []string{"add", "add_tool", "echo", "fresh"}) {
 		t.Errorf("single server: %v", got)
 	}
@@ -365,7 +366,7 @@ func TestGatewayToolModes(t *testing.T) {
 	// The server goes down: live drops its tools, stable keeps them.
 	f.Close()
 	g.SetServer("e", nil)
-	waitFor(t, "e's tools to leave live", func() bool { return !slices.Contains(toolNames(t, live.ClientSession), "e__echo") })
+	testkit.WaitFor(t, "e's tools to leave live", func() bool { return !slices.Contains(toolNames(t, live.ClientSession), "e__echo") })
 	if got := toolNames(t, stable.ClientSession); !slices.Contains(got, "e__fresh") {
 		t.Errorf("stable after e went down: %v", got)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -154,10 +155,10 @@ func TestStrayRepliesLogged(t *testing.T) {
 	if !errors.As(err, &werr) || werr.Code != codeTimeout {
 		t.Fatalf("h__wrongid: %v; want the call timeout", err)
 	}
-	h.log.wait(t, "stdout|reply with id 999 dropped: it answers no request in flight to this server (stray reply 1)")
+	h.log.Wait(t, "stdout|reply with id 999 dropped: it answers no request in flight to this server (stray reply 1)")
 
 	c.call(t, "h__wrongid", map[string]any{"id": "gw-999999"})
-	h.log.wait(t, `stdout|reply with id "gw-999999" dropped: no call with this id is in flight (it ended already: answered, timed out or cancelled; or it was never sent) (stray reply 2)`)
+	h.log.Wait(t, `stdout|reply with id "gw-999999" dropped: no call with this id is in flight (it ended already: answered, timed out or cancelled; or it was never sent) (stray reply 2)`)
 
 	// A reply under the id of r's call in flight: r's call still gets r's
 	// answer.
@@ -173,7 +174,7 @@ func TestStrayRepliesLogged(t *testing.T) {
 		}
 		slow <- textOf(t, res)
 	}()
-	waitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
+	testkit.WaitFor(t, "the slow tool to start", func() bool { return fileHas(cancelFile, "started slow") })
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	c.CallTool(ctx, &sdk.CallToolParams{Name: "h__wrongid", Arguments: map[string]any{"shift": -1}})
 	cancel()
@@ -187,7 +188,7 @@ func TestStrayRepliesLogged(t *testing.T) {
 	// A flood: 5000 strays, a bounded number of lines.
 	g.SetSettings(time.Second, "")
 	c.call(t, "h__wrongid", map[string]any{"count": 5000})
-	h.log.wait(t, "stdout|reply with id 999 dropped: it answers no request in flight to this server (stray reply 5000; 1 in 1000 is logged after the first 10)")
+	h.log.Wait(t, "stdout|reply with id 999 dropped: it answers no request in flight to this server (stray reply 5000; 1 in 1000 is logged after the first 10)")
 	n := strings.Count(h.log.String(), "stray reply")
 	if n > 20 {
 		t.Errorf("%d lines for 5003 stray replies; want at most 20", n)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -50,7 +51,7 @@ func TestDeafServerStallsNobody(t *testing.T) {
 	}
 	started.Wait()
 	// Wait until both calls are in flight to the deaf server.
-	waitFor(t, "both calls in flight (writing the first must not hold up the session)", func() bool { return g.calls.inFlight() == 2 })
+	testkit.WaitFor(t, "both calls in flight (writing the first must not hold up the session)", func() bool { return g.calls.inFlight() == 2 })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -109,7 +110,7 @@ func TestHugeReplyFailsAtOnce(t *testing.T) {
 			t.Fatalf("the call after: %v %v", res, err)
 		}
 	}
-	if !f.log.has("stdout|line over 16 MiB discarded (17825870 bytes)") {
+	if !f.log.Has("stdout|line over 16 MiB discarded (17825870 bytes)") {
 		t.Errorf("log: %s", f.log)
 	}
 }

@@ -7,6 +7,7 @@ import (
 )
 
 func TestToolName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ server, tool, want string }{
 		{"ssh", "exec", "ssh__exec"},
 		{"my server", "do.it", "my_server__do_it"},
@@ -37,6 +38,7 @@ func TestToolName(t *testing.T) {
 }
 
 func TestNamerResolvesCollisions(t *testing.T) {
+	t.Parallel()
 	order := func() []string {
 		nm := newNamer()
 		nm.reserve("mcptray__servers", "mcptray/servers")
@@ -67,6 +69,7 @@ func TestNamerResolvesCollisions(t *testing.T) {
 // configured under that very name does not take it over), and a prefix
 // that holds "__" before its end, or a name ending in "_", can shadow.
 func TestServerPrefixes(t *testing.T) {
+	t.Parallel()
 	hashed := "a_b_" + hash8("a_b")
 	p, notes := serverPrefixes([]string{"a.b", "a_b", hashed, "a", "a_", "c"})
 	if p["a.b"] != "a_b__" || p["a_b"] != hashed+"__" || p[hashed] == hashed+"__" || p["a"] != "a__" || p["a_"] != "a___" {

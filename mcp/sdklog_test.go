@@ -8,6 +8,7 @@ import (
 )
 
 func TestSDKLoggerDemotesOnlyUndeliveredNoStream(t *testing.T) {
+	t.Parallel()
 	noStream := "calling notifications/tools/list_changed: rejected by transport: undelivered message: stream not connected or already closed"
 	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
 		var buf bytes.Buffer
@@ -30,6 +31,7 @@ func TestSDKLoggerDemotesOnlyUndeliveredNoStream(t *testing.T) {
 }
 
 func TestSDKLoggerDemotesInfo(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	l := sdkLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	l.Info("server session connected", "session_id", "abc")

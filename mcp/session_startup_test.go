@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -34,14 +35,14 @@ func TestElicitationWhileStarting(t *testing.T) {
 			}})
 			spec, marker := fakeSpec(mode)
 			spec.Name, spec.Router, spec.StartTimeout = "vault", g.Router("vault"), startTimeout
-			rec := &logRecorder{}
-			s, err := downstream.Start(context.Background(), spec, downstream.Hooks{Log: rec.add})
+			rec := &mcptest.Log{}
+			s, err := downstream.Start(context.Background(), spec, downstream.Hooks{Log: rec.Add})
 			if err != nil {
 				t.Fatalf("Start: %v", err)
 			}
 			t.Cleanup(func() {
 				s.Close()
-				if pids := markedPids(marker); len(pids) > 0 {
+				if pids := mcptest.MarkedPids(marker); len(pids) > 0 {
 					t.Errorf("processes left after Close: %v", pids)
 				}
 			})
@@ -63,7 +64,7 @@ func TestElicitationWhileStarting(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("status: %v %+v", err, res)
 			}
-			waitFor(t, "the echo on stderr", func() bool { return strings.Contains(rec.String(), "unlocked the vault with [redacted]") })
+			testkit.WaitFor(t, "the echo on stderr", func() bool { return strings.Contains(rec.String(), "unlocked the vault with [redacted]") })
 			if strings.Contains(rec.String(), "open-sesame-42") {
 				t.Error("the passphrase is in the server's log")
 			}
@@ -86,7 +87,7 @@ func TestStartTimeoutWithoutElicitation(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error does not wrap context.DeadlineExceeded: %v", err)
 	}
-	if pids := markedPids(marker); len(pids) > 0 {
+	if pids := mcptest.MarkedPids(marker); len(pids) > 0 {
 		t.Errorf("processes left: %v", pids)
 	}
 }

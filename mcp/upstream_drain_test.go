@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/mcptray/mcptray/mcp/wire"
 )
@@ -101,9 +102,9 @@ func TestStdioStreamDrainsUnlessHungUp(t *testing.T) {
 	in, _, outR, done := session()
 	os.Remove(cancelFile) // the first call's notes
 	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"r__slow","arguments":{"steps":100,"ms":100}}}` + "\n")
-	waitFor(t, "the server to start the call", func() bool { return fileHas(cancelFile, "started slow") })
+	testkit.WaitFor(t, "the server to start the call", func() bool { return fileHas(cancelFile, "started slow") })
 	outR.Close()
 	in.Close()
-	waitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
+	testkit.WaitFor(t, "the server to see the cancellation", func() bool { return fileHas(cancelFile, "cancelled slow") })
 	ended("when the assistant hung up", done)
 }

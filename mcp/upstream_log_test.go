@@ -3,6 +3,8 @@ package mcp
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestAssistantSessionLogged: each assistant session gets one line of
@@ -14,12 +16,12 @@ func TestAssistantSessionLogged(t *testing.T) {
 	addServer(t, g, "e", "echo")
 
 	stdio := connectPipes(t, g, UpstreamOptions{}, nil)
-	waitFor(t, "the stdio session's start in the log", func() bool {
+	testkit.WaitFor(t, "the stdio session's start in the log", func() bool {
 		return strings.Contains(log.String(), `msg="assistant session started" client=test-assistant client_version=1 via=stdio tools=live`)
 	})
 	srv := httpGateway(t, g, "tok")
 	web := connectHTTP(t, srv.URL+"/mcp/e", "tok", nil)
-	waitFor(t, "the HTTP session's start in the log", func() bool {
+	testkit.WaitFor(t, "the HTTP session's start in the log", func() bool {
 		return strings.Contains(log.String(), `msg="assistant session started" client=test-http-assistant client_version=1 via=http server=e tools=live`)
 	})
 	if _, _, err := stdio.call(t, "e__echo", map[string]any{"message": "hi"}); err != nil {
@@ -28,7 +30,7 @@ func TestAssistantSessionLogged(t *testing.T) {
 	httpID := web.ID()
 	stdio.Close()
 	web.Close()
-	waitFor(t, "both sessions' ends in the log", func() bool {
+	testkit.WaitFor(t, "both sessions' ends in the log", func() bool {
 		l := log.String()
 		return strings.Contains(l, `msg="assistant session ended" client=test-assistant client_version=1 via=stdio tools=live after=`) &&
 			strings.Contains(l, `msg="assistant session ended" client=test-http-assistant client_version=1 via=http server=e tools=live after=`)

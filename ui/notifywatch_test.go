@@ -5,9 +5,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // notifyWatch records, as a D-Bus monitor on the session bus, what is said
@@ -97,7 +98,7 @@ func (w *notifyWatch) see(m *dbus.Message) {
 func (w *notifyWatch) waitSent(t testing.TB, alive func(), want string) sentNotice {
 	t.Helper()
 	var got sentNotice
-	waitFor(t, 30*time.Second, fmt.Sprintf("a notification %q shown by the daemon", want), func() bool {
+	testkit.WaitFor(t, fmt.Sprintf("a notification %q shown by the daemon", want), func() bool {
 		if alive != nil {
 			alive()
 		}
@@ -119,7 +120,7 @@ func (w *notifyWatch) waitSent(t testing.TB, alive func(), want string) sentNoti
 func (w *notifyWatch) waitClosed(t testing.TB, alive func(), n sentNotice, reason uint32) {
 	t.Helper()
 	var got uint32
-	waitFor(t, 30*time.Second, fmt.Sprintf("notification %d (%q) to be closed", n.id, n.summary), func() bool {
+	testkit.WaitFor(t, fmt.Sprintf("notification %d (%q) to be closed", n.id, n.summary), func() bool {
 		if alive != nil {
 			alive()
 		}

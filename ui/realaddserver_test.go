@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkeyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealAddServer, in the desktop session: the Servers tab's Add
@@ -35,7 +36,7 @@ func TestRealAddServer(t *testing.T) {
 	before := capture(win)
 	xdo(t, "windowfocus", "--sync", win)
 	xdo(t, "mousemove", "--window", win, "60", "67", "click", "1")
-	waitFor(t, 20*time.Second, "the form to open", func() bool { a.alive(); return !equalBytes(capture(win), before) })
+	testkit.WaitForWithin(t, 20*time.Second, "the form to open", func() bool { a.alive(); return !equalBytes(capture(win), before) })
 	key := func(keys ...string) { xdo(t, append([]string{"key", "--window", win, "--delay", "50"}, keys...)...) }
 	typ := func(text string) { xdo(t, "type", "--window", win, "--delay", "20", text) }
 	typ("github") // the name has the focus
@@ -50,7 +51,7 @@ func TestRealAddServer(t *testing.T) {
 	screenshot(t, a, win, "window-add-server.png")
 	key("Return")
 
-	waitFor(t, 30*time.Second, "the entry in mcp.json", func() bool {
+	testkit.WaitFor(t, "the entry in mcp.json", func() bool {
 		b, _ := os.ReadFile(a.config)
 		return strings.Contains(string(b), `"GITHUB_PERSONAL_ACCESS_TOKEN": "${keyring:`+ref+`}"`)
 	})
@@ -68,7 +69,7 @@ func TestRealAddServer(t *testing.T) {
 	}
 	// The instance took the entry (github-mcp-server is not installed
 	// here: it fails to start, which is the instance trying).
-	waitFor(t, 30*time.Second, "github in the status", func() bool { return a.server("github").Name == "github" })
+	testkit.WaitFor(t, "github in the status", func() bool { return a.server("github").Name == "github" })
 	screenshot(t, a, win, "window-servers-after-add.png")
 	if strings.Contains(a.out.String(), token) {
 		t.Error("the token is in the app's output")

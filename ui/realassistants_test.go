@@ -13,6 +13,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkeyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealAssistants, in the desktop session: with a home holding Claude
@@ -103,7 +104,7 @@ func TestRealAssistants(t *testing.T) {
 	xdo(t, "mousemove", "--window", win, "668", "124", "click", "1")
 	// The dialog's Write button: a white label on the primary colour,
 	// where the tab has nothing.
-	waitFor(t, 30*time.Second, "the dialog with its Write button", func() bool {
+	testkit.WaitFor(t, "the dialog with its Write button", func() bool {
 		a.alive()
 		return brightest(win, 452, 474, 86, 36) > 200
 	})
@@ -114,7 +115,7 @@ func TestRealAssistants(t *testing.T) {
 	}
 	// Write, in the dialog's bottom row.
 	xdo(t, "mousemove", "--window", win, "494", "492", "click", "1")
-	waitFor(t, 30*time.Second, "mcptray in Claude Desktop's config", func() bool {
+	testkit.WaitFor(t, "mcptray in Claude Desktop's config", func() bool {
 		a.alive()
 		b, _ := os.ReadFile(desktop)
 		return strings.Contains(string(b), `"command": "`+mcptray+`"`)
@@ -122,7 +123,7 @@ func TestRealAssistants(t *testing.T) {
 	// The row shows it once written: Remove on, Add off (while the write
 	// is under way, all three are off). An enabled button's label is
 	// near white, a disabled one's grey.
-	waitFor(t, 30*time.Second, "Claude Desktop's row to show mcptray present", func() bool {
+	testkit.WaitFor(t, "Claude Desktop's row to show mcptray present", func() bool {
 		a.alive()
 		return brightest(win, 636, 107, 67, 36) < 160 && brightest(win, 707, 107, 95, 36) > 200
 	})
@@ -138,7 +139,7 @@ func TestRealAssistants(t *testing.T) {
 	// Import on the same row, with what the dialog ticks at first: the
 	// token moved into the keyring, Claude Desktop's config left alone.
 	xdo(t, "mousemove", "--window", win, "850", "124", "click", "1")
-	waitFor(t, 30*time.Second, "the import dialog with its Import button", func() bool {
+	testkit.WaitFor(t, "the import dialog with its Import button", func() bool {
 		a.alive()
 		return brightest(win, 451, 484, 89, 36) > 200
 	})
@@ -165,7 +166,7 @@ func TestRealAssistants(t *testing.T) {
 func waitServer(t *testing.T, a *realApp, name string, cond func(app.ServerStatus) bool) app.ServerStatus {
 	t.Helper()
 	var st app.ServerStatus
-	waitFor(t, 60*time.Second, name+"'s state", func() bool {
+	testkit.WaitForWithin(t, 60*time.Second, name+"'s state", func() bool {
 		a.alive()
 		st = a.server(name)
 		return st.Name == name && cond(st)

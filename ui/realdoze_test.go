@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // reportDozing makes the app (the test child) print "dozing=true" or
@@ -37,7 +39,7 @@ func (a *realApp) dozing() bool {
 		a.t.Fatal(err)
 	}
 	var out string
-	waitFor(a.t, 10*time.Second, "the app to say whether it dozes", func() bool {
+	testkit.WaitForWithin(a.t, 10*time.Second, "the app to say whether it dozes", func() bool {
 		out = a.out.String()
 		return strings.Count(out, "dozing=") > before
 	})
@@ -50,19 +52,15 @@ func (a *realApp) dozing() bool {
 // its output.
 func (a *realApp) waitDozing(when string) {
 	a.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !a.dozing() {
-		if time.Now().After(deadline) {
-			shown, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", ".").Output()
-			var names []string
-			for _, id := range strings.Fields(string(shown)) {
-				name, _ := exec.Command("xdotool", "getwindowname", id).Output()
-				names = append(names, strings.TrimSpace(string(name)))
-			}
-			a.cmd.Process.Signal(syscall.SIGQUIT) // its goroutines' stacks go to its output
-			a.t.Fatalf("the loop did not doze %s within 30s (visible windows: %q)", when, names)
+	if !testkit.Eventually(30*time.Second, a.dozing) {
+		shown, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", ".").Output()
+		var names []string
+		for _, id := range strings.Fields(string(shown)) {
+			name, _ := exec.Command("xdotool", "getwindowname", id).Output()
+			names = append(names, strings.TrimSpace(string(name)))
 		}
-		time.Sleep(100 * time.Millisecond) // polling the app's answer
+		a.cmd.Process.Signal(syscall.SIGQUIT) // its goroutines' stacks go to its output
+		a.t.Fatalf("the loop did not doze %s within 30s (visible windows: %q)", when, names)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealEvents has a server send events: the first is a desktop
@@ -34,7 +35,7 @@ func TestRealEvents(t *testing.T) {
 	if n := nw.waitSent(t, a.alive, "feed: event 0"); n.expire != 10000 {
 		t.Errorf("an event's notification expires after %d ms; want 10000", n.expire)
 	}
-	waitFor(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
+	testkit.WaitForWithin(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
 	waitMenu(t, a, conn, "3 new events in the tray menu", func(items []menuItem) bool { return hasItem(items, "Events (3 new)…") })
 
 	clickTrayItem(t, a, conn, "Events (3 new)…")

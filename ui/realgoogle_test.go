@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/googlekeys"
 	"github.com/mcptray/mcptray/internal/testkeyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
@@ -103,7 +104,7 @@ func TestRealGoogle(t *testing.T) {
 	xdo(t, "key", "--window", win, "ctrl+5")
 	screenshotChange(t, a, win, "window-google-accounts.png", before)
 	// gcal waited for an account: there is one now, so it is on.
-	waitFor(t, 30*time.Second, "gcal turned on once an account exists", func() bool {
+	testkit.WaitFor(t, "gcal turned on once an account exists", func() bool {
 		return a.server("gcal").Enabled
 	})
 }

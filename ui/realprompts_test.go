@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealPrompts puts the three questions mcptray asks about what runs to
@@ -38,7 +39,7 @@ func TestRealPrompts(t *testing.T) {
 	answer := func(kind string, ans inbox.Answer) {
 		t.Helper()
 		var reqs []inbox.Request
-		waitFor(t, 30*time.Second, "a "+kind+" request", func() bool {
+		testkit.WaitFor(t, "a "+kind+" request", func() bool {
 			reqs, _ = cl.Inbox(ctx)
 			return len(reqs) == 1 && reqs[0].Kind == kind
 		})

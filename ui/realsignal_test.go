@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealSIGTERMWhileStarting: a SIGTERM that comes while the app is
@@ -17,7 +18,7 @@ import (
 func TestRealSIGTERMWhileStarting(t *testing.T) {
 	needSession(t)
 	a := startApp(t, map[string]any{"e": fakeServer("echo")})
-	waitFor(t, 30*time.Second, "the core's control socket", func() bool {
+	testkit.WaitFor(t, "the core's control socket", func() bool {
 		a.alive()
 		return len(a.status().Servers) > 0
 	})
@@ -50,7 +51,7 @@ func TestRealQuitWhileUpdating(t *testing.T) {
 			a := startAppConfig(t, cfg, "DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus",
 				childBusyEnv+"=1", "GOMAXPROCS=4") // four Ps: the floods really run beside the loop
 			findWindow(t, a, "mcptray")
-			waitFor(t, 30*time.Second, "every server ready", func() bool {
+			testkit.WaitFor(t, "every server ready", func() bool {
 				a.alive()
 				n := 0
 				for _, s := range a.status().Servers {

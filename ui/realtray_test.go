@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // TestRealTray starts the app with three servers next to a tray host and
@@ -59,7 +60,7 @@ func TestRealTray(t *testing.T) {
 		t.Fatalf("beta's pid %d is not running", pid)
 	}
 	clickTrayItem(t, a, conn, "beta — ready")
-	waitFor(t, 30*time.Second, `"disabled": true for beta in mcp.json`, func() bool {
+	testkit.WaitFor(t, `"disabled": true for beta in mcp.json`, func() bool {
 		var cfg struct {
 			MCPServers map[string]struct {
 				Disabled bool `json:"disabled"`
@@ -68,7 +69,7 @@ func TestRealTray(t *testing.T) {
 		b, _ := os.ReadFile(a.config)
 		return json.Unmarshal(b, &cfg) == nil && cfg.MCPServers["beta"].Disabled
 	})
-	waitFor(t, 30*time.Second, "beta's process to end", func() bool {
+	testkit.WaitFor(t, "beta's process to end", func() bool {
 		return a.server("beta").State == app.StateDisabled && !pidAlive(pid)
 	})
 	waitMenu(t, a, conn, "beta unchecked and off in the tray menu", func(items []menuItem) bool {
@@ -104,7 +105,7 @@ func TestRealTray(t *testing.T) {
 	}
 	waitNotification(t, a, seen, "mcp.json has an error")
 	note := nw.waitSent(t, a.alive, "mcp.json has an error")
-	waitFor(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
+	testkit.WaitForWithin(t, 10*time.Second, "dunst to count the notification", func() bool { return dunstCount(t) > before })
 	waitMenu(t, a, conn, "the config error in the tray summary", func(items []menuItem) bool {
 		return len(items) > 0 && strings.HasSuffix(items[0].label, "config error")
 	})
@@ -147,7 +148,7 @@ func shootTrayMenu(t *testing.T, a *realApp) {
 		return out
 	}
 	var icon geometry
-	waitFor(t, 30*time.Second, "the tray icon in the panel", func() bool {
+	testkit.WaitFor(t, "the tray icon in the panel", func() bool {
 		a.alive()
 		for _, g := range visible() {
 			if g.w > 8 && g.w < 64 && g.h > 8 && g.h < 64 {
@@ -160,7 +161,7 @@ func shootTrayMenu(t *testing.T, a *realApp) {
 	before := visible()
 	xdo(t, "mousemove", strconv.Itoa(icon.x+icon.w/2), strconv.Itoa(icon.y+icon.h/2), "click", "1")
 	var menu geometry
-	waitFor(t, 30*time.Second, "the tray menu to open", func() bool {
+	testkit.WaitFor(t, "the tray menu to open", func() bool {
 		a.alive()
 		for id, g := range visible() {
 			if _, old := before[id]; !old && g.h > 64 {
@@ -175,7 +176,7 @@ func shootTrayMenu(t *testing.T, a *realApp) {
 	x1, y1 := max(menu.x+menu.w, icon.x+icon.w)+16, icon.y+icon.h
 	crop := fmt.Sprintf("%dx%d+%d+%d", x1-x0, y1-y0, x0, y0)
 	shot := filepath.Join(artifactsDir(t), "tray-menu.png")
-	waitFor(t, 30*time.Second, "the tray menu to be drawn", func() bool {
+	testkit.WaitFor(t, "the tray menu to be drawn", func() bool {
 		return exec.Command("import", "-window", "root", "-crop", crop, shot).Run() == nil && countColours(t, shot) >= 16
 	})
 	t.Logf("screenshot: %s", shot)

@@ -18,6 +18,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // The tests here run the real app — the real core and ui.Run with the GL
@@ -189,20 +190,6 @@ func (a *realApp) server(name string) app.ServerStatus {
 	return app.ServerStatus{}
 }
 
-// waitFor polls cond until it holds, failing t after timeout.
-func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		}
-		<-tick.C
-	}
-}
-
 // artifactsDir is where tests leave files worth looking at after a run:
 // $MCPTRAY_ARTIFACTS (make test sets it) or a temp dir of the test.
 func artifactsDir(t testing.TB) string {
@@ -221,7 +208,7 @@ func artifactsDir(t testing.TB) string {
 func findWindow(t testing.TB, a *realApp, title string) string {
 	t.Helper()
 	var id string
-	waitFor(t, 60*time.Second, "a window titled "+title, func() bool {
+	testkit.WaitForWithin(t, 60*time.Second, "a window titled "+title, func() bool {
 		a.alive()
 		o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
 		id, _, _ = strings.Cut(strings.TrimSpace(string(o)), "\n")
@@ -233,7 +220,7 @@ func findWindow(t testing.TB, a *realApp, title string) string {
 // windowGone waits until no mapped window is titled title.
 func windowGone(t testing.TB, a *realApp, title string) {
 	t.Helper()
-	waitFor(t, 30*time.Second, "the window "+title+" to go", func() bool {
+	testkit.WaitFor(t, "the window "+title+" to go", func() bool {
 		a.alive()
 		o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
 		return strings.TrimSpace(string(o)) == ""
@@ -248,7 +235,7 @@ func screenshot(t testing.TB, a *realApp, win, name string) string {
 	t.Helper()
 	shot := filepath.Join(artifactsDir(t), name)
 	var last []byte
-	waitFor(t, 60*time.Second, name+" to be drawn", func() bool {
+	testkit.WaitForWithin(t, 60*time.Second, name+" to be drawn", func() bool {
 		if a != nil {
 			a.alive()
 		}
@@ -280,7 +267,7 @@ func capture(win string) []byte {
 func screenshotChange(t testing.TB, a *realApp, win, name string, before []byte) string {
 	t.Helper()
 	var last []byte
-	waitFor(t, 30*time.Second, name+" to show the change", func() bool {
+	testkit.WaitFor(t, name+" to show the change", func() bool {
 		a.alive()
 		cur := capture(win)
 		settled := len(cur) > 0 && bytes.Equal(cur, last) && !bytes.Equal(cur, before)
@@ -419,7 +406,7 @@ func menuString(items []menuItem) string {
 func waitMenu(t testing.TB, a *realApp, conn *dbus.Conn, what string, cond func([]menuItem) bool) []menuItem {
 	t.Helper()
 	var items []menuItem
-	waitFor(t, 60*time.Second, what, func() bool {
+	testkit.WaitForWithin(t, 60*time.Second, what, func() bool {
 		a.alive()
 		items = readTrayMenu(t, conn, a.cmd.Process.Pid)
 		return cond(items)
@@ -473,7 +460,7 @@ func registeredItems(conn *dbus.Conn) []string {
 func waitRegistered(t testing.TB, a *realApp, conn *dbus.Conn) {
 	t.Helper()
 	dest := trayDest(a.cmd.Process.Pid)
-	waitFor(t, 60*time.Second, "the tray item to register with the tray host", func() bool {
+	testkit.WaitForWithin(t, 60*time.Second, "the tray item to register with the tray host", func() bool {
 		a.alive()
 		var owner string
 		if conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, dest).Store(&owner) != nil {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/godbus/dbus/v5"
 	"github.com/godbus/dbus/v5/prop"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // A tray host for the desktop-session tests: xfce4-panel with only its
@@ -34,7 +36,7 @@ func startTrayHost(t testing.TB) (panel bool) {
 	} else {
 		startWatcher(t)
 	}
-	waitFor(t, 60*time.Second, "a StatusNotifierWatcher on the session bus", func() bool {
+	testkit.WaitForWithin(t, 60*time.Second, "a StatusNotifierWatcher on the session bus", func() bool {
 		return ownerOf(conn, "org.kde.StatusNotifierWatcher") != ""
 	})
 	return panel
@@ -96,7 +98,7 @@ func startPanel(t testing.TB) {
 	// xfconfd is bus-activated with the bus's environment otherwise: start
 	// it first, with ours, so the panel reads the config above.
 	startDaemon(t, dir, "xfconfd", env, xfconfd[0])
-	waitFor(t, 30*time.Second, "xfconfd on the session bus", func() bool {
+	testkit.WaitFor(t, "xfconfd on the session bus", func() bool {
 		return ownerOf(conn, "org.xfce.Xfconf") != ""
 	})
 	// Without a window manager the panel waits ≈ 10 s before it shows.

@@ -7,25 +7,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// within runs f and fails the test if it has not returned within a
-// minute: a read that blocks on a named pipe never would.
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s blocked", what)
-	}
-}
+	"github.com/mcptray/mcptray/internal/testkit"
+)
 
 // A named pipe (real mkfifo) as an assistant's config, or as the mcp.json
 // an import writes into, is refused with a reason; setup and import never
 // block on it.
 func TestFIFOClientFileRefused(t *testing.T) {
+	t.Parallel()
 	e := testEnv(t)
 	c := mustFind(t, "cursor")
 	path, err := c.Path(e)
@@ -37,15 +27,15 @@ func TestFIFOClientFileRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := path + " is a named pipe, not a file; mcptray edits only a regular file"
-	within(t, "setup's plan", func() { _, err = c.Plan(e, Add) })
+	testkit.Within(t, time.Minute, "setup's plan", func() { _, err = c.Plan(e, Add) })
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("setup on a FIFO: %v, want %q", err, want)
 	}
-	within(t, "import", func() { _, err = NewImport(c, e, filepath.Join(e.Home, "mcp.json")) })
+	testkit.Within(t, time.Minute, "import", func() { _, err = NewImport(c, e, filepath.Join(e.Home, "mcp.json")) })
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("import from a FIFO: %v, want %q", err, want)
 	}
-	within(t, "detect", func() {
+	testkit.Within(t, time.Minute, "detect", func() {
 		for _, st := range Detect(e) {
 			if st.Client == c && (st.Err == nil || !strings.Contains(st.Err.Error(), want)) {
 				t.Errorf("detect of a FIFO: %+v", st)
@@ -60,7 +50,7 @@ func TestFIFOClientFileRefused(t *testing.T) {
 	if err := syscall.Mkfifo(cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	within(t, "import into a FIFO", func() { _, err = NewImport(c, e, cfg) })
+	testkit.Within(t, time.Minute, "import into a FIFO", func() { _, err = NewImport(c, e, cfg) })
 	if want := cfg + " is a named pipe, not a file"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("import into a FIFO: %v, want %q", err, want)
 	}

@@ -14,6 +14,7 @@ import (
 )
 
 func TestIsSecretKey(t *testing.T) {
+	t.Parallel()
 	for key, want := range map[string]bool{
 		"GITHUB_PERSONAL_ACCESS_TOKEN":        true,
 		"API_KEY":                             true,
@@ -120,6 +121,7 @@ func summary(im *Import) string {
 // it with the secrets moved (golden), the assistant's file after
 // --replace (golden), and no secret in any diff or message.
 func TestImportGoldens(t *testing.T) {
+	t.Parallel()
 	for _, f := range fixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
 			im, e := startImport(t, f)
@@ -188,6 +190,7 @@ func TestImportGoldens(t *testing.T) {
 // Apply stores the secrets chosen (and only those) before writing, then
 // writes mcp.json and the client's file, each after a backup.
 func TestImportApply(t *testing.T) {
+	t.Parallel()
 	f := fixtureNamed(t, "claude-desktop")
 	im, _ := startImport(t, f)
 	cfgBefore := readBytes(t, im.Config)
@@ -227,6 +230,7 @@ func TestImportApply(t *testing.T) {
 
 // Kept secrets are copied as they are, and the diff hides them.
 func TestImportKeepsSecrets(t *testing.T) {
+	t.Parallel()
 	im, _ := startImport(t, fixtureNamed(t, "cursor"))
 	cfg, client, err := im.Plans(false)
 	if err != nil || client != nil {
@@ -247,6 +251,7 @@ func TestImportKeepsSecrets(t *testing.T) {
 // Without mcp.json, an import starts from the first-run file; importing
 // twice copies nothing the second time.
 func TestImportIntoNewConfigAndTwice(t *testing.T) {
+	t.Parallel()
 	f := fixtureNamed(t, "gemini")
 	e := testEnv(t)
 	place(t, f.client, e, f.data)
@@ -285,6 +290,7 @@ func TestImportIntoNewConfigAndTwice(t *testing.T) {
 }
 
 func TestImportErrors(t *testing.T) {
+	t.Parallel()
 	e := testEnv(t)
 	c := mustFind(t, "cursor")
 	if _, err := NewImport(c, e, filepath.Join(e.Home, "mcp.json")); err == nil || !strings.Contains(err.Error(), "Cursor has no config at") {
@@ -327,6 +333,7 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 
 // A short secret is hidden where it is a whole string, not inside words.
 func TestDiffHidesShortSecrets(t *testing.T) {
+	t.Parallel()
 	p := &Plan{Path: "f", Existed: true, Before: []byte("{\"a\": \"ab\", \"about\": 1}\n"), After: []byte("{\"a\": \"ab\", \"about\": 2}\n"), redact: []string{"ab"}}
 	if d := p.Diff(); !strings.Contains(d, `{"a": "********", "about": 2}`) {
 		t.Errorf("diff:\n%s", d)
@@ -337,6 +344,7 @@ func TestDiffHidesShortSecrets(t *testing.T) {
 // ${keyring:…} of mcp.json, or by a secret before it — gets a suffix and
 // a note; a long one stays within the bound of a NAME.
 func TestImportAvoidsTakenSecretNames(t *testing.T) {
+	t.Parallel()
 	e := testEnv(t)
 	long := strings.Repeat("s", 190)
 	place(t, mustFind(t, "cursor"), e, []byte(`{"mcpServers": {
@@ -380,6 +388,7 @@ func TestImportAvoidsTakenSecretNames(t *testing.T) {
 // A read-only file, the assistant's (--replace) or mcp.json, is refused
 // before anything is stored or written: no secret half moved.
 func TestImportIntoReadOnlyFiles(t *testing.T) {
+	t.Parallel()
 	for _, which := range []string{"the assistant's file", "mcp.json"} {
 		im, _ := startImport(t, fixtureNamed(t, "claude-desktop"))
 		cfgBefore := readBytes(t, im.Config)

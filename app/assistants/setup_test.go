@@ -119,6 +119,7 @@ func readBytes(t *testing.T, path string) []byte {
 // diff), writes a backup of the original first, changes nothing when run
 // again, and --remove gives back the original byte for byte.
 func TestSetupGoldens(t *testing.T) {
+	t.Parallel()
 	for _, f := range fixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
 			e := testEnv(t)
@@ -179,6 +180,7 @@ func TestSetupGoldens(t *testing.T) {
 // entry and the object setup made for it are taken out by the editor
 // alone, still giving back the original.
 func TestRemoveWithoutBackup(t *testing.T) {
+	t.Parallel()
 	for _, f := range fixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
 			e := testEnv(t)
@@ -202,6 +204,7 @@ func TestRemoveWithoutBackup(t *testing.T) {
 // A client with no file yet: setup creates it (and its folder), --remove
 // deletes it again.
 func TestSetupCreatesAndRemoveDeletes(t *testing.T) {
+	t.Parallel()
 	for _, c := range clients {
 		t.Run(c.Name, func(t *testing.T) {
 			e := testEnv(t)
@@ -246,6 +249,7 @@ func TestSetupCreatesAndRemoveDeletes(t *testing.T) {
 // A file that does not parse is refused with its path, line and column;
 // it is left as it was and no backup is written.
 func TestBrokenFileRefused(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		client, data, want string
 		addOnly            bool
@@ -281,6 +285,7 @@ func TestBrokenFileRefused(t *testing.T) {
 // An entry for another mcptray (the binary moved) is replaced in place;
 // Apply refuses when the file changed after the plan.
 func TestSetupReplacesAndChecksTheFile(t *testing.T) {
+	t.Parallel()
 	c, _ := Find("cursor")
 	e := testEnv(t)
 	old := "{\n  \"mcpServers\": {\n    \"mcptray\": {\n      \"command\": \"/usr/local/bin/mcptray\",\n      \"args\": [\n        \"connect\"\n      ]\n    },\n    \"x\": {\"command\": \"y\"}\n  }\n}\n"
@@ -310,6 +315,7 @@ func TestSetupReplacesAndChecksTheFile(t *testing.T) {
 
 // The paths of every client on each OS, with the variables that move them.
 func TestPaths(t *testing.T) {
+	t.Parallel()
 	home := "/home/ada"
 	for _, tc := range []struct {
 		goos, client string
@@ -355,6 +361,7 @@ func TestPaths(t *testing.T) {
 // Claude Desktop installed from its MSIX package (Windows, since
 // 2026-02) reads its config from the package's folder, not %APPDATA%.
 func TestClaudeDesktopMSIX(t *testing.T) {
+	t.Parallel()
 	local := t.TempDir()
 	vars := map[string]string{"LOCALAPPDATA": local, "APPDATA": "/w/Roaming"}
 	e := Env{GOOS: "windows", Home: "/home/ada", Getenv: func(k string) string { return vars[k] }}
@@ -379,6 +386,7 @@ func TestClaudeDesktopMSIX(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	t.Parallel()
 	e := testEnv(t)
 	vs, _ := Find("vscode")
 	place(t, vs, e, []byte(`{"servers": {}}`))
@@ -409,6 +417,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestEntries(t *testing.T) {
+	t.Parallel()
 	want := map[string]string{
 		"claude-desktop": `{"command":"/opt/m","args":["connect","--tools","stable"]}`,
 		"claude-code":    `{"type":"stdio","command":"/opt/m","args":["connect"]}`,
@@ -437,6 +446,7 @@ func TestEntries(t *testing.T) {
 // The written file keeps a symlink (a dotfiles setup) and writes at its
 // target; the backup sits beside the link.
 func TestSetupThroughASymlink(t *testing.T) {
+	t.Parallel()
 	c, _ := Find("cursor")
 	e := testEnv(t)
 	real := filepath.Join(t.TempDir(), "dotfiles-mcp.json")

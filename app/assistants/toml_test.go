@@ -11,6 +11,7 @@ const tomlBlock = "[mcp_servers.mcptray]\ncommand = \"/opt/mcptray/bin/mcptray\"
 // table appended (or rewritten in place), then taken out again giving the
 // same bytes, and the result parsed each time.
 func TestTOMLRoundTrip(t *testing.T) {
+	t.Parallel()
 	want := tomlEntryOf(mustFind(t, "codex").Entry(self))
 	for _, tc := range []struct {
 		name, in, added string
@@ -54,6 +55,7 @@ func TestTOMLRoundTrip(t *testing.T) {
 // A table of mcptray's that is not the last is rewritten where it is,
 // and taken out with the blank line before it.
 func TestTOMLInPlace(t *testing.T) {
+	t.Parallel()
 	want := tomlEntryOf(mustFind(t, "codex").Entry(self))
 	in := "model = \"o3\"\n\n[mcp_servers.mcptray]\ncommand = \"/old/mcptray\" # moved\nargs = [\"connect\"]\n\n[mcp_servers.mcptray.env]\nX = \"1\"\n\n# figma\n[mcp_servers.figma]\nurl = \"u\"\n"
 	got, err := tomlAdd([]byte(in), want)
@@ -74,6 +76,7 @@ func TestTOMLInPlace(t *testing.T) {
 
 // Forms the text edit does not handle are refused, not broken.
 func TestTOMLRefused(t *testing.T) {
+	t.Parallel()
 	want := tomlEntryOf(mustFind(t, "codex").Entry(self))
 	for _, in := range []string{
 		"[mcp_servers]\nmcptray = { command = \"x\" }\n",
@@ -91,6 +94,7 @@ func TestTOMLRefused(t *testing.T) {
 }
 
 func TestTOMLStrings(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`C:\Program Files\mcptray\mcptray.exe`: `"C:\\Program Files\\mcptray\\mcptray.exe"`,
 		`/a "b"/c`:                             `"/a \"b\"/c"`,

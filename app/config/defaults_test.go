@@ -9,6 +9,7 @@ import (
 )
 
 func TestDefault(t *testing.T) {
+	t.Parallel()
 	data := Default()
 	cfg, err := Parse(data, testEnv())
 	if err != nil {
@@ -67,6 +68,7 @@ func TestDefaultPath(t *testing.T) {
 }
 
 func TestEnsureDefault(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "conf", "mcptray")
 	path := filepath.Join(dir, "mcp.json")
 	created, err := EnsureDefault(path)

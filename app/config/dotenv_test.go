@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseDotenv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text string
 		want       map[string]string
@@ -39,6 +40,7 @@ func TestParseDotenv(t *testing.T) {
 }
 
 func TestParseDotenvErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ text, want string }{
 		{"A=1\nnot a pair " + secretVar + "\n", "line 2: want KEY=VALUE"},
 		{"=1\n", "line 1: want KEY=VALUE"},

@@ -15,6 +15,7 @@ const entryValue = `{"command": "/opt/mcptray", "args": ["connect"]}`
 // TestSetMemberAdds: a new member in each style a file can have, and
 // RemoveMember giving back the very bytes.
 func TestSetMemberAdds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -131,6 +132,7 @@ func TestSetMemberAdds(t *testing.T) {
 // Removing members a person wrote: each takes its line (or its inline
 // separator) with it, and comments on other lines stay.
 func TestRemoveMember(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		path     []string
@@ -197,6 +199,7 @@ func TestRemoveMember(t *testing.T) {
 // An existing member keeps its place; its value takes the member's
 // indentation.
 func TestSetMemberReplaces(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		path     []string
@@ -230,6 +233,7 @@ func TestSetMemberReplaces(t *testing.T) {
 }
 
 func TestEditErrors(t *testing.T) {
+	t.Parallel()
 	_, err := SetMember([]byte("{\n  \"a\": 1,,\n}"), []string{"b"}, json.RawMessage(`1`))
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 || se.Col != 10 {
@@ -261,6 +265,7 @@ func TestEditErrors(t *testing.T) {
 }
 
 func TestLookupAndMembers(t *testing.T) {
+	t.Parallel()
 	data := []byte("{\n  // servers\n  \"mcpServers\": {\n    \"b\": {\"command\": \"x\", /* c */ \"args\": [\"1\",],},\n    \"a\": 2,\n  },\n}")
 	ms, err := Members(data, []string{"mcpServers"})
 	if err != nil || len(ms) != 2 || ms[0].Key != "b" || ms[1].Key != "a" {
@@ -292,6 +297,7 @@ func TestLookupAndMembers(t *testing.T) {
 }
 
 func TestAppendElement(t *testing.T) {
+	t.Parallel()
 	input := `{"id": "k", "type": "promptString"}`
 	tests := []struct{ name, in, want string }{
 		{"over lines",
@@ -323,6 +329,7 @@ func TestAppendElement(t *testing.T) {
 // Add then remove gives back the same bytes, for members added at every
 // depth of a set of documents in different styles.
 func TestSetThenRemoveIsIdentity(t *testing.T) {
+	t.Parallel()
 	docs := []string{
 		"{}",
 		"{ }",

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSetEntryList(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 		list           []string
@@ -70,6 +71,7 @@ func TestSetEntryList(t *testing.T) {
 }
 
 func TestToolRules(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse([]byte(`{"mcpServers": {
 		"a": {"command": "c", "x-mcptray": {"disabledTools": ["write_file", "move_*", "[bad"], "allowTools": ["read_*"], "approve": "writes", "pinTools": false}},
 		"b": {"command": "c", "x-mcptray": {"approve": "sometimes"}},
@@ -96,6 +98,7 @@ func TestToolRules(t *testing.T) {
 }
 
 func TestFingerprintLeavesRulesOut(t *testing.T) {
+	t.Parallel()
 	parse := func(s string) Server {
 		cfg, err := Parse([]byte(s), Env{})
 		if err != nil {

@@ -20,6 +20,7 @@ func fingerprintOf(t *testing.T, data string, env Env) string {
 // TestFingerprintStable: edits that do not change the effective spec keep
 // the fingerprint.
 func TestFingerprintStable(t *testing.T) {
+	t.Parallel()
 	base := `{"mcpServers": {"a": {"command": "c", "args": ["x", "y"], "env": {"A": "1", "B": "2"}, "x-mcptray": {"k": [1, 2]}}}}`
 	want := fingerprintOf(t, base, testEnv())
 	same := []string{
@@ -49,6 +50,7 @@ func TestFingerprintStable(t *testing.T) {
 
 // TestFingerprintSensitive: every part of the effective spec counts.
 func TestFingerprintSensitive(t *testing.T) {
+	t.Parallel()
 	stdio := `{"mcpServers": {"a": {"command": "c", "args": ["x"], "env": {"A": "1"}, "cwd": "/w"}}}`
 	http := `{"mcpServers": {"a": {"url": "https://h/mcp", "headers": {"H": "1"}}}}`
 	tests := []struct{ base, changed string }{
@@ -96,6 +98,7 @@ func TestFingerprintSensitive(t *testing.T) {
 
 // TestFingerprintRefused: a refused entry fingerprints its reason.
 func TestFingerprintRefused(t *testing.T) {
+	t.Parallel()
 	a := fingerprintOf(t, `{"mcpServers": {"a": {"command": "${NOPE}"}}}`, testEnv())
 	b := fingerprintOf(t, `{"mcpServers": {"a": {"command": "${NOPE}", "args": ["changed"]}}}`, testEnv())
 	c := fingerprintOf(t, `{"mcpServers": {"a": {"command": "${OTHER}"}}}`, testEnv())

@@ -10,6 +10,7 @@ import (
 // TestInputVariables: ${input:ID} resolves through Env.Input; one not given
 // yet refuses the entry with an *InputNeededError that names the input.
 func TestInputVariables(t *testing.T) {
+	t.Parallel()
 	const cfg = `{
   "servers": {
     "given":   {"command": "c", "env": {"K": "${input:given}"}},
@@ -69,6 +70,7 @@ func TestInputVariables(t *testing.T) {
 }
 
 func TestInboxTimeout(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(`{}`), testEnv())
 	if err != nil || c.Settings.InboxTimeout != DefaultInboxTimeout {
 		t.Fatalf("default: %v %v", c.Settings.InboxTimeout, err)

@@ -16,6 +16,7 @@ import (
 // changes the fingerprint, even one that keeps the size and sets the mtime
 // back.
 func TestLaunchFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	wrapper, conf := filepath.Join(dir, "wrapper.py"), filepath.Join(dir, "conf.toml")
 	os.WriteFile(wrapper, []byte("print('a')\n"), 0o755)

@@ -14,6 +14,7 @@ import (
 // the new value of a variable known to load code, and only "value changed"
 // for the others.
 func TestLaunchValues(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x.env"), []byte("PYTHONPATH=/a\nTOKEN=file-secret\n"), 0o600)
 	secret, outer := "ring-secret-1", "env-secret-1"

@@ -23,6 +23,7 @@ func entries(n int) string {
 }
 
 func TestServerCap(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse([]byte(entries(MaxServers)), testEnv())
 	if err != nil || len(cfg.Servers) != MaxServers {
 		t.Fatalf("%d entries: %v", MaxServers, err)
@@ -40,6 +41,7 @@ func TestServerCap(t *testing.T) {
 }
 
 func TestFileSizeCap(t *testing.T) {
+	t.Parallel()
 	pad := func(n int) []byte {
 		head := `{"mcpServers": {}}` + "\n// "
 		return []byte(head + strings.Repeat("x", n-len(head)))

@@ -12,6 +12,7 @@ import (
 
 // TestParseDesignExample parses the example of DESIGN.md section 4.
 func TestParseDesignExample(t *testing.T) {
+	t.Parallel()
 	data := `{
   "mcpServers": {
     "ssh":   { "command": "${self}", "args": ["serve", "ssh"] },
@@ -65,6 +66,7 @@ func TestParseDesignExample(t *testing.T) {
 // TestParseEntryErrors: every bad entry is refused with the reason a person
 // reads, and the entries around it are fine (parseEntry checks them).
 func TestParseEntryErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		entry, wantErr string
 	}{
@@ -119,6 +121,7 @@ func TestParseEntryErrors(t *testing.T) {
 
 // TestParseEntryFine: shapes that are accepted.
 func TestParseEntryFine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		entry    string
 		wantType string
@@ -156,6 +159,7 @@ func TestParseEntryFine(t *testing.T) {
 }
 
 func TestParseEmptyName(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse([]byte(`{"mcpServers": {"": {"command": "c"}, "good": {"command": "g"}}}`), testEnv())
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +174,7 @@ func TestParseEmptyName(t *testing.T) {
 
 // TestParseNames: any non-empty string is a name, escapes decoded.
 func TestParseNames(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse([]byte(`{"mcpServers": {
       "with space/and:colon": {"command": "c"},
       "caf\u00e9 \"q\"": {"command": "c"},
@@ -190,6 +195,7 @@ func TestParseNames(t *testing.T) {
 }
 
 func TestParseDisabled(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		entry string
 		want  bool
@@ -218,6 +224,7 @@ func TestParseDisabled(t *testing.T) {
 // TestParseOrder: servers come in file order, not map order, across both
 // objects.
 func TestParseOrder(t *testing.T) {
+	t.Parallel()
 	data := `{
   "servers": {"zeta": {"command": "c"}, "alpha": {"command": "c"}},
   "inputs": [],
@@ -238,6 +245,7 @@ func TestParseOrder(t *testing.T) {
 }
 
 func TestParseDuplicates(t *testing.T) {
+	t.Parallel()
 	data := `{
   "mcpServers": {"ssh": {"command": "a"}, "twice": {"command": "a"}, "ok": {"command": "a"}, "twice": {"command": "b"}},
   "servers": {"ssh": {"command": "b"}, "vs": {"url": "https://h/mcp"}}
@@ -264,6 +272,7 @@ func TestParseDuplicates(t *testing.T) {
 
 // TestParseVSCodeShape reads VS Code's "servers" and "inputs".
 func TestParseVSCodeShape(t *testing.T) {
+	t.Parallel()
 	data := `{
 	// VS Code's .vscode/mcp.json
 	"inputs": [
@@ -301,6 +310,7 @@ func TestParseVSCodeShape(t *testing.T) {
 }
 
 func TestParseSettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse([]byte(`{"mcpServers": {}}`), testEnv())
 	if err != nil {
 		t.Fatal(err)
@@ -346,6 +356,7 @@ func TestParseSettings(t *testing.T) {
 
 // TestParseFileErrors: the shapes that make the whole file unusable.
 func TestParseFileErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		data, want string
 	}{
@@ -395,6 +406,7 @@ func TestParseFileErrors(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 	if err := os.WriteFile(filepath.Join(dir, "notes.env"), []byte("TOKEN=from-file\nOTHER=o\n"), 0o600); err != nil {
@@ -446,6 +458,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestParseEnvFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) {
 		t.Helper()
@@ -488,6 +501,7 @@ func TestParseEnvFile(t *testing.T) {
 }
 
 func TestParseCwd(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ cwd, dir, want string }{
 		{"~/notes", "/cfg", "/home/u/notes"},
 		{"sub/dir", "/cfg", "/cfg/sub/dir"},
@@ -513,6 +527,7 @@ func TestParseCwd(t *testing.T) {
 // TestErrorsHoldNoSecret: entries that resolve secrets and then fail never
 // show the resolved values, in Err or in the refused Server.
 func TestErrorsHoldNoSecret(t *testing.T) {
+	t.Parallel()
 	entries := []string{
 		`{"command": "c", "env": {"A": "${SECRET}", "B": "${keyring:remote-token}", "C": "${NOPE}"}}`,
 		`{"command": "c", "args": ["${SECRET}", "${keyring:missing}"]}`,

@@ -7,39 +7,29 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// within runs f and fails the test if it has not returned within a
-// minute: a read that blocks on a named pipe never would.
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s blocked", what)
-	}
-}
+	"github.com/mcptray/mcptray/internal/testkit"
+)
 
 // A named pipe (real mkfifo) in place of mcp.json or of an envFile is
 // refused with a reason, never read (its open would block for ever).
 func TestFIFORefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var err error
-	within(t, "Load of a FIFO", func() { _, err = Load(path, testEnv()) })
+	testkit.Within(t, time.Minute, "Load of a FIFO", func() { _, err = Load(path, testEnv()) })
 	if want := path + " is a named pipe (FIFO), not a regular file"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Load of a FIFO: %v, want %q", err, want)
 	}
-	within(t, "ReadFile of a folder", func() { _, err = ReadFile(dir) })
+	testkit.Within(t, time.Minute, "ReadFile of a folder", func() { _, err = ReadFile(dir) })
 	if err == nil || !strings.Contains(err.Error(), "is a folder, not a regular file") {
 		t.Errorf("ReadFile of a folder: %v", err)
 	}
-	within(t, "ReadFile of a device", func() { _, err = ReadFile("/dev/zero") })
+	testkit.Within(t, time.Minute, "ReadFile of a device", func() { _, err = ReadFile("/dev/zero") })
 	if err == nil || !strings.Contains(err.Error(), "is a device, not a regular file") {
 		t.Errorf("ReadFile of /dev/zero: %v", err)
 	}
@@ -56,7 +46,7 @@ func TestFIFORefused(t *testing.T) {
 	env := testEnv()
 	env.Dir = ""
 	var cfg *Config
-	within(t, "Load with a FIFO envFile", func() { cfg, err = Load(path, env) })
+	testkit.Within(t, time.Minute, "Load with a FIFO envFile", func() { cfg, err = Load(path, env) })
 	if err != nil {
 		t.Fatal(err)
 	}

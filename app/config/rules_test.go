@@ -5,6 +5,7 @@ import "testing"
 // ExactGlob's glob matches its tool and no other, whatever characters the
 // server put in the name; the person's own globs match as globs only.
 func TestExactGlob(t *testing.T) {
+	t.Parallel()
 	names := []string{"w*", "wipe", "[a-z]*", "zap", "*", "?", "a?c", "abc", `back\slash`, `backslash`, "[", "]", "w\\*", "\xff*", "plain_name"}
 	for _, name := range names {
 		g := ExactGlob(name)

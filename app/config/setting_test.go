@@ -6,6 +6,7 @@ import (
 )
 
 func TestSetSetting(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 	}{
@@ -57,6 +58,7 @@ func TestSetSetting(t *testing.T) {
 }
 
 func TestSetSettingErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{`{"x-mcptray": "live"}`, `mcp.json:1:15: "x-mcptray" must be an object, got string`},
 		{`{"x-mcptray": {`, "mcp.json:1:16:"},

@@ -3,6 +3,7 @@ package config
 import "testing"
 
 func TestEventRetentionDays(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(`{}`), testEnv())
 	if err != nil || c.Settings.EventRetentionDays != DefaultEventRetentionDays {
 		t.Fatalf("default = %v, %v; want %d", c.Settings.EventRetentionDays, err, DefaultEventRetentionDays)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestInputTimeout(t *testing.T) {
+	t.Parallel()
 	c, err := Parse([]byte(`{}`), testEnv())
 	if err != nil || c.Settings.InputTimeout != 0 {
 		t.Fatalf("default (0: the servers' own, 10 s): %v %v", c.Settings.InputTimeout, err)

@@ -3,6 +3,7 @@ package config
 import "testing"
 
 func TestLoginShellSetting(t *testing.T) {
+	t.Parallel()
 	for in, off := range map[string]bool{`{}`: false, `{"x-mcptray": {"loginShell": true}}`: false, `{"x-mcptray": {"loginShell": false}}`: true} {
 		c, err := Parse([]byte(in), testEnv())
 		if err != nil || c.Settings.NoLoginShell != off {

@@ -9,6 +9,7 @@ import (
 // TestSyntaxErrorPosition: line and column point at the offending
 // character, in the original text (comments and all).
 func TestSyntaxErrorPosition(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, data, want string
 	}{
@@ -66,6 +67,7 @@ func TestSyntaxErrorPosition(t *testing.T) {
 }
 
 func TestSyntaxErrorText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  SyntaxError
 		want string
@@ -84,6 +86,7 @@ func TestSyntaxErrorText(t *testing.T) {
 // TestJSONC: comments and trailing commas are accepted, and strings that
 // look like comments survive.
 func TestJSONC(t *testing.T) {
+	t.Parallel()
 	data := `// mcptray config
 /* block
    comment */
@@ -123,6 +126,7 @@ func TestJSONC(t *testing.T) {
 
 // TestStripJSONCKeepsLength: blanking keeps every offset and line break.
 func TestStripJSONCKeepsLength(t *testing.T) {
+	t.Parallel()
 	in := "{ // c\r\n \"a\": [1, /* x\ny */ 2,], \"b\": \"//\" /**/ }"
 	out, _, ok := stripJSONC([]byte(in))
 	if !ok {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSetDisabled(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		in       string
@@ -113,6 +114,7 @@ func TestSetDisabled(t *testing.T) {
 }
 
 func TestSetDisabledErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, server, want string
 	}{
@@ -167,6 +169,7 @@ const messyConfig = `// mcptray config, edited by hand
 // parseable, shows the new state, never touches bytes outside the entry,
 // and after on→off→on the file is stable.
 func TestSetDisabledRoundTrip(t *testing.T) {
+	t.Parallel()
 	data := []byte(messyConfig)
 	cfg, err := Parse(data, testEnv())
 	if err != nil {
@@ -265,6 +268,7 @@ func assertState(t *testing.T, data []byte, name string, disabled bool) {
 // TestSetDisabledDefault toggles the first-run file and checks the exact
 // result.
 func TestSetDisabledDefault(t *testing.T) {
+	t.Parallel()
 	off, err := SetDisabled(Default(), "ssh", true)
 	if err != nil {
 		t.Fatal(err)

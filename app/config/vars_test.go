@@ -7,6 +7,7 @@ import (
 )
 
 func TestVariables(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		value   string // args[0]
 		want    string
@@ -96,6 +97,7 @@ func (e errString) Error() string { return string(e) }
 
 // TestVariablesWithoutSources: what an Env lacking a part says.
 func TestVariablesWithoutSources(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		env     func(*Env)
@@ -124,6 +126,7 @@ func TestVariablesWithoutSources(t *testing.T) {
 
 // TestVariablesInEveryField: each field that takes variables resolves them.
 func TestVariablesInEveryField(t *testing.T) {
+	t.Parallel()
 	stdio := parseEntry(t, `{
       "command": "~/bin/${FOO}",
       "args": ["--home=${userHome}", "~/x"],
@@ -176,6 +179,7 @@ func equalStrings(a, b []string) bool {
 // TestKeyringReadOnce: one Parse reads each keyring entry once, however
 // many servers use it.
 func TestKeyringReadOnce(t *testing.T) {
+	t.Parallel()
 	env := testEnv()
 	calls := 0
 	inner := env.Keyring
@@ -193,6 +197,7 @@ func TestKeyringReadOnce(t *testing.T) {
 
 // TestGoKeyringNotFound: go-keyring's ErrNotFound text counts as not found.
 func TestGoKeyringNotFound(t *testing.T) {
+	t.Parallel()
 	env := testEnv()
 	env.Keyring = func(string) (string, error) { return "", errString("secret not found in keyring") }
 	s := parseEntry(t, `{"url": "https://r/mcp", "headers": {"A": "${keyring:tok}"}}`, env)
@@ -213,6 +218,7 @@ func (e *keyringUnavailable) Unwrap() []error {
 // TestKeyringErrors: what a person reads for the errors keyrings return,
 // wrapped the way callers wrap them.
 func TestKeyringErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestWriteAtomic(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 
@@ -31,6 +32,7 @@ func TestWriteAtomic(t *testing.T) {
 // TestWriteAtomicSymlink: a symlinked config stays a symlink; its target is
 // replaced.
 func TestWriteAtomicSymlink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "dotfiles", "mcp.json")
 	if err := os.Mkdir(filepath.Dir(target), 0o700); err != nil {
@@ -55,6 +57,7 @@ func TestWriteAtomicSymlink(t *testing.T) {
 }
 
 func TestWriteAtomicErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "missing", "mcp.json")
 	err := WriteAtomic(path, []byte("x"))
@@ -108,6 +111,7 @@ func assertNoTemp(t *testing.T, dir string) {
 // whose target does not exist yet, the file at the end is written and the
 // links stay.
 func TestWriteAtomicLinkChain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, d := range []string{"stage", "dotfiles"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {

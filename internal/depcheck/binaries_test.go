@@ -12,14 +12,21 @@ import (
 // protobuf, OpenTelemetry nor Google's cloud auth (each costs the daemon
 // resident memory: docs/google-accounts.md); those live in mcptray-google, which
 // in turn links neither Fyne nor mcptray's core (app, cli, the gateway,
-// the store).
+// the store). Neither links a test kit (internal/testkit, testdaemon,
+// testkeyring, mcp/mcptest).
 func TestWhatTheBinariesLink(t *testing.T) {
+	t.Parallel()
 	googleAPI := []string{"google.golang.org/api/", "google.golang.org/grpc", "google.golang.org/protobuf", "cloud.google.com/", "go.opentelemetry.io/"}
 	// googleapi is the API's error type (and the URI templates it uses):
 	// small, and what package google's rate-limit backoff reads.
 	small := []string{"google.golang.org/api/googleapi", "google.golang.org/api/internal/third_party/uritemplates"}
+	// The test kits are for tests: no binary links them.
+	testOnly := []string{module + "/internal/testkit", module + "/internal/testdaemon", module + "/internal/testkeyring", module + "/mcp/mcptest"}
 	for _, tags := range []string{"", "headless"} {
 		for _, p := range deps(t, tags, ".") {
+			if startsWithAny(p, testOnly) {
+				t.Errorf("mcptray (tags %q) links %s, which is for tests", tags, p)
+			}
 			for _, bad := range googleAPI {
 				if strings.HasPrefix(p, bad) && !slices.Contains(small, p) {
 					t.Errorf("mcptray (tags %q) links %s: the Google API clients belong in mcptray-google", tags, p)
@@ -32,6 +39,9 @@ func TestWhatTheBinariesLink(t *testing.T) {
 		module + "/mcp/servers/google", module + "/mcp/servers/localroots", module + "/mcp/downstream", module + "/mcp/wire", module + "/mcp/stdioserver", module + "/mcp/exitwait"}
 	linked := deps(t, "", "./cmd/mcptray-google")
 	for _, p := range linked {
+		if startsWithAny(p, testOnly) {
+			t.Errorf("mcptray-google links %s, which is for tests", p)
+		}
 		if !startsWithAny(p, core) || startsWithAny(p, allowed) {
 			continue
 		}

@@ -19,20 +19,21 @@ import (
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
 // import neither the gateway nor app. A cli package, like any but main,
 // may not import ui. internal/repocheck, which checks the docs against the
-// source it parses, imports no package of the module. app/events (the
+// source it parses, imports no package of the module, and neither does the
+// test kit (internal/testkit), which every package's tests may use. app/events (the
 // event pipeline) is given its store and logger: it imports no package of
 // app but app/config, and no cli. For the split of app (issue 29):
 // app/inbox imports no app package but app/config (so neither app,
 // app/control, app/events nor app/trust), and no cli package.
 // app/keyring, which the CLI, the core and mcptray-google all use,
-// imports no package of the module but app/config (the secrets' names).
-// app/googleaccounts, the Google tab's facade, imports no app package but
-// app/googlekeys and app/keyring, and no cli.
+// imports no package of the module but app/config (the secrets' names) and
+// the test kit in its tests. app/googleaccounts, the Google tab's facade,
+// imports no app package but app/googlekeys and app/keyring, and no cli.
 // app/assistants (setup, import, the Assistants tab's API) imports no app
 // package but app/config, and no cli: the CLI and the UI both use it.
-// app/config, which reads mcp.json and makes every edit
-// of it, imports no package of the module: app, the gateway, cli and ui
-// use it, never the other way.
+// app/config, which reads mcp.json and makes every edit of it, imports no
+// package of the module but the test kit in its tests: app, the gateway,
+// cli and ui use it, never the other way.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -64,7 +65,7 @@ func forbidden(from, to string) string {
 		return "built-in servers don't import the gateway"
 	case in(from, "mcp/downstream") && to == module+"/mcp":
 		return "the server side doesn't import the gateway"
-	case in(from, "app/config") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/config"):
+	case in(from, "app/config") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/config") && !in(to, "internal/testkit"):
 		return "mcp.json's reader and editor imports no package of the module"
 	case in(from, "app/events") && (in(to, "app") && !in(to, "app/events") && !in(to, "app/config") || in(to, "cli")):
 		return "events imports no app package but app/config, and no cli"
@@ -76,12 +77,14 @@ func forbidden(from, to string) string {
 		return "the inbox imports no app package but app/config"
 	case in(from, "app/inbox") && in(to, "cli"):
 		return "the inbox imports no cli package"
-	case in(from, "app/keyring") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/keyring") && !in(to, "app/config"):
+	case in(from, "app/keyring") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/keyring") && !in(to, "app/config") && !in(to, "internal/testkit"):
 		return "the keyring imports no package of the module but app/config"
 	case in(from, "app/googleaccounts") && (in(to, "app") && !in(to, "app/googleaccounts") && !in(to, "app/googlekeys") && !in(to, "app/keyring") || in(to, "cli")):
 		return "the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli"
 	case in(from, "app/assistants") && (in(to, "app") && !in(to, "app/assistants") && !in(to, "app/config") || in(to, "cli")):
 		return "the assistants' configs import no app package but app/config, and no cli"
+	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
+		return "the test kit imports no package of the module"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -207,6 +210,7 @@ func reach(graph map[string][]string, from, start string) []string {
 }
 
 func TestDeps(t *testing.T) {
+	t.Parallel()
 	graph := importGraph(t)
 	for _, p := range []string{module + "/app", module + "/ui", module + "/mcp/downstream", module + "/mcp/wire"} {
 		if _, ok := graph[p]; !ok {
@@ -219,6 +223,7 @@ func TestDeps(t *testing.T) {
 }
 
 func TestDepsRules(t *testing.T) {
+	t.Parallel()
 	m := func(p string) string { return module + "/" + p }
 	graph := map[string][]string{
 		module:                      {m("ui"), m("app"), "fyne.io/fyne/v2/app"},
@@ -242,6 +247,7 @@ func TestDepsRules(t *testing.T) {
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
 		m("internal/repocheck"):     {m("app"), "go/parser"},
+		m("internal/testkit"):       {m("mcp/wire")},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
 		"github.com/godbus/dbus/v5": nil,
@@ -271,6 +277,7 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"internal/repocheck imports " + m("app") + " (forbidden: repocheck reads the module's source, it links none of it)",
+		"internal/testkit imports " + m("mcp/wire") + " (forbidden: the test kit imports no package of the module)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
 		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",
@@ -287,6 +294,7 @@ func TestDepsRules(t *testing.T) {
 }
 
 func TestDepsNormalize(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		module + "/app": module + "/app",
 		module + "/app [" + module + "/app.test]":      module + "/app",

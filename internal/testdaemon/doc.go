@@ -4,6 +4,11 @@
 // entries (mcp/mcptest), the status polled until a condition holds, and the
 // command line run in-process against it.
 //
+// Start starts a daemon on a list of servers, StartConfig on a whole
+// mcp.json (mcpServers and x-mcptray), and Instance.StartConfig on paths,
+// a binary or an environment the test chose. Waiting goes through
+// internal/testkit.
+//
 // A test binary using it sets Main in its TestMain, and becomes mcptray
 // there when MCPTRAY_TEST_AS_MCPTRAY=1. It imports app and mcp/mcptest,
 // never ui.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/internal/testkeyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -60,7 +61,17 @@ func FakeEntry(t testing.TB, mode string, env ...string) map[string]any {
 // WriteConfig writes an mcp.json with servers, atomically.
 func WriteConfig(t testing.TB, path string, servers map[string]any) {
 	t.Helper()
-	b, _ := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
+	WriteDoc(t, path, map[string]any{"mcpServers": servers})
+}
+
+// WriteDoc writes doc, the whole mcp.json (mcpServers, x-mcptray, …),
+// atomically, making its folder.
+func WriteDoc(t testing.TB, path string, doc map[string]any) {
+	t.Helper()
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		t.Fatal(err)
@@ -81,14 +92,47 @@ func Start(t testing.TB, servers map[string]any) *Instance {
 // binary as mcptray).
 func StartBin(t testing.TB, bin string, servers map[string]any) *Instance {
 	t.Helper()
-	dir := t.TempDir()
-	in := &Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data"), Bin: bin}
-	if servers != nil {
-		WriteConfig(t, in.Config, servers)
+	in := &Instance{T: t, Bin: bin}
+	if servers == nil {
+		in.StartConfig(nil)
+	} else {
+		in.StartConfig(map[string]any{"mcpServers": servers})
 	}
-	in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
-	in.Start()
 	return in
+}
+
+// StartConfig starts a daemon on temp dirs with doc as its whole mcp.json
+// (mcpServers and top-level settings such as x-mcptray; no file when nil)
+// and returns once its socket answers.
+func StartConfig(t testing.TB, doc map[string]any) *Instance {
+	t.Helper()
+	in := &Instance{T: t}
+	in.StartConfig(doc)
+	return in
+}
+
+// StartConfig starts the daemon of an Instance the test filled in part of
+// (Bin, Env; Config and Data, else temp paths), with doc as its mcp.json
+// (none written when nil) and --config and --data first on its command
+// line, unless FlagsFirst is set.
+func (in *Instance) StartConfig(doc map[string]any) {
+	in.T.Helper()
+	if in.Config == "" || in.Data == "" {
+		dir := in.T.TempDir()
+		if in.Config == "" {
+			in.Config = filepath.Join(dir, "mcp.json")
+		}
+		if in.Data == "" {
+			in.Data = filepath.Join(dir, "data")
+		}
+	}
+	if doc != nil {
+		WriteDoc(in.T, in.Config, doc)
+	}
+	if in.FlagsFirst == nil {
+		in.FlagsFirst = []string{"--config", in.Config, "--data", in.Data}
+	}
+	in.Start()
 }
 
 // Start starts the daemon of an Instance the test filled in, and returns
@@ -186,17 +230,11 @@ func (in *Instance) Status() StatusJSON {
 // WaitFor polls the status until cond holds, for up to a minute.
 func (in *Instance) WaitFor(what string, cond func(StatusJSON) bool) StatusJSON {
 	in.T.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		st := in.Status()
-		if cond(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			in.T.Fatalf("timed out waiting for %s: %+v", what, st)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var st StatusJSON
+	if !testkit.Eventually(time.Minute, func() bool { st = in.Status(); return cond(st) }) {
+		in.T.Fatalf("timed out waiting for %s: %+v", what, st)
 	}
+	return st
 }
 
 // State returns the state and pid of server name in st.
@@ -243,13 +281,7 @@ func (b *SyncBuffer) String() string {
 // WaitFor polls cond until it holds, for up to a minute.
 func WaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitForWithin(t, time.Minute, what, cond)
 }
 
 // Keyring gives the test the keyring entry to itself: it saves what is

@@ -5,18 +5,15 @@ package downstream
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -90,7 +87,7 @@ func runTestParent() int {
 type fake struct {
 	*Session
 	marker string // InstanceEnv=… in the server's environment
-	log    *logRecorder
+	log    *mcptest.Log
 }
 
 type fakeOpt func(*StdioSpec)
@@ -102,7 +99,7 @@ func withEnv(kv ...string) fakeOpt {
 // fakeSpec is the spec for a fake server in mode, marked with a fresh
 // instance id so the test can find every process it left.
 func fakeSpec(mode string, opts ...fakeOpt) (StdioSpec, string) {
-	marker := InstanceEnv + "=test-" + randomHex()
+	marker := mcptest.Marker(InstanceEnv)
 	spec := StdioSpec{
 		Name:      mode,
 		Command:   os.Args[0],
@@ -116,90 +113,17 @@ func fakeSpec(mode string, opts ...fakeOpt) (StdioSpec, string) {
 	return spec, marker
 }
 
+// startFake starts a fake server in mode (mcptest's harness), its log
+// recorded unless hooks has a Log of its own.
 func startFake(t testing.TB, mode string, hooks Hooks, opts ...fakeOpt) *fake {
 	t.Helper()
 	spec, marker := fakeSpec(mode, opts...)
-	rec := &logRecorder{}
+	rec := &mcptest.Log{}
 	if hooks.Log == nil {
-		hooks.Log = rec.add
+		hooks.Log = rec.Add
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := Start(ctx, spec, hooks)
-	if err != nil {
-		t.Fatalf("Start(%s): %v", mode, err)
-	}
-	t.Cleanup(func() {
-		s.Close()
-		if pids := markedPids(marker); len(pids) > 0 {
-			t.Errorf("processes left after Close: %v", pids)
-		}
-	})
+	s := mcptest.StartFake(t, mode, marker, func(ctx context.Context) (*Session, error) { return Start(ctx, spec, hooks) })
 	return &fake{Session: s, marker: marker, log: rec}
-}
-
-func randomHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// logRecorder keeps every Hooks.Log line as "kind|line".
-type logRecorder struct {
-	mu    sync.Mutex
-	lines []string // guarded by mu
-}
-
-func (r *logRecorder) add(kind, line string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.lines = append(r.lines, kind+"|"+line)
-}
-
-func (r *logRecorder) has(entry string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, l := range r.lines {
-		if l == entry {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *logRecorder) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var b strings.Builder
-	for _, l := range r.lines {
-		if len(l) > 200 {
-			l = l[:200] + "…"
-		}
-		b.WriteString("\n  " + l)
-	}
-	return b.String()
-}
-
-// waitLog waits until entry ("kind|line") has been logged.
-func (r *logRecorder) wait(t *testing.T, entry string) {
-	t.Helper()
-	if !eventually(5*time.Second, func() bool { return r.has(entry) }) {
-		t.Fatalf("log never got %q; it has:%s", entry, r)
-	}
-}
-
-// eventually polls cond until it holds or d passes.
-func eventually(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // processGone reports whether pid no longer runs (a zombie counts as gone:
@@ -214,31 +138,15 @@ func processGone(pid int) bool {
 
 func waitGone(t *testing.T, what string, pid int) {
 	t.Helper()
-	if !eventually(5*time.Second, func() bool { return processGone(pid) }) {
+	if !testkit.Eventually(5*time.Second, func() bool { return processGone(pid) }) {
 		t.Errorf("%s (pid %d) still runs", what, pid)
 	}
-}
-
-// markedPids lists the live processes whose environment has marker.
-func markedPids(marker string) []int {
-	var pids []int
-	eachProc(func(pid int, st procStat) bool {
-		if st.state == 'Z' || st.state == 'X' {
-			return true
-		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err == nil && hasEnvEntry(env, []byte(marker)) {
-			pids = append(pids, pid)
-		}
-		return true
-	})
-	return pids
 }
 
 func readPidFile(t *testing.T, path string) int {
 	t.Helper()
 	var b []byte
-	if !eventually(5*time.Second, func() bool {
+	if !testkit.Eventually(5*time.Second, func() bool {
 		var err error
 		b, err = os.ReadFile(path)
 		return err == nil

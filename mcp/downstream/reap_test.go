@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -34,7 +35,7 @@ func TestReapGroupKillsOnlyMarkedProcesses(t *testing.T) {
 	t.Cleanup(func() { marked.Process.Kill(); <-exited })
 	pgid := marked.Process.Pid
 	// The env is read from /proc once the child has exec'd the binary.
-	if !eventually(5*time.Second, func() bool { return len(markedPids(InstanceEnv+"=old-instance")) == 1 }) {
+	if !testkit.Eventually(5*time.Second, func() bool { return len(mcptest.MarkedPids(InstanceEnv+"=old-instance")) == 1 }) {
 		t.Fatal("marked sleeper not visible in /proc")
 	}
 
@@ -75,8 +76,8 @@ func TestReapInstanceKillsMarkedProcessesInAnyGroup(t *testing.T) {
 	}
 	_, strayExited := start("dead-instance")
 	other, _ := start("live-instance")
-	if !eventually(5*time.Second, func() bool {
-		return len(markedPids(InstanceEnv+"=dead-instance")) == 1 && len(markedPids(InstanceEnv+"=live-instance")) == 1
+	if !testkit.Eventually(5*time.Second, func() bool {
+		return len(mcptest.MarkedPids(InstanceEnv+"=dead-instance")) == 1 && len(mcptest.MarkedPids(InstanceEnv+"=live-instance")) == 1
 	}) {
 		t.Fatal("marked sleepers not visible in /proc")
 	}

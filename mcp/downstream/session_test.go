@@ -97,8 +97,8 @@ func TestHandshakeListsAllPages(t *testing.T) {
 
 func TestBannerLinesAreLoggedAndSessionSurvives(t *testing.T) {
 	f := startFake(t, "banner", Hooks{})
-	f.log.wait(t, "stdout|Welcome to the fake server!")
-	f.log.wait(t, "stdout|== listening on stdio ==")
+	f.log.Wait(t, "stdout|Welcome to the fake server!")
+	f.log.Wait(t, "stdout|== listening on stdio ==")
 	res, err := f.CallTool(context.Background(), "echo", map[string]any{"message": "still here"})
 	if err != nil {
 		t.Fatal(err)
@@ -106,12 +106,12 @@ func TestBannerLinesAreLoggedAndSessionSurvives(t *testing.T) {
 	if got := resultText(t, res); got != "still here" {
 		t.Errorf("echo: got %q", got)
 	}
-	f.log.wait(t, "stdout|echo was called (a stray stdout line)")
+	f.log.Wait(t, "stdout|echo was called (a stray stdout line)")
 }
 
 func TestHugeLineIsDiscardedAndSessionSurvives(t *testing.T) {
 	f := startFake(t, "hugeline", Hooks{})
-	f.log.wait(t, fmt.Sprintf("stdout|line over 16 MiB discarded (%d bytes)", 17<<20-1))
+	f.log.Wait(t, fmt.Sprintf("stdout|line over 16 MiB discarded (%d bytes)", 17<<20-1))
 	res, err := f.CallTool(context.Background(), "echo", map[string]any{"message": "ok"})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestCrashBeforeInitializeSaysHow(t *testing.T) {
 	if want := "exited with code 3 before initialize: panic: boom"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
-	if pids := markedPids(marker); len(pids) > 0 {
+	if pids := mcptest.MarkedPids(marker); len(pids) > 0 {
 		t.Errorf("processes left: %v", pids)
 	}
 }
@@ -190,7 +190,7 @@ func TestSilentServerTimesOutAndIsKilled(t *testing.T) {
 	if d := time.Since(begun); d > 5*time.Second {
 		t.Errorf("Start took %s after a 1s deadline", d)
 	}
-	if pids := markedPids(marker); len(pids) > 0 {
+	if pids := mcptest.MarkedPids(marker); len(pids) > 0 {
 		t.Errorf("processes left: %v", pids)
 	}
 }
@@ -347,12 +347,12 @@ func TestEventsGoToHook(t *testing.T) {
 
 func TestStderrAndLogNotifications(t *testing.T) {
 	f := startFake(t, "stderr-log", Hooks{}, withEnv(mcptest.MarkEnv+"=gen2"))
-	f.log.wait(t, "stderr|mark: gen2")
+	f.log.Wait(t, "stderr|mark: gen2")
 	if _, err := f.CallTool(context.Background(), "echo", map[string]any{"message": "hi"}); err != nil {
 		t.Fatal(err)
 	}
-	f.log.wait(t, "stderr|echo called: hi")
-	f.log.wait(t, "info|fake: echo: hi")
+	f.log.Wait(t, "stderr|echo called: hi")
+	f.log.Wait(t, "info|fake: echo: hi")
 }
 
 func TestToolsChangedHook(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
 
@@ -84,7 +85,7 @@ func subreaperChecks() error {
 		return err
 	}
 	for _, c := range []*exec.Cmd{inGroup, own} {
-		if !eventually(30*time.Second, func() bool { st, err := readProcStat(c.Process.Pid); return err == nil && st.state == 'Z' }) {
+		if !testkit.Eventually(30*time.Second, func() bool { st, err := readProcStat(c.Process.Pid); return err == nil && st.state == 'Z' }) {
 			return fmt.Errorf("%v never exited", c.Args)
 		}
 	}
@@ -103,7 +104,7 @@ func subreaperChecks() error {
 		return fmt.Errorf("start of a crashing server: %v, want exited with code 3", err)
 	}
 
-	if !eventually(30*time.Second, func() bool {
+	if !testkit.Eventually(30*time.Second, func() bool {
 		st, err := readProcStat(orphan)
 		return err != nil || st.start != start // reaped (or its pid reused)
 	}) {

@@ -64,6 +64,14 @@
 // MCPTRAY_FAKE_MARK, when set, is written to stderr as "mark: VALUE" at start.
 //
 // NewServer gives the same servers in-process, e.g. behind an HTTP handler.
+//
+// The tests of mcp and mcp/downstream start these fakes through one
+// harness (harness.go): Marker puts an instance id in a fake's
+// environment, StartFake starts it and checks at cleanup that no process
+// with that id is left (MarkedPids), and Log records what its session logs.
+// The harness runs in the test's goroutines and starts none of its own.
+// The hand-written modes (hostile, laggard) share one JSON-RPC loop,
+// serveRaw (rawserver.go), which runs on the fake's main goroutine.
 package mcptest
 
 import (

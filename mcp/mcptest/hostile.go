@@ -1,7 +1,6 @@
 package mcptest
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -32,32 +31,13 @@ import (
 // Every other request gets an empty result (ping, logging/setLevel) or
 // "method not found".
 func runHostile() int {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<10), 16<<20)
-	for in.Scan() {
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || len(msg.ID) == 0 {
-			continue // notifications, or what we cannot read
-		}
+	return serveRaw(rawLine, "fake-hostile", `{"tools":{}}`, func(msg rawMessage, line []byte) bool {
 		id := string(msg.ID)
-		if msg.Method == "" && id == `"ask"` && askedBy != "" { // the answer to ask's request
-			rawLine(`{"jsonrpc":"2.0","id":` + askedBy + `,"result":{"content":[{"type":"text","text":` + strconv.Quote("answer: "+in.Text()) + `}]}}`)
+		switch {
+		case msg.Method == "" && id == `"ask"` && askedBy != "": // the answer to ask's request
+			rawLine(`{"jsonrpc":"2.0","id":` + askedBy + `,"result":{"content":[{"type":"text","text":` + strconv.Quote("answer: "+string(line)) + `}]}}`)
 			askedBy = ""
-			continue
-		}
-		switch msg.Method {
-		case "initialize":
-			var p struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			json.Unmarshal(msg.Params, &p)
-			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":` + strconv.Quote(p.ProtocolVersion) +
-				`,"capabilities":{"tools":{}},"serverInfo":{"name":"fake-hostile","version":"1.0.0"}}}`)
-		case "tools/list":
+		case msg.Method == "tools/list":
 			obj := `,"inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`
 			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[` +
 				`{"name":"echo","description":"Echoes its message."` + obj + `,` +
@@ -66,15 +46,13 @@ func runHostile() int {
 				`{"name":"badutf8","description":"Returns invalid UTF-8."` + obj + `,` +
 				`{"name":"wrongid","description":"Answers under another id."` + obj + `,` +
 				`{"name":"ask","description":"Asks the client with a key twice."` + obj + `]}}`)
-		case "tools/call":
+		case msg.Method == "tools/call":
 			hostileCall(id, msg.Params)
-		case "ping", "logging/setLevel":
-			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
 		default:
-			rawLine(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"method not found"}}`)
+			return false
 		}
-	}
-	return 0
+		return true
+	})
 }
 
 // askedBy is the id of the ask call waiting for its answer, "" none.

@@ -32,8 +32,6 @@ import (
 // Every other request gets an empty result (ping, logging/setLevel) or
 // "method not found".
 func runLaggard() int {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<10), 16<<20)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	line := func(s string) {
 		out.WriteString(s)
@@ -43,24 +41,9 @@ func runLaggard() int {
 	lists := 0
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
-	for in.Scan() {
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || len(msg.ID) == 0 {
-			continue // notifications, or what we cannot read
-		}
+	return serveRaw(line, "fake-laggard", `{"tools":{"listChanged":true}}`, func(msg rawMessage, _ []byte) bool {
 		id := string(msg.ID)
 		switch msg.Method {
-		case "initialize":
-			var p struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			json.Unmarshal(msg.Params, &p)
-			line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":` + strconv.Quote(p.ProtocolVersion) +
-				`,"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"fake-laggard","version":"1.0.0"}}}`)
 		case "tools/list":
 			lists++
 			// Said not destructive, like the other fakes' tools, so that
@@ -125,11 +108,9 @@ func runLaggard() int {
 			default:
 				line(`{"jsonrpc":"2.0","id":` + id + `,"result":{"isError":true,"content":[{"type":"text","text":"unknown tool"}]}}`)
 			}
-		case "ping", "logging/setLevel":
-			line(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
 		default:
-			line(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"method not found"}}`)
+			return false
 		}
-	}
-	return 0
+		return true
+	})
 }

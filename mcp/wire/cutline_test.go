@@ -8,6 +8,7 @@ import (
 // TestCutReplyID: the id of a discarded reply is read from either end of
 // the line, and only when the line is a reply whose id is whole there.
 func TestCutReplyID(t *testing.T) {
+	t.Parallel()
 	mid := strings.Repeat("x", 3*cutEnd)
 	for _, tc := range []struct {
 		line, id string
@@ -36,6 +37,7 @@ func TestCutReplyID(t *testing.T) {
 // request or a notification (it fails no call); a reply whose id is in
 // the middle is not known to be one.
 func TestCutRequest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		head, tail string
 		want       bool

@@ -34,6 +34,7 @@ func (g *guardOnClock) run(d, gap time.Duration) int {
 // TestHandOffGuardIdle: on a free CPU every hand-off yields, and the odd
 // slow yield (a collection, a redraw elsewhere) pauses nothing.
 func TestHandOffGuardIdle(t *testing.T) {
+	t.Parallel()
 	g := newGuardOnClock()
 	if n := g.run(time.Second, 300*time.Microsecond); n != 3334 {
 		t.Errorf("free CPU: %d yields of 3334 tries", n)
@@ -57,6 +58,7 @@ func TestHandOffGuardIdle(t *testing.T) {
 // is slow; the hand-offs pause, longer each time, until about one yield
 // in five seconds is left — and come back once the CPU is free again.
 func TestHandOffGuardBusyCPU(t *testing.T) {
+	t.Parallel()
 	g := newGuardOnClock()
 	g.cost = 3 * time.Millisecond
 	if n := g.run(time.Minute, 300*time.Microsecond); n > 25 {
@@ -95,6 +97,7 @@ func TestHandOffGuardBusyCPU(t *testing.T) {
 }
 
 func TestHandOffGuardOff(t *testing.T) {
+	t.Parallel()
 	g := newGuardOnClock()
 	g.on = false
 	if n := g.run(time.Second, time.Millisecond); n != 0 {

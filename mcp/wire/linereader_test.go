@@ -7,6 +7,7 @@ import (
 )
 
 func TestLineReader(t *testing.T) {
+	t.Parallel()
 	in := "one\r\ntwo\n\n" + strings.Repeat("x", 20) + "\nthree\n" + strings.Repeat("y", 11) + "\nlast"
 	lr := NewLineReader(strings.NewReader(in), 10)
 	type item struct {
@@ -29,6 +30,7 @@ func TestLineReader(t *testing.T) {
 }
 
 func TestLineReaderLongLinesAcrossBuffer(t *testing.T) {
+	t.Parallel()
 	// Lines longer than bufio's 64 KiB buffer, just under and just over max.
 	const max = 200 << 10
 	ok := strings.Repeat("a", max)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPeekMessage(t *testing.T) {
+	t.Parallel()
 	line := []byte(` { "jsonrpc" : "2.0", "params": {"name":"a\"b}","arguments":{"x":[1,{"y":"}]"}]},"_meta":{"progressToken":7}}, "id" : 12 , "method":"tools/call"} `)
 	p, err := PeekMessage(line)
 	if err != nil {
@@ -42,6 +43,7 @@ func TestPeekMessage(t *testing.T) {
 }
 
 func TestPeekEscapedKeysAndBadInput(t *testing.T) {
+	t.Parallel()
 	line := []byte(`{"\u0069d":"x","result":{"s":"\\\"}"}}`)
 	p, err := PeekMessage(line)
 	if err != nil || string(p.ID.Of(line)) != `"x"` || string(p.Result.Of(line)) != `{"s":"\\\"}"}` {
@@ -55,6 +57,7 @@ func TestPeekEscapedKeysAndBadInput(t *testing.T) {
 }
 
 func TestGWID(t *testing.T) {
+	t.Parallel()
 	b := AppendGWID(nil, 42)
 	if string(b) != `"gw-42"` {
 		t.Fatalf("appendGWID: %s", b)
@@ -70,6 +73,7 @@ func TestGWID(t *testing.T) {
 }
 
 func TestErrorLine(t *testing.T) {
+	t.Parallel()
 	var m struct {
 		ID    any
 		Error struct {

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -31,6 +33,7 @@ func rawPipe(t *testing.T) (r, w *PipeFile) {
 }
 
 func TestPipeFileCarriesMoreThanThePipeHolds(t *testing.T) {
+	t.Parallel()
 	r, w := rawPipe(t)
 	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB: the writer must wait for the reader
 	errc := make(chan error, 1)
@@ -55,13 +58,14 @@ func TestPipeFileCarriesMoreThanThePipeHolds(t *testing.T) {
 }
 
 func TestPipeFileCloseEndsAWaitingRead(t *testing.T) {
+	t.Parallel()
 	r, _ := rawPipe(t)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := r.Read(make([]byte, 10))
 		errc <- err
 	}()
-	time.Sleep(20 * time.Millisecond) // let the read wait in the poller
+	waitInPoller(t, "TestPipeFileCloseEndsAWaitingRead")
 	r.Close()
 	select {
 	case err := <-errc:
@@ -77,6 +81,7 @@ func TestPipeFileCloseEndsAWaitingRead(t *testing.T) {
 }
 
 func TestPipeFileReadDeadline(t *testing.T) {
+	t.Parallel()
 	r, _ := rawPipe(t)
 	r.f.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
 	_, err := r.Read(make([]byte, 10))
@@ -86,6 +91,7 @@ func TestPipeFileReadDeadline(t *testing.T) {
 }
 
 func TestPipeFileWriteToAGoneReader(t *testing.T) {
+	t.Parallel()
 	r, w := rawPipe(t)
 	r.Close()
 	_, err := w.Write([]byte("hello\n"))
@@ -95,6 +101,7 @@ func TestPipeFileWriteToAGoneReader(t *testing.T) {
 }
 
 func TestPipeFileOnAFileThatIsNotPollable(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(path, []byte("a regular file\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -117,6 +124,7 @@ func TestPipeFileOnAFileThatIsNotPollable(t *testing.T) {
 // served, and a client that hangs up mid-request cancels its request's
 // context, which net/http sees through a read it aborts with a deadline.
 func TestRawListenerServesHTTP(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +184,7 @@ func TestRawListenerServesHTTP(t *testing.T) {
 }
 
 func TestRawTCPConnDeadlineAndClose(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -202,9 +211,29 @@ func TestRawTCPConnDeadlineAndClose(t *testing.T) {
 		_, err := c.Read(make([]byte, 10))
 		errc <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	waitInPoller(t, "TestRawTCPConnDeadlineAndClose")
 	c.Close()
 	if err := <-errc; !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("read ended by Close: %v, want net.ErrClosed", err)
+	}
+}
+
+// waitInPoller waits until a goroutine that test started waits in the
+// network poller ("IO wait" in its stack): a read that blocks. (Package
+// wire imports no package of the module, so not internal/testkit.)
+func waitInPoller(t *testing.T, test string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "[IO wait") && strings.Contains(g, "wire."+test+".func") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s's read to wait in the poller", test)
+		}
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -428,33 +428,25 @@ func (c *checker) object(i, depth int, keys [][]byte) int {
 			key = []byte(k)
 		}
 		fold := depth <= foldDepth
+		// Up to mapAfter keys are compared one by one; past that, in a
+		// map of their folded forms. Either way clash says how they met.
 		if seen != nil {
-			mk := key
-			if fold {
-				mk = foldKey(key)
-			}
+			mk := mapKey(key, fold)
 			if _, dup := seen[string(mk)]; dup {
-				return c.fail(&KeyError{Key: string(key), Case: fold && !c.sameKey(keys[base:], key)})
+				_, caseOnly := clash(keys[base:], key, fold)
+				return c.fail(&KeyError{Key: string(key), Case: caseOnly})
 			}
 			seen[string(mk)] = struct{}{}
 			keys = append(keys, key)
 		} else {
-			for _, k := range keys[base:] {
-				if bytes.Equal(k, key) {
-					return c.fail(&KeyError{Key: string(key)})
-				}
-				if fold && foldEqual(k, key) {
-					return c.fail(&KeyError{Key: string(key), Case: true})
-				}
+			if dup, caseOnly := clash(keys[base:], key, fold); dup {
+				return c.fail(&KeyError{Key: string(key), Case: caseOnly})
 			}
 			keys = append(keys, key)
 			if len(keys)-base > mapAfter {
 				seen = make(map[string]struct{}, 2*mapAfter)
 				for _, k := range keys[base:] {
-					if fold {
-						k = foldKey(k)
-					}
-					seen[string(k)] = struct{}{}
+					seen[string(mapKey(k, fold))] = struct{}{}
 				}
 			}
 		}
@@ -485,14 +477,27 @@ func (c *checker) object(i, depth int, keys [][]byte) int {
 	}
 }
 
-// sameKey reports whether keys holds key itself (not another case of it).
-func (c *checker) sameKey(keys [][]byte, key []byte) bool {
+// clash reports whether keys (an object's keys so far, no two of them one
+// key) holds key (dup), and whether only as another case of it (caseOnly:
+// one under foldKey, when fold).
+func clash(keys [][]byte, key []byte, fold bool) (dup, caseOnly bool) {
 	for _, k := range keys {
 		if bytes.Equal(k, key) {
-			return true
+			return true, false
+		}
+		if fold && foldEqual(k, key) {
+			return true, true
 		}
 	}
-	return false
+	return false, false
+}
+
+// mapKey is key as the map of an object's keys holds it: folded when fold.
+func mapKey(key []byte, fold bool) []byte {
+	if fold {
+		return foldKey(key)
+	}
+	return key
 }
 
 // record notes a top-level field of the message.

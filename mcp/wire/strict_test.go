@@ -11,6 +11,7 @@ import (
 // than the gateway is refused, with an error naming the key and where it
 // is; the ones every decoder reads alike pass, with their fields found.
 func TestCheckMessageRefuses(t *testing.T) {
+	t.Parallel()
 	deep := func(n int) string {
 		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}}}`
 	}
@@ -96,6 +97,7 @@ func TestCheckMessageRefuses(t *testing.T) {
 // TestRequestID: a refused message's id is answered only when it can be
 // read one way.
 func TestRequestID(t *testing.T) {
+	t.Parallel()
 	for msg, want := range map[string]string{
 		`{"jsonrpc":"2.0","id":3,"params":{"name":"a","name":"b"}}`: `3`,
 		`{"id":"x\"y","params":{"a":1,"a":2}}`:                      `"x\"y"`,
@@ -114,6 +116,7 @@ func TestRequestID(t *testing.T) {
 
 // TestKeyIsDecodes: KeyIs compares keys decoded, RawString values.
 func TestKeyIsDecodes(t *testing.T) {
+	t.Parallel()
 	if !KeyIs([]byte(`na\u006de`), "name") || KeyIs([]byte("na\\u006d\xffe"), "nam\xffe") {
 		t.Error("KeyIs does not decode keys, or takes an escaped key that is not UTF-8")
 	}

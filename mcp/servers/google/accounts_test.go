@@ -32,6 +32,7 @@ func whoami(t *testing.T, fake *googletest.Server, hc *http.Client) string {
 }
 
 func TestAddListClientRemove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	added, err := e.acc.Add(ctx, google.AddOptions{})
@@ -112,6 +113,7 @@ func TestAddListClientRemove(t *testing.T) {
 
 // Access tokens that expire are refreshed silently, call after call.
 func TestSilentRefresh(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fake.SetAccessTTL(5 * time.Second) // inside x/oauth2's 10 s margin: every call refreshes
 	e.add(t)
@@ -128,6 +130,7 @@ func TestSilentRefresh(t *testing.T) {
 }
 
 func TestRemoveOffline(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.add(t)
 	e.fake.Close() // Google cannot be reached
@@ -148,6 +151,7 @@ func TestRemoveOffline(t *testing.T) {
 }
 
 func TestGranularConsent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fake.SetConsent(googletest.Consent{Scopes: []string{google.ScopeCalendar}})
 	added := e.add(t)
@@ -176,6 +180,7 @@ func TestGranularConsent(t *testing.T) {
 }
 
 func TestAddScopes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if _, err := google.ParseServices("calendar,mail"); err == nil || err.Error() != `unknown Google service "mail": the choices are calendar and gmail` {
 		t.Errorf("bad service: %v", err)
@@ -191,6 +196,7 @@ func TestAddScopes(t *testing.T) {
 }
 
 func TestInvalidGrant(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		desc       string
 		want, miss string
@@ -245,6 +251,7 @@ func TestInvalidGrant(t *testing.T) {
 }
 
 func TestNoAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, err := e.acc.Client(context.Background(), "")
 	sn := asSignInNeeded(t, err)
@@ -258,6 +265,7 @@ func TestNoAccount(t *testing.T) {
 }
 
 func TestNoClient(t *testing.T) {
+	t.Parallel()
 	acc := google.New(google.Options{Store: newMemStore(), Path: t.TempDir() + "/a.json"})
 	_, err := acc.Add(context.Background(), google.AddOptions{})
 	if !errors.Is(err, google.ErrNoClient) || !strings.Contains(err.Error(), "mcptray auth google client FILE") {
@@ -268,6 +276,7 @@ func TestNoClient(t *testing.T) {
 // A keyring that cannot be reached is an error naming what is missing:
 // nothing crashes, and nothing is written anywhere else.
 func TestKeyringUnavailable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.add(t)
 	e.store.err = errors.New("no Secret Service on the session D-Bus: start gnome-keyring")
@@ -293,6 +302,7 @@ func TestKeyringUnavailable(t *testing.T) {
 }
 
 func TestCancelledOnGooglesPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fake.SetConsent(googletest.Consent{Deny: true})
 	_, err := e.acc.Add(context.Background(), google.AddOptions{})
@@ -307,6 +317,7 @@ func TestCancelledOnGooglesPage(t *testing.T) {
 // The loopback answers only the redirect of its own sign-in: a wrong state
 // gets a page saying so, and the sign-in still completes.
 func TestLoopbackState(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s, err := e.acc.StartSignIn(nil, "")
 	if err != nil {
@@ -370,6 +381,7 @@ func TestLoopbackState(t *testing.T) {
 // A server holding a refresh token that stopped working picks up the one a
 // new sign-in (another process) put in the keyring, without asking.
 func TestSignedInAgainElsewhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fake.SetAccessTTL(5 * time.Second) // every call refreshes
 	e.add(t)
@@ -395,6 +407,7 @@ func TestSignedInAgainElsewhere(t *testing.T) {
 
 // Nobody finishes the sign-in: Add gives up after its timeout, saying so.
 func TestSignInTimeout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	acc := google.New(google.Options{Store: e.store, Path: e.path, OpenBrowser: func(string) error { return nil },
 		SignInTimeout: 50 * time.Millisecond})

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseClientFile(t *testing.T) {
+	t.Parallel()
 	c, err := google.ParseClientFile([]byte(`{"installed":{"client_id":"id.apps.googleusercontent.com","client_secret":"GOCSPX-x","redirect_uris":["http://localhost"]}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func authorizeURL(fake *googletest.Server, key, value string) string {
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 func TestFakeAuthorizeChecks(t *testing.T) {
+	t.Parallel()
 	fake := googletest.New()
 	defer fake.Close()
 	for _, c := range []struct {
@@ -107,6 +109,7 @@ func TestFakeAuthorizeChecks(t *testing.T) {
 // The fake's token endpoint enforces PKCE, single-use codes and the client
 // secret, seen through the real x/oauth2 client.
 func TestFakeTokenChecks(t *testing.T) {
+	t.Parallel()
 	fake := googletest.New()
 	defer fake.Close()
 	verifier := oauth2.GenerateVerifier()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -118,6 +119,7 @@ func call(t *testing.T, cs *sdk.ClientSession, args map[string]any) (string, boo
 }
 
 func TestSignInByElicitation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ib := &inbox{action: "accept", browser: e.browser}
 	cs := connect(t, e, ib)
@@ -179,6 +181,7 @@ func TestSignInByElicitation(t *testing.T) {
 // A client that cannot do URL elicitation gets an error saying how to sign
 // in instead.
 func TestSignInWithoutURLElicitation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
 	var got error
@@ -205,32 +208,27 @@ func TestSignInWithoutURLElicitation(t *testing.T) {
 
 func waitComplete(t *testing.T, ib *inbox, n int) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
+	var ids, sent []string
+	if !testkit.Eventually(time.Minute, func() bool {
 		ib.mu.Lock()
-		done := len(ib.completed) >= n
-		var ids, sent []string
-		ids = append(ids, ib.completed...)
+		defer ib.mu.Unlock()
+		ids, sent = append([]string(nil), ib.completed...), nil
 		for _, r := range ib.requests {
 			sent = append(sent, r.ElicitationID)
 		}
-		ib.mu.Unlock()
-		if done {
-			if ids[n-1] != sent[n-1] {
-				t.Errorf("completed %v for requests %v", ids, sent)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no notifications/elicitation/complete (%d of %d)", len(ids), n)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return len(ids) >= n
+	}) {
+		t.Fatalf("no notifications/elicitation/complete (%d of %d)", len(ids), n)
+	}
+	if ids[n-1] != sent[n-1] {
+		t.Errorf("completed %v for requests %v", ids, sent)
 	}
 }
 
 // A client on 2026-07-28 (which wants input-required results instead of
 // elicitation/create during a call) is told to sign in on the command line.
 func TestSignInNewProtocol(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
 	var got error

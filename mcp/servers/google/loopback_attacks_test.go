@@ -56,6 +56,7 @@ func withQuery(u *url.URL, kv ...string) *url.URL {
 // names another site (a DNS-rebinding page); the listener is on
 // 127.0.0.1 only; a second redirect exchanges no second code.
 func TestLoopbackAttacks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s, err := e.acc.StartSignIn(nil, "")
 	if err != nil {
@@ -126,6 +127,7 @@ func TestLoopbackAttacks(t *testing.T) {
 // Once a sign-in is over, done or not, its loopback port is closed: no
 // listener is left for a later request to find.
 func TestLoopbackClosedAfterSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, deny := range []bool{false, true} {
 		e.fake.SetConsent(googletest.Consent{Deny: deny})

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	for v, want := range map[string]time.Duration{"": 0, "3": 3 * time.Second, "x": 0,
 		now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second} {

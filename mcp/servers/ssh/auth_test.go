@@ -15,6 +15,7 @@ import (
 )
 
 func TestPasswordLoginAskedOnceAndCached(t *testing.T) {
+	t.Parallel()
 	const pw = "pw-login-7f3a"
 	ts := startServer(t, withPassword(pw))
 	e := newEnv(t)
@@ -70,6 +71,7 @@ func TestPasswordLoginAskedOnceAndCached(t *testing.T) {
 }
 
 func TestKeyLogin(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -98,6 +100,7 @@ func TestKeyLogin(t *testing.T) {
 // The passphrase is asked only because the key is encrypted; a wrong one
 // is dropped and asked again.
 func TestEncryptedKeyAsksPassphrase(t *testing.T) {
+	t.Parallel()
 	const pass = "correct horse battery"
 	ts := startServer(t)
 	e := newEnv(t)

@@ -6,9 +6,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 func TestExec(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -47,6 +50,7 @@ func TestExec(t *testing.T) {
 }
 
 func TestExecCapsOutput(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -66,6 +70,7 @@ func TestExecCapsOutput(t *testing.T) {
 // A command past its timeout is killed with its whole process group, even
 // a child that ignores SIGTERM.
 func TestExecTimeoutKillsRemoteProcess(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -82,7 +87,7 @@ func TestExecTimeoutKillsRemoteProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stdout %q: %v", out.Stdout, err)
 	}
-	waitFor(t, "the process group to be gone", 10*time.Second, func() bool {
+	testkit.WaitForWithin(t, 10*time.Second, "the process group to be gone", func() bool {
 		return syscall.Kill(-pgid, 0) == syscall.ESRCH
 	})
 	// The connection still works.

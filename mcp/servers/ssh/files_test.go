@@ -12,6 +12,7 @@ import (
 )
 
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -58,6 +59,7 @@ func TestReadFile(t *testing.T) {
 }
 
 func TestListFiles(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -87,6 +89,7 @@ func TestListFiles(t *testing.T) {
 }
 
 func TestGrepFiles(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -123,6 +126,7 @@ func TestGrepFiles(t *testing.T) {
 // atomic replace that keeps them. (Who may not: the real-sshd end-to-end
 // test, TestSSHEditKeepsTheOwnerAgainstRealSSHD.)
 func TestEditFileKeepsTheOwner(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to give a file another owner (CI runs make test as root)")
 	}
@@ -148,6 +152,7 @@ func TestEditFileKeepsTheOwner(t *testing.T) {
 }
 
 func TestEditFile(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -183,6 +188,7 @@ func TestEditFile(t *testing.T) {
 }
 
 func TestReplaceLines(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -210,6 +216,7 @@ func TestReplaceLines(t *testing.T) {
 }
 
 func TestReplaceLinesCases(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in         string
 		start, end int

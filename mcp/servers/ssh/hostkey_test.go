@@ -35,6 +35,7 @@ func writeKnown(t *testing.T, path string, lines ...string) {
 }
 
 func TestUnknownHostRefusedWithFingerprint(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	hostAlias(e, ts, "new", false)
@@ -53,6 +54,7 @@ func TestUnknownHostRefusedWithFingerprint(t *testing.T) {
 }
 
 func TestAcceptNewHostKeyAppends(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	// An existing file without a final newline, for another host.
@@ -82,6 +84,7 @@ func TestAcceptNewHostKeyAppends(t *testing.T) {
 // A changed key is refused with both fingerprints, even for an alias that
 // accepts new keys.
 func TestChangedHostKeyRefused(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	_, old, _ := ed25519.GenerateKey(rand.Reader)
@@ -105,6 +108,7 @@ func TestChangedHostKeyRefused(t *testing.T) {
 // also offers ed25519, which x/crypto's knownhosts alone would report as a
 // mismatch).
 func TestKnownHostsHashedAndOtherKeyType(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	hostAlias(e, ts, "h", false)

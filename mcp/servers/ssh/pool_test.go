@@ -4,9 +4,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 func TestPoolReusesAndExpires(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t, withOptions(func(o *Options) { o.IdleTimeout = 300 * time.Millisecond }))
 	e.keyAlias("box", ts)
@@ -17,7 +20,7 @@ func TestPoolReusesAndExpires(t *testing.T) {
 	if acc, _ := ts.stats(); acc != 1 {
 		t.Errorf("3 calls made %d connections, want 1", acc)
 	}
-	waitFor(t, "the idle connection to close", 10*time.Second, func() bool {
+	testkit.WaitForWithin(t, 10*time.Second, "the idle connection to close", func() bool {
 		_, closed := ts.stats()
 		return closed == 1 && e.srv.pool.live() == 0
 	})
@@ -29,6 +32,7 @@ func TestPoolReusesAndExpires(t *testing.T) {
 
 // A connection that died while pooled is redialled once, transparently.
 func TestPoolRedialsDeadConnection(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -46,18 +50,20 @@ func TestPoolRedialsDeadConnection(t *testing.T) {
 
 // A keepalive without an answer ends the connection.
 func TestPoolKeepaliveNoticesDeadPeer(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t, withOptions(func(o *Options) { o.KeepAlive = 200 * time.Millisecond }))
 	e.keyAlias("box", ts)
 	var out execOut
 	e.ok("exec", map[string]any{"alias": "box", "command": "true"}, &out)
 	ts.dropAll()
-	waitFor(t, "the pool to notice", 10*time.Second, func() bool { return e.srv.pool.live() == 0 })
+	testkit.WaitForWithin(t, 10*time.Second, "the pool to notice", func() bool { return e.srv.pool.live() == 0 })
 }
 
 // Changing an alias closes its pooled connection; the next call dials
 // with the new settings.
 func TestPoolFollowsAliasChanges(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	other := startServer(t)
 	e := newEnv(t)
@@ -74,13 +80,14 @@ func TestPoolFollowsAliasChanges(t *testing.T) {
 	if acc, _ := other.stats(); acc != 1 {
 		t.Errorf("the changed alias did not reach the other server")
 	}
-	waitFor(t, "the old connection to close", 10*time.Second, func() bool {
+	testkit.WaitForWithin(t, 10*time.Second, "the old connection to close", func() bool {
 		_, closed := ts.stats()
 		return closed == 1
 	})
 }
 
 func TestJumpHost(t *testing.T) {
+	t.Parallel()
 	bastion := startServer(t)
 	inner := startServer(t)
 	e := newEnv(t)

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 var updateSchemas = flag.Bool("update-schemas", false, "rewrite testdata/schemas.golden from the tools as listed now")
@@ -27,32 +27,8 @@ const schemasGolden = "testdata/schemas.golden"
 //
 //	go test -run TestToolSchemasGolden -update-schemas ./mcp/servers/ssh/
 func TestToolSchemasGolden(t *testing.T) {
-	got := listedSchemas(t)
-	if *updateSchemas {
-		if err := os.WriteFile(schemasGolden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(schemasGolden)
-	if err != nil {
-		t.Fatalf("%v (write it with -update-schemas)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gl), len(wl)) {
-			g, w := "", ""
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("%s:%d differs:\n got: %s\nwant: %s", filepath.Base(schemasGolden), i+1, g, w)
-			}
-		}
-	}
+	t.Parallel()
+	testkit.Golden(t, schemasGolden, listedSchemas(t), *updateSchemas, "go test -run TestToolSchemasGolden -update-schemas ./mcp/servers/ssh/")
 }
 
 // listedSchemas lists the tools through a client whose transport records

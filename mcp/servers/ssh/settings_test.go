@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseSettings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		raw, top string // x-mcptray.ssh and x-mcptray.localRoots
 		roots    string
@@ -47,6 +48,7 @@ func TestParseSettings(t *testing.T) {
 
 // secretTTL 0: nothing is kept, every connection asks.
 func TestSecretTTLZeroAsksEveryTime(t *testing.T) {
+	t.Parallel()
 	const pw = "pw-ttl-zero"
 	ts := startServer(t, withPassword(pw))
 	e := newEnv(t, withOptions(func(o *Options) {

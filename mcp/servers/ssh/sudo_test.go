@@ -13,6 +13,7 @@ import (
 // results (protocol 2026-07-28) and elicitation/create during the call
 // (older clients, mcptray's gateway).
 func TestSudoPrompt(t *testing.T) {
+	t.Parallel()
 	for _, proto := range []string{"", "2025-11-25"} {
 		t.Run("protocol="+proto, func(t *testing.T) {
 			const pw = "sudo-secret-91c2"
@@ -75,6 +76,7 @@ func TestSudoPrompt(t *testing.T) {
 }
 
 func TestSudoModes(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t) // the fake sudo needs no password
 	e := newEnv(t)
 	e.keyAlias("nopw", ts, func(a *Alias) { a.Sudo = SudoNoPasswd })
@@ -102,6 +104,7 @@ func TestSudoModes(t *testing.T) {
 }
 
 func TestRemoteCommandKeepsPasswordOut(t *testing.T) {
+	t.Parallel()
 	cmd := remoteCommand("id -u", "/tmp", &sudoRun{password: "hunter2", user: "postgres"})
 	if strings.Contains(cmd, "hunter2") {
 		t.Fatalf("the password is in the command line: %s", cmd)

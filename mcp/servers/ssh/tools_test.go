@@ -14,6 +14,7 @@ import (
 
 // Every tool is there, with truthful hints and an output schema.
 func TestToolsAnnotationsAndSchemas(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, err := e.client.ListTools(context.Background(), nil)
 	must(t, err)
@@ -50,6 +51,7 @@ func TestToolsAnnotationsAndSchemas(t *testing.T) {
 }
 
 func TestAliasTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var a aliasOut
 	e.ok("add_alias", map[string]any{"name": "prod", "host": "prod.example.com", "user": "deploy", "key_path": "~/.ssh/missing"}, &a)
@@ -98,6 +100,7 @@ func (brokenStore) Load() ([]Alias, error) {
 func (brokenStore) Save([]Alias) error { return errors.New("no Secret Service on the session D-Bus") }
 
 func TestNoKeyringIsAClearError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, withOptions(func(o *Options) { o.Aliases = brokenStore{} }))
 	for _, c := range []struct {
 		tool string
@@ -114,6 +117,7 @@ func TestNoKeyringIsAClearError(t *testing.T) {
 }
 
 func TestTestAliasReportsSudo(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, withSudoPassword("pw"))
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -138,6 +142,7 @@ func TestTestAliasReportsSudo(t *testing.T) {
 }
 
 func TestSysinfo(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -153,6 +158,7 @@ func TestSysinfo(t *testing.T) {
 }
 
 func TestSystemd(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, withSudoPassword("sudo-pw"))
 	e := newEnv(t)
 	e.keyAlias("box", ts)

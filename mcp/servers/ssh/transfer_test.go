@@ -17,6 +17,7 @@ func readString(t *testing.T, p string) string {
 }
 
 func TestUpload(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -65,6 +66,7 @@ func TestUpload(t *testing.T) {
 
 // Local paths stay inside x-mcptray.localRoots, symlinks included.
 func TestLocalRoots(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)
@@ -107,6 +109,7 @@ func TestLocalRoots(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	e := newEnv(t)
 	e.keyAlias("box", ts)

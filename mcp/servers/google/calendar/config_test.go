@@ -7,6 +7,7 @@ import (
 )
 
 func TestNewFromConfig(t *testing.T) {
+	t.Parallel()
 	acc := &fakeTokenAccounts{}
 	s, err := NewFromConfig(Config{Accounts: acc})
 	if err != nil || s.opts.Poll != DefaultPoll || s.opts.Reminder != DefaultReminder {

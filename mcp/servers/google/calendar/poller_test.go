@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	gcal "google.golang.org/api/calendar/v3"
 )
@@ -201,25 +202,14 @@ func TestPollRuns(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { e.srv.Poll(ctx); close(done) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for e.fake.CalendarRequests(eventsList) == 0 || len(e.fake.RecordedCalendarRequests()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("no sync in 30 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitFor(t, "the first sync", func() bool {
+		return e.fake.CalendarRequests(eventsList) > 0 && len(e.fake.RecordedCalendarRequests()) > 0
+	})
 	e.add(ada, "primary", timed("Pushed", tomorrowAt(berlin(t), 9, 0), time.Hour, ""))
-	for {
-		if got := e.notes.take(); len(got) > 0 {
-			if methods(got) != "new_calendar_event:Pushed" {
-				t.Errorf("got %s", methods(got))
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the new event was not announced in 30 s")
-		}
-		time.Sleep(20 * time.Millisecond)
+	var got []note
+	testkit.WaitFor(t, "the new event's announcement", func() bool { got = e.notes.take(); return len(got) > 0 })
+	if methods(got) != "new_calendar_event:Pushed" {
+		t.Errorf("got %s", methods(got))
 	}
 	cancel()
 	<-done

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
@@ -60,6 +61,7 @@ func serveChild() int {
 // tool calls and writes event/new_calendar_event for an event made on
 // another device, each a whole JSON-RPC line on stdout.
 func TestServeStdioEmitsEventsBesideAnswers(t *testing.T) {
+	t.Parallel()
 	fake := googletest.New()
 	defer fake.Close()
 	exe, err := os.Executable()
@@ -93,13 +95,7 @@ func TestServeStdioEmitsEventsBesideAnswers(t *testing.T) {
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 
-	deadline := time.Now().Add(60 * time.Second)
-	for fake.CalendarRequests(eventsList) < 2 { // the first sync and its look-ahead
-		if time.Now().After(deadline) {
-			t.Fatal("the poller did not sync in 60 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.WaitForWithin(t, time.Minute, "the poller's first sync and its look-ahead", func() bool { return fake.CalendarRequests(eventsList) >= 2 })
 	_, err = fake.AddEvent(ada, "primary", timed("From the phone", tomorrowAt(berlin(t), 9, 0), time.Hour, "Europe/Berlin"))
 	must(t, err)
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_calendars","arguments":{}}}`)
