@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkeyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
@@ -89,12 +90,10 @@ func TestGoogleAPI(t *testing.T) {
 	}
 	// The browser (curl) writes the page once it has it: poll.
 	var page []byte
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if page, _ = os.ReadFile(filepath.Join(dir, "page.html")); strings.Contains(string(page), "You can close this tab.") {
-			break
-		}
-	}
-	if !strings.Contains(string(page), "You can close this tab.") {
+	if !testkit.Eventually(time.Minute, func() bool {
+		page, _ = os.ReadFile(filepath.Join(dir, "page.html"))
+		return strings.Contains(string(page), "You can close this tab.")
+	}) {
 		t.Errorf("the browser's page: %s", page)
 	}
 	rtAda, err := keyring.Get("google/ada@example.com")
