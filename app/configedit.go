@@ -14,11 +14,12 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/store"
 )
 
 // mcptray's own edits of mcp.json: what it writes itself runs without a
-// question (launch.go). Every edit is a config.File's (package config says
+// question (app/trust). Every edit is a config.File's (package config says
 // which does what); these are the Files whose Writer makes the write
 // mcptray's own. Inside the core, c.configFile, written with ownWrite. For
 // the commands that write the file themselves (`mcptray add`, `remove`,
@@ -35,9 +36,10 @@ func (c *Core) ReplaceConfig(old, new []byte) error {
 }
 
 // ownWrite writes mcp.json as this core's own edit, its new or changed
-// entries approved first (approveOwnEdit): the Writer of c.configFile.
+// entries approved first (trust.Launches.ApproveOwnEdit): the Writer of
+// c.configFile.
 func (c *Core) ownWrite(old, new []byte) error {
-	c.approveOwnEdit(old, new)
+	c.launches.ApproveOwnEdit(old, new)
 	return config.WriteAtomic(c.opts.ConfigPath, new)
 }
 
@@ -177,7 +179,7 @@ func approveInStore(path, data string, env config.Env, old, new []byte) error {
 		return fmt.Errorf("opening database: %w", err)
 	}
 	defer st.Close()
-	if env.LaunchKey, err = loadLaunchKey(data); err != nil {
+	if env.LaunchKey, err = trust.LoadLaunchKey(data); err != nil {
 		return err
 	}
 	changed, err := changedLaunches(old, new, env)

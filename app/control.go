@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"syscall"
 
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/mcp"
 )
 
@@ -65,7 +66,7 @@ func (c *Core) controlHandler() http.Handler {
 		switch {
 		case errors.Is(err, ErrNoServer):
 			writeJSON(w, http.StatusNotFound, apiError{Error: err.Error()})
-		case errors.Is(err, ErrNotWaiting):
+		case errors.Is(err, trust.ErrNotWaiting):
 			writeJSON(w, http.StatusConflict, apiError{Error: err.Error()})
 		case err != nil:
 			writeJSON(w, http.StatusBadRequest, apiError{Error: err.Error()})

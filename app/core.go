@@ -22,6 +22,7 @@ import (
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/loginenv"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/store"
@@ -76,10 +77,10 @@ type Options struct {
 	LoginShellTimeout time.Duration
 	// InstallMarks keeps the once-per-install marker of the first start's
 	// approvals, where a program that writes the data dir cannot reset it
-	// (launch_reset.go); default the OS keyring.
+	// (app/trust/launch_reset.go); default the OS keyring.
 	InstallMarks SecretStore
 	// TrustConfigEdits runs new and changed entries without asking, as
-	// x-mcptray.trustConfigEdits: true does (launch.go). Tests that are not
+	// x-mcptray.trustConfigEdits: true does (app/trust). Tests that are not
 	// about approvals set it.
 	TrustConfigEdits bool
 }
@@ -91,7 +92,7 @@ type Core struct {
 	lock     *instanceLock
 	store    *store.Store
 	instance string // random id, set as MCPTRAY_INSTANCE on every server
-	// launchKey keys the hashes of launches' values (launchkey.go).
+	// launchKey keys the hashes of launches' values (app/trust/launchkey.go).
 	launchKey []byte
 	// dbNotice says that a broken database was moved aside at New, for
 	// Run to tell the person (database.go); "" when none was.
@@ -105,8 +106,9 @@ type Core struct {
 	audit    *inbox.AuditLog      // the inbox's audit rows (app/inbox)
 	inputs   *inbox.Inputs        // ${input:ID} values and questions (app/inbox; inbox_inputs.go)
 	login    *loginShell          // the login shell's environment for the servers (loginshell.go)
-	launches launchState          // approved launches of the entries (launch.go)
-	pins     pins                 // pinned tool descriptions (pins.go)
+	launches *trust.Launches      // approved launches of the entries (app/trust; trust_core.go)
+	pins     *trust.Pins          // pinned tool descriptions (app/trust)
+	calls    *trust.Calls         // approval before a call (app/trust)
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
@@ -197,7 +199,7 @@ func New(opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := loadLaunchKey(opts.DataDir)
+	key, err := trust.LoadLaunchKey(opts.DataDir)
 	if err != nil {
 		lock.release()
 		return nil, err
@@ -236,16 +238,15 @@ func New(opts Options) (*Core, error) {
 		reloadReq:      make(chan struct{}, 1),
 		statusDirty:    make(chan struct{}, 1),
 		inputs:         inbox.NewInputs(),
-		launches:       launchState{approved: map[string]store.LaunchApproval{}},
-		pins:           pins{servers: map[string]*serverPins{}},
 	}
 	c.configFile = config.NewFile(opts.ConfigPath, c.ownWrite)
-	if created {
-		c.approveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
-	}
 	c.login = newLoginShell(opts.LoginShell, opts.LoginShellTimeout)
 	c.audit = inbox.NewAuditLog(c.log, st)
 	c.inbox = inbox.New(inbox.Options{Log: c.log, Audit: c.audit, OpenURL: opts.OpenURL, Refused: c.inboxRefused, Relieved: c.inboxRelieved})
+	c.launches, c.pins, c.calls = trust.NewLaunches(c.trustOptions()), trust.NewPins(c.trustOptions()), trust.NewCalls(c.trustOptions())
+	if created {
+		c.launches.ApproveOwnEdit(nil, config.Default()) // mcptray wrote it: its entries run without a question
+	}
 	c.events = events.NewHub(events.Options{Store: st, Logger: c.log, Queue: opts.EventQueue, Notifier: opts.Notifier})
 	c.history = newCallHistory(c)
 	c.gw = c.newGateway()
@@ -294,7 +295,7 @@ func (c *Core) Run(ctx context.Context) error {
 		c.notice("mcptray.db could not be opened", c.dbNotice)
 	}
 	c.loadCachedTools(ctx)
-	c.loadApprovals(ctx)
+	c.launches.Load(ctx)
 
 	ln, err := listenControl(c.opts.DataDir)
 	if err != nil {
@@ -333,6 +334,7 @@ func (c *Core) Run(ctx context.Context) error {
 	}
 	cancel()
 	c.wg.Wait()
+	c.launches.Close() // the reset question's goroutine, ended with runCtx
 	return err
 }
 
@@ -426,7 +428,7 @@ func (c *Core) reload(ctx context.Context) {
 // apply diffs cfg against the running servers: entries whose effective spec
 // changed restart, new ones start, removed ones stop, the rest are untouched.
 func (c *Core) apply(ctx context.Context, cfg *config.Config) {
-	c.checkLaunches(ctx, cfg)
+	c.launches.Check(ctx, cfg)
 	c.setRules(cfg)
 	c.mu.Lock()
 	c.configErr = ""

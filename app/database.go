@@ -13,7 +13,8 @@ import (
 	"github.com/mcptray/mcptray/store"
 )
 
-// mcptray.db is mcptray's records, not a key to the door (launch_reset.go).
+// mcptray.db is mcptray's records, not a key to the door
+// (app/trust/launch_reset.go).
 // A database SQLite cannot open (not a database, damaged) does not stop
 // mcptray: it is moved aside as mcptray.db.broken-TIME and mcptray starts
 // with fresh records, under the reset rule (every entry waits, one
@@ -89,23 +90,7 @@ func (c *Core) reopenStore() {
 		c.notice("mcptray.db was deleted or replaced", "Reopening it failed: "+err.Error())
 		return
 	}
-	c.mu.Lock()
-	approved := make([]store.LaunchApproval, 0, len(c.launches.approved))
-	for _, a := range c.launches.approved {
-		approved = append(approved, a)
-	}
-	seeded := c.launches.seeded
-	c.mu.Unlock()
-	for _, a := range approved {
-		if err := c.store.ApproveLaunch(context.Background(), a); err != nil {
-			c.log.Warn("restoring an approval", "server", a.Server, "err", err)
-		}
-	}
-	if seeded {
-		if err := c.store.SetFlag(context.Background(), seededFlag, time.Now().UTC().Format(time.RFC3339)); err != nil {
-			c.log.Warn("restoring the first start's flag", "err", err)
-		}
-	}
+	c.launches.Restore()
 	body := "Reopened, with the approvals mcptray knows; tool pins start again."
 	if moved != "" {
 		body = fmt.Sprintf("The file in its place was moved to %s. %s", filepath.Base(moved), body)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/store"
 )
@@ -55,7 +56,7 @@ func TestBrokenDatabaseMovedAside(t *testing.T) {
 	h2 := startCore(t, "", askEdits, sameInstall(h, marks))
 	req := nextRequest(t, h2, inbox.KindLaunchReset)
 	h2.wait("a waits", stateIs("a", StateNeedsApproval))
-	if req.Reset == nil || req.Reset.Why != whyReset {
+	if req.Reset == nil || req.Reset.Why != trust.WhyReset {
 		t.Errorf("reset request %+v", req)
 	}
 	moved := movedAside(t, h.data, "broken")

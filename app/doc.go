@@ -11,4 +11,9 @@
 // The control API refuses what decides for the person — answers,
 // approvals, switches, secrets, mcptray's own edits of mcp.json — to
 // mcptray's servers and their descendants (peer.go, DESIGN.md §14).
+//
+// The trust layer — pinned tools, launch approval, call approval — is
+// package app/trust; trust_core.go gives it what it needs of the core
+// (callbacks that take the core's mutex, never called with trust's lock
+// held) and keeps the core's methods over it (ApproveServer).
 package app

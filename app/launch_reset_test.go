@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/internal/testkeyring"
 )
 
@@ -47,12 +48,12 @@ func emptyDatabase(t *testing.T, data string) {
 // too — and asks once for them all.
 func TestLostDatabaseApprovesNothing(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	testkeyring.Own(t, installMarkName(data))
+	testkeyring.Own(t, trust.InstallMarkName(data))
 	osMarks := func(o *Options) { o.InstallMarks, o.DataDir = nil, data } // nil: the OS keyring
 	a, b, c := fake(t, "echo"), fake(t, "echo", "WHO", "b"), fake(t, "echo", "WHO", "c")
 	h := startCore(t, servers("a", a, "b", b), askEdits, osMarks)
 	h.wait("a, b ready", stateIs("a", StateReady, "b", StateReady))
-	if _, err := keyring.Get(installMarkName(data)); err != nil {
+	if _, err := keyring.Get(trust.InstallMarkName(data)); err != nil {
 		t.Fatalf("no install marker in the keyring: %v", err)
 	}
 	h.write(servers("a", a, "b", b, "c", c))
@@ -68,7 +69,7 @@ func TestLostDatabaseApprovesNothing(t *testing.T) {
 			t.Errorf("%s runs", s.Name)
 		}
 	}
-	if req.Reset == nil || len(req.Reset.Entries) != 3 || req.Reset.Why != whyReset || req.Reset.File != h.cfgPath {
+	if req.Reset == nil || len(req.Reset.Entries) != 3 || req.Reset.Why != trust.WhyReset || req.Reset.File != h.cfgPath {
 		t.Fatalf("reset request %+v", req)
 	}
 	for _, r := range h2.core.Inbox() {
@@ -98,7 +99,7 @@ func TestFirstStartWithoutKeyringAsks(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")), askEdits, func(o *Options) { o.InstallMarks = unavailableKeyring{} })
 	req := nextRequest(t, h, inbox.KindLaunchReset)
 	h.wait("a waits", stateIs("a", StateNeedsApproval))
-	if req.Reset == nil || req.Reset.Why != whyNoKeyring || len(req.Reset.Entries) != 1 {
+	if req.Reset == nil || req.Reset.Why != trust.WhyNoKeyring || len(req.Reset.Entries) != 1 {
 		t.Fatalf("reset request %+v", req)
 	}
 	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionDecline}); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -58,7 +59,7 @@ func TestEnvValueChangeNeedsApproval(t *testing.T) {
 	if s, _ := find(st, "a"); s.PID != 0 {
 		t.Error("a runs before it is approved")
 	}
-	want := []string{"API_KEY: value changed", "NODE_OPTIONS: --require /tmp/evil.js", rotationNote}
+	want := []string{"API_KEY: value changed", "NODE_OPTIONS: --require /tmp/evil.js", trust.RotationNote}
 	if req.Launch == nil || !slices.Equal(req.Launch.Changes, want) {
 		t.Errorf("changes %+v, want %q", req.Launch, want)
 	}
@@ -115,7 +116,7 @@ func TestChangedWrapperNeedsApprovalAtRestart(t *testing.T) {
 	req := nextLaunch(t, h, "a")
 	st := h.wait("a needs approval", stateIs("a", StateNeedsApproval))
 	s, _ := find(st, "a")
-	line := wrapper + ": " + fileChanged
+	line := wrapper + ": " + trust.FileChanged
 	if !strings.Contains(s.Error, line) || s.PID != 0 {
 		t.Errorf("status %+v, want it to say %q", s, line)
 	}
@@ -140,7 +141,7 @@ func TestV1ApprovalsCarriedOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ap := h.core.launches.approved["a"]
+	ap := h.core.launches.Approved("a")
 	ap.Fingerprint, ap.Values, ap.Files = ls["a"].FingerprintV1(), nil, nil
 	st, err := store.Open(dbPath(h.data))
 	if err != nil {
@@ -153,7 +154,7 @@ func TestV1ApprovalsCarriedOver(t *testing.T) {
 	}
 	h2 := startCore(t, "", askEdits, func(o *Options) { o.ConfigPath, o.DataDir = h.cfgPath, h.data })
 	h2.wait("a ready", stateIs("a", StateReady))
-	if got := h2.core.launches.approved["a"].Fingerprint; config.IsFingerprintV1(got) {
+	if got := h2.core.launches.Approved("a").Fingerprint; config.IsFingerprintV1(got) {
 		t.Errorf("the approval was not carried over: %s", got)
 	}
 }

@@ -23,7 +23,7 @@ type server struct {
 	specs        chan config.Server // latest spec wins (cap 1)
 	restarts     chan struct{}      // restart requests (cap 1)
 	toolsChanged chan struct{}      // the running session's tools changed (cap 1)
-	approvals    chan struct{}      // an approval of the entry was recorded (cap 1; launch.go)
+	approvals    chan struct{}      // an approval of the entry was recorded (cap 1; app/trust: Launches.WaitApproval)
 	removed      chan struct{}      // closed when the entry leaves mcp.json
 	done         chan struct{}      // closed when manage has stopped everything
 	prev         *server            // a removed server of the same name still stopping
@@ -32,7 +32,7 @@ type server struct {
 	fresh  *config.Server // guarded by core.mu: the spec the pending restart request brings (Restart resolved it again); nil: the current one
 	status ServerStatus   // guarded by core.mu
 	// pendingLaunch is what the entry would run while it waits for the
-	// person's approval (launch.go); nil otherwise. Guarded by core.mu.
+	// person's approval (trust.Waiter.Pending); nil otherwise. Guarded by core.mu.
 	pendingLaunch *config.Launch
 }
 
@@ -158,8 +158,8 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	s.setStatus(func(st *ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
 	var need *config.InputNeededError
 	runnable := !spec.Disabled && (spec.Err == nil || errors.As(spec.Err, &need))
-	spec.Launch = spec.Launch.Rehash() // the files as they are now (launch.go)
-	if runnable && s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
+	spec.Launch = spec.Launch.Rehash() // the files as they are now (app/trust)
+	if runnable && s.core.launches.NeedsApproval(spec) && !s.waitApproval(ctx, spec) {
 		s.setState(StateStopped, "")
 		return
 	}
@@ -181,9 +181,9 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			// A restart runs the files as they are now: one changed since
-			// the yes waits for another (launch.go).
+			// the yes waits for another (app/trust).
 			spec.Launch = spec.Launch.Rehash()
-			if s.core.needsApproval(spec) && !s.waitApproval(ctx, spec) {
+			if s.core.launches.NeedsApproval(spec) && !s.waitApproval(ctx, spec) {
 				s.setState(StateStopped, "")
 				return
 			}

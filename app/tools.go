@@ -54,7 +54,7 @@ func (c *Core) Tools(name string) (ToolList, error) {
 	}
 	l := ToolList{Server: name, State: s.status.State, Cached: s.status.State != StateReady, Tools: []ToolInfo{}}
 	pol := c.policyLocked(name)
-	pol.Held = c.pins.heldOf(name)
+	pol.Held = c.pins.Held(name)
 	for _, t := range c.cachedTools[name] {
 		l.Tools = append(l.Tools, toolInfo(t, c.rules[name], pol))
 	}
@@ -133,7 +133,7 @@ func (c *Core) setRules(cfg *config.Config) {
 	}
 	c.mu.Unlock()
 	for _, name := range unpinned {
-		c.pins.forget(name)
+		c.pins.Forget(name)
 		c.gw.SetHeld(name, nil)
 	}
 	c.applyPolicies(gone)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/trust"
 )
 
 // uniqueInput is an ${input:ID} id no other test run uses: the desktop
@@ -130,7 +131,7 @@ func TestApprovalFromCLI(t *testing.T) {
 	}
 	unsaid := callAsync(t, g, "notes__write_note", map[string]any{})
 	req := w.asks(unsaid, "write_note")
-	if req.Tool != "write_note" || req.Approval == nil || req.Approval.Why != app.UnsaidWhy || req.Approval.Destructive || req.Approval.ReadOnly {
+	if req.Tool != "write_note" || req.Approval == nil || req.Approval.Why != trust.UnsaidWhy || req.Approval.Destructive || req.Approval.ReadOnly {
 		t.Errorf("approval of write_note %+v %+v", req, req.Approval)
 	}
 	if code, out, _ := in.Run("inbox", "--json"); code != 0 || !strings.Contains(out, "doesn't say whether it changes anything") {

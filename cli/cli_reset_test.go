@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 )
 
@@ -16,7 +17,7 @@ import (
 // every entry waits behind one request, answered from the CLI.
 func TestEmptiedDatabaseApprovesNothing(t *testing.T) {
 	dir := t.TempDir()
-	testdaemon.Keyring(t, app.InstallMarkName(dir+"/data"))
+	testdaemon.Keyring(t, trust.InstallMarkName(dir+"/data"))
 	entry := func(nodeOptions string) map[string]any {
 		return fakeEntry(t, "echo", "NODE_OPTIONS", nodeOptions, "API_KEY", "key-secret")
 	}

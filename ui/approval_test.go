@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/trust"
 )
 
 // approvalRequest is a tool call waiting for the person.
@@ -72,7 +72,7 @@ func TestApprovalPopupToolSaysNothing(t *testing.T) {
 		return nil
 	}})
 	req := approvalRequest("a2")
-	req.Tool, req.Approval.Destructive, req.Approval.Why = "write_note", false, app.UnsaidWhy
+	req.Tool, req.Approval.Destructive, req.Approval.Why = "write_note", false, trust.UnsaidWhy
 	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: req})
 	c := d.popup.win.Canvas().Content()
 	var text []string

@@ -24,7 +24,10 @@ import (
 // event pipeline) is given its store and logger: it imports no package of
 // app but app/config, and no cli. For the split of app (issue 29):
 // app/inbox imports no app package but app/config (so neither app,
-// app/control, app/events nor app/trust), and no cli package.
+// app/control, app/events nor app/trust), and no cli package. app/trust
+// (pins, launch approval, call approval) asks through the inbox and is
+// given what it needs of the core: it imports neither app, app/control,
+// app/events nor cli (nor ui, which only main imports).
 // app/keyring, which the CLI, the core and mcptray-google all use,
 // imports no package of the module but app/config (the secrets' names) and
 // the test kit in its tests. app/googleaccounts, the Google tab's facade,
@@ -85,6 +88,8 @@ func forbidden(from, to string) string {
 		return "the assistants' configs import no app package but app/config, and no cli"
 	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the test kit imports no package of the module"
+	case in(from, "app/trust") && (to == module+"/app" || in(to, "app/control") || in(to, "app/events") || in(to, "cli")):
+		return "trust imports neither app, app/control, app/events nor cli"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -238,6 +243,7 @@ func TestDepsRules(t *testing.T) {
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
 		m("app/googleaccounts"):     {m("app"), m("app/googlekeys"), m("app/keyring"), m("app/config"), m("cli"), m("mcp/servers/google")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
+		m("app/trust"):              {m("app"), m("app/config"), m("app/inbox"), m("app/keyring"), m("app/control"), m("app/events"), m("cli"), m("ui"), m("mcp"), m("mcp/downstream"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("mcp/mcptest"):            {m("ui")},
 		m("mcp/servers/ssh"):        {m("mcp"), m("mcp/stdioserver")},
@@ -275,6 +281,11 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports " + m("cli") + " (forbidden: the keyring imports no package of the module but app/config)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
+		"app/trust imports " + m("app") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",
+		"app/trust imports " + m("app/control") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",
+		"app/trust imports " + m("app/events") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",
+		"app/trust imports " + m("cli") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",
+		"app/trust imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"internal/repocheck imports " + m("app") + " (forbidden: repocheck reads the module's source, it links none of it)",
 		"internal/testkit imports " + m("mcp/wire") + " (forbidden: the test kit imports no package of the module)",

@@ -1,4 +1,4 @@
-package app
+package trust
 
 import (
 	"bytes"
@@ -23,17 +23,24 @@ import (
 // Pinned tool descriptions (DESIGN.md §14): the first time a server's tool
 // is seen, a hash of its name, description, input schema and annotations
 // is stored (store.ToolPin). When a later listing changes a pinned tool,
-// the gateway holds the new version back (GatewayOptions.CheckTools): not
+// the gateway holds the new version back (mcp.GatewayOptions.CheckTools): not
 // listed, its calls refused with isError text saying why. The inbox shows
 // the change (kind tool-change); a yes pins the new version and lets the
 // tool go. Tools that were added are new, not changed: pinned at once.
 // x-mcptray.pinTools: false turns it off for an entry.
 
-// pins is the core's pinned tools. Its methods run on the gateway's
+// Pins are the pinned tools. Their methods run on the gateway's
 // goroutines (CheckTools) and on the inbox's answers.
-type pins struct {
+type Pins struct {
+	o       Options
 	mu      sync.Mutex
 	servers map[string]*serverPins // guarded by mu: loaded from the store on first use
+}
+
+// NewPins returns the pins, read from o.Store on first use of each server.
+// It uses o.Store, o.Log, o.Ask, o.Timeout, o.Lifecycle and o.Released.
+func NewPins(o Options) *Pins {
+	return &Pins{o: o, servers: map[string]*serverPins{}}
 }
 
 // serverPins are one server's pins and held tools.
@@ -78,19 +85,13 @@ func pinOf(t *downstream.Tool, at time.Time) store.ToolPin {
 	return store.ToolPin{Tool: t.Name, Hash: hex.EncodeToString(sum[:]), Pinned: canon, Updated: at}
 }
 
-// checkTools is the gateway's CheckTools: it pins the tools seen for the
-// first time and returns the changed ones to hold back.
-func (c *Core) checkTools(server string, sess *downstream.Session, tools []*downstream.Tool) map[string]string {
-	c.mu.Lock()
-	on := c.rules[server].Pins()
-	c.mu.Unlock()
-	if !on {
-		c.pins.forget(server)
-		return nil
-	}
+// Check is the gateway's CheckTools for a server whose pins are on: it
+// pins the tools seen for the first time and returns the changed ones to
+// hold back.
+func (p *Pins) Check(server string, sess *downstream.Session, tools []*downstream.Tool) map[string]string {
 	now := time.Now().UTC()
-	c.pins.mu.Lock()
-	sp := c.pins.load(c, server)
+	p.mu.Lock()
+	sp := p.load(server)
 	var added []store.ToolPin
 	var ask []*heldTool
 	for _, t := range tools {
@@ -119,21 +120,21 @@ func (c *Core) checkTools(server string, sess *downstream.Session, tools []*down
 		}
 	}
 	held := sp.heldWhy()
-	c.pins.mu.Unlock()
+	p.mu.Unlock()
 
 	if len(added) > 0 {
-		if err := c.store.PinTools(context.Background(), server, added); err != nil {
-			c.log.Warn("pinning tools: they are pinned until mcptray exits", "server", server, "err", err)
+		if err := p.o.Store.PinTools(context.Background(), server, added); err != nil {
+			p.o.Log.Warn("pinning tools: they are pinned until mcptray exits", "server", server, "err", err)
 		}
 	}
 	for _, h := range ask {
-		c.askToolChange(server, sess, h)
+		p.askToolChange(server, sess, h)
 	}
 	return held
 }
 
 // heldWhy is the held tools with why, for the gateway. Called with
-// pins.mu held.
+// Pins.mu held.
 func (sp *serverPins) heldWhy() map[string]string {
 	if len(sp.held) == 0 {
 		return nil
@@ -146,14 +147,14 @@ func (sp *serverPins) heldWhy() map[string]string {
 }
 
 // load returns server's pins, reading them from the store the first time.
-// Called with pins.mu held.
-func (p *pins) load(c *Core, server string) *serverPins {
+// Called with p.mu held.
+func (p *Pins) load(server string) *serverPins {
 	if sp := p.servers[server]; sp != nil {
 		return sp
 	}
-	stored, err := c.store.ToolPins(context.Background(), server)
+	stored, err := p.o.Store.ToolPins(context.Background(), server)
 	if err != nil {
-		c.log.Warn("reading pinned tools", "server", server, "err", err)
+		p.o.Log.Warn("reading pinned tools", "server", server, "err", err)
 		stored = map[string]store.ToolPin{}
 	}
 	sp := &serverPins{pins: stored, held: map[string]*heldTool{}}
@@ -161,9 +162,9 @@ func (p *pins) load(c *Core, server string) *serverPins {
 	return sp
 }
 
-// forget drops server's held tools (pinTools turned off, or the entry
+// Forget drops server's held tools (pinTools turned off, or the entry
 // removed); its pins stay in the store.
-func (p *pins) forget(server string) {
+func (p *Pins) Forget(server string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if sp := p.servers[server]; sp != nil {
@@ -174,8 +175,8 @@ func (p *pins) forget(server string) {
 	}
 }
 
-// held is server's held tools, with why, for ToolInfo.
-func (p *pins) heldOf(server string) map[string]string {
+// Held is server's held tools, with why, for the Tools tab (app.ToolInfo).
+func (p *Pins) Held(server string) map[string]string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if sp := p.servers[server]; sp != nil {
@@ -187,17 +188,17 @@ func (p *pins) heldOf(server string) map[string]string {
 // askToolChange asks the person about a changed tool, in a goroutine: a
 // yes pins the new version and lets the tool go; a no, or no answer,
 // keeps it held back until the server lists it again in a new session.
-func (c *Core) askToolChange(server string, sess *downstream.Session, h *heldTool) {
-	c.pins.mu.Lock()
-	sp := c.pins.servers[server]
+func (p *Pins) askToolChange(server string, sess *downstream.Session, h *heldTool) {
+	p.mu.Lock()
+	sp := p.servers[server]
 	if sp == nil || sp.held[h.pin.Tool] != h { // superseded meanwhile
-		c.pins.mu.Unlock()
+		p.mu.Unlock()
 		return
 	}
 	old := sp.pins[h.pin.Tool]
 	ctx, cancel := context.WithCancel(context.Background())
 	h.stop = cancel
-	c.pins.mu.Unlock()
+	p.mu.Unlock()
 	tc := toolChange(h.pin.Tool, old.Pinned, h.pin.Pinned)
 	tc.OldDescription, tc.NewDescription = sess.RedactText(tc.OldDescription), sess.RedactText(tc.NewDescription)
 	for i, l := range tc.Changes {
@@ -206,32 +207,31 @@ func (c *Core) askToolChange(server string, sess *downstream.Session, h *heldToo
 	req := inbox.Request{Kind: inbox.KindToolChange, Server: server, Tool: h.pin.Tool, Source: inbox.SourceMcptray, Mode: "form", Confirm: true,
 		Message:    fmt.Sprintf("The tool %s of %s changed since you last saw it. mcptray holds it back: assistants neither see nor call it until you accept the change.", h.pin.Tool, server),
 		ToolChange: tc}
-	c.log.Warn("a pinned tool changed: held back until the person approves", "server", server, "tool", h.pin.Tool)
-	c.serverLog(server, logLifecycle, "tool "+h.pin.Tool+" changed its description: held back until you approve it (mcptray inbox)")
+	p.o.Log.Warn("a pinned tool changed: held back until the person approves", "server", server, "tool", h.pin.Tool)
+	p.o.Lifecycle(server, "tool "+h.pin.Tool+" changed its description: held back until you approve it (mcptray inbox)")
 	go func() {
 		defer cancel()
-		r := c.inbox.Ask(ctx, req, "", c.inboxTimeout())
-		c.pins.mu.Lock()
-		sp := c.pins.servers[server]
+		r := p.o.Ask.Ask(ctx, req, "", p.o.Timeout())
+		p.mu.Lock()
+		sp := p.servers[server]
 		current := sp != nil && sp.held[h.pin.Tool] == h
 		if current {
 			h.asking = false
 		}
 		if !current || r.Outcome != inbox.ActionAccept {
-			c.pins.mu.Unlock()
+			p.mu.Unlock()
 			return
 		}
 		h.pin.Updated = time.Now().UTC()
 		sp.pins[h.pin.Tool] = h.pin
 		delete(sp.held, h.pin.Tool)
 		held := sp.heldWhy()
-		c.pins.mu.Unlock()
-		if err := c.store.PinTools(context.Background(), server, []store.ToolPin{h.pin}); err != nil {
-			c.log.Warn("pinning an approved tool: pinned until mcptray exits", "server", server, "err", err)
+		p.mu.Unlock()
+		if err := p.o.Store.PinTools(context.Background(), server, []store.ToolPin{h.pin}); err != nil {
+			p.o.Log.Warn("pinning an approved tool: pinned until mcptray exits", "server", server, "err", err)
 		}
-		c.serverLog(server, logLifecycle, "tool "+h.pin.Tool+": the change was approved and pinned")
-		c.gw.SetHeld(server, held)
-		c.broadcast()
+		p.o.Lifecycle(server, "tool "+h.pin.Tool+": the change was approved and pinned")
+		p.o.Released(server, held)
 	}()
 }
 

@@ -1,4 +1,4 @@
-package app
+package trust
 
 import (
 	"crypto/rand"
@@ -15,8 +15,8 @@ import (
 // every fingerprint: every entry then waits for a yes, as after a reset.
 const launchKeyFile = "launch.key"
 
-// loadLaunchKey reads data's launch key, making it when there is none.
-func loadLaunchKey(data string) ([]byte, error) {
+// LoadLaunchKey reads data's launch key, making it when there is none.
+func LoadLaunchKey(data string) ([]byte, error) {
 	path := filepath.Join(data, launchKeyFile)
 	key, err := os.ReadFile(path)
 	if err == nil && len(key) == 32 {

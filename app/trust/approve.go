@@ -1,4 +1,4 @@
-package app
+package trust
 
 import (
 	"bytes"
@@ -16,19 +16,24 @@ import (
 // Approval before a call (DESIGN.md §14): a call of a tool that needs it
 // (x-mcptray.approve, top level or per entry) waits in the inbox, for the
 // person only, as a request of kind approval. The gateway routes such a
-// tool past its fast path and asks here (GatewayOptions.Approve); a yes
+// tool past its fast path and asks here (mcp.GatewayOptions.Approve); a yes
 // reaches this call, the tool for the assistant's session, or the tool for
 // good (written to the entry's x-mcptray.allowTools). A no, or the
 // deadline, gives the assistant isError text: mcp.DeclinedText.
 
-// approveCall is the gateway's Approve.
-func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Approval, error) {
-	c.mu.Lock()
-	mode := c.rules[req.Server].Approve
-	if mode == "" {
-		mode = c.approveDefault
-	}
-	c.mu.Unlock()
+// Calls approves calls: Approve is the gateway's Approve. It keeps no
+// state of its own.
+type Calls struct {
+	o Options
+}
+
+// NewCalls returns the approval of calls. It uses o.Log, o.Ask,
+// o.Timeout, o.Mode, o.AllowTool and o.InboxLog.
+func NewCalls(o Options) *Calls { return &Calls{o: o} }
+
+// Approve is the gateway's Approve: it asks the person about the call req.
+func (k *Calls) Approve(ctx context.Context, req mcp.ApprovalRequest) (mcp.Approval, error) {
+	mode := k.o.Mode(req.Server)
 	ca := &inbox.CallApproval{Arguments: foldArgs(req.Arguments)}
 	if a := req.Annotations; a != nil {
 		ca.ReadOnly = a.ReadOnlyHint
@@ -42,7 +47,7 @@ func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Ap
 	ir := inbox.Request{Kind: inbox.KindApproval, Server: req.Server, Tool: req.Tool, Client: req.Client, Source: inbox.SourceMcptray,
 		Message: fmt.Sprintf("%s wants to call %s of %s.", who, req.Tool, req.Server),
 		Mode:    "form", Confirm: true, Approval: ca}
-	r := c.inbox.Ask(ctx, ir, "", c.inboxTimeout())
+	r := k.o.Ask.Ask(ctx, ir, "", k.o.Timeout())
 	if r.Outcome != inbox.ActionAccept {
 		return mcp.Deny, nil
 	}
@@ -50,9 +55,9 @@ func (c *Core) approveCall(ctx context.Context, req mcp.ApprovalRequest) (mcp.Ap
 	case inbox.ScopeSession:
 		return mcp.AllowSession, nil
 	case inbox.ScopeAlways:
-		if err := c.allowAlways(req.Server, req.Tool); err != nil {
-			c.log.Warn("writing allowTools", "server", req.Server, "tool", req.Tool, "err", err)
-			c.serverLog(req.Server, logInbox, fmt.Sprintf("%s allowed always, but mcp.json could not be written (%v): allowed for this session only", req.Tool, err))
+		if err := k.allowAlways(req.Server, req.Tool); err != nil {
+			k.o.Log.Warn("writing allowTools", "server", req.Server, "tool", req.Tool, "err", err)
+			k.o.InboxLog(req.Server, fmt.Sprintf("%s allowed always, but mcp.json could not be written (%v): allowed for this session only", req.Tool, err))
 			return mcp.AllowSession, nil
 		}
 		return mcp.AllowAlways, nil
@@ -81,9 +86,9 @@ func approvalWhy(mode string, destructive bool) string {
 }
 
 // allowAlways adds tool to the entry's x-mcptray.allowTools in mcp.json
-// (config.File.AllowTool).
-func (c *Core) allowAlways(server, tool string) error {
-	return c.configFile.AllowTool(server, tool)
+// (config.File.AllowTool, given as Options.AllowTool).
+func (k *Calls) allowAlways(server, tool string) error {
+	return k.o.AllowTool(server, tool)
 }
 
 // Limits of the arguments an approval request shows.
