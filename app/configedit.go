@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/store"
 )
@@ -163,7 +164,7 @@ func changedLaunches(old, new []byte, env config.Env) (map[string]config.Launch,
 // it (config.AddOptions.Env).
 func FileEnv(path string) config.Env {
 	env := config.SystemEnv()
-	env.Keyring = keyringVariable
+	env.Keyring = keyring.Secret
 	if abs, err := filepath.Abs(path); err == nil {
 		env.Dir = filepath.Dir(abs)
 	}

@@ -166,7 +166,7 @@ func New(opts Options) (*Core, error) {
 		opts.LookupEnv = os.LookupEnv
 	}
 	if opts.Keyring == nil {
-		opts.Keyring = keyringVariable
+		opts.Keyring = keyring.Secret
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -606,26 +606,7 @@ func (c *Core) Restart(name string) error {
 // same error as config's, which the file's edits return.
 var ErrNoServer = config.ErrNoServer
 
-// keyringTimeout bounds a ${keyring:NAME} lookup: a locked keyring may wait
-// for the person to answer an unlock prompt, and a reload must not hang.
-const keyringTimeout = 30 * time.Second
-
-// keyringVariable resolves ${keyring:NAME} from the OS keyring entry
-// "keyring/NAME".
-func keyringVariable(name string) (string, error) {
-	type result struct {
-		v   string
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := keyring.Get("keyring/" + name)
-		ch <- result{v, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-time.After(keyringTimeout):
-		return "", fmt.Errorf("the keyring did not answer within %s (is it locked?)", keyringTimeout)
-	}
-}
+// keyringTimeout bounds a keyring call (the bearer token, ${input:ID}'s
+// passwords): a locked keyring may wait for the person to answer an unlock
+// prompt, and a reload must not hang.
+const keyringTimeout = keyring.Timeout

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/trust"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -84,18 +86,15 @@ func TestDatabaseReplacedWhileRunning(t *testing.T) {
 	// holding the earlier ones is gone).
 	waitNotice := func(substr string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			evs, _ := h.core.Events(events.Filter{Server: noticeServer, All: true})
-			for _, e := range evs {
-				if title, body := e.Summary(); title == "mcptray.db was deleted or replaced" && strings.Contains(body, substr) {
-					return
-				}
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no notice saying %q: %+v", substr, evs)
-			}
-			time.Sleep(20 * time.Millisecond)
+		var evs []events.Event
+		if !testkit.Eventually(testkit.Deadline, func() bool {
+			evs, _ = h.core.Events(events.Filter{Server: noticeServer, All: true})
+			return slices.ContainsFunc(evs, func(e events.Event) bool {
+				title, body := e.Summary()
+				return title == "mcptray.db was deleted or replaced" && strings.Contains(body, substr)
+			})
+		}) {
+			t.Fatalf("no notice saying %q: %+v", substr, evs)
 		}
 	}
 

@@ -45,7 +45,7 @@ func ReadEndpoint(data string) (Endpoint, error) {
 // use. It fails when the keyring is unavailable: the token is never kept
 // anywhere else.
 func Token() (string, error) {
-	return withTimeout(keyringTimeout, func() (string, error) {
+	return keyring.WithTimeout(keyringTimeout, func() (string, error) {
 		tok, err := keyring.Get(tokenEntry)
 		if err == nil && tok != "" {
 			return tok, nil
@@ -61,26 +61,6 @@ func Token() (string, error) {
 		}
 		return tok, nil
 	})
-}
-
-// withTimeout runs f, giving up after d (a locked keyring may wait for an
-// unlock prompt nobody answers).
-func withTimeout(d time.Duration, f func() (string, error)) (string, error) {
-	type result struct {
-		v   string
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := f()
-		ch <- result{v, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-time.After(d):
-		return "", fmt.Errorf("the keyring did not answer within %s (is it locked?)", d)
-	}
 }
 
 // serveHTTP runs the loopback HTTP endpoint on x-mcptray.listen until ctx

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // At its cap the listener leaves connections in the kernel's queue, says
@@ -14,6 +16,7 @@ import (
 // says when the burst is over (the count at half the cap), and returns
 // from a waiting Accept when closed.
 func TestCapConns(t *testing.T) {
+	t.Parallel()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +63,7 @@ func TestCapConns(t *testing.T) {
 	for range 4 {
 		open = append(open, next("within the cap"))
 	}
-	waitFor(t, "the log line about the cap", func() bool { return count(full) == 1 })
+	testkit.WaitFor(t, "the log line about the cap", func() bool { return count(full) == 1 })
 	if len(accepted) != 0 {
 		t.Fatal("a fifth connection was accepted at the cap of 4")
 	}
@@ -78,7 +81,7 @@ func TestCapConns(t *testing.T) {
 	for _, c := range open[:3] {
 		c.Close()
 	}
-	waitFor(t, "the log line about the burst's end", func() bool { return count(below) == 1 })
+	testkit.WaitFor(t, "the log line about the burst's end", func() bool { return count(below) == 1 })
 	if n := count(full); n != 1 {
 		t.Errorf("%d lines about the cap for one burst, want 1", n)
 	}
@@ -88,7 +91,7 @@ func TestCapConns(t *testing.T) {
 	for range 2 {
 		next("a new burst")
 	}
-	waitFor(t, "the log line about the second burst", func() bool { return count(full) == 2 })
+	testkit.WaitFor(t, "the log line about the second burst", func() bool { return count(full) == 2 })
 	ln.Close()
 	select {
 	case err := <-acceptErr:

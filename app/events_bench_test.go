@@ -7,30 +7,25 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // waitTools waits until the gateway lists every tool in names.
 func (c *rpc) waitTools(names ...string) {
 	c.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	if !testkit.Eventually(testkit.Deadline, func() bool {
 		var list struct {
 			Tools []struct{ Name string } `json:"tools"`
 		}
 		json.Unmarshal(c.call("tools/list", map[string]any{}), &list)
-		missing := 0
 		for _, n := range names {
 			if !slices.ContainsFunc(list.Tools, func(t struct{ Name string }) bool { return t.Name == n }) {
-				missing++
+				return false
 			}
 		}
-		if missing == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("tools %v never listed", names)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return true
+	}) {
+		c.t.Fatalf("tools %v never listed", names)
 	}
 }
 

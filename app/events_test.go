@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -55,20 +56,18 @@ type eventsList struct {
 // waitEvents polls the store until f selects at least n events.
 func (h *harness) waitEvents(n int, f events.Filter) []events.Event {
 	h.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		evs, err := h.core.Events(f)
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		if len(evs) >= n {
-			return evs
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("%d events stored, want %d", len(evs), n)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var evs []events.Event
+	var err error
+	if !testkit.Eventually(60*time.Second, func() bool {
+		evs, err = h.core.Events(f)
+		return err != nil || len(evs) >= n
+	}) {
+		h.t.Fatalf("%d events stored, want %d", len(evs), n)
 	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return evs
 }
 
 // toolText is the text of a tools/call result's first content block.
@@ -89,7 +88,7 @@ func toolText(t *testing.T, res json.RawMessage) (string, bool) {
 func openEvents(t *testing.T, h *harness, names ...string) *rpc {
 	t.Helper()
 	c := openRPC(t, h, "", "")
-	waitFor(t, fmt.Sprintf("tools %v", names), func() bool {
+	testkit.WaitFor(t, fmt.Sprintf("tools %v", names), func() bool {
 		got := listedNames(t, c.call("tools/list", map[string]any{}))
 		for _, n := range names {
 			if !slices.Contains(got, n) {
@@ -102,7 +101,7 @@ func openEvents(t *testing.T, h *harness, names ...string) *rpc {
 	// call each server's echo until it answers.
 	for _, n := range names {
 		server, _, _ := strings.Cut(n, "__")
-		waitFor(t, server+"__echo to answer", func() bool { return tryCall(c, server+"__echo", map[string]any{"message": "probe"}) })
+		testkit.WaitFor(t, server+"__echo to answer", func() bool { return tryCall(c, server+"__echo", map[string]any{"message": "probe"}) })
 	}
 	return c
 }
@@ -465,7 +464,7 @@ func TestToolCallHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var calls []control.ToolCall
-	waitFor(t, "the calls in the history", func() bool {
+	testkit.WaitFor(t, "the calls in the history", func() bool {
 		calls, err = cl.History(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
@@ -525,24 +524,12 @@ func TestEventRetention(t *testing.T) {
 		}
 		return strings.Join(m, " ")
 	}
-	waitFor(t, "start-up pruning", func() bool { return methods() == "40d-unacked 10d-acked 1d-acked" })
+	testkit.WaitFor(t, "start-up pruning", func() bool { return methods() == "40d-unacked 10d-acked 1d-acked" })
 	if calls, _ := h.core.History(0); len(calls) != 0 {
 		t.Errorf("old tool calls kept: %+v", calls)
 	}
 	h.write(`{"mcpServers": {"e": ` + fake(t, "echo") + `}, "x-mcptray": {"eventRetentionDays": 7}}`)
-	waitFor(t, "pruning after the setting changed", func() bool { return methods() == "40d-unacked 1d-acked" })
-}
-
-// waitFor polls cond for up to 20 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitFor(t, "pruning after the setting changed", func() bool { return methods() == "40d-unacked 1d-acked" })
 }
 
 // TestEventsResourceUpdated: a session subscribed to mcptray://events

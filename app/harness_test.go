@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // testToken is the HTTP endpoint's bearer token in tests.
@@ -215,28 +216,21 @@ func (h *harness) logText(name string) string {
 // waitLog waits until the server's log contains substr.
 func (h *harness) waitLog(name, substr string) string {
 	h.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		text := h.logText(name)
-		if strings.Contains(text, substr) {
-			return text
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("log of %s never contained %q:\n%s", name, substr, text)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var text string
+	if !testkit.Eventually(testkit.Deadline, func() bool {
+		text = h.logText(name)
+		return strings.Contains(text, substr)
+	}) {
+		h.t.Fatalf("log of %s never contained %q:\n%s", name, substr, text)
 	}
+	return text
 }
 
 // waitGone waits until no process has pid.
 func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s (pid %d) still alive", what, pid)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Eventually(testkit.Deadline, func() bool { return !alive(pid) }) {
+		t.Fatalf("%s (pid %d) still alive", what, pid)
 	}
 }
 

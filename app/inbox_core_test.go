@@ -3,6 +3,7 @@ package app
 import "testing"
 
 func TestURLHost(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://Example.com/a?b":         "example.com",
 		"https://example.com:8443/x":      "example.com:8443",
@@ -19,6 +20,7 @@ func TestURLHost(t *testing.T) {
 // The label a server asks for its yes: a short printable string, else
 // none (the inbox's own Accept, Decline and Cancel).
 func TestAcceptLabel(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[any]string{"Send": "Send", "  Send  ": "Send", "": "", nil: "", true: "", 3: "",
 		"Send\nnow": "", "Send\x1b[31m": "", "a label far longer than twenty-four runes": "", "Envoyer ✉": "Envoyer ✉"} {
 		if got := acceptLabel(v); got != want {

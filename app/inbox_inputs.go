@@ -33,16 +33,16 @@ type SecretStore interface {
 type osKeyring struct{}
 
 func (osKeyring) Get(name string) (string, error) {
-	return withTimeout(keyringTimeout, func() (string, error) { return keyring.Get(name) })
+	return keyring.WithTimeout(keyringTimeout, func() (string, error) { return keyring.Get(name) })
 }
 
 func (osKeyring) Set(name, value string) error {
-	_, err := withTimeout(keyringTimeout, func() (string, error) { return "", keyring.Set(name, value) })
+	_, err := keyring.WithTimeout(keyringTimeout, func() (string, error) { return "", keyring.Set(name, value) })
 	return err
 }
 
 func (osKeyring) Delete(name string) error {
-	_, err := withTimeout(keyringTimeout, func() (string, error) { return "", keyring.Delete(name) })
+	_, err := keyring.WithTimeout(keyringTimeout, func() (string, error) { return "", keyring.Delete(name) })
 	return err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -206,7 +207,7 @@ func TestInboxPasswordMidToolCall(t *testing.T) {
 		t.Errorf("second answer: %v", err)
 	}
 	var audit []store.Elicitation
-	waitFor(t, "the audit row", func() bool { // written just after the answer went out
+	testkit.WaitFor(t, "the audit row", func() bool { // written just after the answer went out
 		audit, err = h.core.store.Elicitations(context.Background(), 0)
 		return err != nil || len(audit) > 0
 	})
@@ -315,7 +316,7 @@ func TestInboxDeclineCancelDeadline(t *testing.T) {
 	// The audit row is written once the request is closed, which may be
 	// just after its answer went out.
 	var outcomes []string
-	waitFor(t, "the audit of all three", func() bool {
+	testkit.WaitFor(t, "the audit of all three", func() bool {
 		audit, _ := h.core.store.Elicitations(context.Background(), 0)
 		outcomes = outcomes[:0]
 		for _, a := range audit {
@@ -574,7 +575,7 @@ func TestInputVariables(t *testing.T) {
 		t.Errorf("after restart: %+v", req)
 	}
 	var audit []store.Elicitation
-	waitFor(t, "the audit rows", func() bool {
+	testkit.WaitFor(t, "the audit rows", func() bool {
 		audit, _ = h2.core.store.Elicitations(context.Background(), 0)
 		return len(audit) >= 3
 	})

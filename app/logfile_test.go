@@ -11,6 +11,7 @@ import (
 // daemon's stderr), their bytes count toward the limit, and each file
 // opened is handed to opened (which points stderr at it).
 func TestRotatingFileShared(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "mcptray.log")
 	var opened []string
 	r := &rotatingFile{path: path, max: 100, shared: true, opened: func(f *os.File) { opened = append(opened, f.Name()) }}

@@ -8,7 +8,7 @@ import (
 
 // What the desktop UI needs beyond Status, Subscribe, SetEnabled and
 // Restart. SecretNames, SetSecret and RemoveSecret (the Settings tab's
-// secrets) are in secrets.go, beside the control API's and the CLI's.
+// secrets) are in secrets.go, over app/keyring's.
 
 // FollowLog copies server name's log to w, then every new line until ctx
 // ends (TailLog with follow, on this core's data dir).

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 func TestSetToolsModeRewritesConfigAndApplies(t *testing.T) {
@@ -24,13 +24,7 @@ func TestSetToolsModeRewritesConfigAndApplies(t *testing.T) {
 	if !strings.Contains(string(b), `"x-mcptray": {"tools": "stable"}`) {
 		t.Errorf("mcp.json after SetToolsMode:\n%s", b)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for h.core.ToolsMode() != "stable" {
-		if time.Now().After(deadline) {
-			t.Fatal("ToolsMode() did not become stable within 10s of the rewrite")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.WaitFor(t, "ToolsMode() to become stable after the rewrite", func() bool { return h.core.ToolsMode() == "stable" })
 }
 
 func TestSetToolsModeRefusesUnknownModes(t *testing.T) {
@@ -67,12 +61,8 @@ func TestFollowLogAndToken(t *testing.T) {
 	var out lockedBuffer
 	done := make(chan error, 1)
 	go func() { done <- h.core.FollowLog(ctx, "a", &out) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "[lifecycle]") {
-		if time.Now().After(deadline) {
-			t.Fatalf("FollowLog wrote no lifecycle line within 10s: %q", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Eventually(testkit.Deadline, func() bool { return strings.Contains(out.String(), "[lifecycle]") }) {
+		t.Fatalf("FollowLog wrote no lifecycle line: %q", out.String())
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	var b backoff
 	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, backoffMax, backoffMax}
 	for i, w := range want {
@@ -32,6 +33,7 @@ func TestBackoff(t *testing.T) {
 }
 
 func TestLogFileName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"ssh":         "ssh.log",
 		"my server/x": "my_server_x.log",
@@ -45,6 +47,7 @@ func TestLogFileName(t *testing.T) {
 }
 
 func TestServerLogRotates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := openServerLog(dir, "big")
 	line := strings.Repeat("x", 1000)
@@ -69,6 +72,7 @@ func TestServerLogRotates(t *testing.T) {
 }
 
 func TestMultilineLogTextStaysTagged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := openServerLog(dir, "m")
 	l.Write("stderr", "one\ntwo\r\n")
@@ -81,6 +85,7 @@ func TestMultilineLogTextStaysTagged(t *testing.T) {
 }
 
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://u:p@example.com/mcp?token=x": "https://example.com/mcp",
 		"http://127.0.0.1:8080/mcp#frag":      "http://127.0.0.1:8080/mcp",

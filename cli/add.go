@@ -14,6 +14,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // `mcptray add` and `mcptray remove`: a server entry of mcp.json written
@@ -99,7 +100,7 @@ func cmdAdd(ctx context.Context, args []string, stdin *os.File, stdout, stderr i
 			if cl != nil {
 				return cl.SetSecret(ctx, name, value)
 			}
-			return app.SetSecret(name, value)
+			return keyring.SetSecret(name, value)
 		},
 	})
 	if res.Created {

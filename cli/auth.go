@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/googlekeys"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 )
 
@@ -24,12 +24,12 @@ const authUsage = `usage:
 
 // keyringStore is the Google accounts' Store on the OS keyring, the one
 // the tray's Google tab uses too.
-type keyringStore = app.GoogleKeyring
+type keyringStore = googlekeys.Store
 
 // googleAccounts are the Google accounts of data dir data: metadata in
 // DATA/google-accounts.json, tokens in the keyring.
 func googleAccounts(data string, logger *slog.Logger) *google.Accounts {
-	return app.NewGoogleAccounts(data, logger)
+	return googlekeys.Accounts(data, logger)
 }
 
 // cmdAuth is `mcptray auth google …`.

@@ -14,6 +14,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/assistants"
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // cmdImport is `mcptray import CLIENT`: the client's servers copied into
@@ -55,7 +56,7 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	if len(im.Secrets) > 0 {
 		// A moved secret must not overwrite one the keyring has (a keyring
 		// that cannot be listed holds none that anyone could tell).
-		names, _ := app.SecretNames()
+		names, _ := keyring.SecretNames()
 		im.AvoidSecretNames(func(name string) bool { return slices.Contains(names, name) })
 	}
 
@@ -190,7 +191,7 @@ func secretStore(ctx context.Context, f *flags) func(name, value string) error {
 			dialed = true
 		}
 		if cl == nil {
-			return app.SetSecret(name, value)
+			return keyring.SetSecret(name, value)
 		}
 		return cl.SetSecret(ctx, name, value)
 	}

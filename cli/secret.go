@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/app/keyring"
 )
 
 // cmdSecret is `mcptray secret set|list|remove`: the values of
@@ -58,7 +58,7 @@ func secretSet(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	}
 	cl, err := f.dial()
 	if errors.Is(err, control.ErrNotRunning) {
-		if err := app.SetSecret(name, value); err != nil {
+		if err := keyring.SetSecret(name, value); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "stored ${keyring:%s} (mcptray is not running: servers get it when they start)\n", name)
@@ -115,7 +115,7 @@ func secretList(ctx context.Context, args []string, stdout io.Writer) error {
 	cl, err := f.dial()
 	switch {
 	case errors.Is(err, control.ErrNotRunning):
-		names, err = app.SecretNames()
+		names, err = keyring.SecretNames()
 	case err == nil:
 		names, err = cl.SecretNames(ctx)
 	}
@@ -147,7 +147,7 @@ func secretRemove(ctx context.Context, args []string, stdout io.Writer) error {
 	cl, err := f.dial()
 	switch {
 	case errors.Is(err, control.ErrNotRunning):
-		err = app.RemoveSecret(name)
+		err = keyring.RemoveSecret(name)
 	case err == nil:
 		err = cl.RemoveSecret(ctx, name)
 	}

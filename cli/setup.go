@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/assistants"
 )
 
@@ -168,5 +167,5 @@ func setupList(w io.Writer, env assistants.Env, asJSON bool) error {
 }
 
 // assistantsEnv is the environment setup and import work in: the one
-// rule the Assistants tab uses too (app.AssistantsEnv).
-func assistantsEnv() (assistants.Env, error) { return app.AssistantsEnv() }
+// rule the Assistants tab uses too (assistants.InstalledEnv).
+func assistantsEnv() (assistants.Env, error) { return assistants.InstalledEnv() }

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/assistants"
 )
 
 // AssistantsCore is what the Assistants tab needs from the core (part of
@@ -22,17 +22,17 @@ import (
 type AssistantsCore interface {
 	// Assistants lists the assistants mcptray knows and what their
 	// configs hold.
-	Assistants() ([]app.AssistantStatus, error)
+	Assistants() ([]assistants.Summary, error)
 	// PlanAssistant computes the edit that adds mcptray to client's config
 	// (or removes it); its Write writes it.
-	PlanAssistant(client string, remove bool) (*app.AssistantChange, error)
+	PlanAssistant(client string, remove bool) (*assistants.Change, error)
 	// PlanImport reads client's servers for an import into mcp.json;
 	// ImportDiff is what ApplyImport would write with a choice (secrets
 	// shown as ********); ApplyImport stores the secrets to move, then
 	// writes.
-	PlanImport(client string) (*app.ImportPlan, error)
-	ImportDiff(p *app.ImportPlan, ch app.ImportChoice) (string, error)
-	ApplyImport(p *app.ImportPlan, ch app.ImportChoice) error
+	PlanImport(client string) (*assistants.ImportPlan, error)
+	ImportDiff(p *assistants.ImportPlan, ch assistants.ImportChoice) (string, error)
+	ApplyImport(p *assistants.ImportPlan, ch assistants.ImportChoice) error
 }
 
 // assistantsScreen is the Assistants tab: a row per assistant mcptray
@@ -53,7 +53,7 @@ type assistantsScreen struct {
 	box     *fyne.Container // the tab's content, in root's scroll
 	root    fyne.CanvasObject
 
-	list []app.AssistantStatus // what the rows show
+	list []assistants.Summary // what the rows show
 	// notes say, in an assistant's row, what its last Add, Remove or
 	// Import did and what the person does next ("Restart Claude Desktop
 	// to load mcptray."), by name: seen where the person clicked.
@@ -100,7 +100,7 @@ func (s *assistantsScreen) refresh() {
 }
 
 // show puts list in the rows.
-func (s *assistantsScreen) show(list []app.AssistantStatus, err error) {
+func (s *assistantsScreen) show(list []assistants.Summary, err error) {
 	s.list, s.shown = list, err == nil
 	s.rows.RemoveAll()
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *assistantsScreen) setBusy(busy bool) {
 }
 
 // assistantState is what a row's badge says, and in which colours.
-func assistantState(a app.AssistantStatus) (text string, bg, fg fyne.ThemeColorName) {
+func assistantState(a assistants.Summary) (text string, bg, fg fyne.ThemeColorName) {
 	switch {
 	case a.Error != "" && a.Exists:
 		return "config broken", theme.ColorNameError, theme.ColorNameForegroundOnError
@@ -145,7 +145,7 @@ func assistantState(a app.AssistantStatus) (text string, bg, fg fyne.ThemeColorN
 // row is one assistant: its name, state and config file, why the file
 // is refused or what to do after a change, and the buttons its state
 // allows.
-func (s *assistantsScreen) row(a app.AssistantStatus) fyne.CanvasObject {
+func (s *assistantsScreen) row(a assistants.Summary) fyne.CanvasObject {
 	name := a.Name
 	title := widget.NewLabelWithStyle(a.Display, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	state, bg, fg := assistantState(a)
@@ -243,7 +243,7 @@ func (s *assistantsScreen) plan(client string, remove bool) {
 }
 
 // confirmChange shows a change's diff and asks before writing it.
-func (s *assistantsScreen) confirmChange(ch *app.AssistantChange) {
+func (s *assistantsScreen) confirmChange(ch *assistants.Change) {
 	title, what := "Add mcptray to "+ch.Display+"?", "This change goes into "+ch.Path
 	if ch.Remove {
 		title = "Remove mcptray from " + ch.Display + "?"
@@ -282,7 +282,7 @@ func diffText(diff string) *widget.Label {
 
 // write writes a change the person confirmed, then shows what to do for
 // the assistant to notice it.
-func (s *assistantsScreen) write(ch *app.AssistantChange) {
+func (s *assistantsScreen) write(ch *assistants.Change) {
 	s.setBusy(true)
 	s.background(func() {
 		err := ch.Write()
@@ -335,7 +335,7 @@ func (s *assistantsScreen) planImport(client string) {
 }
 
 // applyImport writes an import the person confirmed with choice ch.
-func (s *assistantsScreen) applyImport(p *app.ImportPlan, ch app.ImportChoice) {
+func (s *assistantsScreen) applyImport(p *assistants.ImportPlan, ch assistants.ImportChoice) {
 	s.setBusy(true)
 	s.background(func() {
 		err := s.core.ApplyImport(p, ch)

@@ -5,25 +5,25 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/assistants"
 )
 
 // fakeAssistants is an in-memory AssistantsCore; a nil *fakeAssistants
 // knows no assistant. Main goroutine only (the tests run the tab's
 // background work inline).
 type fakeAssistants struct {
-	list    []app.AssistantStatus
+	list    []assistants.Summary
 	listErr error
 	planErr error // PlanAssistant's and PlanImport's error
 	// writeErr, when set, is every Write's error.
 	writeErr error
-	imports  map[string]*app.ImportPlan // PlanImport's plans, by client
+	imports  map[string]*assistants.ImportPlan // PlanImport's plans, by client
 	applyErr error
 
 	plans   []string // PlanAssistant calls: "claude-desktop add"
 	writes  []string // the changes written: "claude-desktop add"
-	diffs   []app.ImportChoice
-	applied []app.ImportChoice
+	diffs   []assistants.ImportChoice
+	applied []assistants.ImportChoice
 }
 
 // fakeDiff is the fake's diff of adding (or removing) mcptray in path.
@@ -35,7 +35,7 @@ func fakeDiff(path string, remove bool) string {
 	return fmt.Sprintf("--- %s\n+++ %s\n@@ -1,3 +1,4 @@\n {\n   \"mcpServers\": {\n%s    \"mcptray\": {\"command\": \"/usr/local/bin/mcptray\", \"args\": [\"connect\"]}\n   }\n", path, path, sign)
 }
 
-func (f *fakeAssistants) Assistants() ([]app.AssistantStatus, error) {
+func (f *fakeAssistants) Assistants() ([]assistants.Summary, error) {
 	if f == nil {
 		return nil, nil
 	}
@@ -54,7 +54,7 @@ func (f *fakeAssistants) find(client string) (int, error) {
 	return 0, fmt.Errorf("no assistant %q", client)
 }
 
-func (f *fakeAssistants) PlanAssistant(client string, remove bool) (*app.AssistantChange, error) {
+func (f *fakeAssistants) PlanAssistant(client string, remove bool) (*assistants.Change, error) {
 	i, err := f.find(client)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func (f *fakeAssistants) PlanAssistant(client string, remove bool) (*app.Assista
 		return nil, f.planErr
 	}
 	a := f.list[i]
-	ch := &app.AssistantChange{Client: a.Name, Display: a.Display, Path: a.Path, Remove: remove}
+	ch := &assistants.Change{Client: a.Name, Display: a.Display, Path: a.Path, Remove: remove}
 	if (remove && !a.Installed) || (!remove && a.Current) {
 		return ch, nil // nothing to do
 	}
@@ -88,7 +88,7 @@ func (f *fakeAssistants) PlanAssistant(client string, remove bool) (*app.Assista
 	return ch, nil
 }
 
-func (f *fakeAssistants) PlanImport(client string) (*app.ImportPlan, error) {
+func (f *fakeAssistants) PlanImport(client string) (*assistants.ImportPlan, error) {
 	if _, err := f.find(client); err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (f *fakeAssistants) PlanImport(client string) (*app.ImportPlan, error) {
 }
 
 // ImportDiff says which choice it was given.
-func (f *fakeAssistants) ImportDiff(p *app.ImportPlan, ch app.ImportChoice) (string, error) {
+func (f *fakeAssistants) ImportDiff(p *assistants.ImportPlan, ch assistants.ImportChoice) (string, error) {
 	f.diffs = append(f.diffs, ch)
 	if len(ch.Move) != len(p.Secrets) {
 		return "", fmt.Errorf("%d choices for %d secrets", len(ch.Move), len(p.Secrets))
@@ -122,7 +122,7 @@ func (f *fakeAssistants) ImportDiff(p *app.ImportPlan, ch app.ImportChoice) (str
 	return d, nil
 }
 
-func (f *fakeAssistants) ApplyImport(p *app.ImportPlan, ch app.ImportChoice) error {
+func (f *fakeAssistants) ApplyImport(p *assistants.ImportPlan, ch assistants.ImportChoice) error {
 	if f.applyErr != nil {
 		return f.applyErr
 	}

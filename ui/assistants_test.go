@@ -12,14 +12,14 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/assistants"
 )
 
 // fiveAssistants are assistants in every state: Claude Desktop without
 // mcptray, Claude Code with it, Cursor's config broken, no VS Code config
 // yet, and Windsurf running another mcptray.
 func fiveAssistants() *fakeAssistants {
-	return &fakeAssistants{list: []app.AssistantStatus{
+	return &fakeAssistants{list: []assistants.Summary{
 		{Name: "claude-desktop", Display: "Claude Desktop", Path: "/home/me/.config/Claude/claude_desktop_config.json", Exists: true},
 		{Name: "claude-code", Display: "Claude Code", Path: "/home/me/.claude.json", Exists: true, Installed: true, Current: true},
 		{Name: "cursor", Display: "Cursor", Path: "/home/me/.cursor/mcp.json", Exists: true,
@@ -210,15 +210,15 @@ func TestAssistantsErrorsAreShown(t *testing.T) {
 
 // githubImport is an import from Claude Desktop: github (renamed github-2:
 // mcp.json has one), notes (already in mcp.json), and two secrets.
-func githubImport() *app.ImportPlan {
-	return &app.ImportPlan{Client: "claude-desktop", Display: "Claude Desktop",
+func githubImport() *assistants.ImportPlan {
+	return &assistants.ImportPlan{Client: "claude-desktop", Display: "Claude Desktop",
 		From: "/home/me/.config/Claude/claude_desktop_config.json", Config: "/home/me/.config/mcptray/mcp.json",
-		Servers: []app.ImportServer{
+		Servers: []assistants.ImportServer{
 			{Name: "github", As: "github-2"},
 			{Name: "notes", As: "notes", Skip: "already in mcp.json"},
 			{Name: "search", As: "search"},
 		},
-		Secrets: []app.ImportSecret{
+		Secrets: []assistants.ImportSecret{
 			{Server: "github-2", Field: "env", Key: "GITHUB_TOKEN", Reference: "${keyring:github-2-GITHUB_TOKEN}"},
 			{Server: "search", Field: "headers", Key: "Authorization", Reference: "Bearer ${keyring:search-Authorization}"},
 		},
@@ -228,7 +228,7 @@ func githubImport() *app.ImportPlan {
 
 func TestAssistantsImportDialogChoicesReachApplyImport(t *testing.T) {
 	f := fiveAssistants()
-	f.imports = map[string]*app.ImportPlan{"claude-desktop": githubImport()}
+	f.imports = map[string]*assistants.ImportPlan{"claude-desktop": githubImport()}
 	s, w, rec := showAssistants(t, f)
 	test.Tap(button(t, assistantRow(t, s, "Claude Desktop"), "Import"))
 	text := dialogText(w)
@@ -274,7 +274,7 @@ func TestAssistantsImportDialogChoicesReachApplyImport(t *testing.T) {
 		t.Fatal("applied before Import")
 	}
 	test.Tap(dialogButton(t, w, "Import"))
-	want := app.ImportChoice{Move: []bool{false, true}, Replace: true}
+	want := assistants.ImportChoice{Move: []bool{false, true}, Replace: true}
 	if len(f.applied) != 1 || !slices.Equal(f.applied[0].Move, want.Move) || f.applied[0].Replace != want.Replace {
 		t.Fatalf("ApplyImport got %+v, want %+v", f.applied, want)
 	}
@@ -292,7 +292,7 @@ func TestAssistantsImportCancelAndDefaults(t *testing.T) {
 	f := fiveAssistants()
 	p := githubImport()
 	p.Client, p.Display = "claude-code", "Claude Code"
-	f.imports = map[string]*app.ImportPlan{"claude-code": p}
+	f.imports = map[string]*assistants.ImportPlan{"claude-code": p}
 	s, w, _ := showAssistants(t, f)
 	test.Tap(button(t, assistantRow(t, s, "Claude Code"), "Import"))
 	test.Tap(dialogButton(t, w, "Cancel"))
@@ -312,7 +312,7 @@ func TestAssistantsImportCancelAndDefaults(t *testing.T) {
 
 func TestAssistantsImportNothingToImport(t *testing.T) {
 	f := fiveAssistants()
-	f.imports = map[string]*app.ImportPlan{"claude-desktop": {Client: "claude-desktop", Display: "Claude Desktop",
+	f.imports = map[string]*assistants.ImportPlan{"claude-desktop": {Client: "claude-desktop", Display: "Claude Desktop",
 		From: "/home/me/.config/Claude/claude_desktop_config.json", Config: "/home/me/.config/mcptray/mcp.json"}}
 	s, w, _ := showAssistants(t, f)
 	test.Tap(button(t, assistantRow(t, s, "Claude Desktop"), "Import"))

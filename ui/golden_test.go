@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/assistants"
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
@@ -107,7 +107,7 @@ func TestGoldenAssistantsDiff(t *testing.T) {
 // skipped, a check per secret, the replace check and the diff.
 func TestGoldenAssistantsImport(t *testing.T) {
 	f := fiveAssistants()
-	f.imports = map[string]*app.ImportPlan{"claude-desktop": githubImport()}
+	f.imports = map[string]*assistants.ImportPlan{"claude-desktop": githubImport()}
 	m, w := goldenMainCore(t, &fakeCore{fakeAssistants: f}, twoServers(), "")
 	m.show(tabAssistants)
 	test.Tap(button(t, assistantRow(t, m.assistants, "Claude Desktop"), "Import"))

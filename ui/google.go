@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/googleaccounts"
 )
 
 // GoogleCore is what the Google tab needs from the core (part of Core):
@@ -23,16 +23,16 @@ type GoogleCore interface {
 	// GoogleClient is the imported OAuth client's id, "" for none.
 	GoogleClient() (string, error)
 	// GoogleAccounts lists the accounts, first added first.
-	GoogleAccounts() ([]app.GoogleAccount, error)
+	GoogleAccounts() ([]googleaccounts.Account, error)
 	// ImportGoogleClient imports a "Desktop app" client file and returns
 	// its id; a bad file's error says what it is and what to download.
 	ImportGoogleClient(path string) (string, error)
 	// AddGoogleAccount signs an account in in the browser (email: one
 	// signing in again), calling opened with the consent page's address;
 	// it returns when the sign-in is done, failed or ctx ends.
-	AddGoogleAccount(ctx context.Context, services []string, email string, opened func(url string, browserErr error)) (app.GoogleAdded, error)
+	AddGoogleAccount(ctx context.Context, services []string, email string, opened func(url string, browserErr error)) (googleaccounts.Added, error)
 	// RemoveGoogleAccount revokes an account's sign-in and forgets it.
-	RemoveGoogleAccount(ctx context.Context, email string) (app.GoogleRemoved, error)
+	RemoveGoogleAccount(ctx context.Context, email string) (googleaccounts.Removed, error)
 }
 
 // googleConsoleURL is the Google Cloud console's Credentials page, where a
@@ -193,7 +193,7 @@ func (s *googleScreen) turnOnWaiting() {
 
 // accountRow is one account: address, status (with its reason), scopes
 // and when it was added, with Sign in again (when it needs to) and Remove.
-func (s *googleScreen) accountRow(a app.GoogleAccount, hasClient bool) fyne.CanvasObject {
+func (s *googleScreen) accountRow(a googleaccounts.Account, hasClient bool) fyne.CanvasObject {
 	email := a.Email
 	title := widget.NewLabelWithStyle(email, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	scopes := "no service"
@@ -204,7 +204,7 @@ func (s *googleScreen) accountRow(a app.GoogleAccount, hasClient bool) fyne.Canv
 	status.Importance = widget.SuccessImportance
 	line := scopes + " · added " + a.Added.Local().Format("2006-01-02 15:04")
 	buttons := container.NewHBox()
-	if a.Status == app.GoogleStatusNeedsSignIn {
+	if a.Status == googleaccounts.StatusNeedsSignIn {
 		status.Importance = widget.WarningImportance
 		if a.Reason != "" {
 			line += "\n" + a.Reason
@@ -314,7 +314,7 @@ func (s *googleScreen) signIn(email string) {
 
 // signedIn shows how a sign-in went; a server waiting for an account is
 // turned on.
-func (s *googleScreen) signedIn(added app.GoogleAdded, err error) {
+func (s *googleScreen) signedIn(added googleaccounts.Added, err error) {
 	if s.cancel != nil {
 		s.cancel()
 		s.cancel = nil

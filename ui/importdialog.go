@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/assistants"
 )
 
 // importDialog asks before an import of an assistant's servers into
@@ -23,7 +23,7 @@ import (
 // goroutine: ImportDiff reads no file. Main goroutine only.
 type importDialog struct {
 	s       *assistantsScreen
-	plan    *app.ImportPlan
+	plan    *assistants.ImportPlan
 	moves   []*widget.Check // one per plan.Secrets, in order
 	replace *widget.Check
 	diff    *widget.Label
@@ -31,7 +31,7 @@ type importDialog struct {
 	d       *dialog.CustomDialog
 }
 
-func newImportDialog(s *assistantsScreen, p *app.ImportPlan) *importDialog {
+func newImportDialog(s *assistantsScreen, p *assistants.ImportPlan) *importDialog {
 	id := &importDialog{s: s, plan: p}
 	box := container.NewVBox()
 	label := func(text string, imp widget.Importance) {
@@ -105,8 +105,8 @@ func newImportDialog(s *assistantsScreen, p *app.ImportPlan) *importDialog {
 }
 
 // choice is what the checks say.
-func (id *importDialog) choice() app.ImportChoice {
-	ch := app.ImportChoice{Replace: id.replace.Checked, Move: make([]bool, len(id.moves))}
+func (id *importDialog) choice() assistants.ImportChoice {
+	ch := assistants.ImportChoice{Replace: id.replace.Checked, Move: make([]bool, len(id.moves))}
 	for i, c := range id.moves {
 		ch.Move[i] = c.Checked
 	}

@@ -38,7 +38,7 @@ func TestRealAssistants(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
-	// An installed mcptray, which the tab writes (app.InstalledExecutable:
+	// An installed mcptray, which the tab writes (assistants.InstalledExecutable:
 	// this test binary is a build under the temp folder).
 	bin := filepath.Join(home, ".local", "bin")
 	mcptray := filepath.Join(bin, "mcptray")

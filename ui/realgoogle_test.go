@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/googlekeys"
 	"github.com/mcptray/mcptray/internal/testkeyring"
 	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
@@ -69,10 +69,10 @@ func TestRealGoogle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := google.SetClient(app.GoogleKeyring{}, c); err != nil {
+	if err := google.SetClient(googlekeys.Store{}, c); err != nil {
 		t.Fatal(err)
 	}
-	accs := app.NewGoogleAccounts(a.data, nil)
+	accs := googlekeys.Accounts(a.data, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if _, err := accs.Add(ctx, google.AddOptions{Out: io.Discard}); err != nil {
@@ -85,7 +85,7 @@ func TestRealGoogle(t *testing.T) {
 	fake.FailRefresh("bob@example.com", "Token has been expired or revoked.")
 	// The next use of bob's sign-in finds it refused (a fresh Accounts:
 	// no access token in RAM).
-	if hc, err := app.NewGoogleAccounts(a.data, nil).Client(ctx, "bob@example.com"); err == nil {
+	if hc, err := googlekeys.Accounts(a.data, nil).Client(ctx, "bob@example.com"); err == nil {
 		if resp, err := hc.Get(fake.URL + "/calendar/v3/users/me/calendarList"); err == nil {
 			resp.Body.Close()
 			t.Fatal("bob's refused sign-in still worked")

@@ -8,7 +8,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/storage"
 
-	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/assistants"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/assets"
 )
@@ -38,8 +38,8 @@ func Run(ctx context.Context, c Core, notes *Notifier, ssh SSHAliases) error {
 	defer startDozing()() // once the app is there: its goroutine queues work for Fyne
 	a.SetIcon(assets.Icon)
 	// The Assistants tab's snippets and the autostart entry name an installed
-	// mcptray over a build in a checkout (app.InstalledExecutable).
-	exe, _ := app.InstalledExecutable()
+	// mcptray over a build in a checkout (assistants.InstalledExecutable).
+	exe, _ := assistants.InstalledExecutable()
 	auto, err := defaultAutostart(exe)
 	if err != nil {
 		auto = nil

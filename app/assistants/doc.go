@@ -2,7 +2,8 @@
 // a person uses (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
 // Codex, Gemini CLI, Zed) and brings their servers into mcp.json: what
 // `mcptray setup` and `mcptray import` do, and what the Assistants tab
-// calls (through app/assistants_api.go).
+// calls (tab.go: [List], [PlanChange], [PlanImport], [ImportPlan], plain
+// values that app's Core wraps for the UI).
 //
 // [Clients] is the table of the assistants it knows: each one's config file
 // per OS ([Client.Path], with $CLAUDE_CONFIG_DIR, $CODEX_HOME and the MSIX
@@ -33,6 +34,12 @@
 // function, then writes. Secret values are never in an error, a plan's
 // diff, or a String.
 //
-// The package starts no goroutines and keeps no state between calls; it
-// imports app/config, not app, so the CLI and the UI can both use it.
+// [InstalledExecutable] is the one rule for the mcptray that setup, import,
+// the tab and the autostart entry name: an installed one over a build in a
+// checkout; [InstalledEnv] is [DefaultEnv] with it.
+//
+// The package starts no goroutines and keeps no state between calls (an
+// [ImportPlan]'s choices are guarded by its own mutex, so the tab may call
+// Diff and Apply from any goroutine); it imports app/config, not app, so
+// the CLI and the UI can both use it.
 package assistants

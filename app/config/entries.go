@@ -70,7 +70,7 @@ type AddOptions struct {
 	// checked, so nobody types a secret for an entry that is refused. nil:
 	// an empty secret is an error.
 	SecretValue func(key string) (string, error)
-	// StoreSecret stores ${keyring:name}: in the OS keyring (app.SetSecret,
+	// StoreSecret stores ${keyring:name}: in the OS keyring (keyring.SetSecret,
 	// without an instance), or through a running instance, which restarts
 	// the servers using it. nil: an entry with a Secret Var is refused.
 	StoreSecret func(name, value string) error

@@ -7,7 +7,7 @@ import (
 )
 
 // The names and values of ${keyring:NAME}: what the keyring takes, checked
-// where a secret is stored (app.SetSecret) and where an entry names one
+// where a secret is stored (keyring.SetSecret) and where an entry names one
 // (File.Add).
 
 // ErrNoSecret is wrapped when no secret has the name asked for

@@ -7,6 +7,19 @@
 // [ErrNotFound]; a keyring that cannot be reached (no session D-Bus, no
 // Secret Service, a locked collection) is an [*UnavailableError] whose
 // message says what is missing, and which matches [ErrUnavailable] with
-// errors.Is. No error ever contains a secret value. The package has no
-// state and starts no goroutines; every call is safe for concurrent use.
+// errors.Is. No error ever contains a secret value.
+//
+// The ${keyring:NAME} secrets of mcp.json are entries keyring/NAME:
+// [SetSecret], [RemoveSecret], [SecretNames] and [Secret] keep and read
+// them (the CLI without an instance, app's Core with one), each waiting
+// for the keyring at most [Timeout]; where the keyring cannot be searched,
+// the names are kept in the entry keyring-index (secrets.go). The names
+// and values they take are app/config's rules (config.CheckSecretName,
+// config.MaxSecretValue).
+//
+// Goroutines: [WithTimeout] (and so every secrets call) runs the keyring
+// call in a goroutine of its own, which outlives a timeout until the
+// keyring answers; nothing else starts one. The only state is the mutex
+// that serialises this process's rewrites of keyring-index. Every call is
+// safe for concurrent use.
 package keyring

@@ -32,6 +32,12 @@ import (
 // app/config, app/events and app/inbox (whose types are on the wire), no
 // cli, and neither the gateway (mcp) nor mcp/downstream: the client that
 // the CLI links does not link the supervisor.
+// app/keyring, which the CLI, the core and mcptray-google all use,
+// imports no package of the module but app/config (the secrets' names) and
+// the test kit in its tests. app/googleaccounts, the Google tab's facade,
+// imports no app package but app/googlekeys and app/keyring, and no cli.
+// app/assistants (setup, import, the Assistants tab's API) imports no app
+// package but app/config, and no cli: the CLI and the UI both use it.
 // app/config, which reads mcp.json and makes every edit of it, imports no
 // package of the module but the test kit in its tests: app, the gateway,
 // cli and ui use it, never the other way.
@@ -78,6 +84,12 @@ func forbidden(from, to string) string {
 		return "the inbox imports no app package but app/config"
 	case in(from, "app/inbox") && in(to, "cli"):
 		return "the inbox imports no cli package"
+	case in(from, "app/keyring") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "app/keyring") && !in(to, "app/config") && !in(to, "internal/testkit"):
+		return "the keyring imports no package of the module but app/config"
+	case in(from, "app/googleaccounts") && (in(to, "app") && !in(to, "app/googleaccounts") && !in(to, "app/googlekeys") && !in(to, "app/keyring") || in(to, "cli")):
+		return "the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli"
+	case in(from, "app/assistants") && (in(to, "app") && !in(to, "app/assistants") && !in(to, "app/config") || in(to, "cli")):
+		return "the assistants' configs import no app package but app/config, and no cli"
 	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the test kit imports no package of the module"
 	case in(from, "app/trust") && (to == module+"/app" || in(to, "app/control") || in(to, "app/events") || in(to, "cli")):
@@ -234,9 +246,11 @@ func TestDepsRules(t *testing.T) {
 		m("app/config"):             {"example.com/pretty", m("app")},
 		"example.com/pretty":        {"example.com/deeper"},
 		"example.com/deeper":        {"fyne.io/fyne/v2/widget"},
-		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp"},
+		m("app/keyring"):            {m("ui"), "github.com/modelcontextprotocol/go-sdk/mcp", m("app/config"), m("app"), m("cli")},
+		m("app/assistants"):         {m("app"), m("app/config"), m("app/keyring"), m("cli"), "github.com/BurntSushi/toml"},
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
 		m("app/control"):            {m("app"), m("app/config"), m("app/events"), m("app/inbox"), m("app/trust"), m("cli"), m("mcp"), m("mcp/downstream"), m("mcp/wire")},
+		m("app/googleaccounts"):     {m("app"), m("app/googlekeys"), m("app/keyring"), m("app/config"), m("cli"), m("mcp/servers/google")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("app/trust"):              {m("app"), m("app/config"), m("app/inbox"), m("app/keyring"), m("app/control"), m("app/events"), m("cli"), m("ui"), m("mcp"), m("mcp/downstream"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
@@ -255,6 +269,9 @@ func TestDepsRules(t *testing.T) {
 	}
 	want := []string{
 		"app imports fyne.io/fyne/v2 (forbidden: only ui may use Fyne)",
+		"app/assistants imports " + m("app") + " (forbidden: the assistants' configs import no app package but app/config, and no cli)",
+		"app/assistants imports " + m("app/keyring") + " (forbidden: the assistants' configs import no app package but app/config, and no cli)",
+		"app/assistants imports " + m("cli") + " (forbidden: the assistants' configs import no app package but app/config, and no cli)",
 		"app/config imports fyne.io/fyne/v2/widget through example.com/pretty → example.com/deeper (forbidden: only ui may use Fyne)",
 		"app/config imports " + m("app") + " (forbidden: mcp.json's reader and editor imports no package of the module)",
 		"app/control imports " + m("app") + " (forbidden: control imports no app package but app/config, app/events and app/inbox, and no cli)",
@@ -265,12 +282,17 @@ func TestDepsRules(t *testing.T) {
 		"app/events imports " + m("app") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("app/inbox") + " (forbidden: events imports no app package but app/config, and no cli)",
 		"app/events imports " + m("cli") + " (forbidden: events imports no app package but app/config, and no cli)",
+		"app/googleaccounts imports " + m("app") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
+		"app/googleaccounts imports " + m("app/config") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
+		"app/googleaccounts imports " + m("cli") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
 		"app/inbox imports " + m("app") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/control") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/events") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/trust") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("cli") + " (forbidden: the inbox imports no cli package)",
 		"app/inbox imports " + m("ui") + " (forbidden: nothing but main imports ui)",
+		"app/keyring imports " + m("app") + " (forbidden: the keyring imports no package of the module but app/config)",
+		"app/keyring imports " + m("cli") + " (forbidden: the keyring imports no package of the module but app/config)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
 		"app/trust imports " + m("app") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",

@@ -1,4 +1,4 @@
-package app
+package assistants
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 )
 
 func TestInstalledExecutable(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	// A checkout with a build in bin/, and two install folders.
 	checkout := filepath.Join(root, "src", "mcptray")
@@ -58,6 +59,7 @@ func TestInstalledExecutable(t *testing.T) {
 }
 
 func TestInCheckout(t *testing.T) {
+	t.Parallel()
 	// This test binary runs from go test's temporary folder (unless
 	// GOTMPDIR put it elsewhere).
 	if self, _ := os.Executable(); strings.HasPrefix(self, os.TempDir()+string(filepath.Separator)) && !inCheckout(self, os.TempDir()) {

@@ -1,28 +1,27 @@
-package app
+package assistants
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 
-	"github.com/mcptray/mcptray/app/assistants"
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // The Assistants tab's API: the assistants' configs as `mcptray setup` and
-// `mcptray import` see them (package assistants does the work; these
-// methods give the UI plain values, never a secret's value). Each reads
-// the assistants' files and may store secrets in the keyring: the UI calls
-// them off its main goroutine.
+// `mcptray import` see them, as plain values, never a secret's value
+// (app's Core wraps these for the UI). Each reads the assistants' files,
+// and Apply may store secrets in the keyring: the UI calls them off its
+// main goroutine.
 
-// AssistantsEnv is the environment setup, import and the Assistants tab
+// InstalledEnv is the environment setup, import and the Assistants tab
 // work in, the mcptray they write into an assistant's config being an
 // installed one when this is a build in a checkout (InstalledExecutable:
 // `make build`'s bin/mcptray moves and goes, an installed one stays),
-// else this very one by the name it was started as (assistants.SelfPath).
-func AssistantsEnv() (assistants.Env, error) {
-	env, err := assistants.DefaultEnv()
+// else this very one by the name it was started as (SelfPath).
+func InstalledEnv() (Env, error) {
+	env, err := DefaultEnv()
 	if err != nil {
 		return env, err
 	}
@@ -39,8 +38,8 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
-// AssistantStatus is one assistant mcptray knows and what its config holds.
-type AssistantStatus struct {
+// Summary is one assistant mcptray knows and what its config holds.
+type Summary struct {
 	Name    string // what `mcptray setup NAME` takes: "claude-desktop"
 	Display string // "Claude Desktop"
 	Path    string // its config file ("" when it cannot be found)
@@ -53,16 +52,16 @@ type AssistantStatus struct {
 	Error string
 }
 
-// Assistants lists the assistants mcptray knows, in `mcptray setup`'s
-// order, with what their configs hold.
-func (c *Core) Assistants() ([]AssistantStatus, error) {
-	env, err := AssistantsEnv()
+// List lists the assistants mcptray knows, in `mcptray setup`'s order,
+// with what their configs hold.
+func List() ([]Summary, error) {
+	env, err := InstalledEnv()
 	if err != nil {
 		return nil, err
 	}
-	var out []AssistantStatus
-	for _, st := range assistants.Detect(env) {
-		a := AssistantStatus{Name: st.Client.Name, Display: st.Client.Display, Path: st.Path,
+	var out []Summary
+	for _, st := range Detect(env) {
+		a := Summary{Name: st.Client.Name, Display: st.Client.Display, Path: st.Path,
 			Exists: st.Exists, Installed: st.Installed, Current: st.Current}
 		if st.Err != nil {
 			a.Error = st.Err.Error()
@@ -72,9 +71,9 @@ func (c *Core) Assistants() ([]AssistantStatus, error) {
 	return out, nil
 }
 
-// AssistantChange is the edit Add or Remove makes in an assistant's
-// config, computed but not written.
-type AssistantChange struct {
+// Change is the edit PlanChange computes in an assistant's config, not
+// written yet.
+type Change struct {
 	Client  string // "claude-desktop"
 	Display string // "Claude Desktop"
 	Path    string // the file
@@ -95,34 +94,34 @@ type AssistantChange struct {
 	Write func() error
 }
 
-// PlanAssistant computes the edit that puts mcptray's entry into client's
+// PlanChange computes the edit that puts mcptray's entry into client's
 // config (or, with remove, takes it out), as `mcptray setup CLIENT
 // [--remove]` would make it.
-func (c *Core) PlanAssistant(client string, remove bool) (*AssistantChange, error) {
-	cl, ok := assistants.Find(client)
+func PlanChange(client string, remove bool) (*Change, error) {
+	cl, ok := Find(client)
 	if !ok {
 		return nil, fmt.Errorf("no assistant %q", client)
 	}
-	env, err := AssistantsEnv()
+	env, err := InstalledEnv()
 	if err != nil {
 		return nil, err
 	}
-	action := assistants.Add
+	action := Add
 	if remove {
-		action = assistants.Remove
+		action = Remove
 	}
 	p, err := cl.Plan(env, action)
 	if err != nil {
 		return nil, err
 	}
-	ch := &AssistantChange{Client: cl.Name, Display: cl.Display, Path: p.Path, Remove: remove,
-		Hint: assistantHint(cl, action)}
+	ch := &Change{Client: cl.Name, Display: cl.Display, Path: p.Path, Remove: remove,
+		Hint: hint(cl, action)}
 	if !p.Changed() {
 		return ch, nil
 	}
 	ch.Diff, ch.Delete = p.Diff(), p.Delete
 	if p.Existed && !p.Delete {
-		ch.Backup = p.Path + assistants.BackupSuffix
+		ch.Backup = p.Path + BackupSuffix
 	}
 	ch.Write = p.Apply
 	return ch, nil
@@ -131,7 +130,7 @@ func (c *Core) PlanAssistant(client string, remove bool) (*AssistantChange, erro
 // ImportPlan is an assistant's servers on their way into mcp.json, as
 // `mcptray import CLIENT` reads them: what would be copied, the values
 // that look like secrets (named, never shown) and what else to know.
-// ImportDiff and ApplyImport take the person's choices.
+// Diff and Apply take the person's choices.
 type ImportPlan struct {
 	Client  string // "claude-desktop"
 	Display string // "Claude Desktop"
@@ -144,8 +143,8 @@ type ImportPlan struct {
 	// an import with Replace; "" when it does by itself.
 	Hint string
 
-	mu sync.Mutex         // guards im (its secrets' choices)
-	im *assistants.Import // nil in a plan made by hand (the UI's tests)
+	mu sync.Mutex // guards im (its secrets' choices)
+	im *Import    // nil in a plan made by hand (the UI's tests)
 }
 
 // ImportServer is one server of an import.
@@ -182,26 +181,28 @@ type ImportChoice struct {
 	Replace bool
 }
 
-// PlanImport reads client's servers and plans their copy into this core's
-// mcp.json.
-func (c *Core) PlanImport(client string) (*ImportPlan, error) {
-	cl, ok := assistants.Find(client)
+// PlanImport reads client's servers and plans their copy into the
+// mcp.json at configPath. taken says whether the keyring holds
+// ${keyring:NAME} already (a secret moved there must not overwrite it);
+// it is called only when the import has secrets.
+func PlanImport(client, configPath string, taken func(name string) bool) (*ImportPlan, error) {
+	cl, ok := Find(client)
 	if !ok {
 		return nil, fmt.Errorf("no assistant %q", client)
 	}
-	env, err := AssistantsEnv()
+	env, err := InstalledEnv()
 	if err != nil {
 		return nil, err
 	}
-	im, err := assistants.NewImport(cl, env, c.opts.ConfigPath)
+	im, err := NewImport(cl, env, configPath)
 	if err != nil {
 		return nil, err
 	}
 	if len(im.Secrets) > 0 {
-		im.AvoidSecretNames(c.keyringHas())
+		im.AvoidSecretNames(taken)
 	}
 	p := &ImportPlan{Client: cl.Name, Display: cl.Display, From: im.From, Config: im.Config,
-		Notes: im.Notes, Hint: assistantHint(cl, assistants.Add), im: im}
+		Notes: im.Notes, Hint: hint(cl, Add), im: im}
 	for _, s := range im.Servers {
 		p.Servers = append(p.Servers, ImportServer{Name: s.Name, As: s.As, Project: s.Project, Skip: s.Skip})
 	}
@@ -209,21 +210,6 @@ func (c *Core) PlanImport(client string) (*ImportPlan, error) {
 		p.Secrets = append(p.Secrets, ImportSecret{Server: s.Server, Field: s.Field, Key: s.Key, Reference: s.Reference()})
 	}
 	return p, nil
-}
-
-// keyringHas says whether the keyring holds ${keyring:NAME} already: a
-// secret moved there must not overwrite it. A keyring that cannot be
-// listed holds none that anyone could tell.
-func (c *Core) keyringHas() func(name string) bool {
-	list := c.secretNames
-	if list == nil {
-		list = SecretNames
-	}
-	names, err := list()
-	if err != nil {
-		c.log.Warn("listing the keyring's secrets for an import", "err", err)
-	}
-	return func(name string) bool { return slices.Contains(names, name) }
 }
 
 // choose sets the plan's secrets' choices; p.mu is held.
@@ -240,10 +226,10 @@ func (p *ImportPlan) choose(ch ImportChoice) error {
 	return nil
 }
 
-// ImportDiff is what ApplyImport would write with choice ch: the diff of
-// mcp.json and, with Replace, of the assistant's file; secrets shown as
+// Diff is what Apply would write with choice ch: the diff of mcp.json
+// and, with Replace, of the assistant's file; secrets shown as
 // "********". It reads no file.
-func (c *Core) ImportDiff(p *ImportPlan, ch ImportChoice) (string, error) {
+func (p *ImportPlan) Diff(ch ImportChoice) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.choose(ch); err != nil {
@@ -260,13 +246,13 @@ func (c *Core) ImportDiff(p *ImportPlan, ch ImportChoice) (string, error) {
 	return d, nil
 }
 
-// ApplyImport writes the import with choice ch: the secrets to move are
-// stored first, as `mcptray secret set` does (SetSecret: servers using
-// them restart); nothing is written when one cannot be stored. Then
-// mcp.json (as mcptray's own edit: no approval asked for what it adds)
-// and, with Replace, the assistant's file, each after a backup; either is
-// refused when it changed since the plan was made.
-func (c *Core) ApplyImport(p *ImportPlan, ch ImportChoice) error {
+// Apply writes the import with choice ch: the secrets to move are stored
+// first with store (as `mcptray secret set` does); nothing is written when
+// one cannot be stored. Then mcp.json through writeConfig (the caller's
+// own edit: no approval asked for what it adds) and, with Replace, the
+// assistant's file, each after a backup; either is refused when it changed
+// since the plan was made.
+func (p *ImportPlan) Apply(ch ImportChoice, store func(name, value string) error, writeConfig config.Writer) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.choose(ch); err != nil {
@@ -276,10 +262,6 @@ func (c *Core) ApplyImport(p *ImportPlan, ch ImportChoice) error {
 	// stores none.
 	if _, _, err := p.im.Plans(ch.Replace); err != nil {
 		return err
-	}
-	store := c.storeSecret
-	if store == nil {
-		store = c.SetSecret
 	}
 	// The keyring can take its time (a locked one asks): stored before
 	// mcp.json's lock is taken, so a toggle meanwhile does not wait.
@@ -291,17 +273,15 @@ func (c *Core) ApplyImport(p *ImportPlan, ch ImportChoice) error {
 			return fmt.Errorf("storing ${keyring:%s}: %w", s.Name, err)
 		}
 	}
-	// mcp.json as this core's own edit: the imported servers need no
-	// approval (they ran in the assistant already).
-	return p.im.ApplyWith(ch.Replace, func(string, string) error { return nil }, c.configFile.Replace) // stored above
+	return p.im.ApplyWith(ch.Replace, func(string, string) error { return nil }, writeConfig) // stored above
 }
 
-// assistantHint is ReloadHint, followed after an add by the client's
-// AddNote (Gemini CLI's folder trust).
-func assistantHint(cl *assistants.Client, a assistants.Action) string {
+// hint is ReloadHint, followed after an add by the client's AddNote
+// (Gemini CLI's folder trust).
+func hint(cl *Client, a Action) string {
 	hint, note := cl.ReloadHint(a), cl.AddNote()
 	switch {
-	case a != assistants.Add || note == "":
+	case a != Add || note == "":
 		return hint
 	case hint == "":
 		return note

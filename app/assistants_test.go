@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/assistants"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkeyring"
 )
@@ -85,7 +86,7 @@ func readTestFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-func assistant(t *testing.T, c *Core, name string) AssistantStatus {
+func assistant(t *testing.T, c *Core, name string) assistants.Summary {
 	t.Helper()
 	list, err := c.Assistants()
 	if err != nil {
@@ -97,7 +98,7 @@ func assistant(t *testing.T, c *Core, name string) AssistantStatus {
 		}
 	}
 	t.Fatalf("Assistants() has no %s: %+v", name, list)
-	return AssistantStatus{}
+	return assistants.Summary{}
 }
 
 func TestAssistantsStates(t *testing.T) {
@@ -123,7 +124,7 @@ func TestAssistantsStates(t *testing.T) {
 
 func TestPlanAssistantAddThenRemove(t *testing.T) {
 	h := newAssistantsHome(t, "")
-	env, err := AssistantsEnv()
+	env, err := assistants.InstalledEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestImportMovesSecretsAndReplaces(t *testing.T) {
 	if len(p.Servers) != 1 || p.Servers[0].Name != "github" || p.Servers[0].As != "github-2" || p.Servers[0].Skip != "" {
 		t.Fatalf("servers: %+v, want github as github-2 (mcp.json has another github)", p.Servers)
 	}
-	want := ImportSecret{Server: "github-2", Field: "env", Key: "GITHUB_TOKEN", Reference: "${keyring:github-2-GITHUB_TOKEN}"}
+	want := assistants.ImportSecret{Server: "github-2", Field: "env", Key: "GITHUB_TOKEN", Reference: "${keyring:github-2-GITHUB_TOKEN}"}
 	if len(p.Secrets) != 1 || p.Secrets[0] != want {
 		t.Fatalf("secrets: %+v, want %+v", p.Secrets, want)
 	}
@@ -202,7 +203,7 @@ func TestImportMovesSecretsAndReplaces(t *testing.T) {
 		t.Error("the plan prints the secret's value")
 	}
 
-	choice := ImportChoice{Move: []bool{true}, Replace: true}
+	choice := assistants.ImportChoice{Move: []bool{true}, Replace: true}
 	d, err := h.core.ImportDiff(p, choice)
 	if err != nil {
 		t.Fatal(err)
@@ -211,10 +212,10 @@ func TestImportMovesSecretsAndReplaces(t *testing.T) {
 		!strings.Contains(d, "+++ "+h.desktop) || !strings.Contains(d, "+++ "+h.cfgPath) {
 		t.Errorf("diff (moved, replaced):\n%s", d)
 	}
-	if d, _ := h.core.ImportDiff(p, ImportChoice{Move: []bool{false}}); strings.Contains(d, h.desktop) || !strings.Contains(d, `"GITHUB_TOKEN": "********"`) {
+	if d, _ := h.core.ImportDiff(p, assistants.ImportChoice{Move: []bool{false}}); strings.Contains(d, h.desktop) || !strings.Contains(d, `"GITHUB_TOKEN": "********"`) {
 		t.Errorf("diff (kept, not replaced):\n%s", d)
 	}
-	if _, err := h.core.ImportDiff(p, ImportChoice{}); err == nil {
+	if _, err := h.core.ImportDiff(p, assistants.ImportChoice{}); err == nil {
 		t.Error("a choice without the secret's was taken")
 	}
 
@@ -247,7 +248,7 @@ func TestImportKeepingSecretsLeavesTheClientAlone(t *testing.T) {
 	}
 	h.core.storeSecret = func(name, value string) error { t.Errorf("stored %s", name); return nil }
 	before := readTestFile(t, h.desktop)
-	if err := h.core.ApplyImport(p, ImportChoice{Move: []bool{false}}); err != nil {
+	if err := h.core.ApplyImport(p, assistants.ImportChoice{Move: []bool{false}}); err != nil {
 		t.Fatal(err)
 	}
 	if cfg := readTestFile(t, h.cfgPath); !strings.Contains(cfg, `"GITHUB_TOKEN": "ghp_secretvalue123456"`) {
@@ -265,7 +266,7 @@ func TestImportWritesNothingWhenASecretCannotBeStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.core.storeSecret = func(name, value string) error { return errors.New("the keyring is locked") }
-	err = h.core.ApplyImport(p, ImportChoice{Move: []bool{true}, Replace: true})
+	err = h.core.ApplyImport(p, assistants.ImportChoice{Move: []bool{true}, Replace: true})
 	if err == nil || err.Error() != "storing ${keyring:github-GITHUB_TOKEN}: the keyring is locked" {
 		t.Errorf("ApplyImport = %v", err)
 	}
@@ -291,13 +292,13 @@ func TestImportMovesASecretIntoTheRealKeyring(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.core.ApplyImport(p, ImportChoice{Move: []bool{true}}); err != nil {
+	if err := h.core.ApplyImport(p, assistants.ImportChoice{Move: []bool{true}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := keyring.Get("keyring/" + name); err != nil || got != value {
 		t.Fatalf("keyring/%s: %v (holds the value: %t)", name, err, got == value)
 	}
-	if names, err := SecretNames(); err != nil || !strings.Contains(strings.Join(names, " "), name) {
+	if names, err := keyring.SecretNames(); err != nil || !strings.Contains(strings.Join(names, " "), name) {
 		t.Errorf("SecretNames() = %v, %v; want %s among them", names, err, name)
 	}
 	if cfg := readTestFile(t, h.cfgPath); strings.Contains(cfg, value) || !strings.Contains(cfg, "${keyring:"+name+"}") {
@@ -322,7 +323,7 @@ func TestImportKeepsTheKeyringsSecrets(t *testing.T) {
 	}
 	stored := map[string]string{}
 	h.core.storeSecret = func(name, value string) error { stored[name] = value; return nil }
-	if err := h.core.ApplyImport(p, ImportChoice{Move: []bool{true}}); err != nil {
+	if err := h.core.ApplyImport(p, assistants.ImportChoice{Move: []bool{true}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := stored["github-GITHUB_TOKEN-2"]; !ok || len(stored) != 1 {

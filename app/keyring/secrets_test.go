@@ -1,4 +1,4 @@
-package app
+package keyring
 
 import (
 	"strings"
@@ -10,6 +10,7 @@ import (
 // SetSecret refuses what the keyring cannot take, before it is reached
 // (the name's rule: config's TestCheckSecretName).
 func TestSetSecretRefuses(t *testing.T) {
+	t.Parallel()
 	if err := SetSecret("", "v"); err == nil || err.Error() != "the secret's name is empty" {
 		t.Errorf("empty name: %v", err)
 	}
