@@ -116,7 +116,7 @@ const httpUnusedSessionIdle = 2 * time.Minute
 const maxHTTPSessions = 64
 
 // Limits of the HTTP endpoint's connections (the README's HTTP section
-// and docs/architecture.md say them too): a request's header must arrive
+// and docs/internals.md's timing table say them too): a request's header must arrive
 // within httpHeaderTimeout, its body within mcp.HTTPBodyTimeout
 // (gateway_http_limits.go); a connection with no request for
 // httpIdleTimeout is closed; at most maxHTTPConns are open at a time

@@ -22,7 +22,7 @@ import (
 // behind ${env:X} is not a change either: mcptray's own environment is
 // the person's, and every server inherits it whole anyway, so hashing
 // what ${env:X} expands to would guard nothing the inherited variables do
-// not already pass through (docs/architecture.md, "What a launch is").
+// not already pass through (docs/security.md, "What a launch is").
 
 // valueHash is the keyed hash of one value, under key.
 func valueHash(key []byte, kind, name, value string) string {

@@ -3,8 +3,9 @@
 //
 //   - docs stay true: every `pkg.Name`, `Type.Method` and file of the repo
 //     that docs/architecture.md, CONTRIBUTING.md, the README and the docs
-//     that describe the code as it is mention exists, and the first two's
-//     package maps list exactly what `go list ./...` lists
+//     that describe the code as it is mention exists, and the package maps
+//     of the first two and docs/internals.md list exactly what
+//     `go list ./...` lists
 //     (docs_test.go, packagemap_test.go); their relative links lead to a
 //     file, and every docs/*.md a Go file, the Makefile or a script names
 //     exists;

@@ -17,7 +17,7 @@ import (
 // (files and runtime functions of its time), and google-accounts.md and
 // conformance.md name other modules' types and folders.
 var checkedDocs = []string{"docs/architecture.md", "CONTRIBUTING.md", "README.md", "docs/development.md",
-	"docs/gateway.md", "docs/security.md", "docs/secrets.md", "docs/assistants.md"}
+	"docs/gateway.md", "docs/security.md", "docs/internals.md", "docs/secrets.md", "docs/assistants.md"}
 
 // goName matches pkg.Name, pkg.Type.Member, Type.Member and
 // folder/pkg.Name; see goNames for what around it counts.
