@@ -26,7 +26,9 @@ func TestDeafServerFreesHTTPConnections(t *testing.T) {
 	in := &instance{&testdaemon.Instance{T: t, Config: filepath.Join(dir, "mcp.json"), Data: filepath.Join(dir, "data")}}
 	cfg, _ := json.Marshal(map[string]any{
 		"mcpServers": map[string]any{"deaf": fakeEntry(t, "laggard"), "ok": fakeEntry(t, "echo")},
-		"x-mcptray":  map[string]any{"inputTimeout": "1s", "approve": "off"}, // the laggard's tools carry no annotations
+		// The laggard's tools carry no annotations; a port of its own keeps
+		// another test's (or another run's) 300 connections off this one's cap.
+		"x-mcptray": map[string]any{"inputTimeout": "1s", "approve": "off", "listen": "127.0.0.1:0"},
 	})
 	if err := os.WriteFile(in.Config, cfg, 0o600); err != nil {
 		t.Fatal(err)
