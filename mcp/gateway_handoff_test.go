@@ -4,12 +4,13 @@ package mcp
 
 import (
 	"fmt"
-	"github.com/mcptray/mcptray/internal/testkit"
-	"github.com/mcptray/mcptray/mcp/wire"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
+	"github.com/mcptray/mcptray/mcp/wire"
 )
 
 // countHandOffs makes handOff count instead of yield, for one test.

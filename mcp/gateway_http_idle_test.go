@@ -2,14 +2,15 @@ package mcp
 
 import (
 	"context"
-	"github.com/mcptray/mcptray/internal/testkit"
-	"github.com/mcptray/mcptray/mcp/downstream"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
+	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
 // TestHTTPIdleSessionsClosed: with SessionIdle set, a session with no
