@@ -21,7 +21,7 @@ func TestCapConns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs lockedBuffer
+	var logs testkit.Buffer
 	count := func(s string) int { return strings.Count(logs.String(), s) }
 	ln := capConns(inner, 4, slog.New(slog.NewTextHandler(&logs, nil)), "test listener")
 	accepted := make(chan net.Conn, 16)

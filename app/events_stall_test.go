@@ -1,38 +1,18 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	_ "modernc.org/sqlite"
 
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
-
-// queueLog is a bytes.Buffer for a logger written from several
-// goroutines.
-type queueLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer // guarded by mu
-}
-
-func (b *queueLog) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *queueLog) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestEventsNeverStallTheServer: while the database takes no writes (here
 // another connection holds its write lock, as a full disk would stop
@@ -41,7 +21,7 @@ func (b *queueLog) String() string {
 // do not fit in the queue are dropped and counted in the log; the rest
 // are stored once the database takes writes again.
 func TestEventsNeverStallTheServer(t *testing.T) {
-	logs := &queueLog{}
+	logs := &testkit.Buffer{}
 	h := startCore(t, servers("ev", fake(t, "events")), func(o *Options) {
 		o.Logger = slog.New(slog.NewTextHandler(logs, nil))
 		o.EventQueue = 4096 // full within a moment

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcptray/mcptray/app/control"
@@ -36,29 +35,11 @@ func TestSetToolsModeRefusesUnknownModes(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects FollowLog's output.
-type lockedBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestFollowLogAndToken(t *testing.T) {
 	h := startCore(t, servers("a", fake(t, "echo")))
 	h.wait("a ready", func(st control.Status) bool { return len(st.Servers) == 1 && st.Servers[0].State == control.StateReady })
 	ctx, cancel := context.WithCancel(context.Background())
-	var out lockedBuffer
+	var out testkit.Buffer
 	done := make(chan error, 1)
 	go func() { done <- h.core.FollowLog(ctx, "a", &out) }()
 	if !testkit.Eventually(testkit.Deadline, func() bool { return strings.Contains(out.String(), "[lifecycle]") }) {

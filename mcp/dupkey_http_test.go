@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -203,11 +204,11 @@ func testHTTPServerDuplicateKeys(t *testing.T, jsonTools bool) {
 
 // startDupRemote serves a dupRemote and makes it g's server "h"; the
 // returned log has the lines of the server's log.
-func startDupRemote(t *testing.T, g *Gateway, jsonTools bool) *testLog {
+func startDupRemote(t *testing.T, g *Gateway, jsonTools bool) *testkit.Buffer {
 	t.Helper()
 	remote := httptest.NewServer(&dupRemote{answers: make(chan string, 1), jsonTools: jsonTools})
 	t.Cleanup(remote.Close)
-	logs := &testLog{}
+	logs := &testkit.Buffer{}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "h", URL: remote.URL, Router: g.Router("h")}, downstream.Hooks{

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/mcptray/mcptray/mcp/wire"
@@ -27,27 +28,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// testLog collects the gateway's log records as text.
-type testLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer // guarded by mu
-}
-
-func (l *testLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *testLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func newTestGateway(t testing.TB, opts GatewayOptions) (*Gateway, *testLog) {
+func newTestGateway(t testing.TB, opts GatewayOptions) (*Gateway, *testkit.Buffer) {
 	t.Helper()
-	tl := &testLog{}
+	tl := &testkit.Buffer{}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(tl, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}

@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // fakeCore is a Core whose methods call its function fields; a nil field
@@ -196,29 +195,11 @@ func twoServers() control.Status {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex // guards b
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // failOnThreadErrors fails t if Fyne logs a thread-check error (a widget
 // touched off the main goroutine, or fyne.Do misused) while t runs.
 func failOnThreadErrors(t *testing.T) {
 	t.Helper()
-	var buf syncBuffer
+	var buf testkit.Buffer
 	prev := log.Writer()
 	log.SetOutput(&buf)
 	t.Cleanup(func() {

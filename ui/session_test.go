@@ -54,7 +54,7 @@ type realApp struct {
 	cmd    *exec.Cmd
 	config string
 	data   string
-	out    *syncBuffer
+	out    *testkit.Buffer
 	exited chan error // receives the exit once; alive puts it back
 	reaped bool
 }
@@ -91,7 +91,7 @@ func startAppConfig(t testing.TB, cfg map[string]any, env ...string) *realApp {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	a := &realApp{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"),
-		out: &syncBuffer{}, exited: make(chan error, 1)}
+		out: &testkit.Buffer{}, exited: make(chan error, 1)}
 	writeJSON(t, a.config, cfg)
 	a.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	a.cmd.Env = append(os.Environ(), childEnv+"=1", childConfigEnv+"="+a.config, childDataEnv+"="+a.data,

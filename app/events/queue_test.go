@@ -1,43 +1,23 @@
 package events
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/store"
 )
 
-// queueLog is a bytes.Buffer for a logger written from several
-// goroutines.
-type queueLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer // guarded by mu
-}
-
-func (b *queueLog) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *queueLog) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // serverLog is a server's log (Log) kept in memory, a line per Write as
 // the core's per-server log writes it: "[kind] text".
-type serverLog struct{ queueLog }
+type serverLog struct{ testkit.Buffer }
 
-func (l *serverLog) Write(kind, text string) { fmt.Fprintf(&l.queueLog, "[%s] %s\n", kind, text) }
+func (l *serverLog) Write(kind, text string) { fmt.Fprintf(&l.Buffer, "[%s] %s\n", kind, text) }
 
 // TestEventQueueFullDrops: with the queue full, ingest returns at once
 // and drops the event, and the log says so; once the writer runs, every
@@ -49,7 +29,7 @@ func TestEventQueueFullDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	logs := &queueLog{}
+	logs := &testkit.Buffer{}
 	h := NewHub(Options{Store: st, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	sl := &serverLog{}
 	params := func(i int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)) }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,7 +39,7 @@ func TestGoogleAPI(t *testing.T) {
 	os.WriteFile(script, []byte("#!/bin/sh\nexec curl -sSL -o \"$REC/page.html\" \"$1\"\n"), 0o755)
 	t.Setenv("BROWSER", script)
 	t.Setenv("REC", dir)
-	var logBuf lockedBuffer
+	var logBuf testkit.Buffer
 	c := New(filepath.Join(dir, "data"), slog.New(slog.NewTextHandler(&logBuf, nil)))
 
 	if id, err := c.Client(); err != nil || id != "" {
@@ -150,23 +149,4 @@ func TestGoogleAPI(t *testing.T) {
 			t.Errorf("the %s is in the log (or empty)", what)
 		}
 	}
-}
-
-// lockedBuffer collects the Manager's log, written from the sign-in's
-// goroutines too.
-type lockedBuffer struct {
-	mu sync.Mutex // guards b
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

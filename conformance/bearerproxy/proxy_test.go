@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,30 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 const testToken = "tok-7c1d"
-
-// syncBuffer is a bytes.Buffer safe for the proxy's goroutines; mu guards b.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // startProxy runs the proxy in front of target until the test ends and
 // returns its base URL. The test fails if the proxy logs a panic.
@@ -41,7 +23,7 @@ func startProxy(t *testing.T, target string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	var stderr syncBuffer
+	var stderr testkit.Buffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"-target", target}, testToken, pw, &stderr) }()
 	t.Cleanup(func() {

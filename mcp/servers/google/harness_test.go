@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 )
@@ -115,25 +116,7 @@ type env struct {
 	path    string
 	browser *browser
 	acc     *google.Accounts
-	logs    *syncBuf // every Accounts' log, at debug level
-}
-
-// syncBuf is a bytes.Buffer for concurrent writers.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	logs    *testkit.Buffer // every Accounts' log, at debug level
 }
 
 func newEnv(t *testing.T) *env {
@@ -144,7 +127,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{fake: fake, store: newMemStore(), path: filepath.Join(t.TempDir(), google.AccountsFile), browser: newBrowser(), logs: &syncBuf{}}
+	e := &env{fake: fake, store: newMemStore(), path: filepath.Join(t.TempDir(), google.AccountsFile), browser: newBrowser(), logs: &testkit.Buffer{}}
 	if err := google.SetClient(e.store, c); err != nil {
 		t.Fatal(err)
 	}

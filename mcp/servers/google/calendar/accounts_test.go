@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,7 +75,7 @@ func TestRealAccountsSignInByElicitation(t *testing.T) {
 	must(t, err)
 	must(t, google.SetClient(keyring, client))
 	dir := t.TempDir()
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	accounts := func() *google.Accounts {
 		return google.New(google.Options{Store: keyring, Path: filepath.Join(dir, google.AccountsFile), OpenBrowser: visit})
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,26 +124,8 @@ type env struct {
 	client   *sdk.ClientSession
 	notes    *notes
 	dataDir  string
-	logs     *syncBuffer     // the Server's log
+	logs     *testkit.Buffer // the Server's log
 	results  strings.Builder // every tool result's text, for searching
-}
-
-// syncBuffer is a log destination safe for the poller's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newEnv(t *testing.T, mods ...func(*Options)) *env {
@@ -150,7 +133,7 @@ func newEnv(t *testing.T, mods ...func(*Options)) *env {
 	fake := googletest.New()
 	t.Cleanup(fake.Close)
 	t.Setenv(google.APIURLEnv, fake.URL)
-	e := &env{t: t, fake: fake, notes: &notes{}, dataDir: t.TempDir(), logs: &syncBuffer{},
+	e := &env{t: t, fake: fake, notes: &notes{}, dataDir: t.TempDir(), logs: &testkit.Buffer{},
 		accounts: &fakeTokenAccounts{fake: fake, emails: []string{ada}, needSignIn: map[string]bool{}, tokens: map[string]string{}}}
 	opts := Options{Accounts: e.accounts, DataDir: e.dataDir, Notify: e.notes.notify, Version: "test",
 		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}

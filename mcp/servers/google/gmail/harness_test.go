@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/servers/google"
 	"github.com/mcptray/mcptray/mcp/servers/google/googletest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -133,26 +134,8 @@ type env struct {
 	asker    *asker
 	home     string // the Server's home folder, its local root
 	download string // its download folder
-	logs     *syncBuffer
+	logs     *testkit.Buffer
 	results  strings.Builder // every tool result, for searching
-}
-
-// syncBuffer is a log destination safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newEnv(t *testing.T, mods ...func(*Options)) *env {
@@ -160,7 +143,7 @@ func newEnv(t *testing.T, mods ...func(*Options)) *env {
 	fake := googletest.New()
 	t.Cleanup(fake.Close)
 	t.Setenv(google.APIURLEnv, fake.URL)
-	e := &env{t: t, fake: fake, asker: &asker{}, home: t.TempDir(), logs: &syncBuffer{},
+	e := &env{t: t, fake: fake, asker: &asker{}, home: t.TempDir(), logs: &testkit.Buffer{},
 		accounts: &fakeTokenAccounts{fake: fake, emails: []string{ada}, needSignIn: map[string]bool{}, tokens: map[string]string{}}}
 	e.download = t.TempDir() + "/downloads"
 	opts := Options{Accounts: e.accounts, Home: e.home, DownloadDir: e.download, DataDir: t.TempDir(), Version: "test",
