@@ -18,9 +18,6 @@ import (
 	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
-// WatchdogEnv set to "1" makes RunWatchdogIfRequested run the watchdog.
-const WatchdogEnv = "MCPTRAY_WATCHDOG"
-
 // A Watchdog is a small helper process (mcptray re-executed with
 // MCPTRAY_WATCHDOG=1) that kills every tracked server process group when
 // mcptray dies, even by SIGKILL, grandchildren included. It learns of the
