@@ -22,9 +22,10 @@ type Peer struct {
 // liveServer is a running stdio server, as the peer check knows it.
 type liveServer struct {
 	name   string
-	pid    int    // also its process group id
-	start  uint64 // the leader's start time: a reused pid is not it
-	marker []byte // serverEnv=…
+	pid    int     // also its process group id
+	start  uint64  // the leader's start time: a reused pid is not it
+	marker []byte  // serverEnv=…
+	job    uintptr // Windows: its Job Object's handle, open while it is live (0 elsewhere)
 }
 
 // live are the stdio servers running now: added when a server starts,

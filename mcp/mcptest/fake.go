@@ -282,7 +282,7 @@ func startSetsidSleeper() error {
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = Env("sleeper")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detachedAttr()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
