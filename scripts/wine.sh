@@ -5,6 +5,9 @@
 #   scripts/wine.sh --setup                      only make the prefix; print its path
 #   scripts/wine.sh --kill                       end every process of the prefix
 #                                                (wineserver -k), and wait for them
+#   scripts/wine.sh --reset                      --kill, then put back the registry
+#                                                as wineboot left it (the keyring,
+#                                                Credential Manager, lives there)
 #
 # The prefix is $MCPTRAY_WINEPREFIX, else .cache/wine/prefix in the repo. The
 # first run makes it (wineboot -i, ≈ 8 s, no display needed) with a user
@@ -46,10 +49,13 @@ export WINEPREFIX=$prefix WINESERVER=$wineserver
 export WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
 
-if [[ ${1:-} == --kill ]]; then
-	[[ -d $prefix ]] || exit 0
+kill_prefix() {
+	[[ -d $prefix ]] || return 0
 	"$wineserver" -k 2>/dev/null || true
 	"$wineserver" -w 2>/dev/null || true
+}
+if [[ ${1:-} == --kill ]]; then
+	kill_prefix
 	exit 0
 fi
 
@@ -65,6 +71,9 @@ setup() {
 		echo "wine.sh: making the Wine prefix $prefix for \"$user\" (wineboot -i)" >&2
 		USER=$user "$wine64" wineboot -i >/dev/null 2>&1 || die "wineboot -i in $prefix failed"
 		"$wineserver" -w
+		# The registry as wineboot left it, for --reset.
+		mkdir -p "$prefix/.mcptray-boot"
+		cp "$prefix"/*.reg "$prefix/.mcptray-boot/"
 		printf '%s\n' "$user" >"$prefix/.mcptray-user"
 		echo "wine.sh: made the prefix ($((SECONDS - t0))s)" >&2
 	fi
@@ -84,11 +93,17 @@ setup() {
 }
 
 setup
+if [[ ${1:-} == --reset ]]; then
+	[[ -d $prefix/.mcptray-boot ]] || die "$prefix has no saved registry (an older wine.sh made it): delete it"
+	kill_prefix
+	cp "$prefix"/.mcptray-boot/*.reg "$prefix/"
+	exit 0
+fi
 if [[ ${1:-} == --setup ]]; then
 	echo "$prefix"
 	exit 0
 fi
-[[ $# -gt 0 ]] || die "usage: scripts/wine.sh PROGRAM [ARGS...] | --setup | --kill"
+[[ $# -gt 0 ]] || die "usage: scripts/wine.sh PROGRAM [ARGS...] | --setup | --kill | --reset"
 USER=$(cat "$prefix/.mcptray-user")
 export USER
 exec "$wine64" "$@"
