@@ -32,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # once (seconds cold), then from the build cache.
 TESTFMT := .cache/testfmt
 
-.PHONY: all deps build build-headless build-windows build-macos-headless package-macos google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check
+.PHONY: all deps build build-headless build-windows build-macos-headless package-macos google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check package-windows package-windows-check
 
 all: build
 
@@ -186,6 +186,17 @@ uninstall:
 # those systems (README).
 package: build
 	packaging/package.sh
+
+# The Windows packages into dist/, from make build-windows's two .exe
+# (packaging/package-windows.sh): a .zip to unpack anywhere, and a per-user
+# MSI built by wixl (packaging/windows/mcptray.wxs). Made here, on Linux.
+package-windows: build-windows
+	packaging/package-windows.sh
+
+# Their check: the zip's files, the MSI's tables (msiinfo), and the MSI
+# installed, run and removed under Wine (scripts/package-windows-check.sh).
+package-windows-check: package-windows
+	scripts/package-windows-check.sh
 
 # CI's check of the .deb on this system (as root): install it, run
 # /usr/bin/mcptray, remove it (scripts/package-check.sh).
