@@ -159,6 +159,8 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 		host = "[" + host + "]"
 	}
 	url := fmt.Sprintf("http://%s:%d/mcp", host, port)
+	// The user's alone: 0600 on Unix, the data dir's inherited DACL on
+	// Windows (makePrivate).
 	ep, _ := json.Marshal(Endpoint{URL: url, PID: os.Getpid()})
 	if err := config.WriteAtomic(endpointPath(c.opts.DataDir), append(ep, '\n')); err != nil {
 		c.log.Warn("writing endpoint.json", "err", err)
