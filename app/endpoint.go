@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
@@ -176,7 +175,7 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 // status and the Assistants tab, never find out by a failing client.
 func listenHTTP(addr string) (ln net.Listener, warning string, err error) {
 	ln, err = net.Listen("tcp", addr)
-	if err == nil || !errors.Is(err, syscall.EADDRINUSE) {
+	if err == nil || !addrInUse(err) {
 		return ln, "", err
 	}
 	host, port, _ := net.SplitHostPort(addr)
