@@ -15,9 +15,10 @@ import (
 // Settings tab, or by any tool that writes the keyring.
 //
 // go-keyring cannot list entries, so the names are kept twice: the Secret
-// Service is searched (service=mcptray, username keyring/…), which also
+// Service is searched (service=mcptray, username keyring/…) and the
+// Credential Manager enumerated (target mcptray:keyring/…), which also
 // finds entries other tools stored; where the keyring cannot be searched
-// (Keychain, Credential Manager), the list is the index entry
+// (the Keychain), the list is the index entry
 // keyring-index (a JSON list of names, never a value) that SetSecret and
 // RemoveSecret keep on every platform. See docs/secrets.md.
 

@@ -27,7 +27,7 @@ func InspectPeer(pid int, start uint64, instance string) Peer {
 		p.OfServers, p.Why = true, "the pipe did not say which process it is"
 		return p
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	h, err := openForJobCheck(pid)
 	if err != nil {
 		p.OfServers, p.Why = true, fmt.Sprintf("its process cannot be opened: %v", err)
 		return p
@@ -48,13 +48,27 @@ func InspectPeer(pid int, start uint64, instance string) Peer {
 			continue
 		}
 		in, err := isProcessInJob(h, windows.Handle(s.job))
-		if err == nil && in {
+		switch {
+		case err != nil:
+			p.OfServers, p.Why = true, fmt.Sprintf("whether it is in server %q's job object cannot be told: %v", s.name, err)
+		case in:
 			p.Server = s.name
 			p.OfServers, p.Why = true, fmt.Sprintf("it is in server %q's job object", s.name)
-			break
+			return p
 		}
 	}
 	return p
+}
+
+// openForJobCheck opens pid for IsProcessInJob. Windows takes
+// PROCESS_QUERY_LIMITED_INFORMATION; Wine wants PROCESS_QUERY_INFORMATION,
+// which is asked first.
+func openForJobCheck(pid int) (windows.Handle, error) {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_INFORMATION, false, uint32(pid))
+	if err == nil {
+		return h, nil
+	}
+	return windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 }
 
 // processName is the base name of h's executable, "" when unknown.

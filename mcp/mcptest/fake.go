@@ -31,6 +31,8 @@
 //	daemonizer   not a server: starts the setsid'd sleeper, writes its pid,
 //	             exits
 //	hugeline     prints a 17 MiB line on stdout, then serves echo
+//	crlf         echo whose stdout lines end in "\r\n", as a Windows
+//	             program's may (see crlf.go)
 //	events       echo plus tool emit {count,method} that writes count raw
 //	             notifications with that method (default "event/test") on
 //	             stdout, params {"n": i, "title": "event i"}; also
@@ -167,6 +169,8 @@ func run(mode string) int {
 		return runOrphan()
 	case "hostile":
 		return runHostile()
+	case "crlf":
+		return runCRLF()
 	case "laggard":
 		return runLaggard()
 	case "crash":
