@@ -8,6 +8,17 @@ import (
 	"time"
 )
 
+// testTags are the build tags of the pure-Go Windows test binaries:
+// headless, main without the tray app.
+const testTags = "headless"
+
+// glfw is the package that makes a Windows build need cgo (mingw): Fyne's
+// GLFW driver. A package that imports it (ui) is built as `make
+// build-windows` builds the tray app, with x86_64-w64-mingw32-gcc and no
+// tags, so the two share the build cache (the cold build of Fyne for
+// Windows takes ≈ 7 min on 2 busy cores, then seconds).
+const glfw = "github.com/go-gl/glfw/v3.3/glfw"
+
 // TestWindowsPackageTests runs the Windows-only tests of the module's
 // packages (files named *_windows_test.go; their tests' names hold
 // "Windows") under Wine: one test binary per package, built with `go test
@@ -17,37 +28,62 @@ import (
 func TestWindowsPackageTests(t *testing.T) {
 	haveWine(t)
 	t.Cleanup(func() { wineScript("--kill") })
-	list := exec.Command("go", "list", "-f", `{{.ImportPath}} {{.Dir}} {{join .TestGoFiles ","}},{{join .XTestGoFiles ","}}`, "./...")
+	list := exec.Command("go", "list", "-e", "-tags", testTags, "-f",
+		`{{.ImportPath}} {{.Dir}} {{join .TestGoFiles ","}},{{join .XTestGoFiles ","}} {{join .Deps ","}}`, "./...")
 	list.Dir = root
-	list.Env = append(list.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	list.Env = append(list.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=1")
 	out, err := list.Output()
 	if err != nil {
 		t.Fatalf("go list for windows: %v", err)
 	}
-	type pkg struct{ path, dir string }
+	type pkg struct {
+		path, dir string
+		cgo       bool
+	}
 	var pkgs []pkg
+	var pure, cgo []string
 	for line := range strings.Lines(string(out)) {
 		f := strings.Fields(line)
-		if len(f) == 3 && strings.Contains(f[2], "_windows_test.go") {
-			pkgs = append(pkgs, pkg{f[0], f[1]})
+		if len(f) < 3 || !strings.Contains(f[2], "_windows_test.go") {
+			continue
+		}
+		p := pkg{path: f[0], dir: f[1]}
+		p.cgo = len(f) > 3 && strings.Contains(","+f[3]+",", ","+glfw+",")
+		pkgs = append(pkgs, p)
+		if p.cgo {
+			cgo = append(cgo, p.path)
+		} else {
+			pure = append(pure, p.path)
 		}
 	}
 	if len(pkgs) == 0 {
 		t.Skip("no package has Windows-only tests")
 	}
 	bin := t.TempDir()
-	args := []string{"test", "-c", "-tags", "headless", "-o", bin + "/"}
-	for _, p := range pkgs {
-		args = append(args, p.path)
-	}
 	t0 := time.Now()
-	build := exec.Command("go", args...)
-	build.Dir = root
-	build.Env = append(build.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c for windows: %v\n%s", err, out)
+	build := func(env []string, tags string, pkgs []string) {
+		if len(pkgs) == 0 {
+			return
+		}
+		args := []string{"test", "-c", "-o", bin + "/"}
+		if tags != "" {
+			args = append(args, "-tags", tags)
+		}
+		cmd := exec.Command("go", append(args, pkgs...)...)
+		cmd.Dir = root
+		cmd.Env = append(append(cmd.Environ(), "GOOS=windows", "GOARCH=amd64"), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go test -c for windows %s: %v\n%s", strings.Join(env, " "), err, out)
+		}
 	}
-	t.Logf("built %d test binaries for windows (%s)", len(pkgs), time.Since(t0).Round(time.Millisecond))
+	build([]string{"CGO_ENABLED=0"}, testTags, pure)
+	if len(cgo) > 0 {
+		if _, err := exec.LookPath("x86_64-w64-mingw32-gcc"); err != nil {
+			t.Fatalf("no x86_64-w64-mingw32-gcc for %v (apt: gcc-mingw-w64-x86-64; scripts/deps.sh installs it)", cgo)
+		}
+	}
+	build([]string{"CGO_ENABLED=1", "CC=x86_64-w64-mingw32-gcc"}, "", cgo)
+	t.Logf("built %d test binaries for windows, %d with cgo (%s)", len(pkgs), len(cgo), time.Since(t0).Round(time.Millisecond))
 	for _, p := range pkgs {
 		t.Run(strings.TrimPrefix(p.path, "github.com/mcptray/mcptray/"), func(t *testing.T) {
 			exe := filepath.Join(bin, filepath.Base(p.path)+".test.exe")
