@@ -21,7 +21,8 @@ import (
 // Windows: the programs in folders whose paths hold a space and a
 // non-ASCII letter, the config and data in the profile's default places
 // (%APPDATA%\mcptray\mcp.json, %LOCALAPPDATA%\mcptray), `mcptray daemon`
-// supervising three fake servers (echo.exe), and every other command a
+// supervising four fake servers (echo.exe; one writes "\r\n"), and every
+// other command a
 // separate mcptray.exe talking to it over the control pipe.
 //
 // mcptray.exe is the headless build (no cgo), unless MCPTRAY_WINDOWS_BIN
@@ -72,15 +73,17 @@ func TestWindowsEndToEnd(t *testing.T) {
 		t.Fatalf("mcptray.exe --help: exit %d %q %q", code, out, errs)
 	}
 
-	// Three servers in %APPDATA%\mcptray\mcp.json, by hand.
+	// Four servers in %APPDATA%\mcptray\mcp.json, by hand; crlf ends its
+	// lines in "\r\n" after a banner, as Windows programs may.
 	echo := winPath(filepath.Join(servers, "echo.exe"))
 	entry := func(args []string, env map[string]string) map[string]any {
 		return map[string]any{"command": echo, "args": args, "env": env}
 	}
 	doc := map[string]any{"mcpServers": map[string]any{
-		"a":   entry([]string{"echo"}, map[string]string{"WHO": "a"}),
-		"b":   entry([]string{"echo"}, map[string]string{"WHO": "b"}),
-		"ask": entry([]string{"asker"}, map[string]string{"WHO": "ask"}),
+		"a":    entry([]string{"echo"}, map[string]string{"WHO": "a"}),
+		"b":    entry([]string{"echo"}, map[string]string{"WHO": "b"}),
+		"ask":  entry([]string{"asker"}, map[string]string{"WHO": "ask"}),
+		"crlf": entry([]string{"crlf"}, map[string]string{"WHO": "crlf"}),
 	}}
 	writeJSON(t, filepath.Join(appData, "mcp.json"), doc)
 
@@ -88,6 +91,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 	daemon := wineCmd(w.exe, "daemon")
 	daemonOut := outFile(t)
 	daemon.Stdout, daemon.Stderr = daemonOut, daemonOut
+	w.daemonLog = daemonOut.Name()
 	if err := daemon.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +101,8 @@ func TestWindowsEndToEnd(t *testing.T) {
 		daemon.Process.Kill()
 		<-exited
 	})
-	st := w.waitStatus("a, b and ask ready", func(s status) bool {
-		return s.state("a") == "ready" && s.state("b") == "ready" && s.state("ask") == "ready"
+	st := w.waitStatus("a, b, ask and crlf ready", func(s status) bool {
+		return s.state("a") == "ready" && s.state("b") == "ready" && s.state("ask") == "ready" && s.state("crlf") == "ready"
 	})
 	t.Logf("daemon ready (%s)", time.Since(t0).Round(time.Millisecond))
 	if want := `C:\users\Zoë Test\AppData\Roaming\mcptray\mcp.json`; st.ConfigPath != want {
@@ -117,12 +121,12 @@ func TestWindowsEndToEnd(t *testing.T) {
 	}
 	// Status shows Windows pids; Linux sees each echo.exe as a process of
 	// its own, whose command line names this run's servers' folder.
-	testkit.WaitFor(t, "3 echo.exe of this run", func() bool { return len(w.echoes()) == 3 })
+	testkit.WaitFor(t, "4 echo.exe of this run", func() bool { return len(w.echoes()) == 4 })
 
 	// connect: an assistant on mcptray.exe's stdio.
 	a := startAssistant(t, w)
 	tools := a.wait(a.send("tools/list", map[string]any{}))
-	for _, name := range []string{"a__echo", "b__add", "ask__login"} {
+	for _, name := range []string{"a__echo", "b__add", "ask__login", "crlf__echo"} {
 		if !strings.Contains(tools, `"`+name+`"`) {
 			t.Errorf("tools/list has no %s: %s", name, tools)
 		}
@@ -133,6 +137,12 @@ func TestWindowsEndToEnd(t *testing.T) {
 	if res := a.wait(a.call("b__add", map[string]any{"a": 2, "b": 3})); !strings.Contains(res, `"text":"5"`) {
 		t.Errorf("b__add: %s", res)
 	}
+	// CRLF both ways: from the server, and from an assistant.
+	a.eol = "\r\n"
+	if res := a.wait(a.call("crlf__echo", map[string]any{"message": "CR LF"})); !strings.Contains(res, `"text":"CR LF"`) {
+		t.Errorf("crlf__echo: %s", res)
+	}
+	a.eol = "\n"
 	t.Logf("connect: tools/list and calls (%s)", time.Since(t0).Round(time.Millisecond))
 
 	// A hand edit of b: b waits for approval, then restarts alone.
@@ -146,12 +156,12 @@ func TestWindowsEndToEnd(t *testing.T) {
 	after := w.waitStatus("b ready again", func(s status) bool {
 		return s.state("b") == "ready" && s.server("b").PID != before.server("b").PID
 	})
-	for _, name := range []string{"a", "ask"} {
+	for _, name := range []string{"a", "ask", "crlf"} {
 		if b, a := before.server(name), after.server(name); b.PID != a.PID || !b.Since.Equal(a.Since) || a.Restarts != 0 {
 			t.Errorf("%s changed with b's edit: %+v, then %+v", name, b, a)
 		}
 	}
-	testkit.WaitFor(t, "b's old echo.exe to end (3 left)", func() bool { return len(w.echoes()) == 3 })
+	testkit.WaitFor(t, "b's old echo.exe to end (4 left)", func() bool { return len(w.echoes()) == 4 })
 	t.Logf("a hand edit restarted only b (%s)", time.Since(t0).Round(time.Millisecond))
 
 	// toggle off and on.
@@ -159,7 +169,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 		t.Fatalf("toggle a off: exit %d %q %q", code, out, errs)
 	}
 	w.waitStatus("a disabled", func(s status) bool { return s.state("a") == "disabled" })
-	testkit.WaitFor(t, "a's echo.exe to end (2 left)", func() bool { return len(w.echoes()) == 2 })
+	testkit.WaitFor(t, "a's echo.exe to end (3 left)", func() bool { return len(w.echoes()) == 3 })
 	if b, _ := os.ReadFile(filepath.Join(appData, "mcp.json")); !strings.Contains(string(b), `"disabled": true`) {
 		t.Errorf("toggle off did not write disabled into mcp.json:\n%s", b)
 	}
@@ -208,20 +218,22 @@ func TestWindowsEndToEnd(t *testing.T) {
 
 	// kill -9 of mcptray: the Job Objects end every echo.exe.
 	echoes := w.echoes()
-	if len(echoes) != 3 {
-		t.Fatalf("echo.exe of this run before the kill: Linux pids %v, want 3", echoes)
+	if len(echoes) != 4 {
+		t.Fatalf("echo.exe of this run before the kill: Linux pids %v, want 4", echoes)
 	}
 	a.close()
 	syscall.Kill(daemon.Process.Pid, syscall.SIGKILL)
 	<-exited
 	testkit.WaitFor(t, "no echo.exe left after kill -9 of mcptray.exe", func() bool { return len(w.echoes()) == 0 })
-	t.Logf("kill -9 of mcptray.exe: its 3 echo.exe (Linux pids %v) ended (%s)", echoes, time.Since(t0).Round(time.Millisecond))
+	t.Logf("kill -9 of mcptray.exe: its 4 echo.exe (Linux pids %v) ended (%s)", echoes, time.Since(t0).Round(time.Millisecond))
 }
 
 // win runs this test's mcptray.exe.
 type win struct {
 	t   *testing.T
 	exe string // the Linux path of mcptray.exe
+	// daemonLog holds what mcptray.exe daemon wrote on stdout and stderr.
+	daemonLog string
 }
 
 func (w *win) run(stdin string, args ...string) (code int, stdout, stderr string) {
@@ -273,7 +285,8 @@ func (w *win) waitStatus(what string, cond func(status) bool) status {
 		st = status{}
 		return json.Unmarshal([]byte(out), &st) == nil && cond(st)
 	}) {
-		w.t.Fatalf("timed out waiting for %s; the last status --json:\n%s", what, last)
+		log, _ := os.ReadFile(w.daemonLog)
+		w.t.Fatalf("timed out waiting for %s; the last status --json:\n%s\nthe daemon's output:\n%s", what, last, log)
 	}
 	return st
 }
@@ -315,11 +328,12 @@ type assistant struct {
 	// stderr is connect's stderr.
 	stderr *os.File
 	id     int
+	eol    string // what ends each line sent: "\n", or "\r\n"
 }
 
 func startAssistant(t *testing.T, w *win) *assistant {
 	t.Helper()
-	a := &assistant{t: t, lines: make(chan string, 100)}
+	a := &assistant{t: t, lines: make(chan string, 100), eol: "\n"}
 	a.cmd = wineCmd(w.exe, "connect")
 	a.in, _ = a.cmd.StdinPipe()
 	stdout, _ := a.cmd.StdoutPipe()
@@ -356,7 +370,7 @@ func (a *assistant) close() {
 func (a *assistant) send(method string, params any) int {
 	a.id++
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": a.id, "method": method, "params": params})
-	a.in.Write(append(b, '\n'))
+	a.in.Write(append(b, a.eol...))
 	return a.id
 }
 
