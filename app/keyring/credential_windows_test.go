@@ -59,3 +59,32 @@ func TestWindowsCredentialManager(t *testing.T) {
 		t.Errorf("List after RemoveSecret still holds %s: %q", name, names)
 	}
 }
+
+// TestWindowsManySecrets: more secret names than the index entry holds
+// (2560 bytes) are still stored and listed: the Credential Manager is
+// enumerated, the index not read.
+func TestWindowsManySecrets(t *testing.T) {
+	var names []string
+	for i := range 15 {
+		names = append(names, fmt.Sprintf("TEST_MANY_%d_%02d_%s", os.Getpid(), i, strings.Repeat("N", 180)))
+	}
+	t.Cleanup(func() {
+		for _, n := range names {
+			RemoveSecret(n)
+		}
+	})
+	for _, n := range names {
+		if err := SetSecret(n, "v"); err != nil {
+			t.Fatalf("SetSecret(%.24s…): %v", n, err)
+		}
+	}
+	listed, err := SecretNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !slices.Contains(listed, n) {
+			t.Errorf("SecretNames lacks %s", n)
+		}
+	}
+}

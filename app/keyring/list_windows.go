@@ -8,6 +8,9 @@ import (
 	"github.com/danieljoos/wincred"
 )
 
+// listable: List enumerates the keyring here.
+const listable = true
+
 // List returns the names of the entries (under Service) that start with
 // prefix, sorted, without the prefix. On Windows it enumerates the
 // Credential Manager's generic credentials whose target name is

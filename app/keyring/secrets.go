@@ -50,12 +50,18 @@ func SetSecret(name, value string) error {
 	if err != nil {
 		return err
 	}
-	return updateSecretIndex(func(names []string) []string {
+	err = updateSecretIndex(func(names []string) []string {
 		if slices.Contains(names, name) {
 			return names
 		}
 		return append(names, name)
 	})
+	if listable && errors.Is(err, ErrTooLarge) {
+		// The Credential Manager holds 2560 bytes an entry: about 100
+		// names. Where the keyring is listed, the index is not read.
+		return nil
+	}
+	return err
 }
 
 // RemoveSecret deletes ${keyring:name} from the OS keyring, without a
