@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/mcptray/mcptray/app"
@@ -109,7 +110,7 @@ func startInstance(ctx context.Context, f *flags, data string) (*control.Client,
 	defer logFile.Close()
 	cmd := exec.Command(exe, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = tmpDetach()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting mcptray: %w", err)
 	}
