@@ -189,11 +189,14 @@ uninstall:
 package: build
 	packaging/package.sh
 
-# The Windows end-to-end test (internal/wine, which make test runs on a
-# headless mcptray.exe built without cgo) on make build-windows's
-# mcptray.exe, the tray app's cgo build, under Wine (scripts/wine.sh).
+# The Windows tests under Wine (internal/wine, scripts/wine.sh) with cgo:
+# the end-to-end test on make build-windows's mcptray.exe, the tray app's
+# cgo build (make test runs it on a headless mcptray.exe built without
+# cgo), and the Windows tests of the packages that need cgo (ui), which
+# make test skips: their first build compiles Fyne for Windows (≈ 7 min).
 test-windows: build-windows
-	MCPTRAY_WINDOWS_BIN=$(CURDIR)/bin $(GO) test -count=1 -run '^TestWindowsEndToEnd$$' ./internal/wine
+	MCPTRAY_WINDOWS_BIN=$(CURDIR)/bin MCPTRAY_WINDOWS_CGO=1 $(GO) test -count=1 -v \
+		-run '^TestWindows(EndToEnd|PackageTests)$$' ./internal/wine
 
 # The Windows packages into dist/, from make build-windows's two .exe
 # (packaging/package-windows.sh): a .zip to unpack anywhere, and a per-user
