@@ -15,5 +15,7 @@
 //
 // The tests skip, saying why, when wine64 is missing, except in CI
 // (CI=true), where they fail: scripts/deps.sh installs Wine. Every process
-// of the prefix is ended when the tests finish (wineserver -k).
+// of the prefix is ended when the tests finish (wineserver -k). The tests
+// build on Linux only (Wine is a Linux program here; /proc finds the
+// Windows processes).
 package wine
