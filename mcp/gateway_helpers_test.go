@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || windows
 
 package mcp
 
@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,26 +46,6 @@ func addServer(t testing.TB, g *Gateway, name, mode string, opts ...fakeOpt) *fa
 	}}, opts...)
 	g.SetServer(name, f.Session)
 	return f
-}
-
-// socketPair is a connected pair of unix stream sockets, like the one
-// behind `mcptray connect`.
-func socketPair(t testing.TB) (net.Conn, net.Conn) {
-	t.Helper()
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn := func(fd int) net.Conn {
-		f := os.NewFile(uintptr(fd), "socketpair")
-		defer f.Close()
-		c, err := net.FileConn(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	return conn(fds[0]), conn(fds[1])
 }
 
 // capture records what a client reads: every message as JSON, and the raw

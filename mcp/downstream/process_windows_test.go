@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/mcptest"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestWindowsStopClosesStdinFirst: a server that ends when its stdin
@@ -208,4 +209,17 @@ func atoi(t *testing.T, s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// TestWindowsCRLFServer: a server whose lines end in "\r\n" starts, lists
+// its tools and answers a call, over Windows' pipes.
+func TestWindowsCRLFServer(t *testing.T) {
+	s := startFake(t, fakeSpec("crlf"))
+	res, err := s.CallTool(context.Background(), "echo", map[string]any{"message": "over crlf"})
+	if err != nil || len(res.Content) != 1 {
+		t.Fatalf("echo: %v, %v", res, err)
+	}
+	if text := res.Content[0].(*sdk.TextContent).Text; text != "over crlf" {
+		t.Errorf("echo answered %q", text)
+	}
 }

@@ -74,6 +74,13 @@
 // The harness runs in the test's goroutines and starts none of its own.
 // The hand-written modes (hostile, laggard) share one JSON-RPC loop,
 // serveRaw (rawserver.go), which runs on the fake's main goroutine.
+//
+// The fakes build for Windows: what detaches starts its child with
+// DETACHED_PROCESS and a process group of its own instead of setsid
+// (detach_windows.go; it stays in its server's Job Object), and the
+// laggard's hold gets no SIGUSR1 there. Package fakeserver is the fakes as
+// a program of their own (echo by default), for end-to-end tests that need
+// a server binary.
 package mcptest
 
 import (
