@@ -29,10 +29,6 @@ type fake struct {
 
 type fakeOpt func(*downstream.StdioSpec)
 
-func withEnv(kv ...string) fakeOpt {
-	return func(s *downstream.StdioSpec) { s.Env = append(s.Env, kv...) }
-}
-
 // fakeSpec is the spec for a fake server in mode, marked with a fresh
 // instance id so the test can find every process it left.
 func fakeSpec(mode string, opts ...fakeOpt) (downstream.StdioSpec, string) {

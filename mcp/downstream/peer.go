@@ -51,13 +51,3 @@ func removeLive(pid int) {
 	delete(live.servers, pid)
 	live.mu.Unlock()
 }
-
-func liveServers() []liveServer {
-	live.mu.Lock()
-	defer live.mu.Unlock()
-	out := make([]liveServer, 0, len(live.servers))
-	for _, s := range live.servers {
-		out = append(out, s)
-	}
-	return out
-}

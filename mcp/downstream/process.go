@@ -256,7 +256,7 @@ func (e *CommandNotFoundError) Error() string {
 		path = "(empty)"
 	}
 	return fmt.Sprintf("command %q not found in PATH %s; give its absolute path in mcp.json, as `mcptray setup` does "+
-		"(`command -v %s` in a terminal prints it), or see the servers' PATH in `mcptray status --json`", e.Command, path, e.Command)
+		"(`%s %s` in a terminal prints it), or see the servers' PATH in `mcptray status --json`", e.Command, path, whichCommand, e.Command)
 }
 
 // checkDir reports a working directory that cannot be one, before exec

@@ -122,5 +122,8 @@ func checkExecutable(path string) error {
 	return nil
 }
 
+// whichCommand is what prints a command's path in a terminal.
+const whichCommand = "command -v"
+
 // sameEnvKey: environment names are case-sensitive.
 func sameEnvKey(a, b string) bool { return a == b }

@@ -172,5 +172,8 @@ func checkFile(path string) error {
 	return nil
 }
 
+// whichCommand is what prints a command's path in a terminal.
+const whichCommand = "where"
+
 // sameEnvKey: environment names are compared without case (Path, PATH).
 func sameEnvKey(a, b string) bool { return strings.EqualFold(a, b) }

@@ -182,7 +182,7 @@ func TestWindowsExitCode(t *testing.T) {
 
 // TestWindowsLookCommand: a bare name is found with PATHEXT's extensions
 // in a PATH given as Path (names without case), and a path without its
-// .exe too.
+// .exe too; a name not found is told how to find it on Windows.
 func TestWindowsLookCommand(t *testing.T) {
 	exe := os.Args[0]
 	dir, name := filepath.Dir(exe), strings.TrimSuffix(filepath.Base(exe), ".exe")
@@ -194,8 +194,8 @@ func TestWindowsLookCommand(t *testing.T) {
 	if err != nil || !strings.EqualFold(got, filepath.Join(dir, name+".exe")) {
 		t.Errorf("lookCommand(%q) = %q, %v; want %s", filepath.Join(dir, name), got, err, exe)
 	}
-	if _, err := lookCommand("no-such-command-here", []string{"Path=" + dir}, ""); err == nil {
-		t.Error("lookCommand(no-such-command-here) found one")
+	if _, err := lookCommand("no-such-command-here", []string{"Path=" + dir}, ""); err == nil || !strings.Contains(err.Error(), "(`where no-such-command-here` in a terminal prints it)") {
+		t.Errorf("lookCommand(no-such-command-here) = %v, want not found, naming where", err)
 	}
 }
 
