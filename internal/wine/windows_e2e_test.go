@@ -75,6 +75,10 @@ func TestWindowsEndToEnd(t *testing.T) {
 		t.Fatalf("mcptray.exe --help: exit %d %q %q", code, out, errs)
 	}
 
+	// The built-in Google servers run mcptray-google.exe from beside
+	// mcptray.exe: it answers initialize (no account is needed for that).
+	startAssistant(t, w, "serve", "gcal").close()
+
 	// Four servers in %APPDATA%\mcptray\mcp.json, by hand; crlf ends its
 	// lines in "\r\n" after a banner, as Windows programs may.
 	echo := winPath(filepath.Join(servers, "echo.exe"))
@@ -126,7 +130,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 	testkit.WaitFor(t, "4 echo.exe of this run", func() bool { return len(w.echoes()) == 4 })
 
 	// connect: an assistant on mcptray.exe's stdio.
-	a := startAssistant(t, w)
+	a := startAssistant(t, w, "connect")
 	tools := a.wait(a.send("tools/list", map[string]any{}))
 	for _, name := range []string{"a__echo", "b__add", "ask__login", "crlf__echo"} {
 		if !strings.Contains(tools, `"`+name+`"`) {
@@ -320,7 +324,8 @@ func (w *win) echoes() []int {
 	return pids
 }
 
-// assistant is a JSON-RPC client on a `mcptray.exe connect` under Wine.
+// assistant is a JSON-RPC client on a `mcptray.exe connect` (or another
+// MCP server on mcptray.exe's stdio) under Wine.
 type assistant struct {
 	t     *testing.T
 	cmd   *exec.Cmd
@@ -333,10 +338,12 @@ type assistant struct {
 	eol    string // what ends each line sent: "\n", or "\r\n"
 }
 
-func startAssistant(t *testing.T, w *win) *assistant {
+// startAssistant starts mcptray.exe ARGS and initializes an MCP session
+// on its stdio.
+func startAssistant(t *testing.T, w *win, args ...string) *assistant {
 	t.Helper()
 	a := &assistant{t: t, lines: make(chan string, 100), eol: "\n"}
-	a.cmd = wineCmd(w.exe, "connect")
+	a.cmd = wineCmd(append([]string{w.exe}, args...)...)
 	a.in, _ = a.cmd.StdinPipe()
 	stdout, _ := a.cmd.StdoutPipe()
 	a.cmd.Stderr = outFile(t) // a file: see run
