@@ -65,6 +65,14 @@ func TestWindowsPackageTests(t *testing.T) {
 	if len(pkgs) == 0 {
 		t.Skip("no package has Windows-only tests")
 	}
+	// go test -c -o DIR/ names each binary after its package's folder.
+	seen := map[string]string{}
+	for _, p := range pkgs {
+		if other, ok := seen[filepath.Base(p.path)]; ok {
+			t.Fatalf("%s and %s both build into %s.test.exe: give this test a way to tell them apart", other, p.path, filepath.Base(p.path))
+		}
+		seen[filepath.Base(p.path)] = p.path
+	}
 	bin := t.TempDir()
 	t0 := time.Now()
 	build := func(env []string, tags string, pkgs []string) {
