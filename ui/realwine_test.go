@@ -52,9 +52,12 @@ func TestTrayAppUnderWine(t *testing.T) {
 
 	dir := t.TempDir()
 	config, data := filepath.Join(dir, "mcp.json"), filepath.Join(dir, "data")
-	writeJSON(t, config, map[string]any{"mcpServers": map[string]any{
-		"notes": map[string]any{"command": "cmd", "args": []string{"/c", "exit"}, "disabled": true},
-	}})
+	writeJSON(t, config, map[string]any{
+		"mcpServers": map[string]any{
+			"notes": map[string]any{"command": "cmd", "args": []string{"/c", "exit"}, "disabled": true},
+		},
+		"x-mcptray": map[string]any{"listen": "127.0.0.1:0"}, // not the default port other tests may use
+	})
 	app := wine(exe, "run", "--config", config, "--data", data)
 	var out testkit.Buffer
 	app.Stdout, app.Stderr = &out, &out
