@@ -117,7 +117,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 	if _, err := os.Stat(localData); err != nil {
 		t.Errorf("no data dir in %%LOCALAPPDATA%%: %v", err)
 	}
-	if st.LoginShell.State != "off" {
+	if st.LoginShell.State != "off" || !strings.HasPrefix(st.LoginShell.Detail, "Windows: ") {
 		t.Errorf("status --json: loginShell %+v, want off (skipped on Windows)", st.LoginShell)
 	}
 	for _, s := range st.Servers {
