@@ -10,7 +10,7 @@
 // (only internal/testkit), so what runs is the Windows program, never the
 // Linux code. windows_e2e_test.go is the end-to-end test (the daemon, the
 // control pipe, connect, a hand edit, toggle, Credential Manager, the Job
-// Object, the inbox); wintests_test.go runs the Windows-only tests of the
+// Object, the inbox, the HTTP endpoint); wintests_test.go runs the Windows-only tests of the
 // other packages (`go test -c` for windows, then the binary under Wine).
 //
 // The tests skip, saying why, when wine64 is missing, except in CI

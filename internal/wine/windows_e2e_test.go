@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,8 @@ import (
 // (%APPDATA%\mcptray\mcp.json, %LOCALAPPDATA%\mcptray), `mcptray daemon`
 // supervising four fake servers (echo.exe; one writes "\r\n"), and every
 // other command a
-// separate mcptray.exe talking to it over the control pipe.
+// separate mcptray.exe talking to it over the control pipe; the loopback
+// HTTP endpoint is reached from Linux.
 //
 // mcptray.exe is the headless build (no cgo), unless MCPTRAY_WINDOWS_BIN
 // names a folder with a built mcptray.exe and mcptray-google.exe (`make
@@ -85,7 +87,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 	entry := func(args []string, env map[string]string) map[string]any {
 		return map[string]any{"command": echo, "args": args, "env": env}
 	}
-	doc := map[string]any{"mcpServers": map[string]any{
+	doc := map[string]any{"x-mcptray": map[string]any{"listen": "127.0.0.1:0"}, "mcpServers": map[string]any{
 		"a":    entry([]string{"echo"}, map[string]string{"WHO": "a"}),
 		"b":    entry([]string{"echo"}, map[string]string{"WHO": "b"}),
 		"ask":  entry([]string{"asker"}, map[string]string{"WHO": "ask"}),
@@ -128,6 +130,23 @@ func TestWindowsEndToEnd(t *testing.T) {
 	// Status shows Windows pids; Linux sees each echo.exe as a process of
 	// its own, whose command line names this run's servers' folder.
 	testkit.WaitFor(t, "4 echo.exe of this run", func() bool { return len(w.echoes()) == 4 })
+
+	// The loopback HTTP endpoint, reached from Linux: the bearer token
+	// and the Origin rule hold as on Linux.
+	code, out, errs := w.run("", "token")
+	token := strings.TrimSpace(out)
+	if code != 0 || token == "" {
+		t.Fatalf("mcptray.exe token: exit %d %q %q", code, out, errs)
+	}
+	for _, c := range []struct {
+		token, origin string
+		want          int
+	}{{"", "", http.StatusUnauthorized}, {token, "http://evil.example", http.StatusForbidden}, {token, "", http.StatusOK}} {
+		if got, body := postInitialize(t, st.Endpoint, c.token, c.origin); got != c.want || c.want == http.StatusOK && !strings.Contains(body, `"serverInfo"`) {
+			t.Errorf("POST initialize to %s (token %t, Origin %q): %d %q, want %d", st.Endpoint, c.token != "", c.origin, got, body, c.want)
+		}
+	}
+	t.Logf("the HTTP endpoint: 401 without the token, 403 from another Origin, 200 (%s)", time.Since(t0).Round(time.Millisecond))
 
 	// connect: an assistant on mcptray.exe's stdio.
 	a := startAssistant(t, w, "connect")
@@ -189,7 +208,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 	if code, out, errs := w.run("throwaway-Zoë-secret\n", "secret", "set", "e2e-token"); code != 0 {
 		t.Fatalf("secret set: exit %d %q %q", code, out, errs)
 	}
-	code, out, errs := w.run("", "secret", "list", "--json")
+	code, out, errs = w.run("", "secret", "list", "--json")
 	if code != 0 || !strings.Contains(out, `"e2e-token"`) || strings.Contains(out, "throwaway") {
 		t.Errorf("secret list --json: exit %d %q %q", code, out, errs)
 	}
@@ -260,6 +279,7 @@ type status struct {
 		Since    time.Time
 	}
 	ConfigPath string
+	Endpoint   string
 	LoginShell struct{ State, Detail string }
 }
 
@@ -410,6 +430,32 @@ func (a *assistant) wait(id int) string {
 			a.t.Fatalf("no reply to request %d within %s; connect said:\n%s%s", id, testkit.Deadline, a.out.String(), b)
 		}
 	}
+}
+
+// postInitialize posts an MCP initialize to url with a bearer token and
+// an Origin (none when "") and returns the status and body.
+func postInitialize(t *testing.T, url, token, origin string) (int, string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wine-e2e","version":"1"}}}`
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	return resp.StatusCode, string(b)
 }
 
 func writeJSON(t *testing.T, path string, v any) {
