@@ -25,9 +25,8 @@ import (
 // non-ASCII letter, the config and data in the profile's default places
 // (%APPDATA%\mcptray\mcp.json, %LOCALAPPDATA%\mcptray), `mcptray daemon`
 // supervising four fake servers (echo.exe; one writes "\r\n"), and every
-// other command a
-// separate mcptray.exe talking to it over the control pipe; the loopback
-// HTTP endpoint is reached from Linux.
+// other command a separate mcptray.exe talking to it over the control
+// pipe; the loopback HTTP endpoint is reached from Linux.
 //
 // mcptray.exe is the headless build (no cgo), unless MCPTRAY_WINDOWS_BIN
 // names a folder with a built mcptray.exe and mcptray-google.exe (`make
@@ -212,7 +211,7 @@ func TestWindowsEndToEnd(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"e2e-token"`) || strings.Contains(out, "throwaway") {
 		t.Errorf("secret list --json: exit %d %q %q", code, out, errs)
 	}
-	if code, out, errs := w.run("", "reg", "query", `HKCU\Software\Wine\Credential Manager`); code != 0 || !strings.Contains(out, "mcptray") {
+	if code, out, errs := run(t, "", "reg", "query", `HKCU\Software\Wine\Credential Manager`); code != 0 || !strings.Contains(out, "mcptray") {
 		t.Errorf("no mcptray credential in Wine's Credential Manager: exit %d %q %q", code, out, errs)
 	}
 	t.Logf("secret set and list (%s)", time.Since(t0).Round(time.Millisecond))
@@ -261,11 +260,9 @@ type win struct {
 	daemonLog string
 }
 
+// run runs mcptray.exe ARGS with stdin.
 func (w *win) run(stdin string, args ...string) (code int, stdout, stderr string) {
 	w.t.Helper()
-	if len(args) > 0 && args[0] == "reg" {
-		return run(w.t, stdin, args[0], args[1:]...)
-	}
 	return run(w.t, stdin, w.exe, args...)
 }
 
