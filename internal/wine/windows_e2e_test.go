@@ -268,31 +268,29 @@ func (w *win) run(stdin string, args ...string) (code int, stdout, stderr string
 
 // status is what `mcptray status --json` prints, in part.
 type status struct {
-	Servers []struct {
-		Name     string
-		State    string
-		PID      int
-		Restarts int
-		Since    time.Time
-	}
+	Servers    []serverStatus
 	ConfigPath string
 	Endpoint   string
 	LoginShell struct{ State, Detail string }
 }
 
-func (s status) server(name string) (found struct {
+// serverStatus is one server of status.
+type serverStatus struct {
 	Name     string
 	State    string
-	PID      int
+	PID      int // the Windows pid
 	Restarts int
 	Since    time.Time
-}) {
+}
+
+// server is the status of the server name (zero if there is none).
+func (s status) server(name string) serverStatus {
 	for _, sv := range s.Servers {
 		if sv.Name == name {
 			return sv
 		}
 	}
-	return found
+	return serverStatus{}
 }
 
 func (s status) state(name string) string { return s.server(name).State }
