@@ -1,12 +1,10 @@
-//go:build linux
+//go:build linux || windows
 
 package mcp
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -16,7 +14,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -49,58 +46,12 @@ func addServer(t testing.TB, g *Gateway, name, mode string, opts ...fakeOpt) *fa
 	return f
 }
 
-// socketPair is a connected pair of unix stream sockets, like the one
-// behind `mcptray connect`.
-func socketPair(t testing.TB) (net.Conn, net.Conn) {
-	t.Helper()
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn := func(fd int) net.Conn {
-		f := os.NewFile(uintptr(fd), "socketpair")
-		defer f.Close()
-		c, err := net.FileConn(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	return conn(fds[0]), conn(fds[1])
-}
-
 // capture records what a client reads: every message as JSON, and the raw
 // result of each response.
 type capture struct {
 	mu      sync.Mutex
 	results [][]byte // guarded by mu: raw results, in arrival order
 	msgs    []string // guarded by mu: every message read
-}
-
-func (c *capture) lastResult() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.results) == 0 {
-		return nil
-	}
-	return c.results[len(c.results)-1]
-}
-
-// count is how many messages read contain every one of subs.
-func (c *capture) count(subs ...string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-outer:
-	for _, m := range c.msgs {
-		for _, s := range subs {
-			if !strings.Contains(m, s) {
-				continue outer
-			}
-		}
-		n++
-	}
-	return n
 }
 
 type captureTransport struct {
@@ -164,36 +115,6 @@ func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientO
 	ours, theirs := socketPair(t)
 	return connectOver(t, g, uo, co, ours, theirs)
 }
-
-// connectPipes is connectStream over two pipes, the way `mcptray connect`
-// hands its stdin and stdout to the gateway (StdioStream).
-func connectPipes(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions) *testClient {
-	t.Helper()
-	inR, inW, outR, outW := twoPipes(t)
-	return connectOver(t, g, uo, co, pipePair{r: outR, w: inW}, wire.StdioStream(inR, outW))
-}
-
-// twoPipes makes the two pipes of a stdio session: in (read by the
-// serving side, written by the other) and out (the other way).
-func twoPipes(t testing.TB) (inR, inW, outR, outW *os.File) {
-	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err = os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return inR, inW, outR, outW
-}
-
-// pipePair is the assistant's side of connectPipes.
-type pipePair struct{ r, w *os.File }
-
-func (p pipePair) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p pipePair) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p pipePair) Close() error                { return errors.Join(p.w.Close(), p.r.Close()) }
 
 // connectOver runs a stream session on theirs, with an SDK client on ours.
 func connectOver(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions, ours, theirs io.ReadWriteCloser) *testClient {
@@ -273,55 +194,6 @@ func connectDirect(t testing.TB, mode string, co *sdk.ClientOptions) *testClient
 	tc.ClientSession = cs
 	t.Cleanup(func() { cs.Close() })
 	return tc
-}
-
-// call calls a tool and returns its result and the raw result bytes.
-func (tc *testClient) call(t testing.TB, name string, args any) (*sdk.CallToolResult, []byte, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := tc.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	return res, tc.cap.lastResult(), err
-}
-
-// text is the single text block of a result.
-func textOf(t testing.TB, res *sdk.CallToolResult) string {
-	t.Helper()
-	if res == nil || len(res.Content) != 1 {
-		t.Fatalf("want one content block, got %+v", res)
-	}
-	tc, ok := res.Content[0].(*sdk.TextContent)
-	if !ok {
-		t.Fatalf("want text, got %T", res.Content[0])
-	}
-	return tc.Text
-}
-
-// toolNames lists a client's tools by name.
-func toolNames(t testing.TB, cs *sdk.ClientSession) []string {
-	t.Helper()
-	var names []string
-	for tool, err := range cs.Tools(context.Background(), nil) {
-		if err != nil {
-			t.Fatalf("tools/list: %v", err)
-		}
-		names = append(names, tool.Name)
-	}
-	return names
-}
-
-func mustJSON(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func fileHas(path, s string) bool {
-	b, err := os.ReadFile(path)
-	return err == nil && strings.Contains(string(b), s)
 }
 
 var _ = io.EOF

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || windows
 
 package mcp
 
@@ -28,10 +28,6 @@ type fake struct {
 }
 
 type fakeOpt func(*downstream.StdioSpec)
-
-func withEnv(kv ...string) fakeOpt {
-	return func(s *downstream.StdioSpec) { s.Env = append(s.Env, kv...) }
-}
 
 // fakeSpec is the spec for a fake server in mode, marked with a fresh
 // instance id so the test can find every process it left.

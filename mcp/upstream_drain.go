@@ -16,8 +16,10 @@ import (
 // ends, as a stdio server that finishes its work before exiting would. A
 // peer that hung up altogether — its end of the output gone too — has its
 // calls cancelled at once instead, and so does one whose output mcptray
-// cannot check (no descriptor). The wait is bounded by the call timeout:
-// every call is answered by then, with a timeout error if need be.
+// cannot check (no descriptor; on Windows, where no output can be
+// checked, such a peer is assumed to read: uncheckedOutputGone). The wait
+// is bounded by the call timeout: every call is answered by then, with a
+// timeout error if need be.
 
 // drainTick is how often drain looks at what is left.
 const drainTick = 10 * time.Millisecond
@@ -80,10 +82,10 @@ func (c *upConn) forgetCancelled(params json.RawMessage) {
 
 // outputGone reports whether the stream's output has no reader left: a
 // pipe whose read end is closed, a socket shut down both ways. An output
-// without a descriptor to look at (rc nil) counts as gone.
+// without a descriptor to look at (rc nil) is uncheckedOutputGone.
 func outputGone(rc syscall.RawConn) bool {
 	if rc == nil {
-		return true
+		return uncheckedOutputGone
 	}
 	gone := true
 	if err := rc.Control(func(fd uintptr) { gone = wire.HungUp(fd) }); err != nil {

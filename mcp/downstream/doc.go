@@ -127,7 +127,8 @@
 //     one of the running servers or descends from one, by the same
 //     signs as the strays: the group, the server's or instance's marker,
 //     and the parent links up to this process (peer.go keeps the running
-//     servers from start until their family is gone; Linux only).
+//     servers from start until their family is gone; Linux, and Windows
+//     by the servers' Job Objects).
 //
 // # Goroutines
 //
@@ -145,6 +146,28 @@
 // gateway: Router methods run on the goroutines above and must hand longer
 // work off themselves.
 //
-// Platform parts live in proc_linux.go and proc_other.go (other Unix);
-// Windows is not supported yet.
+// # Windows
+//
+// process.go and stdio.go are portable; what differs is in *_unix.go and
+// *_windows.go. On Windows each stdio server starts suspended
+// (CREATE_SUSPENDED, in a process group of its own, with no console
+// window), goes into a Job Object of its own with
+// JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE and only then runs (NtResumeProcess:
+// jobapi_windows.go), so every process it ever starts is in the job,
+// whatever its parent links. Close escalates with the same graces: close
+// stdin, StopGrace, nothing to send (no console to share, and
+// CTRL_BREAK_EVENT does not work under Wine), TermGrace, then
+// TerminateJobObject (exit code 1); the family is gone when the job has
+// no active process. When mcptray dies, however it dies, the system closes
+// the job handles and ends every server's family: the Watchdog is a type
+// that does nothing (watchdog_windows.go), Subreap, ReapGroup and
+// ReapInstance have nothing to do, and there are no strays. InspectPeer
+// asks each running server's job whether the peer is in it
+// (IsProcessInJob; peer_windows.go); ProcStart is the creation time.
+// Exits are described by their code alone. Commands are looked up with
+// PATHEXT, and PATH's name without case.
+//
+// Platform parts live in proc_linux.go and proc_other.go (other Unix,
+// macOS included), process_unix.go and process_windows.go, proc_windows.go,
+// peer_*.go, watchdog_unix.go and watchdog_windows.go.
 package downstream

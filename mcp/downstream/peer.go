@@ -22,9 +22,10 @@ type Peer struct {
 // liveServer is a running stdio server, as the peer check knows it.
 type liveServer struct {
 	name   string
-	pid    int    // also its process group id
-	start  uint64 // the leader's start time: a reused pid is not it
-	marker []byte // serverEnv=…
+	pid    int     // also its process group id
+	start  uint64  // the leader's start time: a reused pid is not it
+	marker []byte  // serverEnv=…
+	job    uintptr // Windows: its Job Object's handle, open while it is live (0 elsewhere)
 }
 
 // live are the stdio servers running now: added when a server starts,
@@ -49,14 +50,4 @@ func removeLive(pid int) {
 	live.mu.Lock()
 	delete(live.servers, pid)
 	live.mu.Unlock()
-}
-
-func liveServers() []liveServer {
-	live.mu.Lock()
-	defer live.mu.Unlock()
-	out := make([]liveServer, 0, len(live.servers))
-	for _, s := range live.servers {
-		out = append(out, s)
-	}
-	return out
 }

@@ -102,3 +102,14 @@ func procComm(pid int) string {
 	}
 	return string(bytes.TrimSuffix(b, []byte("\n")))
 }
+
+// liveServers is a copy of the running servers.
+func liveServers() []liveServer {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	out := make([]liveServer, 0, len(live.servers))
+	for _, s := range live.servers {
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,5 +1,3 @@
-//go:build unix
-
 package downstream
 
 import (
@@ -11,32 +9,32 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/exitwait"
 )
 
-// process is one server child, leader of its own process group.
+// process is one server child: on Unix the leader of its own process
+// group, on Windows the first process of its own Job Object. family
+// (process_unix.go, process_windows.go) holds what finds and stops the
+// rest of its descendants.
 type process struct {
 	cmd      *exec.Cmd
-	pid      int    // also the process group id
-	start    uint64 // the leader's start time (0: unknown), see scanStrays
+	pid      int    // also the process group id (Unix)
+	start    uint64 // the leader's start time (0: unknown), see ProcStart
 	marker   []byte // serverEnv=… in its environment: this start's alone
 	watchdog *Watchdog
-
-	mu     sync.Mutex
-	strays []stray // guarded by mu: descendants found outside the group
+	family
 
 	exited chan struct{}    // closed once the leader is reaped and its family is gone
 	state  *os.ProcessState // the leader's exit; set before exited closes
 }
 
-// startProcess starts path in a new process group with the given pipe ends
-// as its stdio, and reaps it in the background.
+// startProcess starts path in a family of its own (a new process group, a
+// Job Object) with the given pipe ends as its stdio, and reaps it in the
+// background.
 func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (*process, error) {
 	env, marker := markServer(spec.Env)
 	cmd := &exec.Cmd{
@@ -53,8 +51,14 @@ func startProcess(spec StdioSpec, path string, stdin, stdout, stderr *os.File) (
 		return nil, startError(spec, err)
 	}
 	p := &process{cmd: cmd, pid: cmd.Process.Pid, marker: []byte(marker), watchdog: spec.Watchdog, exited: make(chan struct{})}
+	if err := p.startFamily(); err != nil {
+		cmd.Process.Kill()
+		exitwait.Wait(cmd)
+		disown(p.pid)
+		return nil, startError(spec, err)
+	}
 	p.start = procStart(p.pid)
-	addLive(liveServer{name: spec.Name, pid: p.pid, start: p.start, marker: p.marker})
+	addLive(liveServer{name: spec.Name, pid: p.pid, start: p.start, marker: p.marker, job: p.jobHandle()})
 	if p.watchdog != nil {
 		p.watchdog.track(p.pid, marker)
 	}
@@ -119,14 +123,14 @@ func startError(spec StdioSpec, err error) error {
 }
 
 // reap waits for the leader, then stops whatever is left of its family
-// (SIGTERM, up to grace, SIGKILL), so a server's descendants never outlive
-// it: its group, and the strays that left the group.
+// (askFamily, up to grace, killFamily), so a server's descendants never
+// outlive it.
 func (p *process) reap(grace time.Duration) {
 	exitwait.Wait(p.cmd) // the exit status is in ProcessState; Wait's error adds nothing
 	p.state = p.cmd.ProcessState
 	disown(p.pid)
 	if !p.familyGone() {
-		p.signalFamily(syscall.SIGTERM)
+		p.askFamily()
 		if !p.waitFamilyGone(grace) {
 			p.killFamily(time.Second)
 		}
@@ -135,55 +139,8 @@ func (p *process) reap(grace time.Duration) {
 		p.watchdog.untrack(p.pid)
 	}
 	removeLive(p.pid)
+	p.release()
 	close(p.exited)
-}
-
-// collect looks for the family's strays again, adds them to those known
-// and reports how many are alive.
-func (p *process) collect() int {
-	p.mu.Lock()
-	known := slices.Clone(p.strays)
-	p.mu.Unlock()
-	found := scanStrays(p.pid, p.start, p.pid, p.marker, known)
-	p.mu.Lock()
-	for _, s := range found {
-		if !slices.Contains(p.strays, s) {
-			p.strays = append(p.strays, s)
-		}
-	}
-	p.mu.Unlock()
-	return len(found)
-}
-
-// signalFamily sends sig to every process in the group and to every
-// known stray.
-func (p *process) signalFamily(sig syscall.Signal) {
-	if p.pid > 1 { // never kill(-1, …): that is every process we may signal
-		syscall.Kill(-p.pid, sig)
-	}
-	p.mu.Lock()
-	strays := slices.Clone(p.strays)
-	p.mu.Unlock()
-	for _, s := range strays {
-		signalStray(s, sig)
-	}
-}
-
-// familyGone reports whether no process of the group, no known stray and
-// no newly found one is alive.
-func (p *process) familyGone() bool {
-	if !groupGone(p.pid) {
-		return false
-	}
-	p.mu.Lock()
-	strays := slices.Clone(p.strays)
-	p.mu.Unlock()
-	for _, s := range strays {
-		if strayAlive(s) {
-			return false
-		}
-	}
-	return p.collect() == 0
 }
 
 // waitFamilyGone polls until the family is gone, for up to d.
@@ -200,12 +157,12 @@ func (p *process) waitFamilyGone(d time.Duration) bool {
 	}
 }
 
-// killFamily sends SIGKILL to the family until it is gone (a stray found
-// late, or forked meanwhile, gets its own), for up to d.
+// killFamily kills the family until it is gone (a stray found late, or
+// forked meanwhile, gets its own kill), for up to d.
 func (p *process) killFamily(d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for {
-		p.signalFamily(syscall.SIGKILL)
+		p.killOnce()
 		if p.familyGone() {
 			return true
 		}
@@ -228,17 +185,18 @@ func (p *process) waitExit(d time.Duration) bool {
 	}
 }
 
-// stop escalates: closeStdin, wait up to stopGrace, SIGTERM to the family,
-// wait up to termGrace, SIGKILL to the family, wait for the exit. It
-// reports whether a signal was needed. The strays are looked for first,
-// while the leader runs and its descendants are still linked to it.
+// stop escalates: closeStdin, wait up to stopGrace, askFamily (SIGTERM;
+// nothing on Windows), wait up to termGrace, killFamily, wait for the
+// exit. It reports whether more than closing stdin was needed. The strays
+// are looked for first, while the leader runs and its descendants are
+// still linked to it.
 func (p *process) stop(closeStdin func(), stopGrace, termGrace time.Duration) (signaled bool) {
 	p.collect()
 	closeStdin()
 	if p.waitExit(stopGrace) {
 		return false
 	}
-	p.signalFamily(syscall.SIGTERM)
+	p.askFamily()
 	if p.waitExit(termGrace) {
 		return true
 	}
@@ -246,21 +204,10 @@ func (p *process) stop(closeStdin func(), stopGrace, termGrace time.Duration) (s
 	return true
 }
 
-// kill sends SIGKILL to the family and waits until it is gone.
+// kill kills the family and waits until it is gone.
 func (p *process) kill() {
-	p.signalFamily(syscall.SIGKILL)
+	p.killOnce()
 	<-p.exited
-}
-
-// describeExit is the one-line reason and the exit code (-1 for a signal).
-func describeExit(st *os.ProcessState) (string, int) {
-	if st == nil {
-		return "exited", -1
-	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return fmt.Sprintf("killed by signal %d", int(ws.Signal())), -1
-	}
-	return fmt.Sprintf("exited with code %d", st.ExitCode()), st.ExitCode()
 }
 
 // lookCommand resolves a configured command like a shell would, but with
@@ -269,12 +216,13 @@ func lookCommand(command string, env []string, dir string) (string, error) {
 	if command == "" {
 		return "", errors.New("no command")
 	}
-	if strings.Contains(command, "/") {
+	if hasDir(command) {
 		path := command
 		if !filepath.IsAbs(path) && dir != "" {
 			path = filepath.Join(dir, path)
 		}
-		if err := checkExecutable(path); err != nil {
+		path, err := findExecutable(path)
+		if err != nil {
 			return "", fmt.Errorf("command %q: %v", command, err)
 		}
 		return path, nil
@@ -287,8 +235,7 @@ func lookCommand(command string, env []string, dir string) (string, error) {
 		if !filepath.IsAbs(d) {
 			continue // a relative PATH entry would depend on the working directory
 		}
-		path := filepath.Join(d, command)
-		if checkExecutable(path) == nil {
+		if path, err := findExecutable(filepath.Join(d, command)); err == nil {
 			return path, nil
 		}
 	}
@@ -309,7 +256,7 @@ func (e *CommandNotFoundError) Error() string {
 		path = "(empty)"
 	}
 	return fmt.Sprintf("command %q not found in PATH %s; give its absolute path in mcp.json, as `mcptray setup` does "+
-		"(`command -v %s` in a terminal prints it), or see the servers' PATH in `mcptray status --json`", e.Command, path, e.Command)
+		"(`%s %s` in a terminal prints it), or see the servers' PATH in `mcptray status --json`", e.Command, path, whichCommand, e.Command)
 }
 
 // checkDir reports a working directory that cannot be one, before exec
@@ -332,31 +279,15 @@ func checkDir(dir string) error {
 	return nil
 }
 
-func checkExecutable(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errors.New("no such file")
-		}
-		return err
-	}
-	if fi.IsDir() {
-		return errors.New("is a directory")
-	}
-	if fi.Mode()&0o111 == 0 {
-		return errors.New("not executable")
-	}
-	return nil
-}
-
-// lookupEnv finds key in a KEY=VALUE list; the last one wins, as in exec.
+// lookupEnv finds key in a KEY=VALUE list (names compared as the system
+// does: sameEnvKey); the last one wins, as in exec.
 func lookupEnv(env []string, key string) (string, bool) {
 	if env == nil {
 		return "", false
 	}
 	val, found := "", false
 	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+		if k, v, ok := strings.Cut(kv, "="); ok && sameEnvKey(k, key) {
 			val, found = v, true
 		}
 	}

@@ -13,5 +13,6 @@
 // Wait first waits in the poller for the child's pidfd to become readable
 // (the child has exited), then lets exec reap it, which no longer blocks.
 // Where there is no pidfd (not Linux, or a kernel older than 5.10), it is
-// exec.Cmd.Wait.
+// exec.Cmd.Wait: on macOS a waitid, on Windows a WaitForSingleObject on
+// the process handle, each asleep in a system call as before.
 package exitwait

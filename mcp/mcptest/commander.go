@@ -130,7 +130,7 @@ func runCommand(in RunArgs) (RunResult, error) {
 	argv, _ := json.Marshal(in.Argv)
 	cmd := exec.Command(exe)
 	cmd.Env = append(commandEnv(in.ClearEnv, in.Env), ModeEnv+"=detacher", DetachArgvEnv+"="+string(argv), DetachModeEnv+"="+in.Mode)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detachedAttr()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return RunResult{}, err

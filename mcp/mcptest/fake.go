@@ -31,6 +31,8 @@
 //	daemonizer   not a server: starts the setsid'd sleeper, writes its pid,
 //	             exits
 //	hugeline     prints a 17 MiB line on stdout, then serves echo
+//	crlf         echo whose stdout lines end in "\r\n", as a Windows
+//	             program's may (see crlf.go)
 //	events       echo plus tool emit {count,method} that writes count raw
 //	             notifications with that method (default "event/test") on
 //	             stdout, params {"n": i, "title": "event i"}; also
@@ -72,6 +74,13 @@
 // The harness runs in the test's goroutines and starts none of its own.
 // The hand-written modes (hostile, laggard) share one JSON-RPC loop,
 // serveRaw (rawserver.go), which runs on the fake's main goroutine.
+//
+// The fakes build for Windows: what detaches starts its child with
+// DETACHED_PROCESS and a process group of its own instead of setsid
+// (detach_windows.go; it stays in its server's Job Object), and the
+// laggard's hold gets no SIGUSR1 there. Package fakeserver is the fakes as
+// a program of their own (echo by default), for end-to-end tests that need
+// a server binary.
 package mcptest
 
 import (
@@ -167,6 +176,8 @@ func run(mode string) int {
 		return runOrphan()
 	case "hostile":
 		return runHostile()
+	case "crlf":
+		return runCRLF()
 	case "laggard":
 		return runLaggard()
 	case "crash":
@@ -282,7 +293,7 @@ func startSetsidSleeper() error {
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = Env("sleeper")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detachedAttr()
 	if err := cmd.Start(); err != nil {
 		return err
 	}

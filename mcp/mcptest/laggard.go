@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // runLaggard is the "laggard" mode: a stdio server written by hand that
@@ -40,7 +38,7 @@ func runLaggard() int {
 	}
 	lists := 0
 	usr1 := make(chan os.Signal, 1)
-	signal.Notify(usr1, syscall.SIGUSR1)
+	notifyHold(usr1)
 	return serveRaw(line, "fake-laggard", `{"tools":{"listChanged":true}}`, func(msg rawMessage, _ []byte) bool {
 		id := string(msg.ID)
 		switch msg.Method {

@@ -17,5 +17,7 @@
 //
 // Transport hands the SDK a stdin the runtime's poller waits on instead: a
 // goroutine waiting for input is parked, not in a system call, and a
-// collection never waits for it.
+// collection never waits for it. On Windows (stdin_other.go) stdin is
+// os.Stdin, read as the SDK reads it: an anonymous pipe's handle is
+// synchronous, with no poller to wait in.
 package stdioserver

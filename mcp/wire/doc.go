@@ -27,7 +27,10 @@
 //     system calls under the poller; StdioStream is an assistant's stdin
 //     and stdout handed over as two descriptors, RawListener the HTTP
 //     endpoint's listener with raw connections; HungUp polls a descriptor
-//     for its peer's end.
+//     for its peer's end. On Windows there is no raw path
+//     (rawio_windows.go): the same types take os.File's and net.Conn's own
+//     reads and writes, TryWrite writes nothing and a StreamWriter queues
+//     every line for its goroutine.
 //   - StreamWriter writes lines to an assistant's stream without making
 //     the sender wait: a non-blocking write when the socket takes it, else
 //     a queue for its goroutine; WaitRoom lets the reader of that

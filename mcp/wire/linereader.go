@@ -50,7 +50,8 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 	return &LineReader{br: bufio.NewReaderSize(r, size), max: max}
 }
 
-// Next returns the next line without its line ending. The line is valid
+// Next returns the next line without its line ending, "\n" or "\r\n" (a
+// Windows program may write either). The line is valid
 // until the following call. When a line is longer than max bytes it is
 // dropped and next returns its length in skipped instead (line is nil).
 // At the end of the stream a last unterminated line is returned first, then

@@ -180,18 +180,3 @@ func (s *stdioStream) Close() error                { return errors.Join(s.in.Clo
 
 // SyscallConn is out's.
 func (s *stdioStream) SyscallConn() (syscall.RawConn, error) { return s.out.f.SyscallConn() }
-
-// pollFd is struct pollfd of poll(2), for hungUp; the flags have the same
-// values on Linux and the BSDs.
-type pollFd struct {
-	fd      int32
-	events  int16
-	revents int16
-}
-
-const (
-	pollOut  = 0x4
-	pollErr  = 0x8
-	pollHup  = 0x10
-	pollNval = 0x20
-)
