@@ -195,6 +195,9 @@ func New(opts Options) (*Core, error) {
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating data dir: %w", err)
 	}
+	if err := makePrivate(opts.DataDir); err != nil { // Windows: a DACL; Unix: 0700 above
+		return nil, err
+	}
 	lock, err := lockInstance(opts.DataDir)
 	if err != nil {
 		return nil, err

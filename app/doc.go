@@ -19,4 +19,12 @@
 // package app/trust; trust_core.go gives it what it needs of the core
 // (callbacks that take the core's mutex, never called with trust's lock
 // held) and keeps the core's methods over it (ApproveServer).
+//
+// On Windows the control API is a named pipe (app/control), the instance
+// lock is LockFileEx on DATA/mcptray.lock (instance_windows.go), the data
+// dir gets a protected DACL that grants the user alone, which every file
+// in it (endpoint.json, the database, the logs) inherits
+// (private_windows.go), and the daemon log points the standard handles
+// at its file, letting them go before each rotation's rename
+// (daemonlog_windows.go). macOS runs the Unix code.
 package app

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/mcptray/mcptray/app/config"
@@ -159,6 +158,8 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 		host = "[" + host + "]"
 	}
 	url := fmt.Sprintf("http://%s:%d/mcp", host, port)
+	// The user's alone: 0600 on Unix, the data dir's inherited DACL on
+	// Windows (makePrivate).
 	ep, _ := json.Marshal(Endpoint{URL: url, PID: os.Getpid()})
 	if err := config.WriteAtomic(endpointPath(c.opts.DataDir), append(ep, '\n')); err != nil {
 		c.log.Warn("writing endpoint.json", "err", err)
@@ -174,7 +175,7 @@ func (c *Core) startHTTP(addr, token string) (*http.Server, error) {
 // status and the Assistants tab, never find out by a failing client.
 func listenHTTP(addr string) (ln net.Listener, warning string, err error) {
 	ln, err = net.Listen("tcp", addr)
-	if err == nil || !errors.Is(err, syscall.EADDRINUSE) {
+	if err == nil || !addrInUse(err) {
 		return ln, "", err
 	}
 	host, port, _ := net.SplitHostPort(addr)

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -380,7 +379,9 @@ func TestInboxServerCrashClosesRequest(t *testing.T) {
 	c := openRPC(t, h, "", "")
 	reply := asyncCall(c, "ask__login", map[string]any{"user": "ada"})
 	req := nextEvent(t, events, inbox.Added).Request
-	syscall.Kill(pid, syscall.SIGKILL)
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
 	ev := nextEvent(t, events, inbox.Closed)
 	if ev.Request.ID != req.ID || ev.Outcome != "cancel" || ev.By != inbox.ClosedByServer {
 		t.Errorf("closed: %+v", ev)

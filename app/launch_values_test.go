@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -113,7 +112,9 @@ func TestChangedWrapperNeedsApprovalAtRestart(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script+"# changed\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	syscall.Kill(pid, syscall.SIGKILL)
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
 	req := nextLaunch(t, h, "a")
 	st := h.wait("a needs approval", stateIs("a", control.StateNeedsApproval))
 	s, _ := find(st, "a")

@@ -75,6 +75,10 @@ type rotatingFile struct {
 	shared bool
 	// opened, when set, is called with each file opened (under mu).
 	opened func(*os.File)
+	// released, when set, is called (under mu) once the file is closed
+	// for a rotation, before it is renamed: Windows renames no file that
+	// is open, and the daemon log's standard handles let go of it there.
+	released func()
 
 	mu   sync.Mutex // guards f and size
 	f    *os.File
@@ -99,6 +103,9 @@ func (r *rotatingFile) Write(p []byte) (int, error) {
 	if r.size > 0 && r.size+int64(len(p)) > r.max {
 		r.f.Close()
 		r.f = nil
+		if r.released != nil {
+			r.released()
+		}
 		os.Rename(r.path, r.path+".1")
 		if err := r.open(os.O_TRUNC); err != nil {
 			return 0, err

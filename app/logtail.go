@@ -16,7 +16,7 @@ import (
 // lines until ctx ends, following rotation (<name>.log → <name>.log.1).
 func TailLog(ctx context.Context, data, name string, w io.Writer, follow bool) error {
 	path := LogPath(data, name)
-	f, err := os.Open(path)
+	f, err := openLog(path)
 	if err != nil && !(follow && errors.Is(err, os.ErrNotExist)) {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("no log for %q yet (%s)", name, path)
@@ -53,11 +53,11 @@ func TailLog(ctx context.Context, data, name string, w io.Writer, follow bool) e
 		// Reopen when the file was rotated or created since.
 		if st, err := os.Stat(path); err == nil {
 			if f == nil {
-				f, _ = os.Open(path)
+				f, _ = openLog(path)
 			} else if fst, err := f.Stat(); err == nil && !os.SameFile(st, fst) {
 				io.Copy(w, f) // the rest of the rotated file
 				f.Close()
-				f, _ = os.Open(path)
+				f, _ = openLog(path)
 			}
 		}
 		if f != nil {

@@ -12,13 +12,13 @@ import (
 )
 
 // openBrowser opens url in the person's browser: $BROWSER when set (a
-// command, or a list separated by ":"; "%s" in it is replaced by the URL,
-// else the URL is the last argument), else the desktop's opener. It
-// returns once the opener has started.
+// command, or a list separated by ":", ";" on Windows; "%s" in it is
+// replaced by the URL, else the URL is the last argument), else the
+// desktop's opener. It returns once the opener has started.
 func openBrowser(url string) error {
 	if b := os.Getenv("BROWSER"); b != "" {
 		var errs []error
-		for cmdline := range strings.SplitSeq(b, ":") {
+		for cmdline := range strings.SplitSeq(b, string(os.PathListSeparator)) {
 			args := strings.Fields(cmdline)
 			if len(args) == 0 {
 				continue

@@ -8,13 +8,23 @@ import (
 )
 
 // DefaultDataDir is where mcptray keeps its database, logs and socket unless
-// --data or MCPTRAY_DATA says otherwise: $XDG_STATE_HOME/mcptray (default
-// ~/.local/state/mcptray) on Linux, the user config dir elsewhere.
+// --data says otherwise: MCPTRAY_DATA when set, else [SystemDataDir].
 func DefaultDataDir() (string, error) {
 	if d := os.Getenv("MCPTRAY_DATA"); d != "" {
 		return filepath.Abs(d)
 	}
-	if runtime.GOOS == "linux" {
+	return SystemDataDir()
+}
+
+// SystemDataDir is the platform's place for mcptray's data, whatever
+// MCPTRAY_DATA says: $XDG_STATE_HOME/mcptray (default
+// ~/.local/state/mcptray) on Linux, %LOCALAPPDATA%\mcptray on Windows
+// (os.UserCacheDir: machine-local, not roamed like %APPDATA%, where
+// mcp.json is), and the user config dir's mcptray/data elsewhere (macOS:
+// ~/Library/Application Support/mcptray/data, beside mcp.json).
+func SystemDataDir() (string, error) {
+	switch runtime.GOOS {
+	case "linux":
 		if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
 			return filepath.Join(d, "mcptray"), nil
 		}
@@ -23,6 +33,12 @@ func DefaultDataDir() (string, error) {
 			return "", errors.New("no home directory: set --data or MCPTRAY_DATA")
 		}
 		return filepath.Join(home, ".local", "state", "mcptray"), nil
+	case "windows":
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return "", errors.New("no %LOCALAPPDATA%: set --data or MCPTRAY_DATA")
+		}
+		return filepath.Join(d, "mcptray"), nil
 	}
 	d, err := os.UserConfigDir()
 	if err != nil {

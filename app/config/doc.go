@@ -69,6 +69,15 @@
 // stays. [Default], [DefaultPath] and [EnsureDefault] make the first-run
 // file.
 //
+// Where things are: mcp.json in os.UserConfigDir()/mcptray ([DefaultPath]:
+// ~/.config/mcptray on Linux, %APPDATA%\mcptray on Windows,
+// ~/Library/Application Support/mcptray on macOS); the data dir
+// ([DefaultDataDir], [SystemDataDir]) in ~/.local/state/mcptray on Linux,
+// %LOCALAPPDATA%\mcptray on Windows (machine-local: a database, logs and
+// a lock have no place in a roaming profile) and
+// ~/Library/Application Support/mcptray/data on macOS (beside mcp.json,
+// in a folder of its own).
+//
 // The package is pure Go: it starts no goroutines and holds no state between
 // calls, except the per-process key that [Server.Fingerprint] hashes with,
 // the cache of launch files' hashes, and each [File]'s mutex, held by the

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 
 	"github.com/mcptray/mcptray/app/config"
 )
@@ -27,9 +26,9 @@ type Client struct {
 // Dial connects to the instance that owns data dir data.
 func Dial(data string) (*Client, error) {
 	sock := SocketPath(data)
-	conn, err := net.Dial("unix", sock)
+	conn, err := dialProbe(sock)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, errConnRefused) {
+		if notRunning(err) {
 			return nil, fmt.Errorf("%w (no instance on %s)", ErrNotRunning, sock)
 		}
 		return nil, fmt.Errorf("connecting to %s: %w", sock, err)
@@ -37,8 +36,7 @@ func Dial(data string) (*Client, error) {
 	conn.Close()
 	return &Client{sock: sock, http: &http.Client{Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
+			return dialSocket(ctx, sock)
 		},
 	}}}, nil
 }
@@ -135,8 +133,7 @@ func (cl *Client) OpenMCP(ctx context.Context, server, tools string) (io.ReadWri
 // upgrade asks the instance for an MCP session (POST /v1/mcp) and switches
 // the control connection to the upgrade protocol.
 func (cl *Client) upgrade(ctx context.Context, protocol, server, tools string) (*bufferedConn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", cl.sock)
+	conn, err := dialSocket(ctx, cl.sock)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", cl.sock, err)
 	}

@@ -3,14 +3,15 @@ package control
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/internal/testkit"
 )
 
 // backend is a Backend whose methods the test sets; one it leaves nil
@@ -24,6 +25,8 @@ type backend struct {
 	forgetInput func(string) error
 	replace     func(old, new []byte) error
 	setEnabled  func(string, bool) error
+	serveMCP    func(context.Context, io.ReadWriteCloser) error
+	toolsMode   string
 
 	mu      sync.Mutex
 	peer    Peer
@@ -40,6 +43,10 @@ func (b *backend) SetEnabled(name string, on bool) error {
 	return b.setEnabled(name, on)
 }
 func (b *backend) ProcStart(int) uint64 { return 1 }
+func (b *backend) ToolsMode() string    { return b.toolsMode }
+func (b *backend) ServeMCP(ctx context.Context, rw io.ReadWriteCloser, _, _ string) error {
+	return b.serveMCP(ctx, rw)
+}
 func (b *backend) InspectPeer(pid int, _ uint64) Peer {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -57,7 +64,7 @@ func (b *backend) RecordRefusal(p Peer, what, request string) {
 // returns a Client of it.
 func serve(t *testing.T, b Backend) (*Client, string) {
 	t.Helper()
-	data := t.TempDir()
+	data := testkit.TempDir(t)
 	ln, err := Listen(data)
 	if err != nil {
 		t.Fatal(err)
@@ -75,23 +82,9 @@ func serve(t *testing.T, b Backend) (*Client, string) {
 
 func TestDialWithNoInstance(t *testing.T) {
 	t.Parallel()
-	_, err := Dial(t.TempDir())
+	_, err := Dial(testkit.TempDir(t))
 	if !errors.Is(err, ErrNotRunning) {
 		t.Errorf("Dial = %v, want ErrNotRunning", err)
-	}
-}
-
-func TestListenSocketMode(t *testing.T) {
-	t.Parallel()
-	data := t.TempDir()
-	ln, err := Listen(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	fi, err := os.Stat(SocketPath(data))
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("socket mode = %v, %v; want 0600", fi, err)
 	}
 }
 

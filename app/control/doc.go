@@ -3,6 +3,20 @@
 // [Client]. The CLI, the tests and a second `mcptray` use the client; the
 // running instance serves the API.
 //
+// On Windows the socket is a named pipe (github.com/Microsoft/go-winio;
+// socket_windows.go): \\.\pipe\mcptray-<user> for the system data dir
+// (config.SystemDataDir, %LOCALAPPDATA%\mcptray), and
+// \\.\pipe\mcptray-<user>-<hash> for any other --data, hash being 12 hex
+// digits of the SHA-256 of its absolute, cleaned, lower-cased path: pipe
+// names are one namespace for the machine, and tests run several
+// instances at once. Its DACL is protected and grants the current user
+// alone (D:P(A;;GA;;;<SID>)). Listen dials the pipe first (another
+// instance there is an error) and, under Wine only, keeps one connection
+// to it open for the listener's life (Wine hands the first client a
+// placeholder instance that is never accepted). connect relays its stdio
+// there (no SCM_RIGHTS): ServeStdio half-closes with a zero-byte message,
+// so the pipe is in message mode.
+//
 // # Contract
 //
 // The server side is a [Handler] over a [Backend], what the API needs from
@@ -18,7 +32,8 @@
 // tool switches, answers, forgetting an input, setting or removing a
 // secret and PUT /v1/config are refused (403) to a process that is one of
 // mcptray's servers or descends from one (peer.go). The peer is taken from
-// the socket when the connection opens (SO_PEERCRED on Linux) and judged
+// the socket when the connection opens (SO_PEERCRED on Linux,
+// LOCAL_PEERPID on macOS, GetNamedPipeClientProcessId on Windows) and judged
 // by the Backend (InspectPeer) for each such request; a refusal is the
 // Backend's to log and show (RecordRefusal).
 //

@@ -140,6 +140,14 @@ func (h *Handler) routes() {
 // stream on the control socket.
 const mcpUpgrade = "mcp-stdio"
 
+// fdsUpgrade is the Upgrade token with which `mcptray connect` hands its
+// own stdin and stdout to the instance (SCM_RIGHTS on the control socket)
+// instead of relaying every byte: the assistant's pipes then lead straight
+// into the gateway, and connect only waits. It saves a process hop per
+// message (see cli/bench_gateway_test.go). Unix only (fds_unix.go):
+// Windows relays.
+const fdsUpgrade = "mcp-fds"
+
 // serveMCPUpgrade turns a control connection into an MCP session with the
 // gateway: `mcptray connect` pipes the assistant's stdio through it.
 func (h *Handler) serveMCPUpgrade(w http.ResponseWriter, r *http.Request) {

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows && !darwin
 
 package control
 
@@ -7,7 +7,7 @@ import (
 	"net"
 )
 
-// peerPID has no check here yet: every peer counts as the person's. The
-// ports add theirs (macOS: LOCAL_PEERPID; Windows, a named pipe:
-// GetNamedPipeClientProcessId) with downstream.InspectPeer's ancestry walk.
+// peerPID has no check here (the BSDs): every peer counts as the
+// person's. Linux reads SO_PEERCRED, macOS LOCAL_PEERPID, Windows the
+// named pipe's client (GetNamedPipeClientProcessId).
 func peerPID(net.Conn) (int, error) { return 0, errors.ErrUnsupported }

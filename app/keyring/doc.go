@@ -13,7 +13,12 @@
 // [SetSecret], [RemoveSecret], [SecretNames] and [Secret] keep and read
 // them (the CLI without an instance, app's Core with one), each waiting
 // for the keyring at most [Timeout]; where the keyring cannot be searched,
-// the names are kept in the entry keyring-index (secrets.go). The names
+// the names are kept in the entry keyring-index (secrets.go). The Secret
+// Service is searched (list_unix.go), and on Windows the Credential
+// Manager is enumerated (github.com/danieljoos/wincred, go-keyring's own
+// dependency there; list_windows.go): go-keyring stores target
+// "mcptray:<name>", which holds at most 2560 bytes ([ErrTooLarge] past it).
+// Only the Keychain cannot be listed. The names
 // and values they take are app/config's rules (config.CheckSecretName,
 // config.MaxSecretValue).
 //

@@ -25,8 +25,8 @@ var (
 	ErrTooLarge = errors.New("the value is too large for the keyring")
 
 	// ErrListUnsupported means this platform's keyring cannot list its
-	// entries (go-keyring has no list for the Keychain or the Credential
-	// Manager); only the Secret Service can.
+	// entries: the Keychain (go-keyring has no list; the Secret Service
+	// and the Credential Manager are listed here).
 	ErrListUnsupported = errors.New("this keyring cannot list its entries")
 )
 

@@ -10,6 +10,9 @@ import (
 	ss "github.com/zalando/go-keyring/secret_service"
 )
 
+// listable: List searches the keyring here.
+const listable = true
+
 // List returns the names of the entries (under Service) that start with
 // prefix, sorted, without the prefix. Values are not read. On the Secret
 // Service it searches the collection go-keyring stores in (the login

@@ -15,9 +15,10 @@ import (
 // Settings tab, or by any tool that writes the keyring.
 //
 // go-keyring cannot list entries, so the names are kept twice: the Secret
-// Service is searched (service=mcptray, username keyring/…), which also
+// Service is searched (service=mcptray, username keyring/…) and the
+// Credential Manager enumerated (target mcptray:keyring/…), which also
 // finds entries other tools stored; where the keyring cannot be searched
-// (Keychain, Credential Manager), the list is the index entry
+// (the Keychain), the list is the index entry
 // keyring-index (a JSON list of names, never a value) that SetSecret and
 // RemoveSecret keep on every platform. See docs/secrets.md.
 
@@ -49,12 +50,18 @@ func SetSecret(name, value string) error {
 	if err != nil {
 		return err
 	}
-	return updateSecretIndex(func(names []string) []string {
+	err = updateSecretIndex(func(names []string) []string {
 		if slices.Contains(names, name) {
 			return names
 		}
 		return append(names, name)
 	})
+	if listable && errors.Is(err, ErrTooLarge) {
+		// The Credential Manager holds 2560 bytes an entry: about 100
+		// names. Where the keyring is listed, the index is not read.
+		return nil
+	}
+	return err
 }
 
 // RemoveSecret deletes ${keyring:name} from the OS keyring, without a

@@ -18,4 +18,8 @@
 // terminal and with $SHELL set. Apply merges what Read returned into an
 // environment. Nothing here logs: the values are the caller's to keep
 // out of logs (only PATH may be shown).
+//
+// On Windows nothing is read: Wanted says why (a desktop-started program
+// has the user's PATH there), and `mcptray status` shows it as the login
+// shell's state "off" with that detail.
 package loginenv

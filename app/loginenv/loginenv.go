@@ -80,8 +80,12 @@ type Decision struct {
 // never; $SHELL must be set to an absolute path; MCPTRAY_LOGIN_SHELL=on
 // always then; else only without a controlling terminal (a terminal's
 // environment already has the shell's PATH; CI has no terminal either,
-// which is why stdin or stderr not being a TTY is not the test).
+// which is why stdin or stderr not being a TTY is not the test). Windows
+// never reads one (proc_windows.go), whatever MCPTRAY_LOGIN_SHELL says.
 func Wanted(getenv func(string) string) Decision {
+	if noLoginShell != "" {
+		return Decision{Why: noLoginShell}
+	}
 	override := strings.ToLower(strings.TrimSpace(getenv(OverrideEnv)))
 	switch override {
 	case "off", "0", "false", "no":

@@ -9,6 +9,9 @@ import (
 	"syscall"
 )
 
+// noLoginShell is empty: Unix reads the login shell by Wanted's rule.
+const noLoginShell = ""
+
 // setGroup starts the shell in a session of its own: a process group to
 // kill at the timeout, and no controlling terminal — an interactive shell
 // started in a background group of mcptray's terminal (MCPTRAY_LOGIN_SHELL=on

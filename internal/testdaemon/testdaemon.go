@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -149,14 +148,14 @@ func (in *Instance) Start() {
 	in.Cmd.Env = append(append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1", "MCPTRAY_LOGIN_SHELL=off"), in.Env...)
 	in.Stderr = new(SyncBuffer)
 	in.Cmd.Stderr = in.Stderr
-	in.Cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // gone with the test binary
+	dieWithParent(in.Cmd) // gone with the test binary
 	if err := in.Cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	in.Exited = make(chan struct{})
 	go func() { in.Cmd.Wait(); close(in.Exited) }()
 	t.Cleanup(func() {
-		in.Cmd.Process.Signal(syscall.SIGTERM)
+		terminate(in.Cmd.Process)
 		select {
 		case <-in.Exited:
 		case <-time.After(30 * time.Second):
@@ -181,10 +180,11 @@ func (in *Instance) Start() {
 	}
 }
 
-// Stop sends SIGTERM and waits for the daemon to exit.
+// Stop sends SIGTERM (Windows: ends the process) and waits for the
+// daemon to exit.
 func Stop(t *testing.T, in *Instance) {
 	t.Helper()
-	in.Cmd.Process.Signal(syscall.SIGTERM)
+	terminate(in.Cmd.Process)
 	select {
 	case <-in.Exited:
 	case <-time.After(30 * time.Second):

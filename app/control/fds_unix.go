@@ -1,3 +1,5 @@
+//go:build unix
+
 package control
 
 import (
@@ -10,13 +12,6 @@ import (
 
 	"github.com/mcptray/mcptray/mcp/wire"
 )
-
-// fdsUpgrade is the Upgrade token with which `mcptray connect` hands its
-// own stdin and stdout to the instance (SCM_RIGHTS on the control socket)
-// instead of relaying every byte: the assistant's pipes then lead straight
-// into the gateway, and connect only waits. It saves a process hop per
-// message (see cli/bench_gateway_test.go).
-const fdsUpgrade = "mcp-fds"
 
 // serveHandedStdio receives the two descriptors, serves the gateway on them
 // and closes conn when the session ends, which is connect's cue to exit.

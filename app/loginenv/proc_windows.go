@@ -1,8 +1,11 @@
-//go:build !unix
-
 package loginenv
 
 import "os/exec"
+
+// noLoginShell is why Windows reads no login shell: a program the
+// desktop starts there already has the user's PATH (from the registry),
+// so servers get mcptray's own environment.
+const noLoginShell = "Windows: servers get mcptray's own environment, which has the user's PATH there"
 
 func setGroup(*exec.Cmd) {}
 

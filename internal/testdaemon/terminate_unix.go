@@ -1,0 +1,11 @@
+//go:build unix
+
+package testdaemon
+
+import (
+	"os"
+	"syscall"
+)
+
+// terminate asks the daemon to stop (SIGTERM: a graceful shutdown).
+func terminate(p *os.Process) error { return p.Signal(syscall.SIGTERM) }
