@@ -32,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # once (seconds cold), then from the build cache.
 TESTFMT := .cache/testfmt
 
-.PHONY: all deps build build-headless google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check
+.PHONY: all deps build build-headless build-windows build-macos-headless package-macos google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check package-windows package-windows-check
 
 all: build
 
@@ -55,6 +55,49 @@ build-headless: google
 
 google:
 	$(HEADLESS) build -o $(GOOGLE_BIN) ./cmd/mcptray-google
+
+# Windows, cross-compiled here (docs/windows.md): bin/mcptray.exe, the tray
+# app, with cgo — Fyne's GLFW and GL driver are C — through mingw-w64's
+# x86_64-w64-mingw32-gcc (apt: gcc-mingw-w64-x86-64; scripts/deps.sh);
+# bin/mcptray-google.exe, pure Go. The first cgo build compiles GLFW and
+# Fyne for Windows (≈ 7 min on 2 busy cores), then the build cache keeps
+# them: keep these flags as they are (no -trimpath, no tags), or it
+# starts over. A console program, like bin/mcptray: the CLI prints in
+# cmd and PowerShell, and assistants start `mcptray.exe connect` with
+# pipes either way.
+WINDOWS := env GOOS=windows GOARCH=amd64
+WINDOWS_CGO := $(WINDOWS) CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc
+build-windows: deps
+	$(WINDOWS_CGO) $(GO) build $(STAMP) -o bin/mcptray.exe .
+	$(WINDOWS) CGO_ENABLED=0 $(GO) build -o bin/mcptray-google.exe ./cmd/mcptray-google
+
+# macOS, as far as Linux can build it: the headless mcptray and
+# mcptray-google for Apple silicon and Intel, in bin/darwin-ARCH/. Fyne on
+# macOS needs cgo and Apple's SDK, so the tray app is built on a Mac
+# (package-macos). CI runs this to keep every OS-specific file's darwin
+# twin compiling.
+MACOS_ARCHES := arm64 amd64
+build-macos-headless:
+	for arch in $(MACOS_ARCHES); do \
+		env GOOS=darwin GOARCH=$$arch CGO_ENABLED=0 $(GO) build -tags headless $(STAMP) -o bin/darwin-$$arch/mcptray .; \
+		env GOOS=darwin GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o bin/darwin-$$arch/mcptray-google ./cmd/mcptray-google; \
+	done
+
+# The macOS app, on a Mac only (docs/macos.md): dist/mcptray.app from
+# fyne package (fyne.io/tools, run as a Go module at a fixed version;
+# FyneApp.toml gives the name, ID, icon and version), with mcptray-google
+# beside mcptray in Contents/MacOS. Needs Xcode's command line tools.
+FYNE_TOOL := fyne.io/tools/cmd/fyne@v1.7.4
+package-macos:
+	@if [[ $$(uname -s) != Darwin ]]; then \
+		echo "make package-macos runs on macOS only: fyne package needs Apple's SDK and tools (docs/macos.md)." >&2; \
+		echo "On Linux, make build-macos-headless cross-compiles the headless build." >&2; exit 1; fi
+	rm -rf dist/mcptray.app
+	mkdir -p dist
+	$(GO) run $(FYNE_TOOL) package -os darwin --release --src . --name mcptray --app-id io.github.mcptray --icon assets/icon.png
+	mv mcptray.app dist/
+	CGO_ENABLED=0 $(GO) build -o dist/mcptray.app/Contents/MacOS/mcptray-google ./cmd/mcptray-google
+	@echo "dist/mcptray.app: copy it to /Applications; the Settings tab's switch adds the LaunchAgent."
 
 # Starts the tray app; the default config is created on first run.
 run: build
@@ -143,6 +186,17 @@ uninstall:
 # those systems (README).
 package: build
 	packaging/package.sh
+
+# The Windows packages into dist/, from make build-windows's two .exe
+# (packaging/package-windows.sh): a .zip to unpack anywhere, and a per-user
+# MSI built by wixl (packaging/windows/mcptray.wxs). Made here, on Linux.
+package-windows: build-windows
+	packaging/package-windows.sh
+
+# Their check: the zip's files, the MSI's tables (msiinfo), and the MSI
+# installed, run and removed under Wine (scripts/package-windows-check.sh).
+package-windows-check: package-windows
+	scripts/package-windows-check.sh
 
 # CI's check of the .deb on this system (as root): install it, run
 # /usr/bin/mcptray, remove it (scripts/package-check.sh).

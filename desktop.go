@@ -26,5 +26,6 @@ func (d desktopUI) Notifier() events.Notifier { return d.notes }
 
 // Run blocks on the main goroutine until the UI quits or ctx ends.
 func (d desktopUI) Run(ctx context.Context, core *app.Core) error {
+	leaveOwnConsole()
 	return ui.Run(ctx, core, d.notes, sshAliases{})
 }

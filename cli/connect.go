@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/mcptray/mcptray/app"
@@ -110,7 +109,7 @@ func startInstance(ctx context.Context, f *flags, data string) (*control.Client,
 	defer logFile.Close()
 	cmd := exec.Command(exe, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting mcptray: %w", err)
 	}

@@ -15,6 +15,12 @@
 #     install);
 #   - desktop-file-utils (desktop-file-validate, for the packages' desktop
 #     entries);
+#   - Windows builds and their tests (scripts/wine.sh, make build-windows,
+#     make package-windows): wine64 (Wine 8; its loader is not on PATH),
+#     the mingw C cross-compiler gcc-mingw-w64-x86-64 (the tray app's cgo
+#     and Wine's ProcessPrng shim), and wixl and msitools (msiinfo) to
+#     build and check the MSI, zip for the other package. On a machine with the rest already there: ≈ 256 MB to download
+#     (libwine 100 MB, mingw's two gcc flavours 88 MB), ≈ 1.4 GB installed;
 #   - the en_US.UTF-8 locale (Fyne logs a locale error under C.UTF-8);
 #   - Go, only if no `go` is found: Debian's golang-go. go.mod asks for Go
 #     1.26, so that older go must fetch the newer toolchain itself
@@ -40,6 +46,8 @@ packages=(
 	# desktop-file-validate: make package and the install test check the
 	# desktop entries with it
 	desktop-file-utils
+	# Windows: the Wine harness, the mingw cgo cross-compiler, wixl/msiinfo
+	wine64 gcc-mingw-w64-x86-64 msitools wixl zip
 )
 
 # A go outside PATH (e.g. /usr/local/go when sudo resets PATH) still counts.

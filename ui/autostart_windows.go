@@ -11,26 +11,35 @@ import (
 // login.
 const runKey = `Software\Microsoft\Windows\CurrentVersion\Run`
 
-// runKeyAutostart is the "mcptray" value of the current user's Run key.
-type runKeyAutostart struct{ command string }
+// runKeyAutostart is a value of the current user's Run key: present means
+// on. Its data is the command line Windows runs at login.
+type runKeyAutostart struct{ value, command string }
 
+// defaultAutostart is the "mcptray" value of the Run key, which starts exe
+// with no arguments (the tray app).
 func defaultAutostart(exe string) (autostart, error) {
-	return runKeyAutostart{command: `"` + exe + `"`}, nil
+	return runKeyAutostart{value: "mcptray", command: `"` + exe + `"`}, nil
 }
 
-func (r runKeyAutostart) Where() string { return `HKEY_CURRENT_USER\` + runKey + `\mcptray` }
+func (r runKeyAutostart) Where() string { return `HKEY_CURRENT_USER\` + runKey + `\` + r.value }
 
 func (r runKeyAutostart) Enabled() (bool, error) {
 	k, err := registry.OpenKey(registry.CURRENT_USER, runKey, registry.QUERY_VALUE)
+	if errors.Is(err, registry.ErrNotExist) {
+		return false, nil
+	}
 	if err != nil {
 		return false, fmt.Errorf("opening the Run key: %w", err)
 	}
 	defer k.Close()
-	_, _, err = k.GetStringValue("mcptray")
+	_, _, err = k.GetStringValue(r.value)
 	if errors.Is(err, registry.ErrNotExist) {
 		return false, nil
 	}
-	return err == nil, err
+	if err != nil {
+		return false, fmt.Errorf("reading %s from the Run key: %w", r.value, err)
+	}
+	return true, nil
 }
 
 func (r runKeyAutostart) SetEnabled(on bool) error {
@@ -40,10 +49,13 @@ func (r runKeyAutostart) SetEnabled(on bool) error {
 	}
 	defer k.Close()
 	if on {
-		return k.SetStringValue("mcptray", r.command)
+		if err := k.SetStringValue(r.value, r.command); err != nil {
+			return fmt.Errorf("adding %s to the Run key: %w", r.value, err)
+		}
+		return nil
 	}
-	if err := k.DeleteValue("mcptray"); err != nil && !errors.Is(err, registry.ErrNotExist) {
-		return fmt.Errorf("removing mcptray from the Run key: %w", err)
+	if err := k.DeleteValue(r.value); err != nil && !errors.Is(err, registry.ErrNotExist) {
+		return fmt.Errorf("removing %s from the Run key: %w", r.value, err)
 	}
 	return nil
 }

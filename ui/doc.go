@@ -17,7 +17,19 @@
 // notify.go decides what a desktop notification says and how long it
 // stays; notify_linux.go sends it over org.freedesktop.Notifications from
 // a goroutine of its own (started in Run, ended before Run returns, after
-// withdrawing what is still shown).
+// withdrawing what is still shown), behind noticeQueue (notifyqueue.go).
+//
+// On Windows and macOS the tray is Fyne's (systray_other.go, with the PNG
+// icons: Fyne cannot turn its SVG default into a Windows .ico) and always
+// has a host (trayhost_other.go); on Linux it is fyne.io/systray over
+// D-Bus (systray_linux.go, trayhost_linux.go). On Windows notifications
+// are toasts that expire, are replaced by key and are withdrawn
+// (notify_windows.go: one goroutine, like Linux's, runs a PowerShell
+// script per batch, the texts in base64), and autostart is a value of
+// the Run key (autostart_windows.go). On macOS notifications are Fyne's
+// (notify_other.go: they neither expire nor are withdrawn) and autostart
+// is a LaunchAgent (autostart.go). Fyne's loop dozes on Linux only
+// (doze.go).
 //
 // Threading: widgets are touched only on the Fyne main goroutine. Each
 // core subscription has one goroutine that applies what it receives through

@@ -29,6 +29,11 @@ const (
 // childDone is what the child prints once Run has returned.
 const childDone = "ui.Run returned: "
 
+// startEnv is the environment the tests started with, before TestMain
+// moved HOME: a go command run by a test finds the build and module
+// caches there.
+var startEnv []string
+
 // TestMain makes this test binary, besides the tests: the watchdog and the
 // fake MCP servers the real core starts, and (childEnv) the app itself.
 func TestMain(m *testing.M) {
@@ -37,6 +42,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(runChild())
 	}
+	startEnv = os.Environ()
 	// Fyne writes preferences and font caches under HOME.
 	home, err := os.MkdirTemp("", "mcptray-ui-test-home")
 	if err != nil {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 	"unicode"
 
@@ -124,4 +126,21 @@ func lowerFirst(s string) string {
 		r[0] = unicode.ToLower(r[0])
 	}
 	return string(r)
+}
+
+// cachedIcon writes the app's icon where Fyne keeps it for its own
+// notifications (the user cache dir, fyne/<app ID>/icon.png) and returns
+// its path; "" when there is none.
+func cachedIcon(a fyne.App) string {
+	icon := a.Icon()
+	cache, err := os.UserCacheDir()
+	if icon == nil || err != nil {
+		return ""
+	}
+	dir := filepath.Join(cache, "fyne", a.UniqueID())
+	path := filepath.Join(dir, "icon.png")
+	if os.MkdirAll(dir, 0o700) != nil || os.WriteFile(path, icon.Content(), 0o600) != nil {
+		return ""
+	}
+	return path
 }

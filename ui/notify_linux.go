@@ -3,9 +3,6 @@ package ui
 import (
 	"context"
 	"log"
-	"os"
-	"path/filepath"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -21,9 +18,6 @@ const (
 	// notifyCallTimeout bounds one call to the notification daemon (a bus
 	// with no daemon may try to activate one for 25 s).
 	notifyCallTimeout = 5 * time.Second
-	// maxQueuedNotices is how many posts may wait for the daemon; more are
-	// dropped (a withdrawal is always kept).
-	maxQueuedNotices = 64
 )
 
 // systemNotifications is the desktop's notification service: on Linux
@@ -40,109 +34,28 @@ func systemNotifications(a fyne.App) notificationService {
 	return newBusNotifications(conn, a.UniqueID(), func() string { return cachedIcon(a) })
 }
 
-// cachedIcon writes the app's icon where Fyne keeps it for its own
-// notifications (the user cache dir, fyne/<app ID>/icon.png) and returns
-// its path; "" when there is none.
-func cachedIcon(a fyne.App) string {
-	icon := a.Icon()
-	cache, err := os.UserCacheDir()
-	if icon == nil || err != nil {
-		return ""
-	}
-	dir := filepath.Join(cache, "fyne", a.UniqueID())
-	path := filepath.Join(dir, "icon.png")
-	if os.MkdirAll(dir, 0o700) != nil || os.WriteFile(path, icon.Content(), 0o600) != nil {
-		return ""
-	}
-	return path
-}
-
 // busNotifications sends notices to org.freedesktop.Notifications. post
-// and withdraw queue an operation; one goroutine (run, started by
-// newBusNotifications, ended by close) makes the calls in order and owns
-// the ids of the notices shown, so a withdrawal that follows a post
-// closes what that post showed even when the daemon had not answered it
-// yet.
+// and withdraw queue an operation (noticeQueue); one goroutine (run,
+// started by newBusNotifications, ended by close) makes the calls in order
+// and owns the ids of the notices shown, so a withdrawal that follows a
+// post closes what that post showed even when the daemon had not answered
+// it yet.
 type busNotifications struct {
+	noticeQueue
 	conn    *dbus.Conn
 	appName string
 	icon    func() string // the icon's path; called once, by run
-
-	mu     sync.Mutex
-	queue  []notifyOp    // guarded by mu
-	posts  int           // posts in queue; guarded by mu
-	closed bool          // guarded by mu
-	wake   chan struct{} // a value when queue or closed changed (cap 1)
-	done   chan struct{} // closed when run has returned
-}
-
-// notifyOp is one queued operation: a post of n, or a withdrawal of n.key.
-type notifyOp struct {
-	withdraw bool
-	n        notice
 }
 
 func newBusNotifications(conn *dbus.Conn, appName string, icon func() string) *busNotifications {
-	b := &busNotifications{conn: conn, appName: appName, icon: icon,
-		wake: make(chan struct{}, 1), done: make(chan struct{})}
-	go b.run()
+	b := &busNotifications{conn: conn, appName: appName, icon: icon}
+	b.start(b.run)
 	return b
-}
-
-func (b *busNotifications) post(n notice) { b.add(notifyOp{n: n}) }
-
-func (b *busNotifications) withdraw(key string) {
-	if key != "" {
-		b.add(notifyOp{withdraw: true, n: notice{key: key}})
-	}
-}
-
-func (b *busNotifications) add(op notifyOp) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed || (!op.withdraw && b.posts >= maxQueuedNotices) {
-		return
-	}
-	if !op.withdraw {
-		b.posts++
-	}
-	b.queue = append(b.queue, op)
-	b.signal()
-}
-
-// signal wakes run; called with mu held.
-func (b *busNotifications) signal() {
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
-}
-
-// close withdraws the notices still shown by key (their requests end with
-// the app), waits for that and disconnects.
-func (b *busNotifications) close() {
-	b.mu.Lock()
-	if !b.closed {
-		b.closed = true
-		b.signal()
-	}
-	b.mu.Unlock()
-	<-b.done
-}
-
-// take returns the queued operations and whether close was called.
-func (b *busNotifications) take() ([]notifyOp, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ops := b.queue
-	b.queue, b.posts = nil, 0
-	return ops, b.closed
 }
 
 // run makes the calls, in order, and forgets a notice the daemon reports
 // closed (expired, dismissed).
 func (b *busNotifications) run() {
-	defer close(b.done)
 	defer b.conn.Close()
 	shown := map[string]uint32{} // key → the daemon's id of the notice shown with it
 	signals := make(chan *dbus.Signal, 16)

@@ -17,6 +17,13 @@ type trayHost interface {
 	setIcon(fyne.Resource)
 }
 
+// systemTrayHost is the real tray: a trayHost that is closed when the app
+// ends. systemTray (trayhost_linux.go, trayhost_other.go) makes it.
+type systemTrayHost interface {
+	trayHost
+	close()
+}
+
 // trayMenu is the tray's menu: Fyne's menu model, plus which items are
 // checkboxes, checked or not (Fyne's model only knows checked items, so
 // an unchecked checkbox would look like a plain item).

@@ -8,13 +8,6 @@ import (
 	"github.com/godbus/dbus/v5"
 )
 
-// systemTrayHost is the real tray: a trayHost that is closed when the app
-// ends.
-type systemTrayHost interface {
-	trayHost
-	close()
-}
-
 // systemTray returns the tray host, or nil and why the app can have no
 // tray: the driver has none, or no session D-Bus is reachable (the tray
 // library, fyne.io/systray, panics on Quit without one).
