@@ -71,7 +71,3 @@ func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, g
 
 // daemonLogMax is where --log's file rotates (tests make it small).
 var daemonLogMax int64 = app.MaxLogSize
-
-func hasDisplay() bool {
-	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
-}
