@@ -32,7 +32,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # once (seconds cold), then from the build cache.
 TESTFMT := .cache/testfmt
 
-.PHONY: all deps build build-headless build-windows build-macos-headless package-macos google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check package-windows package-windows-check
+.PHONY: all deps build build-headless build-windows build-macos-headless package-macos google run test fmt-check vet lint bench fuzz clean conformance install uninstall package package-check package-windows package-windows-check test-windows
 
 all: build
 
@@ -114,7 +114,9 @@ run: build
 # build; TestHeadlessBuild reuses it) runs beside the -race one, on the core
 # the long single-file cgo compiles leave idle; its lines come after. Then a
 # line per package, the output of a failed test as go test prints it, and
-# the count: N passed, N failed, N skipped.
+# the count: N passed, N failed, N skipped. The tests include Windows'
+# under Wine (internal/wine, scripts/wine.sh): mcptray.exe end to end, and
+# every package's *_windows_test.go.
 test: deps
 	@$(GO) build -o $(TESTFMT) ./internal/testfmt
 	@$(TESTFMT) run gofmt -- $(MAKE) -s --no-print-directory fmt-check
@@ -186,6 +188,15 @@ uninstall:
 # those systems (README).
 package: build
 	packaging/package.sh
+
+# The Windows tests under Wine (internal/wine, scripts/wine.sh) with cgo:
+# the end-to-end test on make build-windows's mcptray.exe, the tray app's
+# cgo build (make test runs it on a headless mcptray.exe built without
+# cgo), and the Windows tests of the packages that need cgo (ui), which
+# make test skips: their first build compiles Fyne for Windows (≈ 7 min).
+test-windows: build-windows
+	MCPTRAY_WINDOWS_BIN=$(CURDIR)/bin MCPTRAY_WINDOWS_CGO=1 $(GO) test -count=1 -v \
+		-run '^TestWindows(EndToEnd|PackageTests)$$' ./internal/wine
 
 # The Windows packages into dist/, from make build-windows's two .exe
 # (packaging/package-windows.sh): a .zip to unpack anywhere, and a per-user

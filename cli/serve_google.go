@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 )
 
 // GoogleBinary is the executable that runs the Google servers: mcptray
@@ -34,15 +36,21 @@ func cmdServeGoogle(ctx context.Context, args []string, serve func(context.Conte
 }
 
 // googleExecutable finds mcptray-google: beside this executable (symlinks
-// resolved: bin/, /usr/bin), else on PATH.
+// resolved: bin/, /usr/bin), else on PATH. On Windows its file is
+// mcptray-google.exe, and Windows has no execute bits (os.Stat reports
+// none): a regular file of that name is it.
 func googleExecutable() (string, error) {
 	self, err := os.Executable()
 	if err == nil {
 		if real, rerr := filepath.EvalSymlinks(self); rerr == nil {
 			self = real
 		}
-		p := filepath.Join(filepath.Dir(self), GoogleBinary)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		name, runnable := GoogleBinary, fs.FileMode(0o111)
+		if runtime.GOOS == "windows" {
+			name, runnable = GoogleBinary+".exe", 0
+		}
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && (runnable == 0 || st.Mode()&runnable != 0) {
 			return p, nil
 		}
 	}

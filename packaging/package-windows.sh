@@ -8,8 +8,9 @@
 #     setup` points the assistants at it;
 #   - mcptray-VERSION-windows-amd64.msi, built by wixl (apt: wixl) from
 #     packaging/windows/mcptray.wxs: a per-user install (no administrator)
-#     into %LOCALAPPDATA%\Programs\mcptray with a Start-menu entry, removed
-#     cleanly by an uninstall.
+#     into %LOCALAPPDATA%\Programs\mcptray with a Start-menu entry (whose
+#     System.AppUserModel.ID is the app's, packaging/windows/
+#     MsiShortcutProperty.idt), removed cleanly by an uninstall.
 # VERSION is make package's (packaging/package.sh); the MSI's ProductVersion
 # is its leading X.Y.Z. scripts/package-windows-check.sh checks both.
 set -euo pipefail
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 for f in bin/mcptray.exe bin/mcptray-google.exe; do
 	[[ -f $f ]] || { echo "package-windows.sh: no $f (make build-windows makes it)" >&2; exit 1; }
 done
-for tool in wixl zip; do
+for tool in wixl msibuild zip; do
 	command -v "$tool" >/dev/null || { echo "package-windows.sh: no $tool (scripts/deps.sh installs it)" >&2; exit 1; }
 done
 
@@ -69,4 +70,8 @@ echo "dist/$name.zip"
 msi=dist/$name.msi
 (cd "$stage/$name" && wixl -a x64 -D Version="$msi_version" -D Bin=. -D Readme=README.txt \
 	-o "$OLDPWD/$msi" "$OLDPWD/packaging/windows/mcptray.wxs")
+# The Start-menu shortcut carries mcptray's app ID (the one its toasts are
+# sent under): Windows shows a desktop app's toasts only then. wixl has no
+# ShortcutProperty, so the table goes in after it (msibuild, msitools).
+msibuild "$msi" -i packaging/windows/MsiShortcutProperty.idt
 echo "$msi"

@@ -5,7 +5,8 @@
 #   - the .msi, read with msiinfo (apt: msitools): an x64 package whose
 #     summary says it needs no elevation (per user), no ALLUSERS property,
 #     the three files in INSTALLDIR = %LOCALAPPDATA%\Programs\mcptray, the
-#     Start-menu shortcut to [INSTALLDIR]mcptray.exe, and each component
+#     Start-menu shortcut to [INSTALLDIR]mcptray.exe with the app's
+#     System.AppUserModel.ID (toasts need it), and each component
 #     keyed by an HKCU value;
 #   - the .msi under Wine (scripts/wine.sh, a prefix of its own whose user
 #     is "Zoë Test"): msiexec /i /qn puts the files and the Start-menu
@@ -60,6 +61,7 @@ for f in mcptray.exe mcptray-google.exe README.txt; do
 done
 row Component $'Binaries\t{[-0-9A-F]*}\tINSTALLDIR\t4\t\treg[0-9A-F]*'
 row Component $'StartMenu\t{[-0-9A-F]*}\tProgramMenuFolder\t4\t\treg[0-9A-F]*'
+row MsiShortcutProperty $'AppUserModelID\tStartMenuShortcut\tSystem.AppUserModel.ID\tio.github.mcptray'
 row Shortcut $'StartMenuShortcut\tProgramMenuFolder\tmcptray\tStartMenu\t\\[INSTALLDIR\\]mcptray\\.exe\t.*'
 row Registry $'reg[0-9A-F]*\t1\tSoftware\\\\mcptray\\\\Installer\tBinaries\t#1\tBinaries'
 row RemoveFile $'RemoveINSTALLDIR\tBinaries\t\tINSTALLDIR\t2'

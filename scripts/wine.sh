@@ -69,8 +69,9 @@ setup() {
 		rm -rf "$prefix"
 		mkdir -p "$prefix"
 		echo "wine.sh: making the Wine prefix $prefix for \"$user\" (wineboot -i)" >&2
-		USER=$user "$wine64" wineboot -i >/dev/null 2>&1 || die "wineboot -i in $prefix failed"
-		"$wineserver" -w
+		# 9>&-: the processes wineboot leaves running must not hold the lock.
+		USER=$user "$wine64" wineboot -i >/dev/null 2>&1 9>&- || die "wineboot -i in $prefix failed"
+		"$wineserver" -w 9>&-
 		# The registry as wineboot left it, for --reset.
 		mkdir -p "$prefix/.mcptray-boot"
 		cp "$prefix"/*.reg "$prefix/.mcptray-boot/"

@@ -41,6 +41,9 @@ import (
 // app/config, which reads mcp.json and makes every edit of it, imports no
 // package of the module but the test kit in its tests: app, the gateway,
 // cli and ui use it, never the other way.
+// internal/wine, the tests of mcptray.exe under Wine, imports no package of
+// the module but the test kit: it drives the Windows build through its
+// command line, so no Linux code stands in for the Windows program.
 
 const module = "github.com/mcptray/mcptray"
 
@@ -92,6 +95,8 @@ func forbidden(from, to string) string {
 		return "the assistants' configs import no app package but app/config, and no cli"
 	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the test kit imports no package of the module"
+	case in(from, "internal/wine") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "internal/testkit"):
+		return "the Wine tests drive mcptray.exe by its command line: no package of the module but the test kit"
 	case in(from, "app/trust") && (to == module+"/app" || in(to, "app/control") || in(to, "app/events") || in(to, "cli")):
 		return "trust imports neither app, app/control, app/events nor cli"
 	case in(from, "app/control") && (in(to, "app") && !in(to, "app/control") && !in(to, "app/config") && !in(to, "app/events") && !in(to, "app/inbox") || in(to, "cli")):
@@ -263,6 +268,7 @@ func TestDepsRules(t *testing.T) {
 		m("ui/tray"):                {m("ui")},
 		m("internal/repocheck"):     {m("app"), "go/parser"},
 		m("internal/testkit"):       {m("mcp/wire")},
+		m("internal/wine"):          {m("internal/testkit"), m("app/control")},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
 		"github.com/godbus/dbus/v5": nil,
@@ -303,6 +309,7 @@ func TestDepsRules(t *testing.T) {
 		"cli imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"internal/repocheck imports " + m("app") + " (forbidden: repocheck reads the module's source, it links none of it)",
 		"internal/testkit imports " + m("mcp/wire") + " (forbidden: the test kit imports no package of the module)",
+		"internal/wine imports " + m("app/control") + " (forbidden: the Wine tests drive mcptray.exe by its command line: no package of the module but the test kit)",
 		"mcp imports " + m("app") + " (forbidden: mcp must not import app)",
 		"mcp imports " + m("store") + " (forbidden: mcp and store don't import each other)",
 		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",

@@ -30,6 +30,8 @@ var fileExts = map[string]bool{
 	"golden": true, "deb": true, "gz": true, "desktop": true, "test": true, "js": true, "ts": true,
 	"mod": true, "sum": true, "conf": true, "service": true, "html": true, "com": true, "org": true,
 	"io": true, "dev": true, "exe": true, "app": true, "tar": true, "zip": true, "d": true,
+	// Windows packaging and the Wine harness: WiX sources, MSIs, C, DLLs.
+	"wxs": true, "msi": true, "c": true, "dll": true,
 }
 
 // ref is a Go name a doc mentions: pkg or type, name, and a member of
