@@ -184,19 +184,22 @@ uninstall:
 	$(INSTALL_SH) uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
 
 # The .deb and the .tar.gz for Linux into dist/ (packaging/package.sh; nfpm
-# runs as a Go module, built once). macOS and Windows packages are made on
-# those systems (README).
+# runs as a Go module, built once). Windows': make package-windows, below;
+# macOS's are made on a Mac (make package-macos).
 package: build
 	packaging/package.sh
 
-# The Windows tests under Wine (internal/wine, scripts/wine.sh) with cgo:
-# the end-to-end test on make build-windows's mcptray.exe, the tray app's
-# cgo build (make test runs it on a headless mcptray.exe built without
-# cgo), and the Windows tests of the packages that need cgo (ui), which
-# make test skips: their first build compiles Fyne for Windows (≈ 7 min).
+# The Windows tests under Wine (internal/wine, scripts/wine.sh) that need
+# cgo, which make test skips: their first build compiles Fyne for Windows
+# (≈ 7 min cold). The end-to-end test on make build-windows's mcptray.exe,
+# the tray app's build (make test runs it on a headless mcptray.exe built
+# without cgo); the Windows tests of the packages that need cgo (ui); and
+# the tray app itself under Wine in the desktop session
+# (ui's TestTrayAppUnderWine).
 test-windows: build-windows
 	MCPTRAY_WINDOWS_BIN=$(CURDIR)/bin MCPTRAY_WINDOWS_CGO=1 $(GO) test -count=1 -v \
 		-run '^TestWindows(EndToEnd|PackageTests)$$' ./internal/wine
+	MCPTRAY_WINDOWS_BIN=$(CURDIR)/bin $(SESSION) $(GO) test -count=1 -v -run '^TestTrayAppUnderWine$$' ./ui
 
 # The Windows packages into dist/, from make build-windows's two .exe
 # (packaging/package-windows.sh): a .zip to unpack anywhere, and a per-user
