@@ -35,7 +35,7 @@ cleanup() {
 	# Each group's leader is our child: wait for them, with a watchdog that
 	# kills whatever still runs after 3 s; then kill what is left in the groups.
 	(
-		trap 'kill "$timer" 2>/dev/null; exit 0' TERM
+		trap 'kill "${timer-}" 2>/dev/null; exit 0' TERM # TERM may come before timer is set
 		sleep 3 &
 		timer=$!
 		wait "$timer"
