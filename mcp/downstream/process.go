@@ -293,3 +293,19 @@ func lookupEnv(env []string, key string) (string, bool) {
 	}
 	return val, found
 }
+
+// statFile stats path, a file a command may name, and says in a few words
+// why it is none: "no such file", "is a directory".
+func statFile(path string) (fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errors.New("no such file")
+		}
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	return fi, nil
+}

@@ -5,7 +5,6 @@ package downstream
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -106,15 +105,9 @@ func findExecutable(path string) (string, error) {
 }
 
 func checkExecutable(path string) error {
-	fi, err := os.Stat(path)
+	fi, err := statFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errors.New("no such file")
-		}
 		return err
-	}
-	if fi.IsDir() {
-		return errors.New("is a directory")
 	}
 	if fi.Mode()&0o111 == 0 {
 		return errors.New("not executable")

@@ -1,9 +1,7 @@
 package downstream
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,18 +156,10 @@ func pathExts() []string {
 	return exts
 }
 
+// checkFile: Windows runs any file (no execute bits).
 func checkFile(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errors.New("no such file")
-		}
-		return err
-	}
-	if fi.IsDir() {
-		return errors.New("is a directory")
-	}
-	return nil
+	_, err := statFile(path)
+	return err
 }
 
 // whichCommand is what prints a command's path in a terminal.
