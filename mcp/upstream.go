@@ -255,6 +255,10 @@ func (g *Gateway) ServeStream(ctx context.Context, rw io.ReadWriteCloser, opts U
 	}
 	if errors.Is(readErr, io.EOF) {
 		up.drain(ctx, conn)
+		// The answers drain waited for may still wait in the writer's
+		// queue (always so on Windows, which has no inline write): out
+		// before the stream closes.
+		w.Close()
 	}
 	conn.Close()
 	rw.Close()
