@@ -2,6 +2,7 @@ package control
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,33 +85,68 @@ func (cl *Client) SetToolEnabled(ctx context.Context, server, tool string, on bo
 }
 
 func (cl *Client) do(ctx context.Context, method, path string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, "http://mcptray"+path, nil)
+	r, err := cl.request(ctx, method, path, nil)
 	if err != nil {
 		return err
 	}
+	switch r.status {
+	case http.StatusOK:
+		if out != nil {
+			return json.Unmarshal(r.body, out)
+		}
+		return nil
+	case http.StatusNotFound:
+		return r.err(config.ErrNoServer)
+	}
+	return r.err(nil)
+}
+
+// reply is the instance's answer to one request.
+type reply struct {
+	status int    // its status code
+	text   string // and its text, "404 Not Found"
+	body   []byte
+}
+
+// request sends method path, with body as JSON unless nil, and reads the
+// whole reply.
+func (cl *Client) request(ctx context.Context, method, path string, body []byte) (reply, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://mcptray"+path, rd)
+	if err != nil {
+		return reply{}, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := cl.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("talking to mcptray: %w", err)
+		return reply{}, fmt.Errorf("talking to mcptray: %w", err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("reading reply: %w", err)
+		return reply{}, fmt.Errorf("reading reply: %w", err)
 	}
-	if resp.StatusCode != http.StatusOK {
-		var e apiError
-		if json.Unmarshal(body, &e) == nil && e.Error != "" {
-			if resp.StatusCode == http.StatusNotFound {
-				return remoteError{msg: e.Error, is: config.ErrNoServer}
-			}
-			return errors.New(e.Error)
-		}
-		return fmt.Errorf("mcptray answered %s", resp.Status)
+	return reply{status: resp.StatusCode, text: resp.Status, body: b}, nil
+}
+
+// err is the error a reply that is not a success says: the instance's
+// one-line message (else "mcptray answered STATUS"), wrapping is unless
+// nil.
+func (r reply) err(is error) error {
+	msg := fmt.Sprintf("mcptray answered %s", r.text)
+	var e apiError
+	if json.Unmarshal(r.body, &e) == nil && e.Error != "" {
+		msg = e.Error
 	}
-	if out != nil {
-		return json.Unmarshal(body, out)
+	if is != nil {
+		return remoteError{msg: msg, is: is}
 	}
-	return nil
+	return errors.New(msg)
 }
 
 // remoteError carries the instance's one-line message and the sentinel a

@@ -1,11 +1,8 @@
 package control
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -76,26 +73,12 @@ func (cl *Client) sendJSON(ctx context.Context, path string, body, out any) erro
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://mcptray"+path, bytes.NewReader(b))
+	r, err := cl.request(ctx, http.MethodPost, path, b)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := cl.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("talking to mcptray: %w", err)
+	if r.status != http.StatusOK {
+		return r.err(nil)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("reading reply: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e apiError
-		if json.Unmarshal(data, &e) == nil && e.Error != "" {
-			return fmt.Errorf("%s", e.Error)
-		}
-		return fmt.Errorf("mcptray answered %s", resp.Status)
-	}
-	return json.Unmarshal(data, out)
+	return json.Unmarshal(r.body, out)
 }

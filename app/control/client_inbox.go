@@ -2,12 +2,10 @@ package control
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 
@@ -32,36 +30,22 @@ func (cl *Client) Answer(ctx context.Context, id string, a inbox.Answer) error {
 	if err != nil {
 		return errors.New("encoding the answer: a value is not JSON")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://mcptray/v1/inbox/"+url.PathEscape(id), bytes.NewReader(body))
+	r, err := cl.request(ctx, http.MethodPost, "/v1/inbox/"+url.PathEscape(id), body)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := cl.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("talking to mcptray: %w", err)
-	}
-	defer resp.Body.Close()
-	reply, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	switch resp.StatusCode {
+	switch r.status {
 	case http.StatusOK:
 		return nil
 	case http.StatusBadRequest:
 		var b invalidAnswerBody
-		if json.Unmarshal(reply, &b) == nil && b.Reason != "" {
+		if json.Unmarshal(r.body, &b) == nil && b.Reason != "" {
 			return &inbox.InvalidAnswerError{Field: b.Field, Reason: b.Reason}
 		}
 	case http.StatusNotFound:
-		var e apiError
-		if json.Unmarshal(reply, &e) == nil && e.Error != "" {
-			return remoteError{msg: e.Error, is: inbox.ErrRequestClosed}
-		}
+		return r.err(inbox.ErrRequestClosed)
 	}
-	var e apiError
-	if json.Unmarshal(reply, &e) == nil && e.Error != "" {
-		return errors.New(e.Error)
-	}
-	return fmt.Errorf("mcptray answered %s", resp.Status)
+	return r.err(nil)
 }
 
 // WatchInbox streams inbox events: first an inbox.Added for every open

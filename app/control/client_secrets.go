@@ -1,12 +1,9 @@
 package control
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 
@@ -26,25 +23,14 @@ func (cl *Client) SecretNames(ctx context.Context) ([]string, error) {
 // it restart. The value goes in the request body, nowhere else.
 func (cl *Client) SetSecret(ctx context.Context, name, value string) error {
 	body, _ := json.Marshal(secretBody{Value: value})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, "http://mcptray/v1/secrets/"+url.PathEscape(name), bytes.NewReader(body))
+	r, err := cl.request(ctx, http.MethodPut, "/v1/secrets/"+url.PathEscape(name), body)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := cl.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("talking to mcptray: %w", err)
+	if r.status != http.StatusOK {
+		return r.err(nil)
 	}
-	defer resp.Body.Close()
-	reply, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode == http.StatusOK {
-		return nil
-	}
-	var e apiError
-	if json.Unmarshal(reply, &e) == nil && e.Error != "" {
-		return errors.New(e.Error)
-	}
-	return fmt.Errorf("mcptray answered %s", resp.Status)
+	return nil
 }
 
 // RemoveSecret asks the instance to delete ${keyring:name}; one that is

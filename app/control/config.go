@@ -1,11 +1,9 @@
 package control
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 
@@ -49,24 +47,15 @@ func (h *Handler) configRoutes(mux *http.ServeMux) {
 // new, as mcptray's own edit.
 func (cl *Client) ReplaceConfig(ctx context.Context, old, new []byte) error {
 	body, _ := json.Marshal(replaceBody{Old: old, New: new})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, "http://mcptray/v1/config", bytes.NewReader(body))
+	r, err := cl.request(ctx, http.MethodPut, "/v1/config", body)
 	if err != nil {
 		return err
 	}
-	resp, err := cl.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("talking to mcptray: %w", err)
-	}
-	defer resp.Body.Close()
-	var e apiError
-	json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&e)
-	switch {
-	case resp.StatusCode == http.StatusOK:
+	switch r.status {
+	case http.StatusOK:
 		return nil
-	case resp.StatusCode == http.StatusConflict:
-		return remoteError{msg: e.Error, is: config.ErrChanged}
-	case e.Error != "":
-		return errors.New(e.Error)
+	case http.StatusConflict:
+		return r.err(config.ErrChanged)
 	}
-	return fmt.Errorf("mcptray answered %s", resp.Status)
+	return r.err(nil)
 }
