@@ -24,6 +24,9 @@ type popup struct {
 	now    func() time.Time
 	answer func(id string, a inbox.Answer) error
 	done   func(id string) // a request was answered here
+	// onEmpty, when set, runs when the window goes: the last request
+	// left, or the person closed it (the popup's own process then ends).
+	onEmpty func()
 
 	win   fyne.Window     // nil until the first request
 	queue []inbox.Request // waiting, oldest first
@@ -76,13 +79,13 @@ func (p *popup) showFirst() {
 		p.view = nil
 		if p.win != nil {
 			p.win.SetContent(widget.NewLabel(""))
-			hideWindow(p.win)
+			p.hide()
 		}
 		return
 	}
 	if p.win == nil {
 		p.win = p.app.NewWindow("")
-		p.win.SetCloseIntercept(func() { hideWindow(p.win) })
+		p.win.SetCloseIntercept(p.hide)
 		p.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 			if p.view == nil {
 				return
@@ -106,6 +109,23 @@ func (p *popup) showFirst() {
 	showWindow(p.win)
 	p.win.RequestFocus()
 	p.win.Canvas().Focus(p.view.first())
+}
+
+// hide takes the window away (closed by hand, or nothing left to ask).
+func (p *popup) hide() {
+	hideWindow(p.win)
+	if p.onEmpty != nil {
+		p.onEmpty()
+	}
+}
+
+// raise brings the popup to the front, when it shows a request.
+func (p *popup) raise() {
+	if p.view == nil {
+		return
+	}
+	showWindow(p.win)
+	p.win.RequestFocus()
 }
 
 func (p *popup) setMore() {

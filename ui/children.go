@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"log"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// The main window and the popup are processes of their own (`mcptray
+// window`, `mcptray popup`), started by the tray app when the person
+// wants one and ended when closed: the tray app itself never creates a
+// window, so it never loads the GL driver and the fonts, and closing a
+// window gives all of that back (docs/performance.md, issue 31). They
+// speak to the tray app's core over the control API, as the CLI does
+// (app/remote), and tell it that they are open (HoldWindow), so that a
+// second click raises the window that is there rather than starting
+// another — also one left open across a restart of the tray app.
+
+// Window kinds, as the control API's window registry names them.
+const (
+	kindMain  = "main"
+	kindPopup = "popup"
+)
+
+// ChildCommand makes the command line of a window's process: kind is
+// "window" or "popup", args its flags. Nothing secret is ever in args.
+type ChildCommand func(kind string, args ...string) *exec.Cmd
+
+// ExecChildren is the ChildCommand of an installed mcptray: exe KIND
+// --config CONFIG --data DATA ARGS…
+func ExecChildren(exe, config, data string) ChildCommand {
+	return func(kind string, args ...string) *exec.Cmd {
+		return exec.Command(exe, append([]string{kind, "--config", config, "--data", data}, args...)...)
+	}
+}
+
+// children starts and ends the window's and the popup's processes.
+// Main goroutine only.
+type children struct {
+	command ChildCommand
+	// raise asks an open window of kind (main or popup) to come to the
+	// front, on tab for the main window; false: none is open.
+	raise func(kind, tab string) bool
+	// noTray is why there is no tray ("" when there is one): the window
+	// says it, and closing it quits mcptray (mainExited).
+	noTray func() string
+	// mainExited runs when the window's process ended (the person closed
+	// it, or it failed).
+	mainExited func()
+
+	live map[string]*child // by kind, while its process runs
+}
+
+// child is a window's process.
+type child struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed once it has ended
+}
+
+func newChildren(command ChildCommand, raise func(kind, tab string) bool, noTray func() string, mainExited func()) *children {
+	return &children{command: command, raise: raise, noTray: noTray, mainExited: mainExited, live: map[string]*child{}}
+}
+
+// openMain shows the main window on tab: the open one comes to the
+// front, or a process starts.
+func (c *children) openMain(tab, need string) {
+	if c.raise(kindMain, tab) || c.live[kindMain] != nil && need == "" {
+		return // open, or still starting: it opens on its own tab
+	}
+	var args []string
+	if tab != "" {
+		args = append(args, "--tab", tab)
+	}
+	if need != "" {
+		args = append(args, "--need-account", need)
+	}
+	if why := c.noTray(); why != "" {
+		args = append(args, "--no-tray", why)
+	}
+	c.start(kindMain, "window", args...)
+}
+
+// openPopup shows the waiting requests in the popup.
+func (c *children) openPopup() {
+	if c.raise(kindPopup, "") || c.live[kindPopup] != nil {
+		return // the open popup follows the inbox itself
+	}
+	c.start(kindPopup, "popup")
+}
+
+func (c *children) start(kind, command string, args ...string) {
+	cmd := c.command(command, args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // beside the tray app's own log
+	if err := cmd.Start(); err != nil {
+		log.Printf("mcptray: starting the %s: %v", command, err)
+		return
+	}
+	ch := &child{cmd: cmd, done: make(chan struct{})}
+	c.live[kind] = ch
+	go func() {
+		err := cmd.Wait()
+		close(ch.done)
+		onMain(func() {
+			if c.live[kind] == ch {
+				delete(c.live, kind)
+			}
+			if err != nil && !ended(err) {
+				log.Printf("mcptray: the %s ended: %v", command, err)
+			}
+			if kind == kindMain && c.mainExited != nil {
+				c.mainExited()
+			}
+		})
+	}()
+}
+
+// ended says whether err is the exit of a process we asked to end.
+func ended(err error) bool {
+	ee, ok := err.(*exec.ExitError)
+	if !ok {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM
+}
+
+// close ends the windows' processes, as quitting mcptray ends its
+// windows, and waits up to closeGrace for them. A tray app that dies
+// instead (a crash, kill -9) leaves them open: they wait for the next
+// one (app/remote).
+func (c *children) close() {
+	for _, ch := range c.live {
+		if err := ch.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			ch.cmd.Process.Kill() // Windows has no SIGTERM for another process
+		}
+	}
+	deadline := time.Now().Add(closeGrace)
+	for kind, ch := range c.live {
+		select {
+		case <-ch.done:
+		case <-time.After(time.Until(deadline)):
+			ch.cmd.Process.Kill()
+		}
+		delete(c.live, kind)
+	}
+}
+
+// closeGrace is how long quitting waits for the windows to close.
+const closeGrace = 3 * time.Second
