@@ -216,4 +216,3 @@ func waitStatus(t *testing.T, updates <-chan control.Status, what string, cond f
 		}
 	}
 }
-
