@@ -114,6 +114,8 @@ type Core struct {
 
 	configFile *config.File // mcp.json, as this core edits it (its own edits: configedit.go)
 
+	windows windowRegistry // windows other processes show (windows.go)
+
 	// storeSecret stores a secret an import moves into the keyring, and
 	// secretNames lists those there; nil: SetSecret, SecretNames (tests
 	// replace them).
