@@ -480,6 +480,7 @@ func (c *Core) Status() control.Status {
 func (c *Core) statusLocked() control.Status {
 	st := control.Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, EndpointWarning: c.endpointWarning, Servers: make([]control.ServerStatus, 0, len(c.order))}
 	st.ServerPath, st.LoginShell = c.serverPathLocked()
+	st.Windows = c.windows.kinds()
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
 			st.Servers = append(st.Servers, s.status)

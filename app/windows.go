@@ -1,6 +1,11 @@
 package app
 
-import "sync"
+import (
+	"slices"
+	"sync"
+
+	"github.com/mcptray/mcptray/mcp/downstream"
+)
 
 // The windows that other processes of the same binary show (`mcptray
 // window`, `mcptray popup`, over app/remote) register here through the
@@ -61,3 +66,23 @@ func (c *Core) RaiseWindow(kind string) bool {
 	}
 	return len(r.open[kind]) > 0
 }
+
+// kinds lists the kinds of window open, each once, sorted.
+func (r *windowRegistry) kinds() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var kinds []string
+	for kind, open := range r.open {
+		if len(open) > 0 {
+			kinds = append(kinds, kind)
+		}
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
+// OwnWindowProcess tells the peer check that pid is a window or popup
+// process the tray app started itself (downstream.OwnProcess), which then
+// talks to the control socket as the person's; forget takes it off once
+// it has ended.
+func (c *Core) OwnWindowProcess(pid int) (forget func()) { return downstream.OwnProcess(pid) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/remote"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 

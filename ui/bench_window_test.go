@@ -32,7 +32,7 @@ func BenchmarkWindowOpen(b *testing.B) {
 		for i := range opens {
 			t0 := time.Now()
 			clickTrayItem(b, a, conn, "Open mcptray…")
-			for len(visibleWindows("mcptray")) == 0 {
+			for len(windowsTitled("mcptray")) == 0 {
 				a.alive()
 				time.Sleep(2 * time.Millisecond) // polling the X server for the window
 			}

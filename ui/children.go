@@ -49,6 +49,9 @@ type children struct {
 	// mainExited runs when the window's process ended (the person closed
 	// it, or it failed).
 	mainExited func()
+	// own tells the core's peer check that a process is the tray app's
+	// own window (RunOptions.Own); forget once it has ended.
+	own func(pid int) (forget func())
 
 	live map[string]*child // by kind, while its process runs
 }
@@ -59,8 +62,12 @@ type child struct {
 	done chan struct{} // closed once it has ended
 }
 
-func newChildren(command ChildCommand, raise func(kind, tab string) bool, noTray func() string, mainExited func()) *children {
-	return &children{command: command, raise: raise, noTray: noTray, mainExited: mainExited, live: map[string]*child{}}
+func newChildren(o RunOptions, noTray func() string, mainExited func()) *children {
+	own := o.Own
+	if own == nil {
+		own = func(int) func() { return func() {} }
+	}
+	return &children{command: o.Children, raise: o.Raise, own: own, noTray: noTray, mainExited: mainExited, live: map[string]*child{}}
 }
 
 // openMain shows the main window on tab: the open one comes to the
@@ -97,10 +104,12 @@ func (c *children) start(kind, command string, args ...string) {
 		log.Printf("mcptray: starting the %s: %v", command, err)
 		return
 	}
+	forget := c.own(cmd.Process.Pid)
 	ch := &child{cmd: cmd, done: make(chan struct{})}
 	c.live[kind] = ch
 	go func() {
 		err := cmd.Wait()
+		forget()
 		close(ch.done)
 		onMain(func() {
 			if c.live[kind] == ch {

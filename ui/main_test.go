@@ -114,7 +114,7 @@ func runChild() int {
 	children := func(kind string, args ...string) *exec.Cmd {
 		return exec.Command(os.Args[0], append([]string{kind}, args...)...)
 	}
-	o := RunOptions{Notes: notes, Children: children, Raise: core.RaiseWindow}
+	o := RunOptions{Notes: notes, Children: children, Raise: func(kind, tab string) bool { return core.RaiseWindow(kind) }, Own: core.OwnWindowProcess}
 	if os.Getenv(childInProcessEnv) == "1" {
 		o.Children, o.SSH = nil, &fakeSSH{list: []SSHAlias{prodAlias()}}
 	}
@@ -151,14 +151,28 @@ func runWindowChild(kind string, args []string) int {
 	}
 	defer core.Close()
 	if kind == "popup" {
-		err = RunPopup(ctx, core)
+		err = RunPopup(ctx, tmpWindowCore{core})
 	} else {
 		o.SSH = &fakeSSH{list: []SSHAlias{prodAlias()}} // the SSH tab shows one alias
-		err = RunWindow(ctx, core, o)
+		err = RunWindow(ctx, tmpWindowCore{core}, o)
 	}
 	fmt.Printf("%s returned: %v\n", kind, err)
 	if err != nil {
 		return 1
 	}
 	return 0
+}
+
+type tmpWindowCore struct{ *remote.Core }
+
+func (c tmpWindowCore) HoldWindow(kind string) (<-chan string, func()) {
+	in, cancel := c.Core.HoldWindow(kind)
+	out := make(chan string, 1)
+	go func() {
+		for range in {
+			out <- ""
+		}
+		close(out)
+	}()
+	return out, cancel
 }

@@ -21,8 +21,8 @@ import (
 // that is there, and a window outlives a crash of the tray app and joins
 // the next one.
 
-// visibleWindows lists the ids of the mapped windows titled title.
-func visibleWindows(title string) []string {
+// windowsTitled lists the ids of the mapped windows titled title.
+func windowsTitled(title string) []string {
 	o, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
 	return strings.Fields(string(o))
 }
@@ -125,10 +125,10 @@ func TestRealWindowProcess(t *testing.T) {
 	}
 
 	// Again, from the Inbox item: the same window, no second process.
-	clickTrayItem(t, a, conn, "Inbox…")
+	clickTrayItem(t, a, conn, "Inbox (0)…")
 	clickTrayItem(t, a, conn, "Open mcptray…")
 	time.Sleep(time.Second) // checking that nothing else opens
-	if wins := visibleWindows("mcptray"); len(wins) != 1 || wins[0] != win {
+	if wins := windowsTitled("mcptray"); len(wins) != 1 || wins[0] != win {
 		t.Fatalf("windows titled mcptray after a second Open: %v, want only %s", wins, win)
 	}
 
@@ -167,7 +167,7 @@ func TestRealWindowOutlivesACrash(t *testing.T) {
 	<-a.exited
 	a.reaped = true
 	time.Sleep(time.Second) // checking that the window stays
-	if wins := visibleWindows("mcptray"); !slices.Contains(wins, win) {
+	if wins := windowsTitled("mcptray"); !slices.Contains(wins, win) {
 		t.Fatalf("the window went with the tray app (windows: %v)", wins)
 	}
 
@@ -176,7 +176,7 @@ func TestRealWindowOutlivesACrash(t *testing.T) {
 	b.windowsOpen(kindMain) // the window found the new tray app
 	clickTrayItem(t, b, conn, "Open mcptray…")
 	time.Sleep(time.Second) // checking that nothing else opens
-	if wins := visibleWindows("mcptray"); len(wins) != 1 || wins[0] != win {
+	if wins := windowsTitled("mcptray"); len(wins) != 1 || wins[0] != win {
 		t.Fatalf("windows titled mcptray after Open in the new tray app: %v, want only %s", wins, win)
 	}
 	clickTrayItem(t, b, conn, "Quit")

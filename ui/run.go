@@ -29,7 +29,11 @@ type RunOptions struct {
 	// Raise brings the open window of kind to the front on tab (the
 	// core's window registry, app.Core.RaiseWindow); false: none is open.
 	Raise func(kind, tab string) bool
-	SSH   SSHAliases
+	// Own tells the core's peer check that pid is a window process the
+	// tray app started (app.Core.OwnWindowProcess): it answers requests
+	// for the person, as the CLI does; forget once it has ended.
+	Own func(pid int) (forget func())
+	SSH SSHAliases
 }
 
 // Run is the tray app: it builds the Fyne app and its tray, and blocks
@@ -79,7 +83,7 @@ func Run(ctx context.Context, c Core, o RunOptions) error {
 	}
 	opts := desktopOptions{env: screens(a, notify, o.SSH), host: host, noTray: trayNow(), quit: quit}
 	if o.Children != nil {
-		kids := newChildren(o.Children, o.Raise, trayNow, closeWindow)
+		kids := newChildren(o, trayNow, closeWindow)
 		defer kids.close() // once the app has quit: its windows go with it
 		opts.windows = kids
 	}
