@@ -30,7 +30,7 @@ func (d desktopUI) Notifier() events.Notifier { return d.notes }
 // window and the popup are this executable's `window` and `popup`.
 func (d desktopUI) Run(ctx context.Context, core *app.Core, config, data string) error {
 	leaveOwnConsole()
-	o := ui.RunOptions{Notes: d.notes, Raise: func(kind, tab string) bool { return core.RaiseWindow(kind) }, Own: core.OwnWindowProcess}
+	o := ui.RunOptions{Notes: d.notes, Raise: core.RaiseWindow, Own: core.OwnWindowProcess}
 	if exe, err := os.Executable(); err == nil {
 		o.Children = ui.ExecChildren(exe, config, data)
 	} else {
@@ -42,25 +42,11 @@ func (d desktopUI) Run(ctx context.Context, core *app.Core, config, data string)
 // Window is `mcptray window`.
 func (d desktopUI) Window(ctx context.Context, core *remote.Core, o cli.WindowOptions) error {
 	leaveOwnConsole()
-	return ui.RunWindow(ctx, tmpWindowCore{core}, ui.WindowOptions{Tab: o.Tab, NeedAccount: o.NeedAccount, NoTray: o.NoTray, SSH: sshAliases{}})
+	return ui.RunWindow(ctx, core, ui.WindowOptions{Tab: o.Tab, NeedAccount: o.NeedAccount, NoTray: o.NoTray, SSH: sshAliases{}})
 }
 
 // Popup is `mcptray popup`.
 func (d desktopUI) Popup(ctx context.Context, core *remote.Core) error {
 	leaveOwnConsole()
-	return ui.RunPopup(ctx, tmpWindowCore{core})
-}
-
-type tmpWindowCore struct{ *remote.Core }
-
-func (c tmpWindowCore) HoldWindow(kind string) (<-chan string, func()) {
-	in, cancel := c.Core.HoldWindow(kind)
-	out := make(chan string, 1)
-	go func() {
-		for range in {
-			out <- ""
-		}
-		close(out)
-	}()
-	return out, cancel
+	return ui.RunPopup(ctx, core)
 }

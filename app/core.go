@@ -338,6 +338,7 @@ func (c *Core) Run(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-watchErr:
 	}
+	c.windows.quitAll() // before the socket closes: the windows of other processes close with mcptray
 	cancel()
 	c.wg.Wait()
 	c.launches.Close() // the reset question's goroutine, ended with runCtx

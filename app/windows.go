@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -19,15 +20,31 @@ type windowRegistry struct {
 	open map[string]map[*openWindow]struct{} // by kind
 }
 
-// openWindow is one registered window: raise (cap 1) tells it to come to
-// the front.
-type openWindow struct{ raise chan struct{} }
+// openWindow is one registered window: signals (cap 1, the latest wins)
+// tells it to come to the front, or to close.
+type openWindow struct{ signals chan control.WindowSignal }
+
+// send gives w signal s, in place of one it has not read yet.
+func (w *openWindow) send(s control.WindowSignal) {
+	for {
+		select {
+		case w.signals <- s:
+			return
+		default:
+			select {
+			case <-w.signals: // the older one: s says more
+			default:
+			}
+		}
+	}
+}
 
 // RegisterWindow registers a window of kind shown by another process
-// (the control API's Backend): raise gets a value when RaiseWindow asks
-// for that kind, unregister takes it off (once; later calls do nothing).
-func (c *Core) RegisterWindow(kind string) (raise <-chan struct{}, unregister func()) {
-	w := &openWindow{raise: make(chan struct{}, 1)}
+// (the control API's Backend): signals gets a value when RaiseWindow asks
+// for that kind, and when the instance quits (windowRegistry.quitAll); unregister
+// takes it off (once; later calls do nothing).
+func (c *Core) RegisterWindow(kind string) (signals <-chan control.WindowSignal, unregister func()) {
+	w := &openWindow{signals: make(chan control.WindowSignal, 1)}
 	r := &c.windows
 	r.mu.Lock()
 	if r.open == nil {
@@ -40,7 +57,7 @@ func (c *Core) RegisterWindow(kind string) (raise <-chan struct{}, unregister fu
 	r.mu.Unlock()
 	c.log.Debug("window registered", "kind", kind)
 	var once sync.Once
-	return w.raise, func() {
+	return w.signals, func() {
 		once.Do(func() {
 			r.mu.Lock()
 			delete(r.open[kind], w)
@@ -52,19 +69,27 @@ func (c *Core) RegisterWindow(kind string) (raise <-chan struct{}, unregister fu
 
 // RaiseWindow tells every window of kind (control.WindowMain,
 // control.WindowPopup) that another process shows to come to the front,
-// and reports whether there was one: when there was, the tray starts no
-// other.
-func (c *Core) RaiseWindow(kind string) bool {
+// the main window on tab ("" for the one it shows), and reports whether
+// there was one: when there was, the tray starts no other.
+func (c *Core) RaiseWindow(kind, tab string) bool {
 	r := &c.windows
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for w := range r.open[kind] {
-		select {
-		case w.raise <- struct{}{}:
-		default: // one waiting says it all
-		}
+		w.send(control.WindowSignal{Raise: true, Tab: tab})
 	}
 	return len(r.open[kind]) > 0
+}
+
+// quitAll tells every registered window to close: mcptray quits.
+func (r *windowRegistry) quitAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, open := range r.open {
+		for w := range open {
+			w.send(control.WindowSignal{Quit: true})
+		}
+	}
 }
 
 // kinds lists the kinds of window open, each once, sorted.

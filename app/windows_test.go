@@ -13,7 +13,7 @@ import (
 // there is none.
 func TestRaiseWindow(t *testing.T) {
 	h := startCore(t, servers())
-	if h.core.RaiseWindow(control.WindowMain) {
+	if h.core.RaiseWindow(control.WindowMain, "") {
 		t.Fatal("RaiseWindow(main) with no window = true")
 	}
 	var cl *control.Client
@@ -28,15 +28,15 @@ func TestRaiseWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !h.core.RaiseWindow(control.WindowMain) {
+	if !h.core.RaiseWindow(control.WindowMain, "") {
 		t.Fatal("RaiseWindow(main) with one open = false")
 	}
 	<-raise
-	if h.core.RaiseWindow(control.WindowPopup) {
+	if h.core.RaiseWindow(control.WindowPopup, "") {
 		t.Error("RaiseWindow(popup) with only a main window = true")
 	}
 	cancel()
 	for range raise {
 	}
-	testkit.WaitFor(t, "the window unregistered", func() bool { return !h.core.RaiseWindow(control.WindowMain) })
+	testkit.WaitFor(t, "the window unregistered", func() bool { return !h.core.RaiseWindow(control.WindowMain, "") })
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/mcptray/mcptray/app/remote"
 )
@@ -17,6 +18,7 @@ import (
 // instance restarts they wait for it.
 func cmdWindow(ctx context.Context, name string, args []string, newDesktop func() Desktop) error {
 	f := newFlags(name)
+	wait := f.Duration("wait", 0, "`DURATION` wait up to DURATION for mcptray to start (the tray app's own windows do)")
 	var o WindowOptions
 	if name == "window" {
 		f.StringVar(&o.Tab, "tab", "", "`TAB` the tab to open on (Servers, Inbox, Events, SSH, Google, Assistants, Settings)")
@@ -37,7 +39,7 @@ func cmdWindow(ctx context.Context, name string, args []string, newDesktop func(
 		return errors.New("no display found: the window needs a desktop session")
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	core, err := remote.Dial(ctx, config, data, log)
+	core, err := dialWait(ctx, config, data, log, *wait)
 	if err != nil {
 		return fmt.Errorf("%w (start mcptray first: `mcptray`)", err)
 	}
@@ -47,4 +49,18 @@ func cmdWindow(ctx context.Context, name string, args []string, newDesktop func(
 		return desk.Popup(ctx, core)
 	}
 	return desk.Window(ctx, core, o)
+}
+
+// dialWait is remote.Dial, tried again for up to wait while no instance
+// answers: the tray app opens its window at start (no tray to show), when
+// its control socket may not listen yet.
+func dialWait(ctx context.Context, config, data string, log *slog.Logger, wait time.Duration) (*remote.Core, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		core, err := remote.Dial(ctx, config, data, log)
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return core, err
+		}
+		time.Sleep(50 * time.Millisecond) // polling for a socket that does not exist yet
+	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/mcptray/mcptray/app/control"
 	"log"
 	"os"
 	"os/exec"
@@ -17,12 +18,6 @@ import (
 // (app/remote), and tell it that they are open (HoldWindow), so that a
 // second click raises the window that is there rather than starting
 // another — also one left open across a restart of the tray app.
-
-// Window kinds, as the control API's window registry names them.
-const (
-	kindMain  = "main"
-	kindPopup = "popup"
-)
 
 // ChildCommand makes the command line of a window's process: kind is
 // "window" or "popup", args its flags. Nothing secret is ever in args.
@@ -49,6 +44,8 @@ type children struct {
 	// mainExited runs when the window's process ended (the person closed
 	// it, or it failed).
 	mainExited func()
+	// pending says whether inbox requests wait (the tray app's view).
+	pending func() bool
 	// own tells the core's peer check that a process is the tray app's
 	// own window (RunOptions.Own); forget once it has ended.
 	own func(pid int) (forget func())
@@ -62,18 +59,19 @@ type child struct {
 	done chan struct{} // closed once it has ended
 }
 
-func newChildren(o RunOptions, noTray func() string, mainExited func()) *children {
+func newChildren(o RunOptions, noTray func() string, mainExited func(), pending func() bool) *children {
 	own := o.Own
 	if own == nil {
 		own = func(int) func() { return func() {} }
 	}
-	return &children{command: o.Children, raise: o.Raise, own: own, noTray: noTray, mainExited: mainExited, live: map[string]*child{}}
+	return &children{command: o.Children, raise: o.Raise, own: own, noTray: noTray, mainExited: mainExited, pending: pending,
+		live: map[string]*child{}}
 }
 
 // openMain shows the main window on tab: the open one comes to the
 // front, or a process starts.
 func (c *children) openMain(tab, need string) {
-	if c.raise(kindMain, tab) || c.live[kindMain] != nil && need == "" {
+	if c.raise(control.WindowMain, tab) || c.live[control.WindowMain] != nil && need == "" {
 		return // open, or still starting: it opens on its own tab
 	}
 	var args []string
@@ -86,20 +84,26 @@ func (c *children) openMain(tab, need string) {
 	if why := c.noTray(); why != "" {
 		args = append(args, "--no-tray", why)
 	}
-	c.start(kindMain, "window", args...)
+	c.start(control.WindowMain, "window", append(args, "--wait", childWait.String())...)
 }
 
 // openPopup shows the waiting requests in the popup.
 func (c *children) openPopup() {
-	if c.raise(kindPopup, "") || c.live[kindPopup] != nil {
+	if c.raise(control.WindowPopup, "") || c.live[control.WindowPopup] != nil {
 		return // the open popup follows the inbox itself
 	}
-	c.start(kindPopup, "popup")
+	c.start(control.WindowPopup, "popup", "--wait", childWait.String())
 }
+
+// childWait is how long a window's process waits for the control socket:
+// the tray app opens its window at start when no tray shows, before its
+// core listens.
+const childWait = 10 * time.Second
 
 func (c *children) start(kind, command string, args ...string) {
 	cmd := c.command(command, args...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // beside the tray app's own log
+	noConsole(cmd)
 	if err := cmd.Start(); err != nil {
 		log.Printf("mcptray: starting the %s: %v", command, err)
 		return
@@ -118,8 +122,14 @@ func (c *children) start(kind, command string, args ...string) {
 			if err != nil && !ended(err) {
 				log.Printf("mcptray: the %s ended: %v", command, err)
 			}
-			if kind == kindMain && c.mainExited != nil {
+			switch {
+			case kind == control.WindowMain && c.mainExited != nil:
 				c.mainExited()
+			case kind == control.WindowPopup && err == nil && c.pending():
+				// Its last request closed (it fails when it had none to
+				// show: RunPopup), and one that arrived as it ended
+				// reached it on its way out (openPopup's raise).
+				c.openPopup()
 			}
 		})
 	}()

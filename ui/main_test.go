@@ -114,7 +114,7 @@ func runChild() int {
 	children := func(kind string, args ...string) *exec.Cmd {
 		return exec.Command(os.Args[0], append([]string{kind}, args...)...)
 	}
-	o := RunOptions{Notes: notes, Children: children, Raise: func(kind, tab string) bool { return core.RaiseWindow(kind) }, Own: core.OwnWindowProcess}
+	o := RunOptions{Notes: notes, Children: children, Raise: core.RaiseWindow, Own: core.OwnWindowProcess}
 	if os.Getenv(childInProcessEnv) == "1" {
 		o.Children, o.SSH = nil, &fakeSSH{list: []SSHAlias{prodAlias()}}
 	}
@@ -138,41 +138,36 @@ func runWindowChild(kind string, args []string) int {
 	f.StringVar(&o.Tab, "tab", "", "")
 	f.StringVar(&o.NeedAccount, "need-account", "", "")
 	f.StringVar(&o.NoTray, "no-tray", "", "")
+	wait := f.Duration("wait", 0, "")
 	if err := f.Parse(args); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	core, err := remote.Dial(ctx, os.Getenv(childConfigEnv), os.Getenv(childDataEnv), slog.Default())
+	var core *remote.Core
+	var err error
+	for deadline := time.Now().Add(*wait); ; time.Sleep(50 * time.Millisecond) { // as cli's dialWait
+		core, err = remote.Dial(ctx, os.Getenv(childConfigEnv), os.Getenv(childDataEnv), slog.Default())
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, kind+":", err)
 		return 1
 	}
 	defer core.Close()
 	if kind == "popup" {
-		err = RunPopup(ctx, tmpWindowCore{core})
+		err = RunPopup(ctx, core)
 	} else {
 		o.SSH = &fakeSSH{list: []SSHAlias{prodAlias()}} // the SSH tab shows one alias
-		err = RunWindow(ctx, tmpWindowCore{core}, o)
+		err = RunWindow(ctx, core, o)
 	}
 	fmt.Printf("%s returned: %v\n", kind, err)
+
 	if err != nil {
 		return 1
 	}
 	return 0
-}
-
-type tmpWindowCore struct{ *remote.Core }
-
-func (c tmpWindowCore) HoldWindow(kind string) (<-chan string, func()) {
-	in, cancel := c.Core.HoldWindow(kind)
-	out := make(chan string, 1)
-	go func() {
-		for range in {
-			out <- ""
-		}
-		close(out)
-	}()
-	return out, cancel
 }

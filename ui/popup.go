@@ -24,9 +24,9 @@ type popup struct {
 	now    func() time.Time
 	answer func(id string, a inbox.Answer) error
 	done   func(id string) // a request was answered here
-	// onEmpty, when set, runs when the window goes: the last request
-	// left, or the person closed it (the popup's own process then ends).
-	onEmpty func()
+	// onEmpty, when set, runs when the last request has left (the
+	// popup's own process then ends); onShow when a request shows.
+	onEmpty, onShow func()
 
 	win   fyne.Window     // nil until the first request
 	queue []inbox.Request // waiting, oldest first
@@ -79,13 +79,16 @@ func (p *popup) showFirst() {
 		p.view = nil
 		if p.win != nil {
 			p.win.SetContent(widget.NewLabel(""))
-			p.hide()
+			hideWindow(p.win)
+		}
+		if p.onEmpty != nil {
+			p.onEmpty()
 		}
 		return
 	}
 	if p.win == nil {
 		p.win = p.app.NewWindow("")
-		p.win.SetCloseIntercept(p.hide)
+		p.win.SetCloseIntercept(func() { hideWindow(p.win) })
 		p.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 			if p.view == nil {
 				return
@@ -109,13 +112,8 @@ func (p *popup) showFirst() {
 	showWindow(p.win)
 	p.win.RequestFocus()
 	p.win.Canvas().Focus(p.view.first())
-}
-
-// hide takes the window away (closed by hand, or nothing left to ask).
-func (p *popup) hide() {
-	hideWindow(p.win)
-	if p.onEmpty != nil {
-		p.onEmpty()
+	if p.onShow != nil {
+		p.onShow()
 	}
 }
 

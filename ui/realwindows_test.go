@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testkit"
 )
 
@@ -64,25 +65,13 @@ func mapsGL(t testing.TB, pid int) []string {
 	return libs
 }
 
-// processGone waits for process pid to end.
+// processGone waits for process pid to end and be reaped by its parent
+// (the tray app that started it learns of its end then).
 func processGone(t testing.TB, pid int, what string) {
 	t.Helper()
 	testkit.WaitFor(t, what+" (pid "+strconv.Itoa(pid)+") to end", func() bool {
-		// Not our child: signal 0 says whether it is there (a zombie
-		// of another parent counts as gone once its parent reaps it).
-		return syscall.Kill(pid, 0) != nil || zombie(pid)
+		return syscall.Kill(pid, 0) != nil // not our child: signal 0 says whether it is there
 	})
-}
-
-// zombie says whether process pid has ended and waits to be reaped.
-func zombie(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(data)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] == "Z"
 }
 
 // windowsOpen waits until the app's core lists the window kinds want as
@@ -116,7 +105,7 @@ func TestRealWindowProcess(t *testing.T) {
 	if pid == a.cmd.Process.Pid {
 		t.Fatal("the window is in the tray app's own process")
 	}
-	a.windowsOpen(kindMain)
+	a.windowsOpen(control.WindowMain)
 	if gl := mapsGL(t, a.cmd.Process.Pid); len(gl) > 0 {
 		t.Errorf("the tray app has the GL driver mapped (%v) while its window is another process", gl)
 	}
@@ -161,7 +150,7 @@ func TestRealWindowOutlivesACrash(t *testing.T) {
 	clickTrayItem(t, a, conn, "Open mcptray…")
 	win := findWindow(t, a, "mcptray")
 	pid := windowPID(t, win)
-	a.windowsOpen(kindMain)
+	a.windowsOpen(control.WindowMain)
 
 	a.cmd.Process.Kill()
 	<-a.exited
@@ -173,7 +162,7 @@ func TestRealWindowOutlivesACrash(t *testing.T) {
 
 	b := restartApp(t, a)
 	waitRegistered(t, b, conn)
-	b.windowsOpen(kindMain) // the window found the new tray app
+	b.windowsOpen(control.WindowMain) // the window found the new tray app
 	clickTrayItem(t, b, conn, "Open mcptray…")
 	time.Sleep(time.Second) // checking that nothing else opens
 	if wins := windowsTitled("mcptray"); len(wins) != 1 || wins[0] != win {

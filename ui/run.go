@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"time"
 
@@ -10,8 +11,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"github.com/mcptray/mcptray/app/assistants"
+	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/events"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/remote"
 	"github.com/mcptray/mcptray/assets"
 )
 
@@ -82,12 +85,13 @@ func Run(ctx context.Context, c Core, o RunOptions) error {
 		defer notify.bus.close() // after the followers have stopped: withdraws what is still shown
 	}
 	opts := desktopOptions{env: screens(a, notify, o.SSH), host: host, noTray: trayNow(), quit: quit}
+	var d *desktop
 	if o.Children != nil {
-		kids := newChildren(o, trayNow, closeWindow)
+		kids := newChildren(o, trayNow, closeWindow, func() bool { return len(d.pending) > 0 })
 		defer kids.close() // once the app has quit: its windows go with it
 		opts.windows = kids
 	}
-	d := newDesktop(a, c, opts)
+	d = newDesktop(a, c, opts)
 	if o.Children == nil { // the window is built here: closing it hides it while a tray can show it again
 		d.opts.onClose = func() {
 			if trayNow() == "" {
@@ -108,12 +112,14 @@ func Run(ctx context.Context, c Core, o RunOptions) error {
 
 // WindowCore is the core as the window's and the popup's processes have
 // it (app/remote): besides Core, it keeps this process's window known to
-// the tray app, which sends on raise when the person asks for a window
-// of that kind (tab: the main window's tab to show, "" for any).
+// the tray app, which signals it when the person asks for a window of
+// that kind (raise, on a tab) and when mcptray quits (close).
 type WindowCore interface {
 	Core
-	HoldWindow(kind string) (raise <-chan string, cancel func())
+	HoldWindow(kind string) (signals <-chan control.WindowSignal, cancel func())
 }
+
+var _ WindowCore = (*remote.Core)(nil)
 
 // WindowOptions are what RunWindow takes besides its core.
 type WindowOptions struct {
@@ -136,9 +142,15 @@ func RunWindow(ctx context.Context, c WindowCore, o WindowOptions) error {
 		noPopup: true, onClose: quit})
 	defer d.close()
 	defer followCore(d, c, nil)()
-	raise, cancel := c.HoldWindow(kindMain)
+	signals, cancel := c.HoldWindow(control.WindowMain)
 	defer cancel()
-	defer follow(raise, d.open)()
+	defer follow(signals, func(s control.WindowSignal) {
+		if s.Quit {
+			quit()
+			return
+		}
+		d.open(s.Tab)
+	})()
 	if o.NeedAccount != "" {
 		d.needGoogle(o.NeedAccount)
 	} else {
@@ -149,14 +161,18 @@ func RunWindow(ctx context.Context, c WindowCore, o WindowOptions) error {
 }
 
 // RunPopup is `mcptray popup`: the popup alone, over the tray app's
-// core, showing the waiting requests oldest first, until none is left,
-// the person closes it or ctx ends. It must be called on the main
-// goroutine.
+// core, showing the waiting requests oldest first, until none is left or
+// ctx ends. Closed by hand it hides, and a new request shows it again
+// (the requests it leaves wait in the Inbox tab). It returns
+// ErrNothingShown when it ended without a request to show. It must be
+// called on the main goroutine.
 func RunPopup(ctx context.Context, c WindowCore) error {
 	a, quit, done := startFyne(ctx)
 	defer done()
 	var p *popup
 	p = newPopup(a, time.Now, c.Answer, func(id string) { p.remove(id) })
+	shown := false
+	p.onShow = func() { shown = true }
 	p.onEmpty = quit
 	updates, cancel := c.SubscribeInbox()
 	defer cancel()
@@ -168,9 +184,15 @@ func RunPopup(ctx context.Context, c WindowCore) error {
 			p.remove(ev.Request.ID)
 		}
 	})()
-	raise, cancelHold := c.HoldWindow(kindPopup)
+	signals, cancelHold := c.HoldWindow(control.WindowPopup)
 	defer cancelHold()
-	defer follow(raise, func(string) { p.raise() })()
+	defer follow(signals, func(s control.WindowSignal) {
+		if s.Quit {
+			quit()
+			return
+		}
+		p.raise()
+	})()
 	clock := time.NewTicker(time.Second)
 	defer clock.Stop()
 	defer follow(clock.C, func(time.Time) { p.tick() })()
@@ -184,8 +206,15 @@ func RunPopup(ctx context.Context, c WindowCore) error {
 	})
 	defer idle.Stop()
 	a.Run()
+	if !shown {
+		return ErrNothingShown
+	}
 	return nil
 }
+
+// ErrNothingShown is RunPopup's error when every request it was started
+// for closed before it could show one.
+var ErrNothingShown = errors.New("no request to show: answered meanwhile")
 
 // popupIdle is how long a popup with nothing to show waits for a request
 // before it ends.

@@ -59,10 +59,11 @@ type Backend interface {
 	SubscribeEvents() (<-chan events.Change, func())
 
 	// RegisterWindow registers a window of kind (WindowMain, WindowPopup)
-	// that another process shows; raise gets a value when the tray asks
-	// for a window of that kind while it is open. unregister ends it
-	// (POST /v1/windows/{kind}, windows.go).
-	RegisterWindow(kind string) (raise <-chan struct{}, unregister func())
+	// that another process shows; signals gets a WindowSignal when the
+	// tray asks for a window of that kind while it is open, and when the
+	// instance quits. unregister ends it (POST /v1/windows/{kind},
+	// windows.go).
+	RegisterWindow(kind string) (signals <-chan WindowSignal, unregister func())
 
 	// The ${keyring:NAME} secrets: their names, setting one (the servers
 	// using it restart), removing one (config.ErrNoSecret: none stored).

@@ -21,14 +21,14 @@ type watchBackend struct {
 
 	mu      sync.Mutex
 	windows map[string]int // registered, by kind
-	raise   chan struct{}
+	raise   chan WindowSignal
 }
 
 func (b *watchBackend) Subscribe() (<-chan Status, func()) { return b.statuses, func() {} }
 func (b *watchBackend) SubscribeEvents() (<-chan events.Change, func()) {
 	return b.changes, func() {}
 }
-func (b *watchBackend) RegisterWindow(kind string) (<-chan struct{}, func()) {
+func (b *watchBackend) RegisterWindow(kind string) (<-chan WindowSignal, func()) {
 	b.mu.Lock()
 	b.windows[kind]++
 	b.mu.Unlock()
@@ -46,7 +46,7 @@ func (b *watchBackend) registered(kind string) int {
 }
 
 func newWatchBackend() *watchBackend {
-	return &watchBackend{statuses: make(chan Status), changes: make(chan events.Change), windows: map[string]int{}, raise: make(chan struct{}), backend: backend{toolsMode: "stable"}}
+	return &watchBackend{statuses: make(chan Status), changes: make(chan events.Change), windows: map[string]int{}, raise: make(chan WindowSignal), backend: backend{toolsMode: "stable"}}
 }
 
 func TestWatchStatusAndEvents(t *testing.T) {
@@ -93,8 +93,10 @@ func TestHoldWindow(t *testing.T) {
 	if b.registered(WindowPopup) != 1 || b.registered(WindowMain) != 0 {
 		t.Errorf("registered: popup %d, main %d", b.registered(WindowPopup), b.registered(WindowMain))
 	}
-	b.raise <- struct{}{}
-	<-raise
+	b.raise <- WindowSignal{Raise: true, Tab: "Inbox"}
+	if got := <-raise; got != (WindowSignal{Raise: true, Tab: "Inbox"}) {
+		t.Errorf("the window got %+v, want a raise on Inbox", got)
+	}
 	cancel()
 	for range raise {
 	}

@@ -12,8 +12,11 @@ import (
 // tray raises the one that is open instead of starting another:
 //
 //	POST /v1/windows/{kind}   kind main or popup; a stream of JSON lines
-//	                          {"raise": true}, one each time the tray asks
-//	                          for a window of that kind. The window is
+//	                          (WindowSignal): {"raise": true, "tab": T}
+//	                          each time the tray asks for a window of
+//	                          that kind, {"quit": true} when the instance
+//	                          quits (a crash says nothing: the window waits
+//	                          for the next instance). The window is
 //	                          registered while the stream lasts.
 //
 // Registering is the person's alone: 403 to a server's process (peer.go).
@@ -36,9 +39,12 @@ func CheckWindowKind(kind string) error {
 	return fmt.Errorf("a window's kind is %q or %q, got %q", WindowMain, WindowPopup, kind)
 }
 
-// windowSignal is one line of a window's stream.
-type windowSignal struct {
-	Raise bool `json:"raise"`
+// WindowSignal is one line of a window's stream: come to the front (on
+// Tab, for the main window; "" for any), or close, mcptray quits.
+type WindowSignal struct {
+	Raise bool   `json:"raise,omitempty"`
+	Tab   string `json:"tab,omitempty"`
+	Quit  bool   `json:"quit,omitempty"`
 }
 
 func (h *Handler) windowRoutes(mux *http.ServeMux) {
@@ -50,14 +56,14 @@ func (h *Handler) windowRoutes(mux *http.ServeMux) {
 		}
 		raise, unregister := h.b.RegisterWindow(kind)
 		defer unregister()
-		signals := make(chan windowSignal)
+		signals := make(chan WindowSignal)
 		go func() {
 			defer close(signals)
 			for {
 				select {
-				case <-raise:
+				case s := <-raise:
 					select {
-					case signals <- windowSignal{Raise: true}:
+					case signals <- s:
 					case <-r.Context().Done():
 						return
 					}
@@ -75,26 +81,9 @@ func (h *Handler) windowRoutes(mux *http.ServeMux) {
 // that kind, and closes when ctx ends or the instance goes away (the
 // window is then no longer registered). It returns once the window is
 // registered.
-func (cl *Client) HoldWindow(ctx context.Context, kind string) (<-chan struct{}, error) {
+func (cl *Client) HoldWindow(ctx context.Context, kind string) (<-chan WindowSignal, error) {
 	if err := CheckWindowKind(kind); err != nil {
 		return nil, err
 	}
-	signals, err := watch[windowSignal](ctx, cl, http.MethodPost, "/v1/windows/"+url.PathEscape(kind), "registering the "+kind+" window")
-	if err != nil {
-		return nil, err
-	}
-	raise := make(chan struct{}, 1)
-	go func() {
-		defer close(raise)
-		for s := range signals {
-			if !s.Raise {
-				continue
-			}
-			select {
-			case raise <- struct{}{}:
-			default: // one waiting says it all
-			}
-		}
-	}()
-	return raise, nil
+	return watch[WindowSignal](ctx, cl, http.MethodPost, "/v1/windows/"+url.PathEscape(kind), "registering the "+kind+" window")
 }

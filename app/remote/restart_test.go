@@ -59,7 +59,7 @@ func TestInstanceRestart(t *testing.T) {
 	waitStatus(t, updates, "a ready again, from the new instance", func(st control.Status) bool {
 		return st.Unreachable == "" && state(st, "a") == control.StateReady
 	})
-	testkit.WaitFor(t, "the main window registered again", func() bool { return second.core.RaiseWindow(control.WindowMain) })
+	testkit.WaitFor(t, "the main window registered again", func() bool { return second.core.RaiseWindow(control.WindowMain, "") })
 	receive(t, raise, "the raise from the new instance")
 	if ch := receive(t, changes, "the events' change after the restart"); !ch.Missed {
 		t.Errorf("the first change after a restart = %+v, want Missed", ch)
