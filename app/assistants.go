@@ -1,6 +1,7 @@
 package app
 
 import (
+	"log/slog"
 	"slices"
 	"sync"
 
@@ -26,26 +27,33 @@ func (c *Core) PlanAssistant(client string, remove bool) (*assistants.Change, er
 // PlanImport reads client's servers and plans their copy into this core's
 // mcp.json.
 func (c *Core) PlanImport(client string) (*assistants.ImportPlan, error) {
-	return assistants.PlanImport(client, c.opts.ConfigPath, c.keyringHas())
+	list := c.secretNames
+	if list == nil {
+		list = keyring.SecretNames
+	}
+	return PlanImport(client, c.opts.ConfigPath, list, c.log)
 }
 
-// keyringHas says whether the keyring holds ${keyring:NAME} already: a
-// secret moved there must not overwrite it. The keyring is listed once,
-// at the first question. A keyring that cannot be listed holds none that
-// anyone could tell.
-func (c *Core) keyringHas() func(name string) bool {
+// PlanImport reads client's servers and plans their copy into the
+// mcp.json at configPath (Core.PlanImport, and a window's in another
+// process: app/remote). secretNames lists the ${keyring:NAME} secrets: a
+// secret moved there must not overwrite one.
+func PlanImport(client, configPath string, secretNames func() ([]string, error), log *slog.Logger) (*assistants.ImportPlan, error) {
+	return assistants.PlanImport(client, configPath, keyringHas(secretNames, log))
+}
+
+// keyringHas says whether the keyring holds ${keyring:NAME} already,
+// listing it (with list) once, at the first question. A keyring that
+// cannot be listed holds none that anyone could tell.
+func keyringHas(list func() ([]string, error), log *slog.Logger) func(name string) bool {
 	var once sync.Once
 	var names []string
 	return func(name string) bool {
 		once.Do(func() {
-			list := c.secretNames
-			if list == nil {
-				list = keyring.SecretNames
-			}
 			var err error
 			names, err = list()
 			if err != nil {
-				c.log.Warn("listing the keyring's secrets for an import", "err", err)
+				log.Warn("listing the keyring's secrets for an import", "err", err)
 			}
 		})
 		return slices.Contains(names, name)

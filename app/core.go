@@ -114,6 +114,8 @@ type Core struct {
 
 	configFile *config.File // mcp.json, as this core edits it (its own edits: configedit.go)
 
+	windows windowRegistry // windows other processes show (windows.go)
+
 	// storeSecret stores a secret an import moves into the keyring, and
 	// secretNames lists those there; nil: SetSecret, SecretNames (tests
 	// replace them).
@@ -336,6 +338,7 @@ func (c *Core) Run(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-watchErr:
 	}
+	c.windows.quitAll() // before the socket closes: the windows of other processes close with mcptray
 	cancel()
 	c.wg.Wait()
 	c.launches.Close() // the reset question's goroutine, ended with runCtx
@@ -478,6 +481,7 @@ func (c *Core) Status() control.Status {
 func (c *Core) statusLocked() control.Status {
 	st := control.Status{ConfigError: c.configErr, ConfigPath: c.opts.ConfigPath, Endpoint: c.endpoint, EndpointError: c.endpointErr, EndpointWarning: c.endpointWarning, Servers: make([]control.ServerStatus, 0, len(c.order))}
 	st.ServerPath, st.LoginShell = c.serverPathLocked()
+	st.Windows = c.windows.kinds()
 	for _, name := range c.order {
 		if s, ok := c.servers[name]; ok {
 			st.Servers = append(st.Servers, s.status)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/mcptray/mcptray/app/config"
 )
 
 // What the desktop UI needs beyond Status, Subscribe, SetEnabled and
@@ -25,11 +27,16 @@ func (c *Core) ToolsMode() string { return c.toolsMode() }
 
 // SetToolsMode rewrites "x-mcptray".tools in mcp.json (atomically, every
 // other byte kept); the watcher applies it like any other edit.
-func (c *Core) SetToolsMode(mode string) error {
+func (c *Core) SetToolsMode(mode string) error { return SetToolsMode(c.configFile, mode) }
+
+// SetToolsMode rewrites "x-mcptray".tools in f (Core.SetToolsMode, and a
+// window's in another process: app/remote), refusing a mode that is not
+// live, stable or dynamic.
+func SetToolsMode(f *config.File, mode string) error {
 	switch mode {
 	case "live", "stable", "dynamic":
 	default:
 		return fmt.Errorf(`the tool-list mode must be "live", "stable" or "dynamic", got %q`, mode)
 	}
-	return c.configFile.SetSetting("tools", mode)
+	return f.SetSetting("tools", mode)
 }

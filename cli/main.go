@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/events"
+	"github.com/mcptray/mcptray/app/remote"
 	"github.com/mcptray/mcptray/mcp/downstream"
 )
 
@@ -49,7 +50,20 @@ type Desktop interface {
 	// Notifier shows events as desktop notifications.
 	Notifier() events.Notifier
 	// Run blocks on the main goroutine until the UI quits or ctx ends.
-	Run(ctx context.Context, core *app.Core) error
+	// The window and the popup it opens are `mcptray window` and
+	// `mcptray popup` on config and data.
+	Run(ctx context.Context, core *app.Core, config, data string) error
+	// Window (`mcptray window`) and Popup (`mcptray popup`) block on the
+	// main goroutine until the window closes or ctx ends.
+	Window(ctx context.Context, core *remote.Core, o WindowOptions) error
+	Popup(ctx context.Context, core *remote.Core) error
+}
+
+// WindowOptions are `mcptray window`'s flags.
+type WindowOptions struct {
+	Tab         string // the tab to open on
+	NeedAccount string // gcal or gmail was turned on with no Google account
+	NoTray      string // why there is no tray: closing the window quits mcptray
 }
 
 // Main runs one command line and returns the exit code.
@@ -120,6 +134,8 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 		return cmdRun(ctx, "run", args, stderr, true, opts.NewDesktop)
 	case "daemon":
 		return cmdRun(ctx, "daemon", args, stderr, false, nil)
+	case "window", "popup":
+		return cmdWindow(ctx, cmd, args, opts.NewDesktop)
 	case "status":
 		return cmdStatus(ctx, args, stdout)
 	case "toggle":

@@ -64,7 +64,7 @@ func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, g
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- core.Run(ctx) }()
-	uiErr := desk.Run(ctx, core) // blocks on the main goroutine until Quit or ctx ends
+	uiErr := desk.Run(ctx, core, configPath, data) // blocks on the main goroutine until Quit or ctx ends
 	cancel()
 	return errors.Join(uiErr, <-done)
 }

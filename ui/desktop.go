@@ -16,7 +16,7 @@ import (
 // the tray when there is one. Main goroutine only.
 type desktop struct {
 	app       fyne.App
-	win       fyne.Window
+	win       fyne.Window // nil until the window first opens: see screen
 	main      *mainScreen // nil until the window first opens: see screen
 	opts      desktopOptions
 	tray      *tray // nil without a tray
@@ -40,10 +40,31 @@ type desktopOptions struct {
 	host   trayHost  // nil: no tray
 	noTray string    // why there is no tray, shown in the window
 	quit   func()    // ends the app
+
+	// windows, in the tray app, opens the main window and the popup as
+	// processes of their own (children.go): this process then never
+	// builds a window. nil: they are built here (the window's process, and
+	// the tests of the screens).
+	windows windowOpener
+	// noPopup leaves requests to the popup's own process: the window's
+	// process shows them in its Inbox tab only.
+	noPopup bool
+	// onClose is what closing the main window does (nil: hide it).
+	onClose func()
+}
+
+// windowOpener opens the main window and the popup in processes of their
+// own (children.go). Main goroutine only.
+type windowOpener interface {
+	// openMain shows the main window on tab; need is gcal or gmail turned
+	// on with no Google account (see needGoogle), "" for none.
+	openMain(tab, need string)
+	// openPopup shows the waiting requests in the popup.
+	openPopup()
 }
 
 func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
-	d := &desktop{app: a, win: a.NewWindow("mcptray"), notify: o.env.notify, now: o.env.now}
+	d := &desktop{app: a, notify: o.env.notify, now: o.env.now}
 	c = googleGate{Core: c, open: d.needGoogle}
 	o.env.core = c
 	o.env.onError = d.showError
@@ -65,6 +86,12 @@ func newDesktop(a fyne.App, c Core, o desktopOptions) *desktop {
 func (d *desktop) screen() *mainScreen {
 	if d.main != nil {
 		return d.main
+	}
+	d.win = d.app.NewWindow("mcptray")
+	if d.opts.onClose != nil {
+		d.win.SetCloseIntercept(d.opts.onClose)
+	} else {
+		d.win.SetCloseIntercept(d.hide)
 	}
 	d.main = newMainScreen(d.opts.env, d.opts.noTray)
 	d.win.SetContent(d.main.root)
@@ -122,7 +149,12 @@ func (d *desktop) applyInbox(ev inbox.Event) {
 			return
 		}
 		d.pending = append(d.pending, req)
-		d.popup.add(req)
+		switch {
+		case d.opts.windows != nil:
+			d.opts.windows.openPopup()
+		case !d.opts.noPopup:
+			d.popup.add(req)
+		}
 		if d.main != nil {
 			d.main.inbox.add(req)
 		}
@@ -189,6 +221,10 @@ func (d *desktop) showInboxCount() {
 // window opens on the Google tab, which turns it on once an account is
 // added, and the Servers tab's check goes back to off.
 func (d *desktop) needGoogle(name string) {
+	if d.opts.windows != nil {
+		d.opts.windows.openMain(tabGoogle, name)
+		return
+	}
 	m := d.screen()
 	m.google.needAccount(name)
 	m.servers.setServers(d.st.Servers)
@@ -197,6 +233,10 @@ func (d *desktop) needGoogle(name string) {
 
 // open shows the main window on tab.
 func (d *desktop) open(tab string) {
+	if d.opts.windows != nil {
+		d.opts.windows.openMain(tab, "")
+		return
+	}
 	d.screen().show(tab)
 	d.show()
 }
@@ -210,11 +250,18 @@ func (d *desktop) show() {
 
 func (d *desktop) hide() {
 	d.visible = false
-	hideWindow(d.win)
+	if d.win != nil {
+		hideWindow(d.win)
+	}
 }
 
-// showError shows err in the main window, opening it if hidden.
+// showError shows err in the main window, opening it if hidden; in the
+// tray app, whose window is another process, as a notification.
 func (d *desktop) showError(err error) {
+	if d.opts.windows != nil {
+		d.notify.post(notice{title: "mcptray", body: err.Error(), expire: infoExpire})
+		return
+	}
 	d.show()
 	dialog.ShowError(err, d.win)
 }

@@ -142,7 +142,6 @@ func TestGoldenTrayMenu(t *testing.T) {
 
 func TestGoldenInbox(t *testing.T) {
 	d, _ := testDesktop(t, &fakeCore{})
-	d.win.Resize(fyne.NewSize(900, 560))
 	d.applyInbox(inbox.Event{Kind: inbox.Added, Request: passwordRequest("p1", "ssh", 20*time.Second)})
 	closed := typesRequest()
 	d.applyInbox(inbox.Event{Kind: inbox.Closed, Request: closed, Outcome: "accept", By: "ui"})

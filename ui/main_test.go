@@ -2,8 +2,11 @@ package ui
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"syscall"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/remote"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 )
@@ -24,6 +28,9 @@ const (
 	childConfigEnv = "MCPTRAY_UI_TEST_CONFIG"
 	childDataEnv   = "MCPTRAY_UI_TEST_DATA"
 	childBusyEnv   = "MCPTRAY_UI_TEST_BUSY_MAIN" // "1": a goroutine queues for the main goroutine without pause
+	// "1": the window and the popup in the app's own process, as before
+	// issue 31 (BenchmarkWindowOpen compares).
+	childInProcessEnv = "MCPTRAY_UI_TEST_IN_PROCESS"
 )
 
 // childDone is what the child prints once Run has returned.
@@ -40,6 +47,9 @@ func TestMain(m *testing.M) {
 	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
 	if os.Getenv(childEnv) == "1" {
+		if len(os.Args) > 1 && (os.Args[1] == "window" || os.Args[1] == "popup") {
+			os.Exit(runWindowChild(os.Args[1], os.Args[2:]))
+		}
 		os.Exit(runChild())
 	}
 	startEnv = os.Environ()
@@ -99,13 +109,64 @@ func runChild() int {
 			}()
 		}
 	}
-	err = Run(ctx, core, notes, &fakeSSH{list: []SSHAlias{prodAlias()}}) // the SSH tab shows one alias
+	// The window and the popup are this test binary again (TestMain:
+	// runWindowChild), as they are mcptray's window and popup commands.
+	children := func(kind string, args ...string) *exec.Cmd {
+		return exec.Command(os.Args[0], append([]string{kind}, args...)...)
+	}
+	o := RunOptions{Notes: notes, Children: children, Raise: core.RaiseWindow, Own: core.OwnWindowProcess}
+	if os.Getenv(childInProcessEnv) == "1" {
+		o.Children, o.SSH = nil, &fakeSSH{list: []SSHAlias{prodAlias()}}
+	}
+	err = Run(ctx, core, o)
 	close(ran)
 	cancel()
 	coreErr := <-done
 	fmt.Printf("%s%v\n", childDone, err)
 	if err != nil || coreErr != nil {
 		fmt.Fprintln(os.Stderr, "core:", coreErr)
+		return 1
+	}
+	return 0
+}
+
+// runWindowChild is the child's window or popup (kind), as `mcptray
+// window ARGS` and `mcptray popup` run them, over the child's core.
+func runWindowChild(kind string, args []string) int {
+	f := flag.NewFlagSet(kind, flag.ContinueOnError)
+	var o WindowOptions
+	f.StringVar(&o.Tab, "tab", "", "")
+	f.StringVar(&o.NeedAccount, "need-account", "", "")
+	f.StringVar(&o.NoTray, "no-tray", "", "")
+	wait := f.Duration("wait", 0, "")
+	if err := f.Parse(args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	var core *remote.Core
+	var err error
+	for deadline := time.Now().Add(*wait); ; time.Sleep(50 * time.Millisecond) { // as cli's dialWait
+		core, err = remote.Dial(ctx, os.Getenv(childConfigEnv), os.Getenv(childDataEnv), slog.Default())
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, kind+":", err)
+		return 1
+	}
+	defer core.Close()
+	if kind == "popup" {
+		err = RunPopup(ctx, core)
+	} else {
+		o.SSH = &fakeSSH{list: []SSHAlias{prodAlias()}} // the SSH tab shows one alias
+		err = RunWindow(ctx, core, o)
+	}
+	fmt.Printf("%s returned: %v\n", kind, err)
+
+	if err != nil {
 		return 1
 	}
 	return 0

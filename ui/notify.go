@@ -58,8 +58,9 @@ type notificationService interface {
 // SendNotification (where they neither expire nor can be withdrawn).
 // Copies share bus.
 type notifier struct {
-	app fyne.App
-	bus notificationService // nil: Fyne's
+	app   fyne.App
+	bus   notificationService // nil: Fyne's
+	quiet bool                // posts nothing: the window's process, where the tray app posts
 }
 
 // enabled reports whether notifications are on.
@@ -79,7 +80,7 @@ func (n notifier) notify(title, body string) {
 
 // post shows x, when notifications are on.
 func (n notifier) post(x notice) {
-	if !n.enabled() {
+	if n.quiet || !n.enabled() {
 		return
 	}
 	if n.bus != nil {

@@ -24,6 +24,9 @@ type popup struct {
 	now    func() time.Time
 	answer func(id string, a inbox.Answer) error
 	done   func(id string) // a request was answered here
+	// onEmpty, when set, runs when the last request has left (the
+	// popup's own process then ends); onShow when a request shows.
+	onEmpty, onShow func()
 
 	win   fyne.Window     // nil until the first request
 	queue []inbox.Request // waiting, oldest first
@@ -78,6 +81,9 @@ func (p *popup) showFirst() {
 			p.win.SetContent(widget.NewLabel(""))
 			hideWindow(p.win)
 		}
+		if p.onEmpty != nil {
+			p.onEmpty()
+		}
 		return
 	}
 	if p.win == nil {
@@ -106,6 +112,18 @@ func (p *popup) showFirst() {
 	showWindow(p.win)
 	p.win.RequestFocus()
 	p.win.Canvas().Focus(p.view.first())
+	if p.onShow != nil {
+		p.onShow()
+	}
+}
+
+// raise brings the popup to the front, when it shows a request.
+func (p *popup) raise() {
+	if p.view == nil {
+		return
+	}
+	showWindow(p.win)
+	p.win.RequestFocus()
 }
 
 func (p *popup) setMore() {

@@ -56,7 +56,8 @@ type realApp struct {
 	cmd    *exec.Cmd
 	config string
 	data   string
-	out    *testkit.Buffer
+	home   string
+	out    appOutput
 	exited chan error // receives the exit once; alive puts it back
 	reaped bool
 }
@@ -91,10 +92,27 @@ func startApp(t testing.TB, servers map[string]any, env ...string) *realApp {
 func startAppConfig(t testing.TB, cfg map[string]any, env ...string) *realApp {
 	t.Helper()
 	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
-	a := &realApp{t: t, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"),
-		out: &testkit.Buffer{}, exited: make(chan error, 1)}
-	writeJSON(t, a.config, cfg)
+	config := filepath.Join(dir, "mcp.json")
+	writeJSON(t, config, cfg)
+	return startAppAt(t, config, filepath.Join(dir, "data"), filepath.Join(dir, "home"), env...)
+}
+
+// restartApp starts another app on a's config, data dir and home, as
+// autostart would after a crash.
+func restartApp(t testing.TB, a *realApp, env ...string) *realApp {
+	t.Helper()
+	return startAppAt(t, a.config, a.data, a.home, env...)
+}
+
+// startAppAt starts the app on config and data, with home as its HOME.
+func startAppAt(t testing.TB, config, data, home string, env ...string) *realApp {
+	t.Helper()
+	out, err := os.OpenFile(filepath.Join(t.TempDir(), "app.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	a := &realApp{t: t, config: config, data: data, home: home, out: appOutput(out.Name()), exited: make(chan error, 1)}
 	a.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	a.cmd.Env = append(os.Environ(), childEnv+"=1", childConfigEnv+"="+a.config, childDataEnv+"="+a.data,
 		"HOME="+home,
@@ -102,8 +120,8 @@ func startAppConfig(t testing.TB, cfg map[string]any, env ...string) *realApp {
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
 	a.cmd.Env = append(a.cmd.Env, env...)
-	a.cmd.Stdout = a.out
-	a.cmd.Stderr = a.out
+	a.cmd.Stdout = out
+	a.cmd.Stderr = out
 	if err := a.cmd.Start(); err != nil {
 		t.Fatalf("starting the app: %v", err)
 	}
@@ -131,6 +149,17 @@ func startAppConfig(t testing.TB, cfg map[string]any, env ...string) *realApp {
 		}
 	})
 	return a
+}
+
+// appOutput is the app's stdout and stderr, a file, which the processes
+// of its window and popup write too: with a pipe, the app's Wait would
+// wait for them when the app is killed and they live on.
+type appOutput string
+
+// String is what was written so far.
+func (o appOutput) String() string {
+	b, _ := os.ReadFile(string(o))
+	return string(b)
 }
 
 // alive fails the test if the app has exited.

@@ -13,8 +13,10 @@ import (
 // sentinels named here; any other error is a 400 or a 500, its message
 // the reply's "error".
 type Backend interface {
-	// Status is the whole core's state (GET /v1/status).
+	// Status is the whole core's state (GET /v1/status); Subscribe
+	// delivers it after every change, newest wins (GET /v1/status/watch).
 	Status() Status
+	Subscribe() (<-chan Status, func())
 	// SetEnabled rewrites a server's "disabled" key; Restart restarts
 	// one server; ApproveServer lets a new or changed entry run (an
 	// error wrapping config.ErrNotWaiting when it does not wait). Each
@@ -52,6 +54,16 @@ type Backend interface {
 	EventPage(f events.Filter) (EventPage, error)
 	AckEvents(req events.AckRequest) (int, error)
 	History(limit int) ([]ToolCall, error)
+	// SubscribeEvents says when events arrive or are acknowledged
+	// (events.Hub.Subscribe; GET /v1/events/watch).
+	SubscribeEvents() (<-chan events.Change, func())
+
+	// RegisterWindow registers a window of kind (WindowMain, WindowPopup)
+	// that another process shows; signals gets a WindowSignal when the
+	// tray asks for a window of that kind while it is open, and when the
+	// instance quits. unregister ends it (POST /v1/windows/{kind},
+	// windows.go).
+	RegisterWindow(kind string) (signals <-chan WindowSignal, unregister func())
 
 	// The ${keyring:NAME} secrets: their names, setting one (the servers
 	// using it restart), removing one (config.ErrNoSecret: none stored).

@@ -124,7 +124,7 @@ func (cl *Client) request(ctx context.Context, method, path string, body []byte)
 	}
 	resp, err := cl.http.Do(req)
 	if err != nil {
-		return reply{}, fmt.Errorf("talking to mcptray: %w", err)
+		return reply{}, talkError(err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
@@ -132,6 +132,28 @@ func (cl *Client) request(ctx context.Context, method, path string, body []byte)
 		return reply{}, fmt.Errorf("reading reply: %w", err)
 	}
 	return reply{status: resp.StatusCode, text: resp.Status, body: b}, nil
+}
+
+// talkError is the error of a request that got no reply: it wraps
+// ErrNotRunning too when no instance serves the socket any more (it
+// stopped since Dial), for a caller that waits for the next one.
+func talkError(err error) error {
+	if notRunning(err) {
+		return goneError{err}
+	}
+	return fmt.Errorf("talking to mcptray: %w", err)
+}
+
+// goneError is a request's error when the instance is gone: its message
+// is the dial's, and it is ErrNotRunning too.
+type goneError struct{ err error }
+
+func (e goneError) Error() string   { return "talking to mcptray: " + e.err.Error() }
+func (e goneError) Unwrap() []error { return []error{ErrNotRunning, e.err} }
+
+// readSome reads at most 64 KiB of a reply's body: enough for any error.
+func readSome(resp *http.Response) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 }
 
 // err is the error a reply that is not a success says: the instance's

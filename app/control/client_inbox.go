@@ -1,11 +1,9 @@
 package control
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 
@@ -52,37 +50,7 @@ func (cl *Client) Answer(ctx context.Context, id string, a inbox.Answer) error {
 // request, then changes as they happen. The channel closes when ctx ends
 // or the instance goes away.
 func (cl *Client) WatchInbox(ctx context.Context) (<-chan inbox.Event, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://mcptray/v1/inbox/watch", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := cl.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("talking to mcptray: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		resp.Body.Close()
-		return nil, fmt.Errorf("watching the inbox: mcptray answered %s", resp.Status)
-	}
-	ch := make(chan inbox.Event)
-	go func() {
-		defer close(ch)
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			var ev inbox.Event
-			if json.Unmarshal(sc.Bytes(), &ev) != nil {
-				continue
-			}
-			select {
-			case ch <- ev:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return ch, nil
+	return watch[inbox.Event](ctx, cl, http.MethodGet, "/v1/inbox/watch", "watching the inbox")
 }
 
 // ForgetInput asks the instance to forget the value of ${input:ID}.

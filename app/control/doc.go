@@ -30,7 +30,9 @@
 //
 // Only the person decides (DESIGN.md §14): enable, disable, approve, the
 // tool switches, answers, forgetting an input, setting or removing a
-// secret and PUT /v1/config are refused (403) to a process that is one of
+// secret, PUT /v1/config and registering a window (POST /v1/windows/{kind},
+// windows.go: a server holding the popup's place would keep the inbox's
+// popup from opening) are refused (403) to a process that is one of
 // mcptray's servers or descends from one (peer.go). The peer is taken from
 // the socket when the connection opens (SO_PEERCRED on Linux,
 // LOCAL_PEERPID on macOS, GetNamedPipeClientProcessId on Windows) and judged
@@ -61,6 +63,10 @@
 // session when the Backend's ServeMCP returns). A session with handed-over
 // stdio has one more goroutine, which reads the connection until connect
 // goes away and then ends the session. On the client side,
-// [Client.WatchInbox] starts one goroutine that reads the stream into the
-// channel and ends, closing it, when ctx ends or the instance goes away.
+// each stream ([Client.WatchInbox], [Client.WatchStatus],
+// [Client.WatchEvents], [Client.HoldWindow]) has one goroutine that reads
+// it into the channel and ends, closing it, when ctx ends or the instance
+// goes away; a request to an instance that has gone since Dial fails with
+// an error that is [ErrNotRunning] too. The streams are JSON lines
+// (watch.go); app/remote builds the UI's Core on them.
 package control

@@ -29,11 +29,14 @@ import (
 //	/v1/inbox…, /v1/inputs…          the secret inbox (inbox.go)
 //	/v1/secrets…                     the ${keyring:NAME} secrets (secrets.go)
 //	PUT  /v1/config                  replace mcp.json as mcptray's own edit (config.go)
+//	GET  /v1/status/watch, /v1/events/watch, /v1/settings   streams of changes (watch.go)
+//	POST /v1/windows/{kind}          a window of another process, held while it lasts (windows.go)
 //
 // Errors are {"error": "one line"} with 400, 404 or 500; 403 when one of
 // mcptray's servers, or a process of theirs, asks for what only the person
 // may do (peer.go): enable, disable, approve, the tool switches, answers,
-// forgetting an input, setting or removing a secret, PUT /v1/config.
+// forgetting an input, setting or removing a secret, PUT /v1/config,
+// registering a window.
 type Handler struct {
 	b   Backend
 	log *slog.Logger
@@ -134,6 +137,8 @@ func (h *Handler) routes() {
 	h.inboxRoutes(mux)  // inbox.go
 	h.configRoutes(mux) // config.go
 	h.secretRoutes(mux) // secrets.go
+	h.watchRoutes(mux)  // watch.go
+	h.windowRoutes(mux) // windows.go
 }
 
 // mcpUpgrade is the Upgrade token for a raw newline-delimited JSON-RPC

@@ -62,6 +62,14 @@ type Status struct {
 	// mcptray's own it lacks. LoginShell says which, and why.
 	ServerPath string           `json:"serverPath"`
 	LoginShell LoginShellStatus `json:"loginShell"`
+	// Windows are the kinds of window open in processes of their own
+	// (WindowMain, WindowPopup), each once, sorted.
+	Windows []string `json:"windows,omitempty"`
+	// Unreachable is set by a client that lost the instance (app/remote),
+	// in words for the person: "mcptray is not running; waiting for it to
+	// start again". The rest is what the instance said last. Never on the
+	// wire: the instance itself is never unreachable.
+	Unreachable string `json:"-"`
 }
 
 // Login shell states, as in Status.LoginShell.

@@ -41,6 +41,9 @@ import (
 // app/config, which reads mcp.json and makes every edit of it, imports no
 // package of the module but the test kit in its tests: app, the gateway,
 // cli and ui use it, never the other way.
+// app/remote (the core as a window in another process sees it, over the
+// control API) may import app and app/...; nothing in app imports it (ui
+// and main may).
 // internal/wine, the tests of mcptray.exe under Wine, imports no package of
 // the module but the test kit: it drives the Windows build through its
 // command line, so no Linux code stands in for the Windows program.
@@ -103,6 +106,8 @@ func forbidden(from, to string) string {
 		return "control imports no app package but app/config, app/events and app/inbox, and no cli"
 	case in(from, "app/control") && (to == module+"/mcp" || in(to, "mcp/downstream")):
 		return "control's client links neither the gateway nor the server side"
+	case in(to, "app/remote") && in(from, "app") && !in(from, "app/remote"):
+		return "nothing in app imports app/remote, the core as another process sees it"
 	case (in(from, "app") || in(from, "store") || in(from, "ui")) &&
 		strings.HasPrefix(to, "github.com/modelcontextprotocol/go-sdk"):
 		return "only mcp may use the MCP SDK"
@@ -269,6 +274,8 @@ func TestDepsRules(t *testing.T) {
 		m("internal/repocheck"):     {m("app"), "go/parser"},
 		m("internal/testkit"):       {m("mcp/wire")},
 		m("internal/wine"):          {m("internal/testkit"), m("app/control")},
+		m("app/remote"):             {m("app"), m("app/control"), m("app/assistants")},
+		m("app/googlekeys"):         {m("app/remote")},
 		"fyne.io/fyne/v2":           nil,
 		"fyne.io/fyne/v2/app":       {"fyne.io/fyne/v2"},
 		"github.com/godbus/dbus/v5": nil,
@@ -291,6 +298,7 @@ func TestDepsRules(t *testing.T) {
 		"app/googleaccounts imports " + m("app") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
 		"app/googleaccounts imports " + m("app/config") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
 		"app/googleaccounts imports " + m("cli") + " (forbidden: the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli)",
+		"app/googlekeys imports " + m("app/remote") + " (forbidden: nothing in app imports app/remote, the core as another process sees it)",
 		"app/inbox imports " + m("app") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/control") + " (forbidden: the inbox imports no app package but app/config)",
 		"app/inbox imports " + m("app/events") + " (forbidden: the inbox imports no app package but app/config)",

@@ -33,7 +33,37 @@ type liveServer struct {
 var live = struct {
 	mu      sync.Mutex
 	servers map[int]liveServer // by pid; guarded by mu
-}{servers: map[int]liveServer{}}
+	own     map[int]uint64     // this instance's window processes: start time by pid; guarded by mu
+}{servers: map[int]liveServer{}, own: map[int]uint64{}}
+
+// OwnProcess records pid as a process this instance started for the
+// person — the tray app's window or popup (`mcptray window`), which
+// talks to the control socket as the CLI does — so that the peer check
+// does not count it among what descends from mcptray (InspectPeer). Only
+// that process: what it starts in turn still descends from mcptray.
+// forget takes it off once it has ended.
+func OwnProcess(pid int) (forget func()) {
+	start := procStart(pid)
+	live.mu.Lock()
+	live.own[pid] = start
+	live.mu.Unlock()
+	return func() {
+		live.mu.Lock()
+		if live.own[pid] == start {
+			delete(live.own, pid)
+		}
+		live.mu.Unlock()
+	}
+}
+
+// ownProcess says whether pid, started at start, is one of this
+// instance's window processes (OwnProcess).
+func ownProcess(pid int, start uint64) bool {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	s, ok := live.own[pid]
+	return ok && s == start
+}
 
 // ProcStart is pid's start time, 0 when it cannot be read (or outside
 // Linux): with the pid, it tells a process from a later one that reuses

@@ -19,7 +19,8 @@ const maxAncestry = 1024
 //     or this instance's (InstanceEnv=instance): every server and all
 //     that it starts inherit both unless they clear them;
 //   - is this process: pid descends from mcptray, and mcptray runs
-//     nothing else that talks to its own control socket. Since mcptray is
+//     nothing else that talks to its own control socket but its window
+//     and popup (OwnProcess), which are the person's. Since mcptray is
 //     a child subreaper (Subreap), a server's orphan — a double fork, a
 //     setsid — is reparented to it, so this holds after its chain to
 //     the server broke and it cleared its environment.
@@ -42,6 +43,8 @@ func InspectPeer(pid int, start uint64, instance string) Peer {
 	case start != 0 && procStart(pid) != start:
 		p.OfServers, p.Why = true, "the process that connected is gone"
 		return p
+	case ownProcess(pid, procStart(pid)):
+		return p // the tray app's window or popup (OwnProcess)
 	}
 	servers := liveServers()
 	var inst []byte
