@@ -81,6 +81,7 @@ func Main(args []string, stdout, stderr io.Writer, opts Options) int {
 			leanRuntime(cmd != "serve")
 			defer startProfile(cmd)()
 		}
+		defer startMemstats(cmd)()
 	}
 	err := dispatch(ctx, cmd, args, stdout, stderr, opts)
 	var (
