@@ -78,6 +78,9 @@ func Main(args []string, stdout, stderr io.Writer, opts Options) int {
 		switch cmd {
 		case "run", "daemon", "connect", "serve": // the ones that stay
 			downstream.ReleaseHugeCodeMappings()
+			if cmd == "run" || cmd == "daemon" { // the instance
+				downstream.EvictCodeCache()
+			}
 			leanRuntime(cmd != "serve")
 			defer startProfile(cmd)()
 		}
