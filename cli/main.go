@@ -92,9 +92,13 @@ func Main(args []string, stdout, stderr io.Writer, opts Options) int {
 		switch cmd {
 		case "run", "daemon", "connect", "serve": // the ones that stay
 			downstream.ReleaseHugeCodeMappings()
+			if cmd == "run" || cmd == "daemon" { // the instance
+				downstream.EvictCodeCache()
+			}
 			leanRuntime(cmd != "serve")
 			defer startProfile(cmd)()
 		}
+		defer startMemstats(cmd)()
 	}
 	err := dispatch(ctx, cmd, args, stdout, stderr, opts)
 	var (

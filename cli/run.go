@@ -58,6 +58,7 @@ func cmdRun(ctx context.Context, name string, args []string, stderr io.Writer, g
 		fmt.Fprintln(stderr, "mcptray: "+why)
 		gui = false
 	}
+	go releaseAfterStartup(ctx, core)
 	if !gui {
 		return core.Run(ctx)
 	}

@@ -24,7 +24,7 @@ type mcpCall struct {
 // callTool opens an MCP session with the app over its control socket (as
 // `mcptray connect` does) and calls tool with args; the reply's text
 // arrives on the returned call.
-func callTool(t *testing.T, a *realApp, tool string, args map[string]any) mcpCall {
+func callTool(t testing.TB, a *realApp, tool string, args map[string]any) mcpCall {
 	t.Helper()
 	cl, err := control.Dial(a.data)
 	if err != nil {
@@ -80,7 +80,7 @@ func callTool(t *testing.T, a *realApp, tool string, args map[string]any) mcpCal
 	return call
 }
 
-func (c mcpCall) wait(t *testing.T) string {
+func (c mcpCall) wait(t testing.TB) string {
 	t.Helper()
 	select {
 	case r := <-c.reply:
