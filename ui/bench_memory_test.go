@@ -214,8 +214,13 @@ func startTrayBinary(b *testing.B, bin string, cfg map[string]any, env ...string
 	b.Helper()
 	dir := b.TempDir()
 	home := filepath.Join(dir, "home")
-	a := &realApp{t: b, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"),
-		out: &testkit.Buffer{}, exited: make(chan error, 1)}
+	out, err := os.OpenFile(filepath.Join(dir, "app.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { out.Close() })
+	a := &realApp{t: b, config: filepath.Join(dir, "mcp.json"), data: filepath.Join(dir, "data"), home: home,
+		out: appOutput(out.Name()), exited: make(chan error, 1)}
 	writeJSON(b, a.config, cfg)
 	a.cmd = exec.Command(bin, "run", "--config", a.config, "--data", a.data)
 	a.cmd.Env = append(os.Environ(), "MCPTRAY_LOGIN_SHELL=off",
@@ -224,8 +229,8 @@ func startTrayBinary(b *testing.B, bin string, cfg map[string]any, env ...string
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"))
 	a.cmd.Env = append(a.cmd.Env, env...)
-	a.cmd.Stdout = a.out
-	a.cmd.Stderr = a.out
+	a.cmd.Stdout = out // a file: the window's and the popup's processes write it too (appOutput)
+	a.cmd.Stderr = out
 	if err := a.cmd.Start(); err != nil {
 		b.Fatalf("starting %s: %v", bin, err)
 	}
