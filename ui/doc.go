@@ -13,7 +13,8 @@
 // endpoint below them) and settings.go; form.go
 // builds a request's form from its fields, requestview.go shows one
 // request in the popup and the Inbox tab. desktop.go ties them together;
-// run.go wires Fyne and the OS (tray host, autostart, clipboard, opener).
+// run.go wires Fyne and the OS (tray host, autostart, clipboard, opener);
+// children.go starts the window's and the popup's processes.
 // notify.go decides what a desktop notification says and how long it
 // stays; notify_linux.go sends it over org.freedesktop.Notifications from
 // a goroutine of its own (started in Run, ended before Run returns, after
@@ -45,8 +46,19 @@
 // Fyne's thread checks stay on, and the tests fail on "Error in Fyne call
 // thread".
 //
+// Processes: Run is the tray app, which builds no window (run.go). Its
+// main window and its popup are processes of their own — RunWindow
+// (`mcptray window`) and RunPopup (`mcptray popup`), over app/remote —
+// which children.go starts, raises (their windows are held with the
+// core's window registry: one per kind, also across a crash of the tray
+// app) and ends when mcptray quits; the peer check knows them as the
+// person's (RunOptions.Own). Closing the window ends its process, and the
+// GL driver, the fonts and the widgets go with it (docs/performance.md,
+// issue 31). Without Children, Run builds both in its own process (the
+// tests of the screens, and BenchmarkWindowOpen's comparison).
+//
 // Run is the whole lifetime: it must be called on the main goroutine (the
 // OS main thread), starts the followers, and stops them before it returns,
 // once the app has quit (Quit in the tray, SIGTERM, or closing the window
-// when there is no tray).
+// when there is no tray). RunWindow and RunPopup likewise.
 package ui

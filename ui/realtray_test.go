@@ -212,7 +212,9 @@ func TestRealNoSessionBus(t *testing.T) {
 	needSession(t)
 	a := startApp(t, map[string]any{"alpha": fakeServer("echo")},
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bus")
-	win := findWindow(t, a, "mcptray")
+	// Without the keyring mcptray asks whether to approve mcp.json's
+	// entries: its popup is titled mcptray too.
+	win := findMainWindow(t, a)
 	screenshot(t, a, win, "window-no-tray.png")
 	if err := a.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)

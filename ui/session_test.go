@@ -248,6 +248,26 @@ func findWindow(t testing.TB, a *realApp, title string) string {
 	return id
 }
 
+// findMainWindow is the main window: the window titled mcptray that is as
+// wide as the main window opens (the popup for mcptray's own requests is
+// titled mcptray too, and narrower).
+func findMainWindow(t testing.TB, a *realApp) string {
+	t.Helper()
+	var id string
+	testkit.WaitForWithin(t, 60*time.Second, "the main window", func() bool {
+		a.alive()
+		for _, w := range windowsTitled("mcptray") {
+			geo, err := exec.Command("xdotool", "getwindowgeometry", "--shell", w).Output()
+			if err == nil && strings.Contains(string(geo), "WIDTH=900") {
+				id = w
+				return true
+			}
+		}
+		return false
+	})
+	return id
+}
+
 // windowGone waits until no mapped window is titled title.
 func windowGone(t testing.TB, a *realApp, title string) {
 	t.Helper()
