@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,8 +136,19 @@ func TestRealPopup(t *testing.T) {
 	xdo(t, "windowraise", popup)
 	xdo(t, "windowfocus", "--sync", popup)
 	xdo(t, "type", "--delay", "20", password)
+	// The popup is a process of its own: the password is in neither its
+	// command line nor its environment (it goes over the control socket).
+	popupPID := windowPID(t, popup)
+	for _, f := range []string{"cmdline", "environ"} {
+		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/%s", popupPID, f)); strings.Contains(string(b), password) {
+			t.Errorf("the popup process's %s holds the password", f)
+		}
+	}
 	xdo(t, "key", "Return")
 	reply := call.wait(t)
+	if strings.Contains(a.out.String(), password) {
+		t.Error("the password is in the output of the app or of its window's processes")
+	}
 	windowGone(t, a, "ssh")
 	nw.waitClosed(t, a.alive, note, closedByCall) // answered: off the screen
 	b, err := os.ReadFile(record)
