@@ -58,6 +58,17 @@ func buildMcptray(t testing.TB, name string, env []string, flags ...string) stri
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
 	}
+	// On disk, as an installed binary is: the instance drops its binary's
+	// unmapped pages from the page cache at start (downstream.EvictCodeCache),
+	// which pages still to be written keep there.
+	f, err := os.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		t.Fatalf("syncing %s: %v", bin, err)
+	}
 	return bin
 }
 
