@@ -30,7 +30,7 @@ func (d desktopUI) Notifier() events.Notifier { return d.notes }
 // window and the popup are this executable's `window` and `popup`.
 func (d desktopUI) Run(ctx context.Context, core *app.Core, config, data string) error {
 	leaveOwnConsole()
-	o := ui.RunOptions{Notes: d.notes, Raise: core.RaiseWindow, Own: core.OwnWindowProcess}
+	o := ui.RunOptions{Notes: d.notes, Raise: core.RaiseWindow, Own: core.OwnWindowProcess, Release: cli.ReleaseMemory}
 	if exe, err := os.Executable(); err == nil {
 		o.Children = ui.ExecChildren(exe, config, data)
 	} else {

@@ -78,9 +78,18 @@ func releaseAfterStartup(ctx context.Context, core *app.Core) {
 	select {
 	case <-ctx.Done():
 	case <-quiet.C:
-		debug.FreeOSMemory()
-		downstream.ReleaseHugeCodeMappings()
+		ReleaseMemory()
 	}
+}
+
+// ReleaseMemory hands back the heap's free pages (debug.FreeOSMemory: one
+// collection) and the binary's pages (downstream.ReleaseHugeCodeMappings)
+// that some work used and that an idle mcptray no longer touches: after
+// start-up, and in the tray app after serving a window's process (what
+// runs later faults its pages back in from the page cache).
+func ReleaseMemory() {
+	debug.FreeOSMemory()
+	downstream.ReleaseHugeCodeMappings()
 }
 
 // startedUp reports whether st has servers and none is starting.

@@ -44,6 +44,7 @@ type children struct {
 	// mainExited runs when the window's process ended (the person closed
 	// it, or it failed).
 	mainExited func()
+	release func() // RunOptions.Release, or nil
 	// pending says whether inbox requests wait (the tray app's view).
 	pending func() bool
 	// own tells the core's peer check that a process is the tray app's
@@ -64,7 +65,7 @@ func newChildren(o RunOptions, noTray func() string, mainExited func(), pending 
 	if own == nil {
 		own = func(int) func() { return func() {} }
 	}
-	return &children{command: o.Children, raise: o.Raise, own: own, noTray: noTray, mainExited: mainExited, pending: pending,
+	return &children{command: o.Children, raise: o.Raise, own: own, release: o.Release, noTray: noTray, mainExited: mainExited, pending: pending,
 		live: map[string]*child{}}
 }
 
@@ -119,6 +120,9 @@ func (c *children) start(kind, command string, args ...string) {
 			if c.live[kind] == ch {
 				delete(c.live, kind)
 			}
+			if c.release != nil && len(c.live) == 0 {
+				time.AfterFunc(releaseQuiet, c.release)
+			}
 			if err != nil && !ended(err) {
 				log.Printf("mcptray: the %s ended: %v", command, err)
 			}
@@ -165,6 +169,11 @@ func (c *children) close() {
 		delete(c.live, kind)
 	}
 }
+
+// releaseQuiet is how long after the last window's process ended the tray
+// app hands back the memory serving it used (RunOptions.Release): the
+// requests of its last moments are over by then.
+const releaseQuiet = 2 * time.Second
 
 // closeGrace is how long quitting waits for the windows to close.
 const closeGrace = 3 * time.Second

@@ -36,7 +36,11 @@ type RunOptions struct {
 	// tray app started (app.Core.OwnWindowProcess): it answers requests
 	// for the person, as the CLI does; forget once it has ended.
 	Own func(pid int) (forget func())
-	SSH SSHAliases
+	// Release, when set, hands back the memory serving a window's
+	// process used (cli.ReleaseMemory), releaseQuiet after it ended; it
+	// runs off the main goroutine.
+	Release func()
+	SSH     SSHAliases
 }
 
 // Run is the tray app: it builds the Fyne app and its tray, and blocks
