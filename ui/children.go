@@ -44,7 +44,7 @@ type children struct {
 	// mainExited runs when the window's process ended (the person closed
 	// it, or it failed).
 	mainExited func()
-	release func() // RunOptions.Release, or nil
+	release    func() // RunOptions.Release, or nil
 	// pending says whether inbox requests wait (the tray app's view).
 	pending func() bool
 	// own tells the core's peer check that a process is the tray app's
