@@ -52,6 +52,16 @@ type children struct {
 	own func(pid int) (forget func())
 
 	live map[string]*child // by kind, while its process runs
+	// again is an Open that came while the main window's process was
+	// still there but no longer held its window (closed, on its way
+	// out): it opens a new one once that has ended, if it is recent.
+	again *openRequest
+}
+
+// openRequest is an openMain that waits for the last window to end.
+type openRequest struct {
+	tab, need string
+	at        time.Time
 }
 
 // child is a window's process.
@@ -72,9 +82,17 @@ func newChildren(o RunOptions, noTray func() string, mainExited func(), pending 
 // openMain shows the main window on tab: the open one comes to the
 // front, or a process starts.
 func (c *children) openMain(tab, need string) {
-	if c.raise(control.WindowMain, tab) || c.live[control.WindowMain] != nil && need == "" {
-		return // open, or still starting: it opens on its own tab
+	if c.raise(control.WindowMain, tab) {
+		c.again = nil
+		return
 	}
+	if c.live[control.WindowMain] != nil {
+		// Starting (it opens on its own tab), or closed and ending: then
+		// this opens the next one.
+		c.again = &openRequest{tab: tab, need: need, at: time.Now()}
+		return
+	}
+	c.again = nil
 	var args []string
 	if tab != "" {
 		args = append(args, "--tab", tab)
@@ -126,7 +144,10 @@ func (c *children) start(kind, command string, args ...string) {
 			if err != nil && !ended(err) {
 				log.Printf("mcptray: the %s ended: %v", command, err)
 			}
-			switch {
+			switch again := c.again; {
+			case kind == control.WindowMain && again != nil && time.Since(again.at) < childWait:
+				c.again = nil
+				c.openMain(again.tab, again.need)
 			case kind == control.WindowMain && c.mainExited != nil:
 				c.mainExited()
 			case kind == control.WindowPopup && err == nil && c.pending():

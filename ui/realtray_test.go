@@ -93,9 +93,11 @@ func TestRealTray(t *testing.T) {
 		screenshotChange(t, a, win, "window-"+strings.ToLower(tab)+".png", before)
 	}
 
-	// Closing the window hides it; the app keeps running.
+	// Closing the window ends its process; the app keeps running.
+	winPID := windowPID(t, win)
 	closeWindow(t, win)
 	windowGone(t, a, "mcptray")
+	processGone(t, winPID, "the window's process")
 	a.alive()
 
 	// A broken mcp.json: a notification that reaches dunst, and the banner.
