@@ -12,19 +12,20 @@ import (
 // after a click on the tray's Open: from the click (over D-Bus, as a tray
 // host sends it) to the window mapped on the X server, polled every few
 // milliseconds. The window is a process of its own (children.go), started
-// anew for each open; the first open is cold (the binary's pages not yet
-// shared with the tray app's), the rest warm (target ≤ 300 ms). For
-// comparison, in the same run, the window built inside the tray app's
-// process as before issue 31 (childInProcessEnv): its first open builds
-// the window, the later ones only show it again. Needs the desktop session
-// (make bench).
+// anew for each open: the real tray binary (buildTrayBinary, as
+// BenchmarkTrayMemory), whose `mcptray window` it starts; the first open
+// is cold (the window's code and the GL driver not yet in the page cache),
+// the rest warm (target ≤ 300 ms). For comparison, in the same run, the
+// window built inside the tray app's process as before issue 31 (this test
+// binary, childInProcessEnv): its first open builds the window, the later
+// ones only show it again. Needs the desktop session (make bench).
 func BenchmarkWindowOpen(b *testing.B) {
 	needSession(b)
 	startWatcher(b)
 	conn := sessionBus(b)
 	const opens = 6
-	measure := func(env ...string) (first time.Duration, warm []time.Duration) {
-		a := startApp(b, map[string]any{"echo": fakeServer("echo")}, env...)
+	measure := func(start func() *realApp) (first time.Duration, warm []time.Duration) {
+		a := start()
 		waitRegistered(b, a, conn)
 		waitMenu(b, a, conn, "echo ready", func(items []menuItem) bool {
 			return len(items) > 0 && items[0].label == "1 running"
@@ -49,8 +50,10 @@ func BenchmarkWindowOpen(b *testing.B) {
 		}
 		return first, warm
 	}
-	procFirst, procWarm := measure()
-	inFirst, inWarm := measure(childInProcessEnv + "=1")
+	servers := map[string]any{"mcpServers": map[string]any{"echo": fakeServer("echo")}}
+	bin := buildTrayBinary(b)
+	procFirst, procWarm := measure(func() *realApp { return startTrayBinary(b, bin, servers) })
+	inFirst, inWarm := measure(func() *realApp { return startApp(b, servers["mcpServers"].(map[string]any), childInProcessEnv+"=1") })
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	median := func(ds []time.Duration) time.Duration {
 		slices.Sort(ds)
