@@ -59,7 +59,7 @@ type RunOptions struct {
 // logout) the app quits as from the tray's Quit — even before Fyne's own
 // signal handler is installed.
 func Run(ctx context.Context, c Core, o RunOptions) error {
-	a, quit, done := startFyne(ctx)
+	a, quit, done := startFyne(ctx, true)
 	defer done()
 	defer startDozing()() // once the app is there: its goroutine queues work for Fyne
 	host, noTray := systemTray(a)
@@ -139,7 +139,7 @@ type WindowOptions struct {
 // and shows requests in its Inbox tab only (the popup is a process of
 // its own).
 func RunWindow(ctx context.Context, c WindowCore, o WindowOptions) error {
-	a, quit, done := startFyne(ctx)
+	a, quit, done := startFyne(ctx, true)
 	defer done()
 	notify := notifier{app: a, quiet: true}
 	d := newDesktop(a, c, desktopOptions{env: screens(a, notify, o.SSH), noTray: o.NoTray, quit: quit,
@@ -171,7 +171,7 @@ func RunWindow(ctx context.Context, c WindowCore, o WindowOptions) error {
 // ErrNothingShown when it ended without a request to show. It must be
 // called on the main goroutine.
 func RunPopup(ctx context.Context, c WindowCore) error {
-	a, quit, done := startFyne(ctx)
+	a, quit, done := startFyne(ctx, false)
 	defer done()
 	var p *popup
 	p = newPopup(a, time.Now, c.Answer, func(id string) { p.remove(id) })
@@ -224,15 +224,23 @@ var ErrNothingShown = errors.New("no request to show: answered meanwhile")
 // before it ends.
 const popupIdle = 5 * time.Second
 
-// startFyne makes the Fyne app of this process, and quit, which ends
-// it: as from the tray's Quit, and when ctx ends (even before Fyne's loop
-// runs: onMainLast then queues the quit for it). Quitting closes the
-// loop gate first (mainthread.go): nothing of ours is queued for the
-// main goroutine after it. done stops watching ctx.
-func startFyne(ctx context.Context) (a fyne.App, quit func(), done func()) {
+// startFyne makes the Fyne app of this process (with its preferences:
+// prefs), and quit, which ends it: as from the tray's Quit, and when ctx
+// ends (even before Fyne's loop runs: onMainLast then queues the quit for
+// it). Quitting closes the loop gate first (mainthread.go): nothing of
+// ours is queued for the main goroutine after it. done stops watching
+// ctx.
+func startFyne(ctx context.Context, prefs bool) (a fyne.App, quit func(), done func()) {
 	mainGoroutine.Store(goroutineID())
 	openLoopGate()
-	a = fyneapp.NewWithID(AppID)
+	if prefs {
+		a = fyneapp.NewWithID(AppID)
+	} else {
+		// Fyne rewrites an app's preferences file whenever the app ends,
+		// from what it read at its start: a process that needs none keeps
+		// out of it (another may write it at that moment).
+		a = fyneapp.New()
+	}
 	a.SetIcon(assets.Icon)
 	quit = func() {
 		closeLoopGate()
