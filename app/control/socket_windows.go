@@ -70,6 +70,11 @@ func userOnlySDDL() (string, error) {
 // pipe: while all its instances are busy, a dial waits for a free one.
 const probeTimeout = 2 * time.Second
 
+// holdTimeout bounds the dial that takes Wine's placeholder instance of
+// our own pipe: it always answers, but a busy machine can make wineserver
+// take seconds (CI saw 2 s run out while builds ran beside it).
+const holdTimeout = 20 * time.Second
+
 // Listen listens on the control pipe of data dir data (SocketPath), which
 // only the current user may open (userOnlySDDL). Another instance there
 // (a data dir whose name hashes the same, or a stray process) is an
@@ -100,7 +105,7 @@ func Listen(data string) (net.Listener, error) {
 	// is never accepted: that client's writes block, and so would Accept.
 	// Taking the placeholder ourselves, for the listener's life, leaves
 	// the real instances to clients (docs: PLATFORM.md, Wine 8).
-	hold, err := winio.DialPipe(pipe, ptr(probeTimeout))
+	hold, err := winio.DialPipe(pipe, ptr(holdTimeout))
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("listening on %s: taking Wine's placeholder instance: %w", pipe, err)
