@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"github.com/mcptray/mcptray/app/control"
 	"log"
 	"os"
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // The main window and the popup are processes of their own (`mcptray
