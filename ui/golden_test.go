@@ -200,3 +200,20 @@ func TestGoldenServersWholeError(t *testing.T) {
 	m.servers.log.list.Select(1)
 	assertMarkup(t, "servers-error.xml", w.Canvas())
 }
+
+// TestGoldenUnreachable: a window whose process lost the tray app says so
+// above everything, and keeps what it showed last.
+func TestGoldenUnreachable(t *testing.T) {
+	st := twoServers()
+	st.Unreachable = "mcptray is not running; waiting for it to start again"
+	m, w := goldenMain(t, st, "")
+	if !m.offline.Visible() || m.offline.Text != st.Unreachable {
+		t.Errorf("the banner shows %q (visible %v), want %q", m.offline.Text, m.offline.Visible(), st.Unreachable)
+	}
+	assertMarkup(t, "unreachable.xml", w.Canvas())
+	st.Unreachable = ""
+	m.apply(st)
+	if m.offline.Visible() {
+		t.Error("the banner stays once the tray app answers again")
+	}
+}

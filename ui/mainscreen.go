@@ -63,6 +63,7 @@ type mainScreen struct {
 	google     *googleScreen
 	assistants *assistantsScreen
 	settings   *settingsScreen
+	offline    *widget.Label // control.Status.Unreachable, hidden when ""
 	root       fyne.CanvasObject
 }
 
@@ -116,12 +117,24 @@ func newMainScreen(env screenEnv, noTray string) *mainScreen {
 			m.settings.secrets.refresh() // `mcptray secret` may have changed them
 		}
 	}
-	m.root = container.NewBorder(container.NewVBox(m.notice, m.banner.root), nil, nil, nil, m.tabs)
+	// The window's process lost the tray app (app/remote): it says so
+	// until the next one answers.
+	m.offline = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	m.offline.Wrapping = fyne.TextWrapWord
+	m.offline.Importance = widget.DangerImportance
+	m.offline.Hide()
+	m.root = container.NewBorder(container.NewVBox(m.offline, m.notice, m.banner.root), nil, nil, nil, m.tabs)
 	return m
 }
 
 // apply shows st.
 func (m *mainScreen) apply(st control.Status) {
+	if st.Unreachable != "" {
+		m.offline.SetText(st.Unreachable)
+		m.offline.Show()
+	} else {
+		m.offline.Hide()
+	}
 	m.banner.set(st.ConfigPath, st.ConfigError)
 	m.servers.setServers(st.Servers)
 	m.assistants.connect.setStatus(st)
