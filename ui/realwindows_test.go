@@ -159,6 +159,7 @@ func TestRealWindowOutlivesACrash(t *testing.T) {
 	if wins := windowsTitled("mcptray"); !slices.Contains(wins, win) {
 		t.Fatalf("the window went with the tray app (windows: %v)", wins)
 	}
+	screenshot(t, nil, win, "window-unreachable.png") // it says mcptray is not running
 
 	b := restartApp(t, a)
 	waitRegistered(t, b, conn)
