@@ -82,6 +82,23 @@ func Dial(ctx context.Context, configPath, dataDir string, log *slog.Logger) (*C
 	return c, nil
 }
 
+// spawn runs follow in a goroutine of c's (Close waits for it) and
+// returns what ends it: cancel (the context follow watches), then a wait
+// for follow to return.
+func (c *Core) spawn(cancel context.CancelFunc, follow func()) (stop func()) {
+	done := make(chan struct{})
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer close(done)
+		follow()
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
 // Close ends every subscription and the status watch, and waits for their
 // goroutines; later calls fail with ErrClosed.
 func (c *Core) Close() error {

@@ -67,18 +67,10 @@ func (c *Core) SubscribeEvents() (<-chan events.Change, func()) {
 	if err != nil {
 		changes = nil // followEvents redials
 	}
-	done := make(chan struct{})
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer close(done)
+	return out, c.spawn(cancel, func() {
 		defer close(out)
 		c.followEvents(ctx, out, changes)
-	}()
-	return out, func() {
-		cancel()
-		<-done
-	}
+	})
 }
 
 // followEvents copies the instance's event changes (the stream changes,

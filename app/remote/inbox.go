@@ -26,19 +26,11 @@ func (c *Core) SubscribeInbox() (<-chan inbox.Event, func()) {
 		connEnd()
 		evs = nil // followInbox redials
 	}
-	done := make(chan struct{})
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer close(done)
+	return out, c.spawn(cancel, func() {
 		defer close(out)
 		f := inboxFollower{c: c, out: out, shown: map[string]inbox.Request{}}
 		f.run(ctx, evs, connEnd)
-	}()
-	return out, func() {
-		cancel()
-		<-done
-	}
+	})
 }
 
 // inboxFollower is one SubscribeInbox's goroutine and what it has shown.

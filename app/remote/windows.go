@@ -28,11 +28,7 @@ func (c *Core) HoldWindow(kind string) (signals <-chan control.WindowSignal, can
 	if err != nil {
 		in = nil // hold redials
 	}
-	done := make(chan struct{})
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer close(done)
+	return out, c.spawn(stop, func() {
 		defer close(out)
 		for {
 			if in == nil {
@@ -53,9 +49,5 @@ func (c *Core) HoldWindow(kind string) (signals <-chan control.WindowSignal, can
 			}
 			in = nil
 		}
-	}()
-	return out, func() {
-		stop()
-		<-done
-	}
+	})
 }
