@@ -268,6 +268,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 		Env:          s.core.serverEnv(spec),
 		Dir:          spec.Cwd,
 		Watchdog:     s.core.watchdog,
+		Probes:       s.core.probes,
 		StopGrace:    s.core.opts.StopGrace,
 		TermGrace:    s.core.opts.TermGrace,
 		StartTimeout: s.core.opts.StartTimeout,

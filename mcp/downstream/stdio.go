@@ -19,14 +19,47 @@ import (
 const drainWait = time.Second
 
 // Start launches a stdio server in its own process group, connects the SDK
-// client pinned to ProtocolVersion, and runs initialize and a full
-// tools/list. ctx bounds the whole startup, and so does spec.StartTimeout
+// client — server/discover first (ProbeVersion), initialize
+// (ProtocolVersion) where the server does not take it — and runs a full
+// tools/list. A server that exits on the probe, or leaves it unanswered
+// until the startup's deadline, is remembered in spec.Probes; one that
+// exited is started again at once with initialize. Either way its next
+// start goes straight to initialize. ctx bounds the whole startup, and so does spec.StartTimeout
 // (paused while the server's elicitation waits in the inbox: see
 // session_startup.go). On any failure the process group
 // is killed before Start returns, and the error is one readable line such
 // as "exited with code 3 before initialize: panic: boom" or
 // "no answer to initialize within 2m0s".
 func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
+	if spec.Probes.Skips(spec) {
+		return start(ctx, spec, hooks, ProtocolVersion)
+	}
+	s, err := start(ctx, spec, hooks, ProbeVersion)
+	var pf *probeFailure
+	if !errors.As(err, &pf) {
+		return s, err
+	}
+	spec.Probes.remember(spec)
+	if ctx.Err() != nil || pf.timedOut {
+		return nil, pf.err
+	}
+	hooks.log("stderr", "the server did not take server/discover ("+pf.err.Error()+"); starting it again with initialize")
+	return start(ctx, spec, hooks, ProtocolVersion)
+}
+
+// probeFailure is start's error when the server never answered the
+// server/discover probe: it ended, or the startup's deadline passed.
+type probeFailure struct {
+	err      error
+	timedOut bool
+}
+
+func (e *probeFailure) Error() string { return e.err.Error() }
+func (e *probeFailure) Unwrap() error { return e.err }
+
+// start is one Start: version is ProbeVersion (server/discover first) or
+// ProtocolVersion (initialize only).
+func start(ctx context.Context, spec StdioSpec, hooks Hooks, version string) (*Session, error) {
 	begun := time.Now()
 	budget := startBudget(ctx, begun, spec.StartTimeout)
 	if err := ctx.Err(); err != nil {
@@ -69,11 +102,20 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 
-	cs, err := s.newClient().Connect(ctx, ConnTransport{s.conn}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	s.logLevel = levelOf(spec.LogLevel)
+	pc := &probeConn{Connection: s.conn}
+	cs, err := s.newClient().Connect(ctx, ConnTransport{pc}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
+		if pc.probeFailed() {
+			err := s.failStart(ctx, "server/discover", budget, err)
+			return nil, &probeFailure{err: err, timedOut: ctx.Err() != nil}
+		}
 		return nil, s.failStart(ctx, "initialize", budget, err)
 	}
 	s.cs = cs
+	if m := pc.meta.Load(); m != nil && s.ProtocolVersion() >= NewWireVersion {
+		s.wireMeta = newWireMeta(*m)
+	}
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		return nil, s.failStart(ctx, "tools/list", budget, err)
 	}

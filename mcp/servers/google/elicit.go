@@ -19,6 +19,13 @@ const InboxMeta = "mcptray/inbox"
 // before a message goes out.
 const AcceptLabelMeta = "mcptray/acceptLabel"
 
+// SessionVersions are the protocol versions gcal and gmail serve: not
+// 2026-07-28 yet, whose clients take no elicitation during a call, which
+// their sign-in (SignInByElicitation) and Gmail's send confirmation need.
+// A client that probes with server/discover (mcptray's, since issue 32)
+// then falls back to initialize.
+var SessionVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
 // multiRoundTripVersion is the first protocol version whose clients take
 // input-required results instead of elicitation/create during a call.
 const multiRoundTripVersion = "2026-07-28"

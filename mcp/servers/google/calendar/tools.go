@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"github.com/mcptray/mcptray/mcp/servers/google"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,7 +30,7 @@ func (s *Server) MCPServer() *sdk.Server {
 		version = "dev"
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "mcptray-gcal", Title: "mcptray Google Calendar", Version: version},
-		&sdk.ServerOptions{Instructions: instructions})
+		&sdk.ServerOptions{Instructions: instructions, SupportedProtocolVersions: google.SessionVersions})
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:        "list_calendars",
 		Description: `List the calendars of an account (or "all" accounts): id, name, time zone, primary, selected (shown in Google Calendar).`,

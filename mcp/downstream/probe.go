@@ -1,0 +1,224 @@
+package downstream
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcptray/mcptray/mcp/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NewWireVersion is the first protocol version without sessions: every
+// request carries the version, clientInfo and clientCapabilities in its
+// _meta (WireMeta), and a server asks for input by answering a call with
+// an input_required result (gateway_input.go in package mcp) instead of
+// sending elicitation/create.
+const NewWireVersion = "2026-07-28"
+
+// ProbeVersion is what a session asks for first: the SDK's client sends
+// server/discover and uses NewWireVersion where the server answers it,
+// and falls back to initialize (ProtocolVersion) otherwise.
+const ProbeVersion = NewWireVersion
+
+// ProbeMemory remembers the stdio servers that could not take the
+// server/discover probe (they exited on it, or never answered), by a
+// fingerprint of their command line (Fingerprint), so that their next
+// start goes straight to initialize. It holds hashes only: never a
+// command line, an argument or an environment value. The zero value is
+// not usable; make one with NewProbeMemory. Safe for concurrent use.
+type ProbeMemory struct {
+	mu  sync.Mutex
+	old map[[sha256.Size]byte]bool // guarded by mu: fingerprints of servers to start with initialize
+}
+
+// NewProbeMemory returns an empty ProbeMemory.
+func NewProbeMemory() *ProbeMemory {
+	return &ProbeMemory{old: map[[sha256.Size]byte]bool{}}
+}
+
+// Skips reports whether the server of spec is started with initialize at
+// once (it failed the probe before). A nil ProbeMemory skips nothing.
+func (m *ProbeMemory) Skips(spec StdioSpec) bool {
+	if m == nil {
+		return false
+	}
+	fp := Fingerprint(spec)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.old[fp]
+}
+
+// remember notes that the server of spec failed the probe.
+func (m *ProbeMemory) remember(spec StdioSpec) {
+	if m == nil {
+		return
+	}
+	fp := Fingerprint(spec)
+	m.mu.Lock()
+	m.old[fp] = true
+	m.mu.Unlock()
+}
+
+// Fingerprint is the SHA-256 of what makes a stdio server the same
+// program: its command, arguments, working directory and environment
+// (names and values; ours when spec.Env is nil). Each part is
+// length-prefixed, so no two command lines hash alike by moving a
+// separator.
+func Fingerprint(spec StdioSpec) [sha256.Size]byte {
+	h := sha256.New()
+	put := func(s string) {
+		var n [8]byte
+		for i, l := 0, uint64(len(s)); i < 8; i++ {
+			n[i] = byte(l >> (8 * i))
+		}
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	put(spec.Command)
+	put(spec.Dir)
+	for _, a := range spec.Args {
+		put("a")
+		put(a)
+	}
+	env := spec.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, kv := range env {
+		put("e")
+		put(kv)
+	}
+	var fp [sha256.Size]byte
+	h.Sum(fp[:0])
+	return fp
+}
+
+// probeConn is the stdio connection as the SDK's client sees it during
+// Connect: it notes the server/discover request going out, whether the
+// server answered it, and the _meta the SDK put on it (the bytes every
+// later request to a new-wire server carries: WireMeta).
+type probeConn struct {
+	sdk.Connection
+	discoverID atomic.Pointer[jsonrpc.ID] // the server/discover request's id, once sent
+	answered   atomic.Bool                // the server answered it (a result or an error)
+	meta       atomic.Pointer[[]byte]     // the discover request's _meta object, as sent
+}
+
+func (c *probeConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "server/discover" && req.IsCall() {
+		id := req.ID
+		c.discoverID.Store(&id)
+		if m := wire.Field(req.Params, "_meta"); m.OK() {
+			b := bytes.Clone(m.Of(req.Params))
+			c.meta.Store(&b)
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if res, ok := msg.(*jsonrpc.Response); ok && err == nil {
+		if id := c.discoverID.Load(); id != nil && res.ID == *id {
+			c.answered.Store(true)
+		}
+	}
+	return msg, err
+}
+
+// probeFailed reports whether Connect failed because the server did not
+// take the probe: it was sent and never answered.
+func (c *probeConn) probeFailed() bool {
+	return c.discoverID.Load() != nil && !c.answered.Load()
+}
+
+// WireMeta is what a request to a new-wire server carries in its _meta:
+// the members the SDK's client puts on its own requests (protocolVersion,
+// clientInfo, clientCapabilities under io.modelcontextprotocol/), made
+// once per session, so that the gateway's raw path splices them into a
+// call without decoding it.
+type WireMeta struct {
+	// Keys are the members' keys as JSON strings (quoted), and Values
+	// their values, index for index.
+	Keys   [][]byte
+	Values [][]byte
+	// Members is every member, "key":value joined by commas, without
+	// braces.
+	Members []byte
+}
+
+// newWireMeta reads the members of a _meta object the SDK sent.
+func newWireMeta(obj []byte) *WireMeta {
+	m := &WireMeta{}
+	wire.ScanObject(obj, func(k []byte, v wire.Span) bool {
+		text, ok := wire.KeyText(k)
+		if !ok {
+			return false
+		}
+		key, err := json.Marshal(text)
+		if err != nil {
+			return false
+		}
+		m.Keys = append(m.Keys, key)
+		m.Values = append(m.Values, bytes.Clone(v.Of(obj)))
+		if len(m.Members) > 0 {
+			m.Members = append(m.Members, ',')
+		}
+		m.Members = append(m.Members, key...)
+		m.Members = append(m.Members, ':')
+		m.Members = append(m.Members, v.Of(obj)...)
+		return true
+	})
+	if len(m.Keys) == 0 {
+		return nil
+	}
+	return m
+}
+
+// ProtocolVersion is the version the session speaks: NewWireVersion
+// where the server took the probe, else what initialize agreed.
+func (s *Session) ProtocolVersion() string {
+	if s.cs == nil {
+		return ""
+	}
+	if res := s.cs.InitializeResult(); res != nil {
+		return res.ProtocolVersion
+	}
+	return ""
+}
+
+// NewWire reports whether the session speaks NewWireVersion (or later):
+// its requests carry WireMeta, and its calls may answer input_required.
+func (s *Session) NewWire() bool { return s.wireMeta != nil }
+
+// WireMeta is the _meta members each request to a new-wire server
+// carries; nil for an older server.
+func (s *Session) WireMeta() *WireMeta { return s.wireMeta }
+
+// logLevelMeta is the client's sending middleware: a new-wire request
+// carries the log level asked for at startup in its _meta (the server
+// sends no log message for a request without one), as logging/setLevel
+// does once for an older server. The server/discover probe carries it
+// too, so WireMeta, read from the probe, has it as well.
+func (s *Session) logLevelMeta(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if level := s.logLevel; level != "" && level != "off" {
+			if p := req.GetParams(); p != nil {
+				m := p.GetMeta()
+				if v, ok := m[sdk.MetaKeyProtocolVersion].(string); ok && v >= NewWireVersion {
+					if _, set := m[sdk.MetaKeyLogLevel]; !set {
+						m[sdk.MetaKeyLogLevel] = level
+						p.SetMeta(m)
+					}
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
