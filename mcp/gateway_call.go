@@ -46,6 +46,12 @@ type call struct {
 	upToken []byte     // the assistant's progress token as sent; nil if none
 	hw      *httpReply // an HTTP session's fast-path call: where its answer goes; nil on a stream
 
+	// A new-wire server's call (gateway_input.go): the request as last
+	// sent, for the next round of input_required, and the rounds so far.
+	// Written by whoever holds the call out of the table.
+	sent   []byte
+	rounds int
+
 	// Slow path (through the SDK's server).
 	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
 	token any             // the assistant's progress token; nil if none
@@ -261,10 +267,12 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	line = append(line, pb...)
 	line = append(line, "}\n"...)
 
+	line = withWireMeta(sess, line) // gateway_input.go
 	c.reply = make(chan []byte, 1)
-	g.calls.add(c)
-	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
 	defer c.dl.Stop()
+	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
+send:
+	g.calls.add(c)
 	end, _, err := sess.WriteCall(c.n, line)
 	if err != nil {
 		g.calls.take(c.n)
@@ -273,11 +281,19 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	c.stdinEnd.Store(end)
 	select {
 	case reply := <-c.reply:
-		return replyResult(sess.RedactJSON(reply))
+		if next, err := g.nextRound(ctx, c, line, reply); err != nil || next != nil { // gateway_input.go
+			if err != nil {
+				return nil, inputRPCError(sess, err)
+			}
+			line = next
+			c.dl.Restart(g.timeout(), func() { expired.Store(true); cancel() })
+			goto send
+		}
+		return finalResult(sess, reply)
 	case <-ctx.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok { // the reply won the race
-				return replyResult(sess.RedactJSON(reply))
+				return finalResult(sess, reply)
 			}
 		}
 		reason := "cancelled by the client"
@@ -295,7 +311,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	case <-sess.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok {
-				return replyResult(sess.RedactJSON(reply))
+				return finalResult(sess, reply)
 			}
 		}
 		return nil, diedError(server, sess)
@@ -443,10 +459,14 @@ func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire
 		c.reply <- bytes.Clone(line)
 		return ""
 	}
+	if c.sent != nil && p.Result.OK() && isInputRequired(p.Result.Of(line)) {
+		go g.fastInput(c, bytes.Clone(line)) // gateway_input.go
+		return ""
+	}
 	if c.task {
 		g.taskCreated(c, line, p) // before the assistant can ask for it
 	}
-	c.finish(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
+	c.finish(c.sess.RedactJSON(upReply(c, line, p)))
 	g.recordReply(c, line, p)
 	return ""
 }

@@ -419,8 +419,14 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		c.upToken = bytes.Clone(tokSp.Of(line))
 		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}
+	if m := r.sess.WireMeta(); m != nil { // a new-wire server (gateway_input.go)
+		edits = append(edits, wireMetaEdits(line, p.Params, metaSp, m)...)
+	}
 	sortEdits(edits)
 	out := wire.Splice(line, edits...)
+	if r.sess.NewWire() && !task {
+		c.sent = out // for its input_required rounds
+	}
 	if r.approve {
 		up.answering.Add(1)
 		go up.approveThenSend(c, out, r, bytes.Clone(wire.Field(params, "arguments").Of(params)), metaOf(params))
@@ -507,6 +513,9 @@ func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
 	}
 	if up.g.calls.take(c.n) != nil {
 		c.dl.Stop()
+		if c.stop != nil { // its questions wait (gateway_input.go)
+			c.stop()
+		}
 		reason := "cancelled by the client"
 		if r := wire.Field(params, "reason"); r.OK() {
 			if s, ok := wire.RawString(r.Of(params)); ok && s != "" {
