@@ -344,13 +344,12 @@ func (g *Gateway) fastInput(c *call, reply []byte) {
 	if err == nil && next == nil {
 		err = &inputError{"the reply was not an input_required result"} // rawReply checked: not reached
 	}
-	if g.calls.get(c.n) != c {
+	// Out of the table again while its next line is set, so that the
+	// stdout tap, which reads it with the reply, sees it written.
+	if g.calls.take(c.n) == nil {
 		return // cancelled, timed out or ended meanwhile: answered by whoever took it
 	}
 	if err != nil {
-		if g.calls.take(c.n) == nil {
-			return
-		}
 		c.dl.Stop()
 		code, text := int64(codeInternal), err.Error()
 		if we, ok := err.(*jsonrpc.Error); ok {
@@ -364,6 +363,7 @@ func (g *Gateway) fastInput(c *call, reply []byte) {
 		return
 	}
 	c.sent = next
+	g.calls.add(c)
 	end, _, err := c.sess.WriteCall(c.n, next)
 	if err != nil {
 		if g.calls.take(c.n) != nil {
