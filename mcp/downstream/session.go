@@ -82,6 +82,10 @@ type StdioSpec struct {
 	// first line on (the password inputs its environment may hold).
 	Secrets []string
 
+	// NoProbe starts the server with initialize (ProtocolVersion) at
+	// once, without the server/discover probe.
+	NoProbe bool
+
 	// Probes, when set, remembers the servers that did not take the
 	// server/discover probe (ProbeMemory), so they start with initialize.
 	Probes *ProbeMemory

@@ -31,7 +31,7 @@ const drainWait = time.Second
 // as "exited with code 3 before initialize: panic: boom" or
 // "no answer to initialize within 2m0s".
 func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
-	if spec.Probes.Skips(spec) {
+	if spec.NoProbe || spec.Probes.Skips(spec) {
 		return start(ctx, spec, hooks, ProtocolVersion)
 	}
 	s, err := start(ctx, spec, hooks, ProbeVersion)
