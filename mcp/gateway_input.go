@@ -23,7 +23,8 @@ import (
 // assistant that can take it; sampling to the assistant; roots: none),
 // then retries the call — the same request as first sent, with
 // inputResponses and the requestState exactly as it came — under the same
-// gateway id. The assistant sees only the final result. At most
+// gateway id (none when the server gave none). The assistant sees only
+// the final result. At most
 // maxInputRounds rounds; a malformed question fails the call with an
 // error saying what was wrong, and the session goes on.
 //
@@ -222,13 +223,13 @@ func (g *Gateway) answerInput(ctx context.Context, c *call, result []byte) (resp
 		return nil, nil, &inputError{fmt.Sprintf("server %q asked for input in a result mcptray cannot read: %v", c.server, err)}
 	}
 	// The requestState goes back exactly as it came: from the result as
-	// sent, not redacted.
+	// sent, not redacted. It is optional (go-sdk leaves it out when the
+	// server set none): then the retry has none either.
 	st := wire.Field(result, "requestState")
-	if !st.OK() || st.Is(result, "null") {
-		return nil, nil, &inputError{fmt.Sprintf("server %q asked for input without a requestState (a malformed input_required result); the call was stopped", c.server)}
-	}
-	if _, ok := wire.RawString(st.Of(result)); !ok {
-		return nil, nil, &inputError{fmt.Sprintf("server %q asked for input with a requestState that is not a string; the call was stopped", c.server)}
+	if st.OK() {
+		if _, ok := wire.RawString(st.Of(result)); !ok {
+			return nil, nil, &inputError{fmt.Sprintf("server %q asked for input with a requestState that is not a string (a malformed input_required result); the call was stopped", c.server)}
+		}
 	}
 	if len(r.InputRequests) == 0 {
 		return nil, nil, &inputError{fmt.Sprintf("server %q asked for input but listed no question (it may be busy); try again later", c.server)}
@@ -258,6 +259,9 @@ func (g *Gateway) answerInput(ctx context.Context, c *call, result []byte) (resp
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !st.OK() {
+		return b, nil, nil
 	}
 	return b, bytes.Clone(st.Of(result)), nil
 }
@@ -299,6 +303,7 @@ func (g *Gateway) answerOne(ctx context.Context, c *call, method string, params 
 
 // retryLine is the request sent (a tools/call line) with inputResponses
 // and requestState set: added to its params, or in place of those it has.
+// A nil state sets none (a requestState the request has is taken out).
 func retryLine(sent, responses, state []byte) ([]byte, error) {
 	p, err := wire.PeekMessage(sent)
 	if err != nil || !p.Params.OK() {
@@ -310,7 +315,14 @@ func retryLine(sent, responses, state []byte) ([]byte, error) {
 	for _, kv := range [][2][]byte{{[]byte("inputResponses"), responses}, {[]byte("requestState"), state}} {
 		if v := wire.Field(params, string(kv[0])); v.OK() {
 			v = v.Within(p.Params)
-			edits = append(edits, wire.Edit{Start: v.Start, End: v.End, Repl: kv[1]})
+			repl := kv[1]
+			if repl == nil {
+				repl = []byte("null") // as good as none to a server, and no member to cut
+			}
+			edits = append(edits, wire.Edit{Start: v.Start, End: v.End, Repl: repl})
+			continue
+		}
+		if kv[1] == nil {
 			continue
 		}
 		add = append(add, '"')

@@ -97,6 +97,10 @@ func TestInputRequiredToAssistant(t *testing.T) {
 	if err != nil || textOf(t, res) != `answer {"roots":[]}` {
 		t.Errorf("roots: %v %v", res, err)
 	}
+	res, _, err = eager.call(t, "nw__nostate", nil)
+	if err != nil || textOf(t, res) != "answered without a requestState" {
+		t.Errorf("nostate: %v %v", res, err)
+	}
 	plain := connectStream(t, g, UpstreamOptions{}, nil)
 	res, _, err = plain.call(t, "nw__ask", nil)
 	if err != nil || textOf(t, res) != `answer {"action":"accept","content":{"name":"from inbox"}}` {
@@ -116,10 +120,10 @@ func TestInputRequiredMalformed(t *testing.T) {
 	addServer(t, g, "nw", "new-wire")
 	for kind, c := range inputClients(t, g) {
 		for tool, want := range map[string]string{
-			"nostate": `server "nw" asked for input without a requestState (a malformed input_required result); the call was stopped`,
-			"unknown": `server "nw" asked for input of an unknown kind "magic/wand" (input "w"); the call was stopped`,
-			"forever": `server "nw" asked for input more than 8 times during one call of "forever"; mcptray stopped the call`,
-			"busy":    `server "nw" asked for input but listed no question (it may be busy); try again later`,
+			"badstate": `server "nw" asked for input with a requestState that is not a string (a malformed input_required result); the call was stopped`,
+			"unknown":  `server "nw" asked for input of an unknown kind "magic/wand" (input "w"); the call was stopped`,
+			"forever":  `server "nw" asked for input more than 8 times during one call of "forever"; mcptray stopped the call`,
+			"busy":     `server "nw" asked for input but listed no question (it may be busy); try again later`,
 		} {
 			_, _, err := c.call(t, "nw__"+tool, nil)
 			if err == nil || !strings.Contains(err.Error(), want) {

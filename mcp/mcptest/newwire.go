@@ -25,7 +25,9 @@ import (
 //	              ask             asks a name (not a secret)
 //	              sample          asks for sampling/createMessage
 //	              roots           asks for roots/list
-//	              nostate         asks without a requestState
+//	              nostate         asks without a requestState (it is
+//	                              optional), and answers a retry with none
+//	              badstate        asks with a requestState that is a number
 //	              unknown         asks with method "magic/wand"
 //	              forever         asks again on every retry
 //	              busy            input_required with no question
@@ -108,6 +110,7 @@ var newWireTools = []string{
 	`{"name":"sample","description":"Asks the model.","inputSchema":{"type":"object"}}`,
 	`{"name":"roots","description":"Asks the roots.","inputSchema":{"type":"object"}}`,
 	`{"name":"nostate","description":"Asks without a requestState.","inputSchema":{"type":"object"}}`,
+	`{"name":"badstate","description":"Asks with a bad requestState.","inputSchema":{"type":"object"}}`,
 	`{"name":"unknown","description":"Asks something unknown.","inputSchema":{"type":"object"}}`,
 	`{"name":"forever","description":"Asks without end.","inputSchema":{"type":"object"}}`,
 	`{"name":"busy","description":"Asks nothing.","inputSchema":{"type":"object"}}`,
@@ -212,7 +215,17 @@ func serveNewWire() int {
 				text("answer "+string(p.InputResponses["r"]), false)
 			}
 		case "nostate":
-			ask(`{"n":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}}}`, "")
+			if !answered {
+				ask(`{"n":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}}}`, "")
+				return true
+			}
+			if p.RequestState != nil {
+				text("requestState "+strconv.Quote(*p.RequestState)+", want none", true)
+				return true
+			}
+			text("answered without a requestState", false)
+		case "badstate":
+			reply(`{"resultType":"input_required","inputRequests":{"n":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":42}`)
 		case "unknown":
 			ask(`{"w":{"method":"magic/wand","params":{}}}`, "unknown")
 		case "forever":
