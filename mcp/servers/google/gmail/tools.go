@@ -2,7 +2,6 @@ package gmail
 
 import (
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/mcptray/mcptray/mcp/servers/google"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -63,7 +62,7 @@ func (s *Server) MCPServer() *sdk.Server {
 		version = "dev"
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "mcptray-gmail", Title: "mcptray Gmail", Version: version},
-		&sdk.ServerOptions{Instructions: instructions, SupportedProtocolVersions: google.SessionVersions})
+		&sdk.ServerOptions{Instructions: instructions, SupportedProtocolVersions: sessionVersions})
 	addTool(srv, &sdk.Tool{
 		Name:        "search",
 		Description: `Search mail with Gmail query syntax (from:ada is:unread newer_than:7d has:attachment label:x), newest first; more with page_token.`,
