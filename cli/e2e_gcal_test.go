@@ -147,6 +147,11 @@ func TestGcalEndToEnd(t *testing.T) {
 	in.WaitFor("gcal ready", states("gcal", "ready"))
 	s.waitSynced()
 	a := startAssistant(t, in, map[string]any{})
+	// gcal serves 2026-07-28: its sign-in below is asked in an
+	// input_required result and answered in the inbox (mcp/gateway_input.go).
+	if _, logs, _ := in.Run("logs", "gcal"); !strings.Contains(logs, "protocol 2026-07-28") {
+		t.Errorf("gcal's session is not on 2026-07-28:\n%s", logs)
+	}
 
 	call := func(tool string, args map[string]any) calReply {
 		t.Helper()
