@@ -62,7 +62,7 @@ func stdoutLine() func(string) {
 	}
 }
 
-const echoToolJSON = `{"name":"echo","description":"Echoes its message.","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}}`
+const echoToolJSON = `{"name":"echo","description":"Echoes its message.","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}},"annotations":{"destructiveHint":false}}`
 
 // oldTools answers tools/list and tools/call of echo for the old modes.
 func oldTools(msg rawMessage, _ []byte) bool {
@@ -105,15 +105,15 @@ func serveOldStrict() int {
 // newWireTools are the new-wire mode's tools.
 var newWireTools = []string{
 	echoToolJSON,
-	`{"name":"login","description":"Asks a password.","inputSchema":{"type":"object","properties":{"user":{"type":"string"}}}}`,
-	`{"name":"ask","description":"Asks a name.","inputSchema":{"type":"object"}}`,
-	`{"name":"sample","description":"Asks the model.","inputSchema":{"type":"object"}}`,
-	`{"name":"roots","description":"Asks the roots.","inputSchema":{"type":"object"}}`,
-	`{"name":"nostate","description":"Asks without a requestState.","inputSchema":{"type":"object"}}`,
-	`{"name":"badstate","description":"Asks with a bad requestState.","inputSchema":{"type":"object"}}`,
-	`{"name":"unknown","description":"Asks something unknown.","inputSchema":{"type":"object"}}`,
-	`{"name":"forever","description":"Asks without end.","inputSchema":{"type":"object"}}`,
-	`{"name":"busy","description":"Asks nothing.","inputSchema":{"type":"object"}}`,
+	`{"name":"login","description":"Asks a password.","inputSchema":{"type":"object","properties":{"user":{"type":"string"}}},"annotations":{"destructiveHint":false}}`,
+	`{"name":"ask","description":"Asks a name.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"sample","description":"Asks the model.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"roots","description":"Asks the roots.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"nostate","description":"Asks without a requestState.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"badstate","description":"Asks with a bad requestState.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"unknown","description":"Asks something unknown.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"forever","description":"Asks without end.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"busy","description":"Asks nothing.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 }
 
 func serveNewWire() int {
