@@ -236,9 +236,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		switch {
 		case err == nil:
 			c.awaitProgress(ctx)
-			if sess.HasSecrets() {
+			if sess.HasSecrets() || sess.NewWire() {
 				if b, err := json.Marshal(res); err == nil {
-					return &rawResult{raw: sess.RedactJSON(b)}, nil
+					return &rawResult{raw: sess.RedactJSON(oldWireResult(sess, b))}, nil // gateway_input.go
 				}
 			}
 			return res, nil

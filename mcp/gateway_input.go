@@ -388,6 +388,21 @@ func (g *Gateway) fastInput(c *call, reply []byte) {
 	c.stdinEnd.Store(end)
 }
 
+// oldWireResult is a result of sess as an older server sends it
+// (oldWireEdits); result itself for an older server.
+func oldWireResult(sess *downstream.Session, result []byte) []byte {
+	if !sess.NewWire() {
+		return result
+	}
+	edits := oldWireEdits(result, wire.Span{Start: 0, End: len(result)})
+	if len(edits) == 0 {
+		return result
+	}
+	sortEdits(edits)
+	out := wire.Splice(result, edits...)
+	return out[:len(out)-1] // Splice ends a line
+}
+
 // finalResult is a stdio server's final reply as the slow path's answer,
 // redacted; a new-wire server's as an older server sends it
 // (oldWireEdits).

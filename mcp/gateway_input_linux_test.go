@@ -2,10 +2,15 @@ package mcp
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -134,5 +139,39 @@ func TestInputRequiredMalformed(t *testing.T) {
 				t.Errorf("%s, after %s: %v %v", kind, tool, res, err)
 			}
 		}
+	}
+}
+
+// TestInputRequiredHTTPServer: a remote server on 2026-07-28 (go-sdk's
+// stateless handler) asks with input_required too; the SDK's client
+// answers through the session's Router, so the secret goes to the inbox
+// and the call is retried, as for a stdio server.
+func TestInputRequiredHTTPServer(t *testing.T) {
+	server := mcptest.NewMRTRServer()
+	remote := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(remote.Close)
+	ib := &inbox{res: &sdk.ElicitResult{Action: "accept", Content: map[string]any{"passphrase": "open sesame"}}}
+	g, _ := newTestGateway(t, GatewayOptions{Elicit: ib.elicit})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "remote", URL: remote.URL, Router: g.Router("remote")}, downstream.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if v := sess.ProtocolVersion(); v != downstream.NewWireVersion {
+		t.Fatalf("the session speaks %q", v)
+	}
+	g.SetServer("remote", sess)
+	c := connectStream(t, g, UpstreamOptions{}, nil)
+	res, raw, err := c.call(t, "remote__secret_op", nil)
+	if err != nil || textOf(t, res) != "action accept, passphrase of 11 characters" {
+		t.Fatalf("%v %v", res, err)
+	}
+	if strings.Contains(string(raw), "resultType") || strings.Contains(string(raw), "fake-asker-mrtr") {
+		t.Errorf("the result has the new revision's members: %s", raw)
+	}
+	if infos := ib.all(); len(infos) != 1 || !infos[0].Secret || infos[0].Tool != "secret_op" {
+		t.Errorf("inbox got %+v", infos)
 	}
 }

@@ -45,6 +45,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 		return nil, httpStartError(ctx, spec.URL, "initialize", budget, err)
 	}
 	s.cs = cs
+	s.newWire = s.ProtocolVersion() >= NewWireVersion
 	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
 	s.rawReady.Store(true)
 	go s.monitorHTTP()

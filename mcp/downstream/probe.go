@@ -194,11 +194,13 @@ func (s *Session) ProtocolVersion() string {
 }
 
 // NewWire reports whether the session speaks NewWireVersion (or later):
-// its requests carry WireMeta, and its calls may answer input_required.
-func (s *Session) NewWire() bool { return s.wireMeta != nil }
+// its requests carry _meta (WireMeta: stdio), and its calls may answer
+// input_required.
+func (s *Session) NewWire() bool { return s.newWire }
 
-// WireMeta is the _meta members each request to a new-wire server
-// carries; nil for an older server.
+// WireMeta is the _meta members each request to a new-wire stdio server
+// carries; nil for an older server and for HTTP (the SDK's client adds
+// them).
 func (s *Session) WireMeta() *WireMeta { return s.wireMeta }
 
 // logLevelMeta is the client's sending middleware: a new-wire request

@@ -188,6 +188,7 @@ type Session struct {
 	// in its _meta (probe.go); nil for older servers and HTTP. Written
 	// before Start returns.
 	wireMeta *WireMeta
+	newWire  bool // the session speaks NewWireVersion; written before Start returns
 	// logLevel is the level asked for at startup ("info" unless the spec
 	// said otherwise; "off" for none). Written before Start returns.
 	logLevel string

@@ -115,6 +115,7 @@ func start(ctx context.Context, spec StdioSpec, hooks Hooks, version string) (*S
 	s.cs = cs
 	if m := pc.meta.Load(); m != nil && s.ProtocolVersion() >= NewWireVersion {
 		s.wireMeta = newWireMeta(*m)
+		s.newWire = s.wireMeta != nil
 	}
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		return nil, s.failStart(ctx, "tools/list", budget, err)

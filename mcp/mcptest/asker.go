@@ -86,7 +86,7 @@ func runAsker(mode string) (code int, ok bool) {
 	case "leaker":
 		return runLeaker(), true
 	case "asker-mrtr":
-		if err := newMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
+		if err := NewMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
 			return 1, true
 		}
@@ -412,9 +412,10 @@ func record(tool string, res json.RawMessage) {
 	f.Close()
 }
 
-// newMRTRServer is mode asker-mrtr: its tool secret_op needs a passphrase
-// and asks for it the 2026-07-28 way, with an input_required result.
-func newMRTRServer() *sdk.Server {
+// NewMRTRServer is mode asker-mrtr (in-process: behind an HTTP handler):
+// its tool secret_op needs a passphrase and asks for it the 2026-07-28
+// way, with an input_required result.
+func NewMRTRServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "fake-asker-mrtr", Version: "1.0.0"}, nil)
 	s.AddTool(&sdk.Tool{Name: "secret_op", Description: "Needs a passphrase (input_required).", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
