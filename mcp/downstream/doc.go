@@ -5,16 +5,24 @@
 //
 // It starts downstream stdio servers in their own process groups, covers the
 // SDK's known gaps in one place (non-JSON stdout lines, non-standard
-// notification methods, process-group kill, protocol pinning), and runs the per-instance watchdog that kills every server's process group
-// when mcptray itself dies.
+// notification methods, process-group kill, the servers that exit on the
+// server/discover probe), and runs the per-instance watchdog that kills
+// every server's process group when mcptray itself dies.
 //
 // # Sessions
 //
 // Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
 // connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
 // line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
-// UTF-8, tools with a key twice, stray replies) pinned to protocol
-// 2025-11-25, and lists every page of tools. StartHTTP does the same for a
+// UTF-8, tools with a key twice, stray replies), probing with
+// server/discover (probe.go): where the server answers it with 2026-07-28
+// the session speaks that revision (NewWire; every request carries its
+// _meta, WireMeta, the log level included), else initialize on 2025-11-25.
+// A server that exits on the probe is started once more, with initialize;
+// one that exits or never answers is remembered in StdioSpec.Probes (a
+// ProbeMemory: hashes of command lines, never the values) and starts with
+// initialize from then on (NoProbe: always). Start lists every page of
+// tools. StartHTTP does the same for a
 // remote streamable-HTTP server (http_checks.go: checkTap holds its
 // responses to the same checks of requests and tools with a key twice). Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
