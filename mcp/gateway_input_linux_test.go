@@ -175,3 +175,35 @@ func TestInputRequiredHTTPServer(t *testing.T) {
 		t.Errorf("inbox got %+v", infos)
 	}
 }
+
+// TestInputRequiredCancelled: the assistant cancels a call whose question
+// waits in the inbox: the question is withdrawn (its context ends), the
+// call ends, and the session goes on.
+func TestInputRequiredCancelled(t *testing.T) {
+	withdrawn := make(chan struct{})
+	asked := make(chan struct{}, 1)
+	g, _ := newTestGateway(t, GatewayOptions{Elicit: func(ctx context.Context, info ElicitInfo) (*sdk.ElicitResult, error) {
+		asked <- struct{}{}
+		<-ctx.Done()
+		close(withdrawn)
+		return nil, ctx.Err()
+	}})
+	addServer(t, g, "nw", "new-wire")
+	c := connectStream(t, g, UpstreamOptions{}, nil) // the fast path, whose rounds run on a goroutine of their own
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, &sdk.CallToolParams{Name: "nw__login", Arguments: map[string]any{"user": "eve"}})
+		done <- err
+	}()
+	<-asked
+	cancel()
+	<-withdrawn
+	if err := <-done; err == nil {
+		t.Error("the cancelled call succeeded")
+	}
+	res, _, err := c.call(t, "nw__echo", map[string]any{"message": "still here"})
+	if err != nil || textOf(t, res) != "still here" {
+		t.Errorf("after the cancel: %v %v", res, err)
+	}
+}
