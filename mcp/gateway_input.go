@@ -34,8 +34,13 @@ import (
 // through the SDK's client, whose own multi-round-trip middleware does
 // the same through the session's Router (Elicit, CreateMessage).
 
-// maxInputRounds bounds the input_required rounds of one call.
-const maxInputRounds = 8
+// maxInputRounds bounds the input_required rounds of one call, and
+// maxInputQuestions the questions of one round (each may be one more
+// request in the person's inbox).
+const (
+	maxInputRounds    = 8
+	maxInputQuestions = 16
+)
 
 // completeTail is how go-sdk ends a new-wire server's complete result,
 // and metaHead how it begins one that carries _meta (the server's
@@ -233,6 +238,9 @@ func (g *Gateway) answerInput(ctx context.Context, c *call, result []byte) (resp
 	}
 	if len(r.InputRequests) == 0 {
 		return nil, nil, &inputError{fmt.Sprintf("server %q asked for input but listed no question (it may be busy); try again later", c.server)}
+	}
+	if len(r.InputRequests) > maxInputQuestions {
+		return nil, nil, &inputError{fmt.Sprintf("server %q asked %d questions at once, more than the %d mcptray takes; the call was stopped", c.server, len(r.InputRequests), maxInputQuestions)}
 	}
 	ids := make([]string, 0, len(r.InputRequests))
 	for id, q := range r.InputRequests {

@@ -129,6 +129,7 @@ func TestInputRequiredMalformed(t *testing.T) {
 			"unknown":  `server "nw" asked for input of an unknown kind "magic/wand" (input "w"); the call was stopped`,
 			"forever":  `server "nw" asked for input more than 8 times during one call of "forever"; mcptray stopped the call`,
 			"busy":     `server "nw" asked for input but listed no question (it may be busy); try again later`,
+			"many":     `server "nw" asked 40 questions at once, more than the 16 mcptray takes; the call was stopped`,
 		} {
 			_, _, err := c.call(t, "nw__"+tool, nil)
 			if err == nil || !strings.Contains(err.Error(), want) {

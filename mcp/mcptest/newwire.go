@@ -31,6 +31,7 @@ import (
 //	              unknown         asks with method "magic/wand"
 //	              forever         asks again on every retry
 //	              busy            input_required with no question
+//	              many            asks 40 questions at once
 //	            A retry whose requestState is not the one it gave gets a
 //	            tool error naming both.
 //	old-strict  a 2025-11-25 server that exits with code 2 when its first
@@ -114,6 +115,7 @@ var newWireTools = []string{
 	`{"name":"unknown","description":"Asks something unknown.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 	`{"name":"forever","description":"Asks without end.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 	`{"name":"busy","description":"Asks nothing.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"many","description":"Asks 40 questions.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 }
 
 func serveNewWire() int {
@@ -236,6 +238,12 @@ func serveNewWire() int {
 			ask(`{"c":{"method":"elicitation/create","params":{"mode":"form","message":"Again?","requestedSchema":{"type":"object","properties":{}}}}}`, "round-"+strconv.Itoa(round+1))
 		case "busy":
 			ask(`{}`, "busy")
+		case "many":
+			qs := make([]string, 40)
+			for i := range qs {
+				qs[i] = `"q` + strconv.Itoa(i) + `":{"method":"roots/list","params":{}}`
+			}
+			ask(`{`+strings.Join(qs, ",")+`}`, "many")
 		default:
 			fail(-32602, "unknown tool "+p.Name)
 		}
