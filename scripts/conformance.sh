@@ -55,13 +55,15 @@ usage() {
 	exit 2
 }
 
-# install_suite sets conf_node and conf_suite, installing what is missing.
+# install_suite sets conf_node, conf_suite (0.1.16) and conf_next
+# (0.2.0-alpha.12), installing what is missing.
 install_suite() {
 	conf_node=$("$conf_root/scripts/node22.sh") || return 1
 	local dir="$conf_cache/conformance" want tmp
 	want=$(cat "$conf_root/conformance/package.json" "$conf_root/conformance/package-lock.json" | cksum)
 	conf_suite="$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-	if [[ -f $conf_suite && "$(cat "$dir/.installed" 2>/dev/null)" == "$want" ]]; then
+	conf_next="$dir/node_modules/conformance-next/dist/index.js"
+	if [[ -f $conf_suite && -f $conf_next && "$(cat "$dir/.installed" 2>/dev/null)" == "$want" ]]; then
 		return 0
 	fi
 	# Install beside the target, then swap: never a half-filled folder.
@@ -262,6 +264,7 @@ install)
 	[[ $# -eq 0 ]] || usage
 	install_suite
 	echo "$conf_node $conf_suite"
+	echo "$conf_node $conf_next"
 	;;
 server) cmd_server "$@" ;;
 client) cmd_client "$@" ;;
