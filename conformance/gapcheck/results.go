@@ -61,7 +61,7 @@ func readOutcomes(path string) ([]outcome, error) {
 	return parseOutcomes(path, f)
 }
 
-// readRuns reads every LEG-REVISION folder under dir, in name order.
+// readRuns reads every LEG-REVISION folder under dir.
 // Other entries are ignored; a run folder without both files is an error,
 // and so is a direct run with no scenario (the baseline did not run).
 func readRuns(dir string) ([]result, error) {
@@ -69,7 +69,6 @@ func readRuns(dir string) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var runs []result
 	for _, e := range entries {
 		leg, revision, ok := strings.Cut(e.Name(), "-")
@@ -97,6 +96,13 @@ func readRuns(dir string) ([]result, error) {
 		}
 		runs = append(runs, r)
 	}
+	// The server leg first, then the client's; older revisions first.
+	sort.Slice(runs, func(i, j int) bool {
+		if runs[i].set.leg != runs[j].set.leg {
+			return runs[i].set.leg == "server"
+		}
+		return runs[i].set.revision < runs[j].set.revision
+	})
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%s: no LEG-REVISION folder (server-2026-07-28, …)", dir)
 	}
