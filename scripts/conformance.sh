@@ -5,7 +5,8 @@
 # See docs/conformance.md.
 #
 #   scripts/conformance.sh install
-#       node 22 and the suite, nothing else.
+#       node 22 and both suites (0.1.16, and 0.2.0-alpha.12 as npm alias
+#       conformance-next), nothing else.
 #   scripts/conformance.sh server [--min-passed N] URL
 #       the whole server suite (--suite all, 32 scenarios) against the MCP
 #       endpoint URL. With BEARER_TOKEN set, the suite goes through
@@ -20,17 +21,29 @@
 #       the go-sdk's own conformance programs, no mcptray: the server suite
 #       against conformance/everything-server (directly and through
 #       bearerproxy) and the client scenarios with conformance/everything-client
-#       (directly and through bearerproxy). This is what `make conformance`
-#       runs until the gateway lands.
+#       (directly and through bearerproxy): the harness's own check.
 #   scripts/conformance.sh mcptray
-#       issue 3's run (TODO: `make conformance` runs it once the gateway is
-#       committed): the server suite against /mcp/everything of a
-#       `mcptray daemon` (MCPTRAY_BIN, default bin/mcptray) fronting the
+#       issue 3's run, with 0.1.16: the server suite against /mcp/everything
+#       of a `mcptray daemon` (MCPTRAY_BIN, default bin/mcptray) fronting the
 #       everything-server over stdio, with the token from `mcptray token`;
 #       then the client scenarios with mcptray as the client
 #       (conformance/client.sh --via mcptray), and the elicitation one again
-#       with x-mcptray.elicitation local. Needs a keyring: run it inside
+#       with x-mcptray.elicitation local; then `requirements`. This is what
+#       `make conformance` runs. Needs a keyring: run it inside
 #       scripts/desktop-session.sh.
+#   scripts/conformance.sh requirements
+#       issue 32's run, with 0.2.0-alpha.12: the server and client scenarios
+#       of its frozen requirement sets (--requirements 2025-11-25 and
+#       2026-07-28), against the go-sdk's everything-server and
+#       everything-client direct (the baseline; the whole server set must
+#       pass) and through mcptray (a daemon fronting the everything-server
+#       over stdio; mcptray as the client of the suite's test server, via
+#       conformance/client.sh), with conformance/inbox-answer.mjs answering
+#       whatever the gateway puts in the inbox meanwhile. The auth/* client
+#       scenarios are not run (no OAuth client yet, issue 35). Then
+#       conformance/gapcheck: fails on a scenario that passes direct and
+#       fails through mcptray unless conformance/known-gaps.txt lists it,
+#       and on a listed one that passes. Needs a keyring, like mcptray.
 #
 # Results (checks.json per scenario, the suite's full output) go to
 # $MCPTRAY_ARTIFACTS/conformance (default artifacts/conformance). Exit codes:
@@ -203,9 +216,9 @@ cmd_reference() {
 	return "$rc"
 }
 
-# cmd_mcptray is issue 3's run, with mcptray in the middle (TODO: once the
-# gateway is committed, `make conformance` runs it instead of reference,
-# inside scripts/desktop-session.sh for the keyring).
+# cmd_mcptray is issue 3's run, with mcptray in the middle, then issue 32's
+# (cmd_requirements). `make conformance` runs it inside
+# scripts/desktop-session.sh for the keyring.
 cmd_mcptray() {
 	[[ $# -eq 0 ]] || usage
 	local bin=${MCPTRAY_BIN:-$conf_root/bin/mcptray} server tmp data url rc=0
@@ -253,6 +266,9 @@ EOF
 	else
 		echo "== skipped: the elicitation-local run needs \`mcptray inbox\` (issue #4)"
 	fi
+	echo
+	echo "=== the requirement sets of 0.2.0-alpha.12 (issue 32)"
+	cmd_requirements || rc=1
 	return "$rc"
 }
 
