@@ -20,6 +20,10 @@
 #     in.
 #     MCPTRAY_BIN (default bin/mcptray) names the binary.
 #
+# scripts/conformance.sh runs it under both suites: 0.1.16's four
+# scenarios, and 0.2.0-alpha.12's requirement sets (`requirements`), where
+# the suite's test server may speak 2026-07-28 only.
+#
 # It gives up after CONFORMANCE_CLIENT_DEADLINE seconds (default 25, under
 # the suite's 30 s timeout), so nothing outlives the scenario.
 set -euo pipefail

@@ -5,7 +5,8 @@
 # See docs/conformance.md.
 #
 #   scripts/conformance.sh install
-#       node 22 and the suite, nothing else.
+#       node 22 and both suites (0.1.16, and 0.2.0-alpha.12 as npm alias
+#       conformance-next), nothing else.
 #   scripts/conformance.sh server [--min-passed N] URL
 #       the whole server suite (--suite all, 32 scenarios) against the MCP
 #       endpoint URL. With BEARER_TOKEN set, the suite goes through
@@ -20,17 +21,29 @@
 #       the go-sdk's own conformance programs, no mcptray: the server suite
 #       against conformance/everything-server (directly and through
 #       bearerproxy) and the client scenarios with conformance/everything-client
-#       (directly and through bearerproxy). This is what `make conformance`
-#       runs until the gateway lands.
+#       (directly and through bearerproxy): the harness's own check.
 #   scripts/conformance.sh mcptray
-#       issue 3's run (TODO: `make conformance` runs it once the gateway is
-#       committed): the server suite against /mcp/everything of a
-#       `mcptray daemon` (MCPTRAY_BIN, default bin/mcptray) fronting the
+#       issue 3's run, with 0.1.16: the server suite against /mcp/everything
+#       of a `mcptray daemon` (MCPTRAY_BIN, default bin/mcptray) fronting the
 #       everything-server over stdio, with the token from `mcptray token`;
 #       then the client scenarios with mcptray as the client
 #       (conformance/client.sh --via mcptray), and the elicitation one again
-#       with x-mcptray.elicitation local. Needs a keyring: run it inside
+#       with x-mcptray.elicitation local; then `requirements`. This is what
+#       `make conformance` runs. Needs a keyring: run it inside
 #       scripts/desktop-session.sh.
+#   scripts/conformance.sh requirements
+#       issue 32's run, with 0.2.0-alpha.12: the server and client scenarios
+#       of its frozen requirement sets (--requirements 2025-11-25 and
+#       2026-07-28), against the go-sdk's everything-server and
+#       everything-client direct (the baseline; the whole server set must
+#       pass) and through mcptray (a daemon fronting the everything-server
+#       over stdio; mcptray as the client of the suite's test server, via
+#       conformance/client.sh), with conformance/inbox-answer.mjs answering
+#       whatever the gateway puts in the inbox meanwhile. The auth/* client
+#       scenarios are not run (no OAuth client yet, issue 35). Then
+#       conformance/gapcheck: fails on a scenario that passes direct and
+#       fails through mcptray unless conformance/known-gaps.txt lists it,
+#       and on a listed one that passes. Needs a keyring, like mcptray.
 #
 # Results (checks.json per scenario, the suite's full output) go to
 # $MCPTRAY_ARTIFACTS/conformance (default artifacts/conformance). Exit codes:
@@ -55,13 +68,15 @@ usage() {
 	exit 2
 }
 
-# install_suite sets conf_node and conf_suite, installing what is missing.
+# install_suite sets conf_node, conf_suite (0.1.16) and conf_next
+# (0.2.0-alpha.12), installing what is missing.
 install_suite() {
 	conf_node=$("$conf_root/scripts/node22.sh") || return 1
 	local dir="$conf_cache/conformance" want tmp
 	want=$(cat "$conf_root/conformance/package.json" "$conf_root/conformance/package-lock.json" | cksum)
 	conf_suite="$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-	if [[ -f $conf_suite && "$(cat "$dir/.installed" 2>/dev/null)" == "$want" ]]; then
+	conf_next="$dir/node_modules/conformance-next/dist/index.js"
+	if [[ -f $conf_suite && -f $conf_next && "$(cat "$dir/.installed" 2>/dev/null)" == "$want" ]]; then
 		return 0
 	fi
 	# Install beside the target, then swap: never a half-filled folder.
@@ -201,9 +216,9 @@ cmd_reference() {
 	return "$rc"
 }
 
-# cmd_mcptray is issue 3's run, with mcptray in the middle (TODO: once the
-# gateway is committed, `make conformance` runs it instead of reference,
-# inside scripts/desktop-session.sh for the keyring).
+# cmd_mcptray is issue 3's run, with mcptray in the middle, then issue 32's
+# (cmd_requirements). `make conformance` runs it inside
+# scripts/desktop-session.sh for the keyring.
 cmd_mcptray() {
 	[[ $# -eq 0 ]] || usage
 	local bin=${MCPTRAY_BIN:-$conf_root/bin/mcptray} server tmp data url rc=0
@@ -251,6 +266,160 @@ EOF
 	else
 		echo "== skipped: the elicitation-local run needs \`mcptray inbox\` (issue #4)"
 	fi
+	echo
+	echo "=== the requirement sets of 0.2.0-alpha.12 (issue 32)"
+	cmd_requirements || rc=1
+	return "$rc"
+}
+
+# The revisions whose requirement sets the 0.2.0-alpha.12 suite runs.
+revisions=(2025-11-25 2026-07-28)
+
+# set_scenarios LEG REVISION prints the scenarios of that leg (server or
+# client) in the revision's frozen requirement set, one a line, as the
+# suite lists them.
+set_scenarios() {
+	local heading
+	[[ $1 == server ]] && heading='Server scenarios' || heading='Client scenarios'
+	"$conf_node" "$conf_next" list --requirements "$2" |
+		awk -v h="$heading" 'index($0, h) == 1 { on = 1; next } on && /^  - / { print $2; next } on { exit }'
+}
+
+# server_set REVISION MODE URL runs the suite's server scenarios of
+# REVISION's requirement set against URL into $req_out/server-REVISION/MODE/
+# and writes MODE.txt there ("pass NAME"/"fail NAME" per scored scenario,
+# from the suite's summary; scenarios it runs but does not score, such as
+# extensions, are left out). Fails if the suite did not finish.
+server_set() {
+	local rev=$1 mode=$2 url=$3 dir="$req_out/server-$1" rc=0
+	mkdir -p "$dir"
+	"$conf_node" "$conf_next" server --url "$url" --requirements "$rev" \
+		--timeout "${CONFORMANCE_TIMEOUT_MS:-20000}" -o "$dir/$mode" >"$dir/$mode.log" 2>&1 || rc=$?
+	# The summary: "✓ NAME: N passed, M failed" per scenario up to "Total:",
+	# then "Not scored for …" and "  ✓ NAME (reason)" per unscored one.
+	awk '
+		/^=== SUMMARY ===/ { on = 1; next }
+		on == 1 && /^Total: / { on = 2; next }
+		on == 1 && /^(✓|✗) [^ ]+: [0-9]+ passed, [0-9]+ failed$/ {
+			name = substr($2, 1, length($2) - 1); order[++n] = name; ok[name] = ($1 == "✓") }
+		on == 2 && /^  (✓|✗) [^ ]+ \(/ { unscored[$2] = 1 }
+		END { for (i = 1; i <= n; i++) if (!(order[i] in unscored)) print (ok[order[i]] ? "pass " : "fail ") order[i] }
+	' "$dir/$mode.log" >"$dir/$mode.txt"
+	if ! grep -q '^Total: ' "$dir/$mode.log"; then
+		echo "conformance: the suite did not finish (server $rev, $mode; exit $rc):"
+		tail -20 "$dir/$mode.log"
+		return 1
+	fi
+	echo "server $rev, $mode: $(grep -c '^pass ' "$dir/$mode.txt")/$(wc -l <"$dir/$mode.txt") scenarios pass ($url)"
+}
+
+# client_set REVISION MODE CMD SCENARIO... runs each client scenario with
+# CMD as the client (at REVISION's wire) into $req_out/client-REVISION/ and
+# writes MODE.txt. A scenario passes when the suite passes it with at least
+# one passed check (a client that does nothing passes some with 0/0).
+client_set() {
+	local rev=$1 mode=$2 cmd=$3 dir="$req_out/client-$1" s log rc passed
+	shift 3
+	mkdir -p "$dir/$mode"
+	: >"$dir/$mode.txt"
+	for s in "$@"; do
+		log="$dir/$mode/${s//\//_}.log"
+		rc=0
+		"$conf_node" "$conf_next" client --command "$cmd" --scenario "$s" --spec-version "$rev" \
+			--timeout "${CONFORMANCE_TIMEOUT_MS:-30000}" -o "$dir/$mode" >"$log" 2>&1 || rc=$?
+		passed=$(sed -n 's/^Passed: \([0-9]*\)\/.*/\1/p' "$log" | head -1)
+		if [[ $rc == 0 ]] && ((${passed:-0} > 0)); then
+			echo "pass $s" >>"$dir/$mode.txt"
+		else
+			echo "fail $s" >>"$dir/$mode.txt"
+		fi
+	done
+	echo "client $rev, $mode: $(grep -c '^pass ' "$dir/$mode.txt")/$# scenarios pass"
+}
+
+# cmd_requirements is issue 32's run: the 0.2.0-alpha.12 suite's frozen
+# requirement sets (--requirements 2025-11-25 and 2026-07-28), each leg
+# against the go-sdk's reference programs direct (the baseline) and through
+# mcptray, then conformance/gapcheck: a scenario that passes direct but
+# fails through mcptray must be listed in conformance/known-gaps.txt, and a
+# listed one must still fail. Needs a keyring (scripts/desktop-session.sh).
+cmd_requirements() {
+	[[ $# -eq 0 ]] || usage
+	local bin=${MCPTRAY_BIN:-$conf_root/bin/mcptray} server client gapcheck tmp data url rev pid port s rc=0
+	local -a scenarios auth
+	install_suite || return 1
+	server=$(build_tool everything-server "$sdk/conformance/everything-server") || return 1
+	client=$(build_tool everything-client "$sdk/conformance/everything-client") || return 1
+	gapcheck=$(build_tool gapcheck ./conformance/gapcheck) || return 1
+	build_tool bearerproxy ./conformance/bearerproxy >/dev/null || return 1
+	req_out="$results/requirements"
+	rm -rf "$req_out"
+	mkdir -p "$req_out"
+
+	echo "== server scenarios, the go-sdk everything-server direct (the baseline)"
+	# The 2025-11-25 set needs sessions (sampling, elicitation); go-sdk
+	# serves 2026-07-28 over HTTP only without them.
+	for rev in "${revisions[@]}"; do
+		"$server" -http=127.0.0.1:0 -stateless=$([[ $rev == 2025-11-25 ]] && echo false || echo true) \
+			2>"$req_out/everything-server-$rev.log" &
+		pid=$!
+		conf_pids+=("$pid")
+		port=$(listen_port "$pid") || return 1
+		server_set "$rev" direct "http://127.0.0.1:$port/mcp" || rc=1
+		if grep -q '^fail ' "$req_out/server-$rev/direct.txt"; then
+			echo "conformance: the baseline fails (server $rev, direct): $(sed -n 's/^fail //p' "$req_out/server-$rev/direct.txt" | tr '\n' ' ')"
+			rc=1
+		fi
+	done
+	conf_cleanup
+
+	echo
+	echo "== server scenarios through mcptray (/mcp/everything, the everything-server over stdio)"
+	tmp=$(mktemp -d)
+	data="$tmp/data"
+	cat >"$tmp/mcp.json" <<JSON
+{
+  "mcpServers": { "everything": { "command": "$server" } },
+  "x-mcptray": { "listen": "127.0.0.1:0", "approve": "off" }
+}
+JSON
+	"$bin" daemon --config "$tmp/mcp.json" --data "$data" >"$req_out/mcptray-daemon.log" 2>&1 &
+	conf_pids+=($!)
+	if mcptray_ready "$bin" "$data" everything $((SECONDS + 60)); then
+		url="$(conf_json "$data/endpoint.json" 'j.url')/everything"
+		BEARER_TOKEN=$("$bin" token --data "$data") start_proxy "$url" || rc=1
+		# Where the gateway asks the person (the inbox) instead of relaying
+		# to the suite, the inbox must be answered.
+		"$conf_node" "$conf_root/conformance/inbox-answer.mjs" "$bin" "$data" everything >"$req_out/inbox-answers.log" 2>&1 &
+		conf_pids+=($!)
+		for rev in "${revisions[@]}"; do
+			server_set "$rev" mcptray "$conf_proxy_url" || rc=1
+		done
+		echo "the inbox answered $(grep -c '^answered ' "$req_out/inbox-answers.log") request(s) (details in $req_out/inbox-answers.log)"
+	else
+		rc=1
+	fi
+	cp "$data/logs/everything.log" "$req_out/mcptray-everything.log" 2>/dev/null || true
+	conf_cleanup
+	rm -rf "$tmp"
+
+	echo
+	echo "== client scenarios: the go-sdk everything-client direct (the baseline), then mcptray as the client"
+	for rev in "${revisions[@]}"; do
+		scenarios=() auth=()
+		while read -r s; do
+			[[ $s == auth/* ]] && auth+=("$s") || scenarios+=("$s")
+		done < <(set_scenarios client "$rev")
+		client_set "$rev" direct "$client" "${scenarios[@]}" || rc=1
+		client_set "$rev" mcptray "$conf_root/conformance/client.sh --via mcptray" "${scenarios[@]}" || rc=1
+		echo "client $rev, not run: ${#auth[@]} auth/* scenarios (mcptray has no OAuth client for remote servers yet, issue 35)"
+		printf '%s\n' "${auth[@]}" >"$req_out/client-$rev/not-run.txt"
+	done
+
+	echo
+	echo "== scenarios that pass direct but fail through mcptray, against conformance/known-gaps.txt"
+	"$gapcheck" -gaps "$conf_root/conformance/known-gaps.txt" "$req_out" >"$req_out/summary.md" 2>&1 || rc=1
+	cat "$req_out/summary.md"
 	return "$rc"
 }
 
@@ -262,11 +431,13 @@ install)
 	[[ $# -eq 0 ]] || usage
 	install_suite
 	echo "$conf_node $conf_suite"
+	echo "$conf_node $conf_next"
 	;;
 server) cmd_server "$@" ;;
 client) cmd_client "$@" ;;
 reference) cmd_reference "$@" ;;
 mcptray) cmd_mcptray "$@" ;;
+requirements) cmd_requirements "$@" ;;
 -h | --help | help) usage ;;
 *) usage ;;
 esac
