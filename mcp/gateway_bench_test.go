@@ -72,7 +72,7 @@ func BenchmarkCallDirect(b *testing.B) {
 
 func BenchmarkCallViaGateway(b *testing.B) {
 	g, _ := newTestGateway(b, GatewayOptions{})
-	addServer(b, g, "e", "echo", oldWire) // as the direct client speaks it: see gateway_input_bench_test.go
+	addServer(b, g, "e", "echo")
 	c := connectStream(b, g, UpstreamOptions{}, nil)
 	timeCalls(b, c.ClientSession, "e__echo")
 }
@@ -86,7 +86,7 @@ func BenchmarkCallDirectHTTP(b *testing.B) {
 
 func BenchmarkCallViaHTTP(b *testing.B) {
 	g, _ := newTestGateway(b, GatewayOptions{})
-	addServer(b, g, "e", "echo", oldWire) // as the direct client speaks it: see gateway_input_bench_test.go
+	addServer(b, g, "e", "echo")
 	c := connectHTTP(b, httpGateway(b, g, "tok").URL+"/mcp", "tok", nil)
 	timeCalls(b, c.ClientSession, "e__echo")
 }
@@ -96,7 +96,7 @@ func BenchmarkCallViaHTTP(b *testing.B) {
 func BenchmarkGatewayRatio(b *testing.B) {
 	direct := connectDirect(b, "echo", nil)
 	g, _ := newTestGateway(b, GatewayOptions{})
-	addServer(b, g, "e", "echo", oldWire) // as the direct client speaks it: see gateway_input_bench_test.go
+	addServer(b, g, "e", "echo")
 	via := connectStream(b, g, UpstreamOptions{}, nil)
 	ctx := context.Background()
 	dp, vp := echoParams(), echoParams()
@@ -187,7 +187,7 @@ func BenchmarkRawCallDirect(b *testing.B) {
 
 func BenchmarkRawCallViaGateway(b *testing.B) {
 	g, _ := newTestGateway(b, GatewayOptions{})
-	addServer(b, g, "e", "echo", oldWire) // as the direct client speaks it: see gateway_input_bench_test.go
+	addServer(b, g, "e", "echo")
 	r := connectRaw(b, g, UpstreamOptions{})
 	r.initialize(b)
 	rawLoop(b, func(s string) { r.send(b, s) }, func() string { return r.recv(b) }, "e__echo")
@@ -219,7 +219,7 @@ func BenchmarkThroughputDirect(b *testing.B) {
 
 func BenchmarkThroughputViaGateway(b *testing.B) {
 	g, _ := newTestGateway(b, GatewayOptions{})
-	addServer(b, g, "e", "echo", oldWire) // as the direct client speaks it: see gateway_input_bench_test.go
+	addServer(b, g, "e", "echo")
 	c := connectStream(b, g, UpstreamOptions{}, nil)
 	parallelCalls(b, c.ClientSession, "e__echo")
 }

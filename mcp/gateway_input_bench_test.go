@@ -17,11 +17,9 @@ import (
 // go-sdk v1.8's server costs more per call on 2026-07-28 (it decodes
 // every request's _meta and adds its serverInfo to every result), and
 // that cost is the server's, not the gateway's. gateway_bench_test.go's
-// servers are on 2025-11-25 as their direct client is (oldWire); the
-// ratio below puts both sides on 2026-07-28.
-
-// oldWire starts a server with initialize, without the probe.
-func oldWire(s *downstream.StdioSpec) { s.NoProbe = true }
+// servers are on 2025-11-25, as their direct client is (a server that
+// serves both gets initialize: downstream.Start); the ratio below puts
+// both sides on 2026-07-28.
 
 // BenchmarkGatewayRatioNewWire is BenchmarkGatewayRatio with the server
 // on 2026-07-28 both ways: directly, and behind the gateway, which
@@ -40,7 +38,7 @@ func BenchmarkGatewayRatioNewWire(b *testing.B) {
 	}
 	b.Cleanup(func() { direct.Close() })
 	g, _ := newTestGateway(b, GatewayOptions{})
-	if f := addServer(b, g, "e", "echo"); !f.NewWire() {
+	if f := addServer(b, g, "e", "echo", func(s *downstream.StdioSpec) { s.DiscoverFirst = true }); !f.NewWire() {
 		b.Fatalf("the server speaks %s", f.ProtocolVersion())
 	}
 	via := connectStream(b, g, UpstreamOptions{}, nil)

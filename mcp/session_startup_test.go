@@ -81,7 +81,7 @@ func TestStartTimeoutWithoutElicitation(t *testing.T) {
 	if err == nil {
 		t.Fatal("Start succeeded")
 	}
-	if want := "no answer to server/discover within 1s (last stderr line: mark: gen8)"; err.Error() != want {
+	if want := "no answer to initialize within 1s (last stderr line: mark: gen8)"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {

@@ -21,47 +21,48 @@ import (
 // sending elicitation/create.
 const NewWireVersion = "2026-07-28"
 
-// ProbeVersion is what a session asks for first: the SDK's client sends
-// server/discover and uses NewWireVersion where the server answers it,
-// and falls back to initialize (ProtocolVersion) otherwise.
+// ProbeVersion is the version of a session that starts with the
+// server/discover probe: the SDK's client uses NewWireVersion where the
+// server answers it, and falls back to initialize (ProtocolVersion)
+// otherwise.
 const ProbeVersion = NewWireVersion
 
-// ProbeMemory remembers the stdio servers that could not take the
-// server/discover probe (they exited on it, or never answered), by a
-// fingerprint of their command line (Fingerprint), so that their next
-// start goes straight to initialize. It holds hashes only: never a
+// ProbeMemory remembers, for the stdio servers that did not take the
+// first request of a start (StdioSpec.DiscoverFirst says which), the one
+// they took, by a fingerprint of their command line (Fingerprint), so that
+// their next start goes straight to it. It holds hashes only: never a
 // command line, an argument or an environment value. The zero value is
 // not usable; make one with NewProbeMemory. Safe for concurrent use.
 type ProbeMemory struct {
-	mu  sync.Mutex
-	old map[[sha256.Size]byte]bool // guarded by mu: fingerprints of servers to start with initialize
+	mu sync.Mutex
+	m  map[[sha256.Size]byte]string // guarded by mu: fingerprint → the version to start with
 }
 
 // NewProbeMemory returns an empty ProbeMemory.
 func NewProbeMemory() *ProbeMemory {
-	return &ProbeMemory{old: map[[sha256.Size]byte]bool{}}
+	return &ProbeMemory{m: map[[sha256.Size]byte]string{}}
 }
 
-// Skips reports whether the server of spec is started with initialize at
-// once (it failed the probe before). A nil ProbeMemory skips nothing.
-func (m *ProbeMemory) Skips(spec StdioSpec) bool {
+// version is the version the server of spec starts with, learned from
+// an earlier start ("" when none was). A nil ProbeMemory knows none.
+func (m *ProbeMemory) version(spec StdioSpec) string {
 	if m == nil {
-		return false
+		return ""
 	}
 	fp := Fingerprint(spec)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.old[fp]
+	return m.m[fp]
 }
 
-// remember notes that the server of spec failed the probe.
-func (m *ProbeMemory) remember(spec StdioSpec) {
+// remember notes the version the server of spec starts with.
+func (m *ProbeMemory) remember(spec StdioSpec, version string) {
 	if m == nil {
 		return
 	}
 	fp := Fingerprint(spec)
 	m.mu.Lock()
-	m.old[fp] = true
+	m.m[fp] = version
 	m.mu.Unlock()
 }
 
@@ -100,23 +101,31 @@ func Fingerprint(spec StdioSpec) [sha256.Size]byte {
 }
 
 // probeConn is the stdio connection as the SDK's client sees it during
-// Connect: it notes the server/discover request going out, whether the
-// server answered it, and the _meta the SDK put on it (the bytes every
-// later request to a new-wire server carries: WireMeta).
+// Connect: it notes the first request going out (server/discover or
+// initialize), whether the server answered it and how, and the _meta the
+// SDK put on a server/discover (the bytes every later request to a
+// new-wire server carries: WireMeta).
 type probeConn struct {
 	sdk.Connection
-	discoverID atomic.Pointer[jsonrpc.ID] // the server/discover request's id, once sent
-	answered   atomic.Bool                // the server answered it (a result or an error)
-	meta       atomic.Pointer[[]byte]     // the discover request's _meta object, as sent
+	firstID  atomic.Pointer[jsonrpc.ID] // the first request's id, once sent
+	discover atomic.Bool                // the first request is server/discover
+	answered atomic.Bool                // the server answered it
+	refusedE atomic.Bool                // with an error
+	meta     atomic.Pointer[[]byte]     // the server/discover request's _meta object, as sent
 }
 
 func (c *probeConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "server/discover" && req.IsCall() {
-		id := req.ID
-		c.discoverID.Store(&id)
-		if m := wire.Field(req.Params, "_meta"); m.OK() {
-			b := bytes.Clone(m.Of(req.Params))
-			c.meta.Store(&b)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		if c.firstID.Load() == nil && (req.Method == "server/discover" || req.Method == "initialize") {
+			id := req.ID
+			c.discover.Store(req.Method == "server/discover")
+			c.firstID.Store(&id)
+		}
+		if req.Method == "server/discover" && c.meta.Load() == nil {
+			if m := wire.Field(req.Params, "_meta"); m.OK() {
+				b := bytes.Clone(m.Of(req.Params))
+				c.meta.Store(&b)
+			}
 		}
 	}
 	return c.Connection.Write(ctx, msg)
@@ -125,17 +134,25 @@ func (c *probeConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if res, ok := msg.(*jsonrpc.Response); ok && err == nil {
-		if id := c.discoverID.Load(); id != nil && res.ID == *id {
+		if id := c.firstID.Load(); id != nil && res.ID == *id {
+			c.refusedE.Store(res.Error != nil)
 			c.answered.Store(true)
 		}
 	}
 	return msg, err
 }
 
-// probeFailed reports whether Connect failed because the server did not
-// take the probe: it was sent and never answered.
-func (c *probeConn) probeFailed() bool {
-	return c.discoverID.Load() != nil && !c.answered.Load()
+// refused reports whether Connect failed because the server did not take
+// its first request: a server/discover it never answered (it exited, or
+// let the deadline pass), or an initialize it answered with an error.
+func (c *probeConn) refused() bool {
+	if c.firstID.Load() == nil {
+		return false
+	}
+	if c.discover.Load() {
+		return !c.answered.Load()
+	}
+	return c.answered.Load() && c.refusedE.Load()
 }
 
 // WireMeta is what a request to a new-wire server carries in its _meta:

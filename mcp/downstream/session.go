@@ -82,12 +82,14 @@ type StdioSpec struct {
 	// first line on (the password inputs its environment may hold).
 	Secrets []string
 
-	// NoProbe starts the server with initialize (ProtocolVersion) at
-	// once, without the server/discover probe.
-	NoProbe bool
+	// DiscoverFirst starts the server with the server/discover probe
+	// (ProbeVersion), and initialize where it does not take it; by
+	// default initialize comes first, and the probe only where the
+	// server refuses initialize (see Start).
+	DiscoverFirst bool
 
 	// Probes, when set, remembers the servers that did not take the
-	// server/discover probe (ProbeMemory), so they start with initialize.
+	// first request, and which one they took (ProbeMemory).
 	Probes *ProbeMemory
 
 	// NotReadingAfter is how long the server may leave what is sent to

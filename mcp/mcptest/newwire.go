@@ -14,10 +14,10 @@ import (
 // loop). All are written by hand, so they can send what the SDK never
 // would:
 //
-//	new-wire    answers server/discover with 2026-07-28 (and initialize,
-//	            for an older client) and refuses a request whose _meta
-//	            lacks io.modelcontextprotocol/protocolVersion or
-//	            clientCapabilities. Its tools answer input_required:
+//	new-wire    a server on 2026-07-28 only: answers server/discover,
+//	            refuses initialize ("method not found") and any request
+//	            whose _meta lacks io.modelcontextprotocol/protocolVersion
+//	            or clientCapabilities. Its tools answer input_required:
 //	              echo {message}  no question: answers the message
 //	              login {user}    asks a password (format "password",
 //	                              requestState "login:USER"); the
@@ -125,6 +125,10 @@ func serveNewWire() int {
 		reply := func(result string) { write(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`) }
 		fail := func(code int, text string) {
 			write(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(text) + `}}`)
+		}
+		if msg.Method == "initialize" {
+			fail(-32601, "initialize is not supported: this server speaks 2026-07-28 only (server/discover)")
+			return true
 		}
 		if msg.Method == "server/discover" {
 			reply(`{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fake-new-wire","version":"1.0.0"}}}`)

@@ -197,13 +197,8 @@ func addRich(s *sdk.Server) {
 		})
 }
 
-// richOptions are the rich server's options: completion and
-// subscriptions, on protocol 2025-11-25 and older only. Its tools send
-// sampling and elicitation requests during a call, which a session on
-// 2026-07-28 no longer allows (see mode new-wire for that revision), so
-// it does not answer server/discover with it.
+// richOptions are the rich server's options: completion and subscriptions.
 func richOptions(opts *sdk.ServerOptions) {
-	opts.SupportedProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 	opts.CompletionHandler = func(ctx context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
 		var vals []string
 		for _, v := range []string{"alice", "albert", "bob"} {
