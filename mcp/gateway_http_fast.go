@@ -48,10 +48,6 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	if up == nil || up.v != v || !up.fastPOST(r) {
 		return false
 	}
-	if p.Method.Is(t, `"`+methodDiscover+`"`) { // gateway_discover.go
-		writeDiscover(w, t, p)
-		return true
-	}
 	if m, ok := isTaskMethod(t, p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
 		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
 		if !up.relayTask(t, p, m, hw) {

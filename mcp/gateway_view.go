@@ -16,11 +16,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// gatewayProtocolVersions are the versions upstream sessions may speak. The
-// 2026-07-28 protocol (per-request metadata, no initialize) is left out:
-// the fast path relies on an initialized session, and downstream servers
-// are pinned to 2025-11-25 anyway.
-var gatewayProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// gatewayProtocolVersions are the versions assistants may speak, newest
+// first (server/discover lists them so): 2026-07-28 per request, without
+// a session (gateway_wire26.go), the others after initialize.
+var gatewayProtocolVersions = []string{protocol2026, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // viewKey names a view: one server ("" for all) in one tool-list mode.
 type viewKey struct{ server, mode string }
@@ -41,6 +40,11 @@ type view struct {
 	// Owned by sync (under Gateway.refreshMu): fingerprints of what is
 	// registered on srv, to add and remove only what changed.
 	toolFP, promptFP, resourceFP, templateFP map[string]string
+
+	// What a relayed result gets on the new wire (gateway_wire26.go),
+	// set once by newView: the view's serverInfo as JSON, and the bytes
+	// completeEdits splices with it.
+	serverInfo, completePre, infoMember, metaObject, metaMember []byte
 }
 
 // routeTable maps exposed names to servers. It is never changed once
@@ -96,6 +100,7 @@ func (g *Gateway) newView(key viewKey) *view {
 	if !key.aggregate() {
 		impl.Name = "mcptray/" + key.server
 	}
+	v.setWireBytes(impl)
 	v.srv = sdk.NewServer(impl, &sdk.ServerOptions{
 		Logger: sdkLogger(g.log),
 		Capabilities: &sdk.ServerCapabilities{
@@ -533,7 +538,11 @@ func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 		case "tools/call":
 			r := req.(*sdk.CallToolRequest)
 			up := v.g.upstreamOf(r.Session, v)
-			return v.callTool(ctx, up, r)
+			res, err := v.callTool(ctx, up, r)
+			if raw, ok := res.(*rawResult); ok && requestIsNew(r.Params.Meta) {
+				raw.raw = v.completeRaw(raw.raw) // gateway_wire26.go: the SDK's own results it completes itself
+			}
+			return res, err
 		case "initialize":
 			if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
 				v.g.upstreamOf(ss, v) // HTTP sessions are first seen here

@@ -1,0 +1,302 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/mcptray/mcptray/mcp/wire"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The 2026-07-28 revision (SEP-2575) has no session: each request carries
+// its protocol version, client info and capabilities in its _meta, and
+// each result says it is complete ("resultType") and names the server
+// that answered (serverInfo in its _meta). The gateway serves it beside
+// the older revisions on the same endpoints (docs/protocol.md):
+//
+//   - on a stream (ServeStream) the view's SDK server reads each request's
+//     _meta, so a stream may carry either wire; the fast path sends a
+//     new-wire call's bytes on as it does an old one's, and splices the
+//     two fields into its result (completeEdits) instead of decoding it;
+//   - over HTTP a POST without Mcp-Session-Id whose MCP-Protocol-Version
+//     header, or whose request's _meta, names 2026-07-28 or later, and every
+//     server/discover, goes to a stateless SDK handler (statelessPOST);
+//     every other request to the stateful one, which gives old clients
+//     their initialize and Mcp-Session-Id.
+//
+// A result relayed from a server, which may speak an older revision, gets
+// mcptray's own serverInfo (the view's: "mcptray" or "mcptray/NAME").
+
+// protocol2026 is the first revision without sessions.
+const protocol2026 = "2026-07-28"
+
+// The per-request _meta keys of 2026-07-28 (go-sdk protocol.go).
+const (
+	metaProtocolVersion = sdk.MetaKeyProtocolVersion
+	metaClientInfo      = sdk.MetaKeyClientInfo
+	metaClientCaps      = sdk.MetaKeyClientCapabilities
+	metaServerInfo      = sdk.MetaKeyServerInfo
+	metaLogLevel        = sdk.MetaKeyLogLevel
+)
+
+// newWire reports whether a version (a header's, or a _meta's) selects
+// the sessionless protocol, as the SDK reads it: 2026-07-28 or later.
+func newWire(version string) bool { return version >= protocol2026 }
+
+// reqMeta is what the fast path reads of a request's params._meta, in one
+// pass over it. Spans are relative to the meta object.
+type reqMeta struct {
+	progressToken wire.Span
+	version       wire.Span // io.modelcontextprotocol/protocolVersion
+	clientInfo    wire.Span
+	clientCaps    wire.Span
+	logLevel      wire.Span
+}
+
+// wireKeys reports whether the _meta has keys of the new wire, which say
+// who the assistant is and what it can do: they are not for the server
+// (stripMeta), to which mcptray is the client.
+func (m *reqMeta) wireKeys() bool {
+	return m.version.OK() || m.clientInfo.OK() || m.clientCaps.OK() || m.logLevel.OK()
+}
+
+func scanMeta(mb []byte) reqMeta {
+	var m reqMeta
+	wire.ScanObject(mb, func(k []byte, v wire.Span) bool {
+		switch {
+		case !m.progressToken.OK() && wire.KeyIs(k, "progressToken"):
+			m.progressToken = v
+		case !m.version.OK() && wire.KeyIs(k, metaProtocolVersion):
+			m.version = v
+		case !m.clientInfo.OK() && wire.KeyIs(k, metaClientInfo):
+			m.clientInfo = v
+		case !m.clientCaps.OK() && wire.KeyIs(k, metaClientCaps):
+			m.clientCaps = v
+		case !m.logLevel.OK() && wire.KeyIs(k, metaLogLevel):
+			m.logLevel = v
+		}
+		return true
+	})
+	return m
+}
+
+// wireOf is how the fast path takes a request whose _meta is m (within
+// mb): old (no version, or one before 2026-07-28: the session's wire), new
+// (2026-07-28, with the capabilities the revision requires), or neither —
+// a version the gateway does not serve, or a _meta the SDK must refuse:
+// the SDK answers it, with the spec's error.
+func (m *reqMeta) wireOf(mb []byte) (isNew, ok bool) {
+	if !m.version.OK() {
+		return false, true
+	}
+	v, isStr := wire.RawString(m.version.Of(mb))
+	switch {
+	case !isStr:
+		return false, false
+	case !newWire(v):
+		return false, true
+	case v != protocol2026 || !m.clientCaps.OK() || mb[m.clientCaps.Start] != '{':
+		return false, false
+	}
+	return true, true
+}
+
+// completePrefix is what a relayed result without _meta or resultType
+// gets after its '{' on the new wire: `"resultType":"complete","_meta":
+// {serverInfo},` (the comma is dropped before an empty result's '}').
+func completePrefix(impl *sdk.Implementation) []byte {
+	info, _ := json.Marshal(impl)
+	var b bytes.Buffer
+	b.WriteString(`"resultType":"complete","_meta":{`)
+	b.Write(wire.QuoteJSON(metaServerInfo))
+	b.WriteByte(':')
+	b.Write(info)
+	b.WriteString(`},`)
+	return b.Bytes()
+}
+
+// completeEdits are the edits that make the result at res (a span of
+// line) a complete 2026-07-28 result from the view: resultType
+// "complete" unless the server set one, and the view's serverInfo in its
+// _meta in place of any the server gave. They are sorted, and none
+// overlaps an edit before res.Start or after res.End.
+func (v *view) completeEdits(line []byte, res wire.Span) []wire.Edit {
+	if s := wire.SkipWS(line[:res.End], res.Start); s > res.Start {
+		res.Start = s
+	}
+	rb := res.Of(line)
+	if len(rb) < 2 || rb[0] != '{' {
+		return nil
+	}
+	var typeSp, metaSp wire.Span
+	if wire.ScanObject(rb, func(k []byte, val wire.Span) bool {
+		switch {
+		case !typeSp.OK() && wire.KeyIs(k, "resultType"):
+			typeSp = val
+		case !metaSp.OK() && wire.KeyIs(k, "_meta"):
+			metaSp = val
+		}
+		return true
+	}) != nil {
+		return nil
+	}
+	empty := wire.SkipWS(rb, 1) < len(rb) && rb[wire.SkipWS(rb, 1)] == '}'
+	at := res.Start + 1
+	if !typeSp.OK() && !metaSp.OK() {
+		ins := v.completePre
+		if empty {
+			ins = ins[:len(ins)-1]
+		}
+		return []wire.Edit{{Start: at, End: at, Repl: ins}}
+	}
+	var edits []wire.Edit
+	if !typeSp.OK() {
+		ins := []byte(`"resultType":"complete"`)
+		if !empty {
+			ins = append(ins, ',')
+		}
+		edits = append(edits, wire.Edit{Start: at, End: at, Repl: ins})
+	}
+	if metaSp.OK() {
+		edits = append(edits, v.serverInfoEdit(rb, metaSp).shift(res.Start))
+	} else {
+		edits = append(edits, wire.Edit{Start: at, End: at, Repl: v.metaMember})
+		// metaMember ends with a comma; the result is not empty (it has
+		// resultType).
+	}
+	sortEdits(edits)
+	return edits
+}
+
+// serverInfoEdit puts the view's serverInfo into the _meta value at sp of
+// rb: in place of the server's, or first among the other keys.
+func (v *view) serverInfoEdit(rb []byte, sp wire.Span) edit {
+	mb := sp.Of(rb)
+	if mb[0] != '{' { // null, or not an object: ours alone
+		return edit{sp.Start, sp.End, v.metaObject}
+	}
+	if info := wire.Field(mb, metaServerInfo); info.OK() {
+		return edit{sp.Start + info.Start, sp.Start + info.End, v.serverInfo}
+	}
+	ins := v.infoMember // `"…serverInfo":{…},`
+	if i := wire.SkipWS(mb, 1); i < len(mb) && mb[i] == '}' {
+		ins = ins[:len(ins)-1]
+	}
+	return edit{sp.Start + 1, sp.Start + 1, ins}
+}
+
+// edit is a wire.Edit relative to a result, shifted into its line.
+type edit wire.Edit
+
+func (e edit) shift(by int) wire.Edit {
+	return wire.Edit{Start: e.Start + by, End: e.End + by, Repl: e.Repl}
+}
+
+// completeRaw is a raw result (a slow-path tools/call's) made complete
+// for the new wire (completeEdits).
+func (v *view) completeRaw(raw []byte) []byte {
+	edits := v.completeEdits(raw, wire.Span{Start: 0, End: len(raw)})
+	if edits == nil {
+		return raw
+	}
+	out := wire.Splice(raw, edits...)
+	return out[:len(out)-1]
+}
+
+// setWireBytes precomputes the view's new-wire splices from impl.
+func (v *view) setWireBytes(impl *sdk.Implementation) {
+	info, _ := json.Marshal(impl)
+	key := wire.QuoteJSON(metaServerInfo)
+	v.serverInfo = info
+	v.completePre = completePrefix(impl)
+	v.infoMember = append(append(append(append([]byte{}, key...), ':'), info...), ',')
+	v.metaObject = append(append([]byte{'{'}, v.infoMember[:len(v.infoMember)-1]...), '}')
+	v.metaMember = append(append([]byte(`"_meta":`), v.metaObject...), ',')
+}
+
+// requestIsNew reports whether an SDK request is on the new wire: its
+// _meta names 2026-07-28 or later.
+func requestIsNew(meta sdk.Meta) bool {
+	s, ok := meta[metaProtocolVersion].(string)
+	return ok && newWire(s)
+}
+
+// statelessPOST reports whether an HTTP request goes to the stateless
+// handler: a request without a session whose header or _meta (t, its
+// one message; nil for a batch) names the new wire, or a server/discover.
+func statelessPOST(r *http.Request, t []byte, p *wire.Peek) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return false
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		return newWire(v)
+	}
+	if r.Method != http.MethodPost || p == nil {
+		return false
+	}
+	if p.Method.Is(t, `"`+methodDiscover+`"`) {
+		return true
+	}
+	if !p.Params.OK() {
+		return false
+	}
+	params := p.Params.Of(t)
+	meta := wire.Field(params, "_meta")
+	if !meta.OK() {
+		return false
+	}
+	mb := meta.Of(params)
+	ver := wire.Field(mb, metaProtocolVersion)
+	s, ok := wire.RawString(ver.Of(mb))
+	return ver.OK() && ok && newWire(s)
+}
+
+// stripMeta is the _meta object mb without the new wire's keys, and with
+// its progress token, if any, replaced by token (a gateway token; nil
+// keeps it): what a server gets in place of the assistant's _meta. Other
+// keys keep their bytes and order.
+func stripMeta(mb, token []byte) []byte {
+	out := make([]byte, 0, len(mb))
+	out = append(out, '{')
+	wire.ScanObject(mb, func(k []byte, v wire.Span) bool {
+		val := v.Of(mb)
+		switch {
+		case wire.KeyIs(k, metaProtocolVersion), wire.KeyIs(k, metaClientInfo), wire.KeyIs(k, metaClientCaps), wire.KeyIs(k, metaLogLevel):
+			return true
+		case token != nil && wire.KeyIs(k, "progressToken"):
+			val = token
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, k...)
+		out = append(out, '"', ':')
+		out = append(out, val...)
+		return true
+	})
+	return append(out, '}')
+}
+
+// stripWireKeys deletes the new wire's keys from a copy of a request's
+// _meta on the slow path (see stripMeta).
+func stripWireKeys(m map[string]any) {
+	delete(m, metaProtocolVersion)
+	delete(m, metaClientInfo)
+	delete(m, metaClientCaps)
+	delete(m, metaLogLevel)
+}
+
+// replyEdits are the edits that turn a server's reply line (p its
+// fields) to the call into the assistant's: its id, and on the new wire a
+// complete result (completeEdits).
+func (c *call) replyEdits(line []byte, p *wire.Peek) []wire.Edit {
+	id := wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID}
+	if !c.newWire || !p.Result.OK() {
+		return []wire.Edit{id}
+	}
+	edits := append([]wire.Edit{id}, c.up.v.completeEdits(line, p.Result)...)
+	sortEdits(edits)
+	return edits
+}

@@ -1,0 +1,244 @@
+//go:build linux
+
+package mcp
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mcptray/mcptray/mcp/downstream"
+)
+
+// newDiscover is what a 2026-07-28 client (the go-sdk's, the Vercel AI
+// SDK) sends first.
+const newDiscover = `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ai-sdk","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+const versionsListed = `"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]`
+
+// newMeta is the _meta of a 2026-07-28 request.
+const newMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw-new","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+
+// rawPOST posts body to url with the token and headers (name, value, …)
+// and returns the status, headers and body of the answer.
+func rawPOST(t *testing.T, url, body string, header ...string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// server/discover lists every revision the gateway serves, newest first,
+// on a stream and over HTTP (without a session); one without the
+// revision's _meta is answered -32601, as by an older server, and an old
+// client's initialize works after either.
+func TestServerDiscoverListsVersions(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "e", "echo")
+	r := connectRaw(t, g, UpstreamOptions{})
+	r.send(t, newDiscover)
+	if got := r.recv(t); !strings.Contains(got, `"id":0,"result":{`) || !strings.Contains(got, versionsListed) || !strings.Contains(got, `"name":"mcptray"`) {
+		t.Errorf("server/discover: %s", got)
+	}
+	// A stream that discovered 2026-07-28 speaks it (the SDK refuses an
+	// initialize after it); an old client's probe is another stream.
+	r = connectRaw(t, g, UpstreamOptions{})
+	r.send(t, `{"jsonrpc":"2.0","id":"old","method":"server/discover","params":{}}`)
+	if got := r.recv(t); !strings.Contains(got, `"id":"old","error":{"code":-32601`) {
+		t.Errorf("server/discover without _meta: %s", got)
+	}
+	r.initialize(t)
+	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e__echo","arguments":{"message":"after discover"}}}`)
+	if got := r.recv(t); !strings.Contains(got, "after discover") || strings.Contains(got, "resultType") {
+		t.Errorf("an old call after server/discover: %s", got)
+	}
+
+	url := httpGateway(t, g, "tok").URL
+	for _, path := range []string{"/mcp", "/mcp/e", "/servers/e/mcp"} {
+		status, h, body := rawPOST(t, url+path, newDiscover, "Mcp-Protocol-Version", protocol2026, "Mcp-Method", methodDiscover)
+		if status != http.StatusOK || !strings.Contains(body, versionsListed) || h.Get("Mcp-Session-Id") != "" {
+			t.Errorf("server/discover on %s: %d (session %q) %s", path, status, h.Get("Mcp-Session-Id"), body)
+		}
+	}
+	if status, h, body := rawPOST(t, url+"/mcp", initializeBody); status != http.StatusOK || h.Get("Mcp-Session-Id") == "" {
+		t.Errorf("initialize after server/discover: %d (session %q) %s", status, h.Get("Mcp-Session-Id"), body)
+	}
+}
+
+// A 2026-07-28 client and an old one use the gateway at once, on a stream
+// and over HTTP, on every route: the new one gets no session, and its
+// results are the server's bytes with resultType "complete" and mcptray's
+// serverInfo added (and none of the assistant's per-request _meta reaches
+// the server, which would otherwise answer as a 2026-07-28 server); the
+// old one's are the server's bytes.
+func TestNewWireBesideOldWire(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	direct := connectDirect(t, "rich", nil)
+	base := httpGateway(t, g, "tok").URL
+	args := map[string]any{"note": "n\u00e9"}
+	_, wantRaw, err := direct.call(t, "rich", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, ok := strings.CutPrefix(string(wantRaw), `{"_meta":{`)
+	if !ok {
+		t.Fatalf("the fake's result changed: %s", wantRaw)
+	}
+	completed := func(name string) string {
+		return `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"` + name + `","title":"mcptray","version":"` + downstream.Version() + `"},` + rest
+	}
+
+	for _, tc := range []struct {
+		name, tool, version string
+		client              *testClient
+		want                string
+	}{
+		{"stream new", "r__rich", protocol2026, connectStreamWire(t, g, UpstreamOptions{}, nil, protocol2026), completed("mcptray")},
+		{"stream old", "r__rich", oldWire, connectStream(t, g, UpstreamOptions{}, nil), string(wantRaw)},
+		{"stream new, one server", "rich", protocol2026, connectStreamWire(t, g, UpstreamOptions{Server: "r"}, nil, protocol2026), completed("mcptray/r")},
+		{"http new /mcp", "r__rich", protocol2026, connectHTTPWire(t, base+"/mcp", "tok", nil, protocol2026), completed("mcptray")},
+		{"http old /mcp", "r__rich", oldWire, connectHTTP(t, base+"/mcp", "tok", nil), string(wantRaw)},
+		{"http new /mcp/r", "rich", protocol2026, connectHTTPWire(t, base+"/mcp/r", "tok", nil, protocol2026), completed("mcptray/r")},
+		{"http new /servers/r/mcp", "rich", protocol2026, connectHTTPWire(t, base+"/servers/r/mcp", "tok", nil, protocol2026), completed("mcptray/r")},
+	} {
+		if got := tc.client.InitializeResult().ProtocolVersion; got != tc.version {
+			t.Errorf("%s: speaks %s, want %s", tc.name, got, tc.version)
+		}
+		if strings.HasPrefix(tc.name, "http") && (tc.client.ID() == "") != (tc.version == protocol2026) {
+			t.Errorf("%s: session id %q", tc.name, tc.client.ID())
+		}
+		for range 2 { // the first call of a stream may take the slow path
+			_, raw, err := tc.client.call(t, tc.tool, args)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if string(raw) != tc.want {
+				t.Errorf("%s: result\n got %s\nwant %s", tc.name, raw, tc.want)
+			}
+		}
+		if names := toolNames(t, tc.client.ClientSession); len(names) == 0 {
+			t.Errorf("%s: no tools listed", tc.name)
+		}
+	}
+}
+
+// The fast path's splice (completeEdits) for each shape of result a
+// server may send.
+func TestCompleteEdits(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	v, err := g.view("", toolsLive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := string(v.serverInfo)
+	for _, tc := range []struct{ in, want string }{
+		{`{}`, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}}`},
+		{`{"content":[]}`, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":` + info + `},"content":[]}`},
+		{`{"content":[],"_meta":{}}`, `{"resultType":"complete","content":[],"_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}}`},
+		{`{"_meta":{"a":1},"content":[]}`, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":` + info + `,"a":1},"content":[]}`},
+		{`{"_meta":null}`, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}}`},
+		{`{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"upstream"},"b":2}}`, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":` + info + `,"b":2}}`},
+		{`{"resultType":"input_required","x":1}`, `{"_meta":{"io.modelcontextprotocol/serverInfo":` + info + `},"resultType":"input_required","x":1}`},
+		{` { "content" : [ ] } `, ` {"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}, "content" : [ ] } `},
+	} {
+		if got := string(v.completeRaw([]byte(tc.in))); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// What the assistant's per-request _meta becomes for the server.
+func TestStripMeta(t *testing.T) {
+	for _, tc := range []struct{ in, tok, want string }{
+		{`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":7,"io.modelcontextprotocol/clientInfo":{"name":"x"},"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info","app/k":[1]}`, `"gw-1"`, `{"progressToken":"gw-1","app/k":[1]}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`, ``, `{}`},
+		{`{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"t"}}`, ``, `{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"t"}}`},
+	} {
+		var tok []byte
+		if tc.tok != "" {
+			tok = []byte(tc.tok)
+		}
+		if got := string(stripMeta([]byte(tc.in), tok)); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Bad 2026-07-28 input gets the spec's errors: a version the gateway does
+// not serve, a request without the capabilities the revision requires,
+// a route that does not exist, a GET stream (there is none on this wire).
+func TestNewWireRefusals(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "e", "echo")
+	r := connectRaw(t, g, UpstreamOptions{})
+	call := func(meta string) string {
+		return `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"e__echo","arguments":{"message":"hi"},` + meta + `}}`
+	}
+	foreign := strings.ReplaceAll(newMeta, protocol2026, "2099-01-01")
+	r.send(t, call(foreign))
+	if got := r.recv(t); !strings.Contains(got, `"id":5,"error":{"code":-32022`) || !strings.Contains(got, `"supported":["2026-07-28"`) {
+		t.Errorf("a foreign version on a stream: %s", got)
+	}
+	noCaps := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
+	r.send(t, call(noCaps))
+	if got := r.recv(t); !strings.Contains(got, `"id":5,"error":{"code":-32602`) || !strings.Contains(got, "clientCapabilities") {
+		t.Errorf("a call without clientCapabilities on a stream: %s", got)
+	}
+	r.send(t, call(newMeta))
+	if got := r.recv(t); !strings.Contains(got, `"resultType":"complete"`) || !strings.Contains(got, "hi") {
+		t.Errorf("a good call after the refusals: %s", got)
+	}
+
+	url := httpGateway(t, g, "tok").URL
+	named := []string{"Mcp-Method", "tools/call", "Mcp-Name", "e__echo"}
+	hdr := func(version string) []string { return append([]string{"Mcp-Protocol-Version", version}, named...) }
+	status, _, body := rawPOST(t, url+"/mcp", call(foreign), hdr("2099-01-01")...)
+	if status != http.StatusBadRequest || !strings.Contains(body, `"code":-32022`) {
+		t.Errorf("a foreign version over HTTP: %d %s", status, body)
+	}
+	status, _, body = rawPOST(t, url+"/mcp", call(noCaps), hdr(protocol2026)...)
+	if !strings.Contains(body, `"code":-32602`) {
+		t.Errorf("a call without clientCapabilities over HTTP: %d %s", status, body)
+	}
+	status, _, body = rawPOST(t, url+"/mcp", call(newMeta), named...) // no version header: the revision requires it
+	if status != http.StatusBadRequest || !strings.Contains(body, `"code":-32020`) {
+		t.Errorf("a 2026-07-28 call without its header: %d %s", status, body)
+	}
+	status, _, body = rawPOST(t, url+"/mcp/nosuch", call(newMeta), hdr(protocol2026)...)
+	if status != http.StatusNotFound || !strings.Contains(body, `unknown server "nosuch"`) {
+		t.Errorf("a 2026-07-28 call to a route that does not exist: %d %s", status, body)
+	}
+	req, _ := http.NewRequest(http.MethodGet, url+"/mcp", nil)
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", protocol2026)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("a 2026-07-28 GET: %s", resp.Status)
+	}
+	status, _, body = rawPOST(t, url+"/mcp", call(newMeta), hdr(protocol2026)...)
+	if status != http.StatusOK || !strings.Contains(body, `"resultType":"complete"`) {
+		t.Errorf("a good call over HTTP: %d %s", status, body)
+	}
+}
+
