@@ -3,12 +3,17 @@
 package mcp
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/mcptest"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // newDiscover is what a 2026-07-28 client (the go-sdk's, the Vercel AI
@@ -242,3 +247,99 @@ func TestNewWireRefusals(t *testing.T) {
 	}
 }
 
+// connectHTTPNamed is a 2026-07-28 client named name on url.
+func connectHTTPNamed(t *testing.T, url, name string) *testClient {
+	t.Helper()
+	tc := &testClient{cap: &capture{}}
+	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, clientOptions(nil))
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{"tok", http.DefaultTransport}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, captureTransport{tr, tc.cap}, nil)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", url, err)
+	}
+	tc.ClientSession = cs
+	t.Cleanup(func() { cs.Close() })
+	return tc
+}
+
+// On the sessionless wire over HTTP, the approval names the client its
+// request's _meta names, and "allow for this session" holds for that
+// client's later requests (each its own HTTP request), not another
+// client's, nor a client that gave no name.
+func TestNewWireApprovalByClient(t *testing.T) {
+	ap := newApprover()
+	g, _ := newTestGateway(t, GatewayOptions{Approve: ap.approve})
+	addServer(t, g, "n", "echo", withEnv(mcptest.AnnotatedEnv+"=1"))
+	g.SetPolicy("n", &ToolPolicy{Approve: ApproveDestructive})
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	alpha, beta := connectHTTPNamed(t, url, "alpha"), connectHTTPNamed(t, url, "beta")
+	if alpha.ID() != "" || alpha.InitializeResult().ProtocolVersion != protocol2026 {
+		t.Fatalf("alpha speaks %s (session %q)", alpha.InitializeResult().ProtocolVersion, alpha.ID())
+	}
+	asks := func(c *testClient, who string, answer Approval) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			res, _, err := c.call(t, "n__delete_note", map[string]any{"id": 1})
+			if err == nil && res.IsError {
+				err = errors.New(textOf(t, res))
+			}
+			done <- err
+		}()
+		if req := <-ap.reqs; req.Client != who {
+			t.Errorf("approval names %q, want %q", req.Client, who)
+		}
+		ap.answers <- answer
+		if err := <-done; err != nil {
+			t.Errorf("%s's call: %v", who, err)
+		}
+	}
+	asks(alpha, "alpha", AllowSession)
+	if res, _, err := alpha.call(t, "n__delete_note", map[string]any{"id": 2}); err != nil || res.IsError { // no question
+		t.Errorf("alpha's second call: %v %+v", err, res)
+	}
+	asks(beta, "beta", AllowOnce)
+
+	// A client that gives no clientInfo: "for this session" is this call.
+	nameless := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"n__delete_note","arguments":{"id":3},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	hdr := []string{"Mcp-Protocol-Version", protocol2026, "Mcp-Method", "tools/call", "Mcp-Name", "n__delete_note"}
+	for range 2 {
+		done := make(chan string, 1)
+		go func() { _, _, body := rawPOST(t, url, nameless, hdr...); done <- body }()
+		if req := <-ap.reqs; req.Client != "" {
+			t.Errorf("a nameless client's approval names %q", req.Client)
+		}
+		ap.answers <- AllowSession
+		if body := <-done; !strings.Contains(body, `delete_note: {\"id\":3}`) {
+			t.Errorf("the nameless call: %s", body)
+		}
+	}
+	select {
+	case req := <-ap.reqs:
+		t.Errorf("unexpected approval request %+v", req)
+	default:
+	}
+}
+
+// A stateless client's allowances lapse once it has been idle clientIdle.
+func TestClientAllowancesLapse(t *testing.T) {
+	var c clientAllowances
+	k := sessionKey{"n", "delete_note"}
+	t0 := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+	c.allow("alpha\x001", k, t0)
+	c.allow("", k, t0)
+	switch {
+	case !c.allowed("alpha\x001", k, t0.Add(clientIdle)):
+		t.Error("alpha's allowance gone within clientIdle")
+	case c.allowed("beta\x001", k, t0):
+		t.Error("beta has alpha's allowance")
+	case c.allowed("", k, t0):
+		t.Error("a nameless client has an allowance")
+	case c.allowed("alpha\x001", sessionKey{"n", "write_note"}, t0):
+		t.Error("alpha has an allowance for another tool")
+	case c.allowed("alpha\x001", k, t0.Add(2*clientIdle+time.Second)):
+		t.Error("alpha's allowance outlived an idle clientIdle")
+	}
+}
