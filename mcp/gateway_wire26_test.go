@@ -7,10 +7,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -341,5 +344,36 @@ func TestClientAllowancesLapse(t *testing.T) {
 		t.Error("alpha has an allowance for another tool")
 	case c.allowed("alpha\x001", k, t0.Add(2*clientIdle+time.Second)):
 		t.Error("alpha's allowance outlived an idle clientIdle")
+	}
+}
+
+// subscriptions/listen on the new wire: a client that listens hears a
+// server's tool list change (fanned in from the server's list_changed),
+// on a stream and over HTTP; the tool-list modes are the route's
+// (?tools=), as for a session.
+func TestNewWireListChanged(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	var streamHeard, httpHeard atomic.Int32
+	heard := func(n *atomic.Int32) *sdk.ClientOptions {
+		return &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { n.Add(1) }}
+	}
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	stream := connectStreamWire(t, g, UpstreamOptions{}, heard(&streamHeard), protocol2026)
+	web := connectHTTPWire(t, url, "tok", heard(&httpHeard), protocol2026)
+	dynamic := connectHTTPWire(t, url+"?tools=dynamic", "tok", nil, protocol2026)
+	addServer(t, g, "e", "changing")
+	testkit.WaitFor(t, "list_changed when e came up", func() bool { return streamHeard.Load() > 0 && httpHeard.Load() > 0 })
+	s0, h0 := streamHeard.Load(), httpHeard.Load()
+	if _, _, err := web.call(t, "e__add_tool", map[string]any{"name": "fresh"}); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, "list_changed after add_tool", func() bool { return streamHeard.Load() > s0 && httpHeard.Load() > h0 })
+	for _, c := range []*testClient{stream, web} {
+		if names := toolNames(t, c.ClientSession); !slices.Contains(names, "e__fresh") {
+			t.Errorf("tools after the change: %v", names)
+		}
+	}
+	if names := toolNames(t, dynamic.ClientSession); slices.Contains(names, "e__fresh") || !slices.Contains(names, "mcptray__call_tool") {
+		t.Errorf("dynamic tools: %v", names)
 	}
 }
