@@ -205,13 +205,19 @@ func connectHTTPWire(t testing.TB, url, token string, co *sdk.ClientOptions, ver
 // connectDirect connects an SDK client straight to a fake in mode.
 func connectDirect(t testing.TB, mode string, co *sdk.ClientOptions) *testClient {
 	t.Helper()
+	return connectDirectWire(t, mode, co, downstream.ProtocolVersion)
+}
+
+// connectDirectWire is connectDirect for a client that offers version.
+func connectDirectWire(t testing.TB, mode string, co *sdk.ClientOptions, version string) *testClient {
+	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = mcptest.Env(mode)
 	tc := &testClient{cap: &capture{}}
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-direct", Version: "1"}, clientOptions(co))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: downstream.ProtocolVersion})
+	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting to fake %s: %v", mode, err)
 	}
