@@ -377,3 +377,41 @@ func TestNewWireListChanged(t *testing.T) {
 		t.Errorf("dynamic tools: %v", names)
 	}
 }
+
+// Mcp-Method and Mcp-Name must say what the body says (-32020, HTTP 400,
+// before anything routes the request): on the new wire they are required,
+// on an older one optional but checked when sent; base64 values
+// (=?base64?…?=) are decoded first.
+func TestMcpHeadersMatchTheBody(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "e", "echo")
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	call := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"e__echo","arguments":{"message":"hi"},` + newMeta + `}}`
+	list := `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{` + newMeta + `}}`
+	read := `{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"fake://x",` + newMeta + `}}`
+	v := []string{"Mcp-Protocol-Version", protocol2026}
+	for _, tc := range []struct {
+		name, body string
+		header     []string
+		want       string // in the error message; "" for no refusal
+	}{
+		{"method differs", call, append(v, "Mcp-Method", "tools/list", "Mcp-Name", "e__echo"), `Mcp-Method header value \"tools/list\" does not match body value \"tools/call\"`},
+		{"name differs", call, append(v, "Mcp-Method", "tools/call", "Mcp-Name", "e__add"), `Mcp-Name header value \"e__add\" does not match body value \"e__echo\"`},
+		{"uri differs", read, append(v, "Mcp-Method", "resources/read", "Mcp-Name", "fake://y"), `Mcp-Name header value \"fake://y\" does not match body value \"fake://x\"`},
+		{"no method", call, append(v, "Mcp-Name", "e__echo"), "missing required Mcp-Method header"},
+		{"no name", call, append(v, "Mcp-Method", "tools/call"), `missing required Mcp-Name header for method \"tools/call\"`},
+		{"a name for a list", list, append(v, "Mcp-Method", "tools/list", "Mcp-Name", "e__echo"), `Mcp-Name header on \"tools/list\"`},
+		{"bad base64", call, append(v, "Mcp-Method", "tools/call", "Mcp-Name", "=?base64?!!?="), "Mcp-Name header: invalid base64"},
+		{"old wire, name differs", `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`, []string{"Mcp-Method", "tools/call"}, `Mcp-Method header value \"tools/call\"`},
+		{"base64 name differs", call, append(v, "Mcp-Method", "tools/call", "Mcp-Name", "=?base64?ZV9fYWRk?="), `Mcp-Name header value \"e__add\" does not match`},
+		{"all match", call, append(v, "Mcp-Method", "tools/call", "Mcp-Name", "e__echo"), ""},
+	} {
+		status, _, body := rawPOST(t, url, tc.body, tc.header...)
+		switch {
+		case tc.want == "" && (status != http.StatusOK || !strings.Contains(body, `"text":"hi"`)):
+			t.Errorf("%s: %d %s", tc.name, status, body)
+		case tc.want != "" && (status != http.StatusBadRequest || !strings.Contains(body, `{"jsonrpc":"2.0","id":9,"error":{"code":-32020,`) || !strings.Contains(body, tc.want)):
+			t.Errorf("%s: %d %s\nwant 400, -32020 and %s", tc.name, status, body, tc.want)
+		}
+	}
+}
