@@ -115,6 +115,7 @@ func (g *Gateway) newView(key viewKey) *view {
 		SubscribeHandler:          v.subscribe,
 		UnsubscribeHandler:        v.unsubscribe,
 		InitializedHandler:        v.initialized,
+		SetCacheable:              cacheable, // gateway_wire26.go
 	})
 	v.srv.AddReceivingMiddleware(v.middleware)
 	return v

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 
@@ -299,4 +300,25 @@ func (c *call) replyEdits(line []byte, p *wire.Peek) []wire.Edit {
 	edits := append([]wire.Edit{id}, c.up.v.completeEdits(line, p.Result)...)
 	sortEdits(edits)
 	return edits
+}
+
+// List results (tools, resources, templates, prompts) and server/discover
+// carry ttlMs and cacheScope. The gateway promises no freshness a server
+// did not: its servers' sessions speak 2025-11-25, whose lists carry no
+// TTL, so each counts as ttlMs 0 (stale at once), and an aggregate
+// route's list, the minimum over its servers, is 0 too. Clients learn of
+// changes from list_changed (subscriptions/listen on this wire). The
+// lists are the person's own (which servers, which tools are on), so the
+// scope is "private": no shared cache may serve them to anyone else.
+const (
+	listTTLMs      = 0
+	listCacheScope = "private"
+)
+
+// cacheable is the views' ServerOptions.SetCacheable: a value a handler
+// set (a relayed resource's) stays.
+func cacheable(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
+	if c.CacheScope == "" {
+		c.TTLMs, c.CacheScope = listTTLMs, listCacheScope
+	}
 }

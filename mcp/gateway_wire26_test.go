@@ -415,3 +415,39 @@ func TestMcpHeadersMatchTheBody(t *testing.T) {
 		}
 	}
 }
+
+// Every list carries ttlMs and cacheScope ("private", ttlMs 0: see
+// cacheable), and lists the tools in one order — by name — whatever the
+// client, the wire or the order the servers came up in.
+func TestListsCacheableAndOrdered(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "z", "echo")
+	addServer(t, g, "a", "changing")
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	var orders [][]string
+	for _, c := range []*testClient{
+		connectStreamWire(t, g, UpstreamOptions{}, nil, protocol2026),
+		connectStream(t, g, UpstreamOptions{}, nil),
+		connectHTTPWire(t, url, "tok", nil, protocol2026),
+		connectHTTP(t, url, "tok", nil),
+	} {
+		orders = append(orders, toolNames(t, c.ClientSession))
+		raw := c.cap.lastResult()
+		if !strings.Contains(string(raw), `"ttlMs":0,"cacheScope":"private"`) {
+			t.Errorf("tools/list result without ttlMs and cacheScope: %.300s", raw)
+		}
+	}
+	want := []string{"a__add", "a__add_tool", "a__echo", "z__add", "z__echo"}
+	for i, o := range orders {
+		if !slices.Equal(o, want) {
+			t.Errorf("client %d lists %v, want %v", i, o, want)
+		}
+	}
+	r := connectRaw(t, g, UpstreamOptions{})
+	for _, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
+		r.send(t, `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":{`+newMeta+`}}`)
+		if got := r.recv(t); !strings.Contains(got, `"ttlMs":0,"cacheScope":"private"`) || !strings.Contains(got, `"resultType":"complete"`) {
+			t.Errorf("%s: %s", m, got)
+		}
+	}
+}
