@@ -73,7 +73,7 @@ func (up *upstream) allow(server, tool string) {
 // clientKey is who a stateless request's client says it is (its _meta
 // clientInfo); "" when it did not say.
 func (up *upstream) clientKey() string {
-	name, version := clientInfo(up.ss)
+	name, version := up.clientInfo()
 	if name == "" {
 		return ""
 	}

@@ -289,7 +289,10 @@ func (g *Gateway) createMessage(ctx context.Context, server string, s *downstrea
 	if c == nil {
 		return nil, downstream.ErrNoAssistant
 	}
-	if ip := c.up.ss.InitializeParams(); c.newWire || ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
+	if c.newWire {
+		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant speaks 2026-07-28, which has no requests from servers"}
+	}
+	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}
 	}
 	params, err := downstream.RedactValue(s, params)

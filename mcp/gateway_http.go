@@ -88,7 +88,9 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			}
 		}
 		if statelessPOST(r, body, p) { // gateway_wire26.go
-			stateless.ServeHTTP(w, r)
+			if p == nil || !g.serveFastStateless(w, r, v, body, p) {
+				stateless.ServeHTTP(w, r)
+			}
 			return
 		}
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {

@@ -77,6 +77,40 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	return false
 }
 
+// serveFastStateless is serveFast for a POST of the 2026-07-28 wire, which
+// has no session: one tools/call whose _meta names the revision and its
+// client, for a ready stdio server's tool, without a progress token, a
+// log level or a task (each needs the SDK's stream or session). Its
+// upstream lives as long as the request, and names the client the _meta
+// names. Else it reports false, r as it was, and the SDK's stateless
+// handler answers.
+func (g *Gateway) serveFastStateless(w http.ResponseWriter, r *http.Request, v *view, t []byte, p *wire.Peek) bool {
+	if len(t) > maxFastBody || fastWay(t, p) != fastToolCall || r.Header.Get("Mcp-Protocol-Version") != protocol2026 || !fastHeaders(r) {
+		return false
+	}
+	for k := range r.Header {
+		if strings.HasPrefix(k, "Mcp-Param-") {
+			return false // the SDK checks them against the tool's schema
+		}
+	}
+	up := &upstream{g: g, v: v, perRequest: true, raw: map[string]*call{}}
+	params := p.Params.Of(t)
+	if meta := wire.Field(params, "_meta"); meta.OK() {
+		mb := meta.Of(params)
+		if ci := wire.Field(mb, metaClientInfo); ci.OK() {
+			cb := ci.Of(mb)
+			up.client, _ = wire.RawString(wire.Field(cb, "name").Of(cb))
+			up.clientVersion, _ = wire.RawString(wire.Field(cb, "version").Of(cb))
+		}
+	}
+	hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
+	if !up.fastCall(t, p, hw) {
+		return false
+	}
+	hw.wait(r)
+	return true
+}
+
 // streamless reports whether this session's calls may be answered
 // without a stream: see above.
 func (up *upstream) streamless() bool {
@@ -103,6 +137,12 @@ func (up *upstream) fastPOST(r *http.Request) bool {
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && v != ip.ProtocolVersion {
 		return false
 	}
+	return fastHeaders(r)
+}
+
+// fastHeaders reports whether r is JSON with an Accept header the spec
+// allows: else the SDK answers with its error.
+func fastHeaders(r *http.Request) bool {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return false
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -79,6 +80,9 @@ type route struct {
 	// approve: a call waits for the person's yes (ToolPolicy.NeedsApproval),
 	// so it never takes the fast path.
 	approve bool
+	// headers: the tool's schema binds arguments to Mcp-Param-* headers
+	// (x-mcp-header), which the SDK checks: no stateless fast path.
+	headers bool
 	ann     *sdk.ToolAnnotations // the tool's annotations, for the approval request
 	builtin *BuiltinTool
 	refused string // routeRefused: why, for the isError text
@@ -324,7 +328,8 @@ func (v *view) sync(snap *snapshot) []string {
 				continue
 			}
 			tools = append(tools, exposed{et, &route{kind: routeTool, server: p.server, tool: p.t.Name, toolJSON: wire.QuoteJSON(p.t.Name), sess: p.sess,
-				listed: renamedTool(p.raw, names[i]), approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations}})
+				listed: renamedTool(p.raw, names[i]), approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations,
+				headers: p.raw == nil || bytes.Contains(p.raw, []byte("x-mcp-header"))}})
 		}
 	}
 

@@ -244,9 +244,17 @@ func TestNewWireRefusals(t *testing.T) {
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("a 2026-07-28 GET: %s", resp.Status)
 	}
-	status, _, body = rawPOST(t, url+"/mcp", call(newMeta), hdr(protocol2026)...)
-	if status != http.StatusOK || !strings.Contains(body, `"resultType":"complete"`) {
-		t.Errorf("a good call over HTTP: %d %s", status, body)
+	// A good call: the fast path answers it, with one JSON body (the SDK
+	// would open an event stream).
+	status, h, body := rawPOST(t, url+"/mcp", call(newMeta), hdr(protocol2026)...)
+	if status != http.StatusOK || !strings.Contains(body, `"resultType":"complete"`) || h.Get("Content-Type") != "application/json" {
+		t.Errorf("a good call over HTTP: %d %s %s", status, h.Get("Content-Type"), body)
+	}
+	// A log level asks for the call's log messages: the SDK's stream.
+	withLevel := strings.Replace(newMeta, `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"info",`, 1)
+	status, h, body = rawPOST(t, url+"/mcp", call(withLevel), hdr(protocol2026)...)
+	if status != http.StatusOK || !strings.Contains(body, `"resultType":"complete"`) || !strings.HasPrefix(h.Get("Content-Type"), "text/event-stream") {
+		t.Errorf("a call with a log level over HTTP: %d %s %s", status, h.Get("Content-Type"), body)
 	}
 }
 

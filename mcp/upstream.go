@@ -34,8 +34,11 @@ type upstream struct {
 
 	ready atomic.Bool // the session is initialized: the fast path may run
 	// perRequest is set for the SDK session of one stateless HTTP request
-	// (the 2026-07-28 wire): it lives as long as the request.
-	perRequest bool
+	// (the 2026-07-28 wire): it lives as long as the request. A request
+	// the fast path answers has no SDK session at all (ss nil): its
+	// client is the one its _meta names (client, clientVersion).
+	perRequest            bool
+	client, clientVersion string
 	// answering counts the requests the gateway answers on goroutines of
 	// its own, outside raw (tasks/list, a task call waiting for approval),
 	// so that drain waits for them too.
@@ -162,8 +165,17 @@ func (up *upstream) setLevel(l string) {
 
 // clientName is the assistant's clientInfo name.
 func (up *upstream) clientName() string {
-	name, _ := clientInfo(up.ss)
+	name, _ := up.clientInfo()
 	return name
+}
+
+// clientInfo is the name and version the assistant gave: in initialize,
+// or in the _meta of a request without a session.
+func (up *upstream) clientInfo() (name, version string) {
+	if up.ss == nil {
+		return up.client, up.clientVersion
+	}
+	return clientInfo(up.ss)
 }
 
 // clientInfo is the name and version a session's client gave in
@@ -376,12 +388,15 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return true
 	})
 	task := taskSp.OK() && !taskSp.Is(params, "null")
+	if task && up.ss == nil {
+		return false // a task needs the SDK's session (gateway_tasks.go)
+	}
 	// A task-augmented call is sent as bytes to any server, whose "task"
 	// the SDK would drop (an HTTP server's answer comes back through
 	// Session.WriteLine's POST), and when it waits for approval, it waits
 	// here, off the read loop (approveThenSend). Other calls for an HTTP
 	// server, or that wait for approval, take the slow path.
-	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) {
+	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) || up.ss == nil && r.headers {
 		return false
 	}
 	var (
@@ -397,8 +412,11 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		}
 	}
 	isNew, known := rm.wireOf(mb)
-	if !known {
+	if !known || up.ss == nil && !isNew {
 		return false // the SDK's error
+	}
+	if hw != nil && rm.logLevel.OK() { // log messages go on the call's stream
+		return false
 	}
 	if !isNew && !up.ready.Load() { // the old wire: once initialized
 		if up.ss.InitializeParams() == nil {
