@@ -459,3 +459,44 @@ func TestListsCacheableAndOrdered(t *testing.T) {
 		}
 	}
 }
+
+// Resource updates on the new wire: a client's Subscribe is a
+// subscriptions/listen (go-sdk's client), which the gateway fans in from
+// the server that has the resource, on a stream and over HTTP; when the
+// listen ends, so does the server's subscription.
+func TestNewWireResourceUpdates(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	var streamHeard, httpHeard atomic.Int32
+	heard := func(n *atomic.Int32) *sdk.ClientOptions {
+		return &sdk.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
+			if req.Params.URI == "fake://readme" {
+				n.Add(1)
+			}
+		}}
+	}
+	stream := connectStreamWire(t, g, UpstreamOptions{}, heard(&streamHeard), protocol2026)
+	web := connectHTTPWire(t, httpGateway(t, g, "tok").URL+"/mcp", "tok", heard(&httpHeard), protocol2026)
+	key := subKey{"r", "fake://readme"}
+	subscribed := func() int {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return g.subs[key]
+	}
+	for _, c := range []*testClient{stream, web} {
+		if err := c.Subscribe(context.Background(), &sdk.SubscribeParams{URI: "fake://readme"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.WaitFor(t, "both listens subscribed at the server", func() bool { return subscribed() == 2 })
+	if _, _, err := stream.call(t, "r__touch", map[string]any{"uri": "fake://readme"}); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, "the update on both listens", func() bool { return streamHeard.Load() == 1 && httpHeard.Load() == 1 })
+	for _, c := range []*testClient{stream, web} {
+		if err := c.Unsubscribe(context.Background(), &sdk.UnsubscribeParams{URI: "fake://readme"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testkit.WaitFor(t, "the server's subscription dropped", func() bool { return subscribed() == 0 })
+}
