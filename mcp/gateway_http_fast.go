@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"github.com/mcptray/mcptray/mcp/wire"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -148,11 +147,6 @@ func fastHeaders(r *http.Request) bool {
 	}
 	accept := strings.Join(r.Header.Values("Accept"), ",")
 	return strings.Contains(accept, "application/json") && strings.Contains(accept, "text/event-stream")
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
 }
 
 // httpReply is where an HTTP fast-path call's answer goes: given once, by

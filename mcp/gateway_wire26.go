@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -103,20 +102,6 @@ func (m *reqMeta) wireOf(mb []byte) (isNew, ok bool) {
 	return true, true
 }
 
-// completePrefix is what a relayed result without _meta or resultType
-// gets after its '{' on the new wire: `"resultType":"complete","_meta":
-// {serverInfo},` (the comma is dropped before an empty result's '}').
-func completePrefix(impl *sdk.Implementation) []byte {
-	info, _ := json.Marshal(impl)
-	var b bytes.Buffer
-	b.WriteString(`"resultType":"complete","_meta":{`)
-	b.Write(wire.QuoteJSON(metaServerInfo))
-	b.WriteByte(':')
-	b.Write(info)
-	b.WriteString(`},`)
-	return b.Bytes()
-}
-
 // completeEdits are the edits that make the result at res (a span of
 // line) a complete 2026-07-28 result from the view: resultType
 // "complete" unless the server set one, and the view's serverInfo in its
@@ -145,7 +130,7 @@ func (v *view) completeEdits(line []byte, res wire.Span) []wire.Edit {
 	empty := wire.SkipWS(rb, 1) < len(rb) && rb[wire.SkipWS(rb, 1)] == '}'
 	at := res.Start + 1
 	if !typeSp.OK() && !metaSp.OK() {
-		ins := v.completePre
+		ins := v.completePre // `"resultType":"complete","_meta":{…},`
 		if empty {
 			ins = ins[:len(ins)-1]
 		}
@@ -160,7 +145,7 @@ func (v *view) completeEdits(line []byte, res wire.Span) []wire.Edit {
 		edits = append(edits, wire.Edit{Start: at, End: at, Repl: ins})
 	}
 	if metaSp.OK() {
-		edits = append(edits, v.serverInfoEdit(rb, metaSp).shift(res.Start))
+		edits = append(edits, v.serverInfoEdit(line, metaSp.Within(res)))
 	} else {
 		edits = append(edits, wire.Edit{Start: at, End: at, Repl: v.metaMember})
 		// metaMember ends with a comma; the result is not empty (it has
@@ -170,28 +155,22 @@ func (v *view) completeEdits(line []byte, res wire.Span) []wire.Edit {
 	return edits
 }
 
-// serverInfoEdit puts the view's serverInfo into the _meta value at sp of
-// rb: in place of the server's, or first among the other keys.
-func (v *view) serverInfoEdit(rb []byte, sp wire.Span) edit {
-	mb := sp.Of(rb)
+// serverInfoEdit puts the view's serverInfo into the _meta value at sp
+// of line: in place of the server's, or first among the other keys.
+func (v *view) serverInfoEdit(line []byte, sp wire.Span) wire.Edit {
+	mb := sp.Of(line)
 	if mb[0] != '{' { // null, or not an object: ours alone
-		return edit{sp.Start, sp.End, v.metaObject}
+		return wire.Edit{Start: sp.Start, End: sp.End, Repl: v.metaObject}
 	}
 	if info := wire.Field(mb, metaServerInfo); info.OK() {
-		return edit{sp.Start + info.Start, sp.Start + info.End, v.serverInfo}
+		info = info.Within(sp)
+		return wire.Edit{Start: info.Start, End: info.End, Repl: v.serverInfo}
 	}
 	ins := v.infoMember // `"…serverInfo":{…},`
 	if i := wire.SkipWS(mb, 1); i < len(mb) && mb[i] == '}' {
 		ins = ins[:len(ins)-1]
 	}
-	return edit{sp.Start + 1, sp.Start + 1, ins}
-}
-
-// edit is a wire.Edit relative to a result, shifted into its line.
-type edit wire.Edit
-
-func (e edit) shift(by int) wire.Edit {
-	return wire.Edit{Start: e.Start + by, End: e.End + by, Repl: e.Repl}
+	return wire.Edit{Start: sp.Start + 1, End: sp.Start + 1, Repl: ins}
 }
 
 // completeRaw is a raw result (a slow-path tools/call's) made complete
@@ -205,15 +184,18 @@ func (v *view) completeRaw(raw []byte) []byte {
 	return out[:len(out)-1]
 }
 
-// setWireBytes precomputes the view's new-wire splices from impl.
+// setWireBytes precomputes the bytes completeEdits splices for the view,
+// from its impl: the serverInfo, the member `"…serverInfo":{…},`, a
+// _meta holding it alone, that _meta as a member, and what a result with
+// neither resultType nor _meta gets after its '{'.
 func (v *view) setWireBytes(impl *sdk.Implementation) {
-	info, _ := json.Marshal(impl)
-	key := wire.QuoteJSON(metaServerInfo)
-	v.serverInfo = info
-	v.completePre = completePrefix(impl)
-	v.infoMember = append(append(append(append([]byte{}, key...), ':'), info...), ',')
-	v.metaObject = append(append([]byte{'{'}, v.infoMember[:len(v.infoMember)-1]...), '}')
+	v.serverInfo, _ = json.Marshal(impl)
+	member := append(wire.QuoteJSON(metaServerInfo), ':')
+	member = append(member, v.serverInfo...)
+	v.metaObject = append(append([]byte{'{'}, member...), '}')
+	v.infoMember = append(member, ',')
 	v.metaMember = append(append([]byte(`"_meta":`), v.metaObject...), ',')
+	v.completePre = append([]byte(`"resultType":"complete",`), v.metaMember...)
 }
 
 // requestIsNew reports whether an SDK request is on the new wire: its
