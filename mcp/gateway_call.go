@@ -212,7 +212,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
-		stripWireKeys(dmeta) // gateway_wire26.go
+		stripWireKeys(dmeta, c.newWire) // gateway_wire26.go
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
 			dmeta["progressToken"] = gwID
@@ -450,6 +450,9 @@ func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire
 	}
 	if c.task {
 		g.taskCreated(c, line, p) // before the assistant can ask for it
+	}
+	if c.newWire && c.hw != nil && p.Err.OK() {
+		c.hw.status = errorStatus(line, p) // gateway_wire26.go
 	}
 	c.finish(c.sess.RedactJSON(wire.Splice(line, c.replyEdits(line, p)...)))
 	g.recordReply(c, line, p)

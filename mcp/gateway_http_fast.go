@@ -159,6 +159,9 @@ type httpReply struct {
 	w   http.ResponseWriter
 	ctx context.Context // the request's: ends when its client goes away
 	c   *call           // set by fastCall before the call is sent
+	// status is the HTTP status of the answer when not 200: a 2026-07-28
+	// error answer's (errorStatus); set before deliver.
+	status int
 
 	mu       sync.Mutex
 	done     bool          // guarded by mu: answered, or the handler left
@@ -193,7 +196,11 @@ func (h *httpReply) write(line []byte) {
 	hd := h.w.Header()
 	hd["Content-Type"] = jsonContentType
 	hd["Content-Length"] = []string{strconv.Itoa(len(line))}
-	h.w.WriteHeader(http.StatusOK)
+	status := http.StatusOK
+	if h.status != 0 {
+		status = h.status
+	}
+	h.w.WriteHeader(status)
 	h.w.Write(line)
 	if f, ok := h.w.(http.Flusher); ok {
 		f.Flush()

@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
 	"github.com/mcptray/mcptray/mcp/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,9 +23,12 @@ import (
 //     two fields into its result (completeEdits) instead of decoding it;
 //   - over HTTP a POST without Mcp-Session-Id whose MCP-Protocol-Version
 //     header, or whose request's _meta, names 2026-07-28 or later, and every
-//     server/discover, goes to a stateless SDK handler (statelessPOST);
-//     every other request to the stateful one, which gives old clients
-//     their initialize and Mcp-Session-Id.
+//     server/discover, goes to a stateless SDK handler (statelessPOST), or
+//     as bytes to the server when it is a plain tools/call
+//     (serveFastStateless); every other request to the stateful handler,
+//     which gives old clients their initialize and Mcp-Session-Id;
+//   - the server gets mcptray's per-request _meta in place of the
+//     assistant's (toServerMeta).
 //
 // A result relayed from a server, which may speak an older revision, gets
 // mcptray's own serverInfo (the view's: "mcptray" or "mcptray/NAME").
@@ -55,8 +60,8 @@ type reqMeta struct {
 }
 
 // wireKeys reports whether the _meta has keys of the new wire, which say
-// who the assistant is and what it can do: they are not for the server
-// (stripMeta), to which mcptray is the client.
+// who the assistant is and what it can do: the server, to which mcptray
+// is the client, gets mcptray's instead (toServerMeta).
 func (m *reqMeta) wireKeys() bool {
 	return m.version.OK() || m.clientInfo.OK() || m.clientCaps.OK() || m.logLevel.OK()
 }
@@ -263,12 +268,76 @@ func stripMeta(mb, token []byte) []byte {
 }
 
 // stripWireKeys deletes the new wire's keys from a copy of a request's
-// _meta on the slow path (see stripMeta).
-func stripWireKeys(m map[string]any) {
+// _meta on the slow path (see stripMeta), and for a 2026-07-28 call puts
+// mcptray's own in their place (toServerMeta).
+func stripWireKeys(m map[string]any, isNew bool) {
+	caps := m[metaClientCaps]
 	delete(m, metaProtocolVersion)
 	delete(m, metaClientInfo)
 	delete(m, metaClientCaps)
 	delete(m, metaLogLevel)
+	if !isNew {
+		return
+	}
+	b, err := json.Marshal(caps)
+	if err != nil || len(b) == 0 || b[0] != '{' {
+		b = []byte("{}")
+	}
+	m[metaProtocolVersion] = protocol2026
+	m[metaClientInfo] = json.RawMessage(mcptrayClient)
+	m[metaClientCaps] = json.RawMessage(withInbox(b))
+}
+
+// A 2026-07-28 call reaches its server as a 2026-07-28 request from
+// mcptray: the server sees mcptray's clientInfo, and the assistant's
+// capabilities with elicitation added, which mcptray's inbox answers. A
+// server that serves the revision then judges the call by what this
+// assistant can do (it refuses a tool that needs sampling the assistant
+// did not declare, -32021), and asks its questions as input_required
+// results; one that predates it ignores the keys.
+var mcptrayClient = func() []byte {
+	b, _ := json.Marshal(&sdk.Implementation{Name: "mcptray", Version: downstream.Version()})
+	return b
+}()
+
+// withInbox is the capabilities object caps with elicitation (form and
+// URL) added when the assistant did not declare it.
+func withInbox(caps []byte) []byte {
+	if wire.Field(caps, "elicitation").OK() {
+		return caps
+	}
+	ins := []byte(`"elicitation":{"form":{},"url":{}}`)
+	if i := wire.SkipWS(caps, 1); i < len(caps) && caps[i] != '}' {
+		ins = append(ins, ',')
+	}
+	out := make([]byte, 0, len(caps)+len(ins))
+	out = append(out, caps[:1]...)
+	out = append(out, ins...)
+	return append(out, caps[1:]...)
+}
+
+// toServerMeta is the _meta a server gets for the assistant's _meta mb
+// (m its keys; isNew: a 2026-07-28 call): stripMeta's, with mcptray's own
+// keys of the revision added for a 2026-07-28 call.
+func toServerMeta(mb []byte, m *reqMeta, isNew bool, token []byte) []byte {
+	out := stripMeta(mb, token)
+	if !isNew {
+		return out
+	}
+	out = out[:len(out)-1]
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	out = append(out, wire.QuoteJSON(metaProtocolVersion)...)
+	out = append(out, `:"`+protocol2026+`",`...)
+	out = append(out, wire.QuoteJSON(metaClientInfo)...)
+	out = append(out, ':')
+	out = append(out, mcptrayClient...)
+	out = append(out, ',')
+	out = append(out, wire.QuoteJSON(metaClientCaps)...)
+	out = append(out, ':')
+	out = append(out, withInbox(m.clientCaps.Of(mb))...)
+	return append(out, '}')
 }
 
 // replyEdits are the edits that turn a server's reply line (p its
@@ -303,4 +372,19 @@ func cacheable(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
 	if c.CacheScope == "" {
 		c.TTLMs, c.CacheScope = listTTLMs, listCacheScope
 	}
+}
+
+// errorStatus is the HTTP status of a server's error answer (line, p its
+// fields) to a 2026-07-28 request, as the revision has it and go-sdk's
+// stateless handler answers: 404 for -32601, 400 for -32602, -32022 and
+// -32021 (a capability the assistant did not declare); else 0 (200).
+func errorStatus(line []byte, p *wire.Peek) int {
+	eb := p.Err.Of(line)
+	switch string(bytes.TrimSpace(wire.Field(eb, "code").Of(eb))) {
+	case "-32601":
+		return http.StatusNotFound
+	case "-32602", "-32022", "-32021":
+		return http.StatusBadRequest
+	}
+	return 0
 }

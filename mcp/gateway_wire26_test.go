@@ -4,9 +4,11 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -90,26 +92,32 @@ func TestServerDiscoverListsVersions(t *testing.T) {
 
 // A 2026-07-28 client and an old one use the gateway at once, on a stream
 // and over HTTP, on every route: the new one gets no session, and its
-// results are the server's bytes with resultType "complete" and mcptray's
-// serverInfo added (and none of the assistant's per-request _meta reaches
-// the server, which would otherwise answer as a 2026-07-28 server); the
-// old one's are the server's bytes.
+// calls reach the server as 2026-07-28 requests of mcptray's (the fake,
+// being go-sdk's, answers them as a 2026-07-28 server does), whose
+// results come back as the server sent them but for mcptray's serverInfo
+// in place of the server's; the old one's are the server's bytes of the
+// older wire.
 func TestNewWireBesideOldWire(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "r", "rich")
 	direct := connectDirect(t, "rich", nil)
+	direct26 := connectDirectWire(t, "rich", nil, protocol2026)
 	base := httpGateway(t, g, "tok").URL
 	args := map[string]any{"note": "n\u00e9"}
 	_, wantRaw, err := direct.call(t, "rich", args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest, ok := strings.CutPrefix(string(wantRaw), `{"_meta":{`)
-	if !ok {
-		t.Fatalf("the fake's result changed: %s", wantRaw)
+	_, want26, err := direct26.call(t, "rich", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fakeInfo := `"io.modelcontextprotocol/serverInfo":{"name":"fake-rich","version":"1.0.0"}`
+	if !strings.Contains(string(want26), `"resultType":"complete"`) || !strings.Contains(string(want26), fakeInfo) {
+		t.Fatalf("the fake's 2026-07-28 result changed: %s", want26)
 	}
 	completed := func(name string) string {
-		return `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"` + name + `","title":"mcptray","version":"` + downstream.Version() + `"},` + rest
+		return strings.Replace(string(want26), fakeInfo, `"io.modelcontextprotocol/serverInfo":{"name":"`+name+`","title":"mcptray","version":"`+downstream.Version()+`"}`, 1)
 	}
 
 	for _, tc := range []struct {
@@ -136,7 +144,7 @@ func TestNewWireBesideOldWire(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
-			if string(raw) != tc.want {
+			if !sameJSON(t, raw, []byte(tc.want)) {
 				t.Errorf("%s: result\n got %s\nwant %s", tc.name, raw, tc.want)
 			}
 		}
@@ -499,4 +507,41 @@ func TestNewWireResourceUpdates(t *testing.T) {
 		}
 	}
 	testkit.WaitFor(t, "the server's subscription dropped", func() bool { return subscribed() == 0 })
+}
+
+// sameJSON reports whether a and b are the same JSON value (key order
+// aside); the older wire's results are compared byte for byte elsewhere
+// (TestGatewayPassesEverythingThrough).
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// What a server gets for a 2026-07-28 call: the assistant's _meta without
+// the revision's keys, and mcptray's in their place, the capabilities the
+// assistant's with elicitation (the inbox) added.
+func TestToServerMeta(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","app/k":1,"io.modelcontextprotocol/clientInfo":{"name":"x"},"io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}`,
+			`{"app/k":1,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":` + string(mcptrayClient) + `,"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"sampling":{}}}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`,
+			`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":` + string(mcptrayClient) + `,"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`,
+			`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":` + string(mcptrayClient) + `,"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}}}}`},
+	} {
+		m := scanMeta([]byte(tc.in))
+		if got := string(toServerMeta([]byte(tc.in), &m, true, nil)); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+	if !strings.Contains(string(mcptrayClient), `"name":"mcptray"`) {
+		t.Errorf("mcptray's clientInfo: %s", mcptrayClient)
+	}
 }

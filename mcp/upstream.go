@@ -443,7 +443,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 			tok = gwID
 		}
 		ms := metaSp.Within(p.Params)
-		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: stripMeta(mb, tok)})
+		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: toServerMeta(mb, &rm, isNew, tok)})
 	case tokSp.OK():
 		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}
