@@ -103,7 +103,13 @@ func headerValue(h http.Header, key string) (v string, ok bool, bad string) {
 // refuseHeaders answers a request whose headers checkHeaders refused:
 // -32020 with the request's id (null for a notification), HTTP 400.
 func (g *Gateway) refuseHeaders(w http.ResponseWriter, r *http.Request, t []byte, p *wire.Peek, why string) {
-	g.log.Info("request refused: its headers do not match its body", "client", g.httpClient(r), "why", why)
+	// The log names the header, not the values: a resource URI may hold
+	// what is not the log's to keep.
+	header := "Mcp-Method"
+	if strings.Contains(why, "Mcp-Name") {
+		header = "Mcp-Name"
+	}
+	g.log.Info("request refused: its headers do not match its body", "client", g.httpClient(r), "header", header)
 	var id []byte
 	if p.ID.OK() {
 		id = p.ID.Of(t)
