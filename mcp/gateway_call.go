@@ -212,7 +212,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
-		stripWireKeys(dmeta, c.newWire) // gateway_wire26.go
+		stripWireKeys(dmeta, c.newWire && speaksNew(sess)) // gateway_wire26.go
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
 			dmeta["progressToken"] = gwID

@@ -87,6 +87,12 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 				return
 			}
 		}
+		if p != nil {
+			if why := v.checkParams(r, body, p); why != "" { // gateway_http_params.go
+				g.refuseHeaders(w, r, body, p, why)
+				return
+			}
+		}
 		if statelessPOST(r, body, p) { // gateway_wire26.go
 			if p == nil || !g.serveFastStateless(w, r, v, body, p) {
 				stateless.ServeHTTP(w, r)

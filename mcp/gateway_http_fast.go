@@ -87,11 +87,6 @@ func (g *Gateway) serveFastStateless(w http.ResponseWriter, r *http.Request, v *
 	if len(t) > maxFastBody || fastWay(t, p) != fastToolCall || r.Header.Get("Mcp-Protocol-Version") != protocol2026 || !fastHeaders(r) {
 		return false
 	}
-	for k := range r.Header {
-		if strings.HasPrefix(k, "Mcp-Param-") {
-			return false // the SDK checks them against the tool's schema
-		}
-	}
 	up := &upstream{g: g, v: v, perRequest: true, raw: map[string]*call{}}
 	params := p.Params.Of(t)
 	if meta := wire.Field(params, "_meta"); meta.OK() {

@@ -106,8 +106,11 @@ func (g *Gateway) refuseHeaders(w http.ResponseWriter, r *http.Request, t []byte
 	// The log names the header, not the values: a resource URI may hold
 	// what is not the log's to keep.
 	header := "Mcp-Method"
-	if strings.Contains(why, "Mcp-Name") {
+	switch {
+	case strings.Contains(why, "Mcp-Name"):
 		header = "Mcp-Name"
+	case strings.Contains(why, "Mcp-Param-"):
+		header = "Mcp-Param-*"
 	}
 	g.log.Info("request refused: its headers do not match its body", "client", g.httpClient(r), "header", header)
 	var id []byte

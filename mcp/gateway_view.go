@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,9 +79,9 @@ type route struct {
 	// approve: a call waits for the person's yes (ToolPolicy.NeedsApproval),
 	// so it never takes the fast path.
 	approve bool
-	// headers: the tool's schema binds arguments to Mcp-Param-* headers
-	// (x-mcp-header), which the SDK checks: no stateless fast path.
-	headers bool
+	// params are the Mcp-Param-* headers the listed definition binds
+	// (x-mcp-header: gateway_http_params.go); nil when none.
+	params  []paramBinding
 	ann     *sdk.ToolAnnotations // the tool's annotations, for the approval request
 	builtin *BuiltinTool
 	refused string // routeRefused: why, for the isError text
@@ -329,7 +328,7 @@ func (v *view) sync(snap *snapshot) []string {
 			}
 			tools = append(tools, exposed{et, &route{kind: routeTool, server: p.server, tool: p.t.Name, toolJSON: wire.QuoteJSON(p.t.Name), sess: p.sess,
 				listed: renamedTool(p.raw, names[i]), approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations,
-				headers: p.raw == nil || bytes.Contains(p.raw, []byte("x-mcp-header"))}})
+				params: paramBindings(renamedTool(p.raw, names[i]))}})
 		}
 	}
 
@@ -495,9 +494,54 @@ func syncSet(fps map[string]string, order []string, item func(string) any, remov
 }
 
 // exposeTool copies t under name, with an input schema the SDK accepts
-// (an object schema; a missing "type" is taken to mean object). Every
-// other field is kept as the server sent it.
+// (an object schema; a missing "type" is taken to mean object) and
+// without x-mcp-header annotations, which the gateway checks itself
+// (gateway_http_params.go). Every other field is kept as the server sent
+// it; the assistant is shown the server's own definition (listedRaw).
 func exposeTool(t *downstream.Tool, name string) (*sdk.Tool, bool) {
+	cp, ok := exposeSchema(t, name)
+	if ok {
+		if m, isMap := cp.InputSchema.(map[string]any); isMap {
+			cp.InputSchema, _ = withoutHeaderBindings(m)
+		}
+	}
+	return cp, ok
+}
+
+// withoutHeaderBindings is the schema m without x-mcp-header in its
+// properties, at any depth, and whether it had any (m is not changed).
+func withoutHeaderBindings(m map[string]any) (map[string]any, bool) {
+	props, ok := m["properties"].(map[string]any)
+	if !ok {
+		return m, false
+	}
+	var out map[string]any
+	for name, p := range props {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		np, changed := withoutHeaderBindings(pm)
+		if _, has := np["x-mcp-header"]; has {
+			np, changed = maps.Clone(np), true
+			delete(np, "x-mcp-header")
+		}
+		if changed {
+			if out == nil {
+				out = maps.Clone(props)
+			}
+			out[name] = np
+		}
+	}
+	if out == nil {
+		return m, false
+	}
+	cp := maps.Clone(m)
+	cp["properties"] = out
+	return cp, true
+}
+
+func exposeSchema(t *downstream.Tool, name string) (*sdk.Tool, bool) {
 	cp := *t
 	cp.Name = name
 	switch s := t.InputSchema.(type) {

@@ -288,13 +288,16 @@ func stripWireKeys(m map[string]any, isNew bool) {
 	m[metaClientCaps] = json.RawMessage(withInbox(b))
 }
 
-// A 2026-07-28 call reaches its server as a 2026-07-28 request from
-// mcptray: the server sees mcptray's clientInfo, and the assistant's
-// capabilities with elicitation added, which mcptray's inbox answers. A
-// server that serves the revision then judges the call by what this
-// assistant can do (it refuses a tool that needs sampling the assistant
-// did not declare, -32021), and asks its questions as input_required
-// results; one that predates it ignores the keys.
+// A 2026-07-28 call to a server whose session speaks 2026-07-28
+// (speaksNew) reaches it as a 2026-07-28 request from mcptray: the server
+// sees mcptray's clientInfo, and the assistant's capabilities with
+// elicitation added, which mcptray's inbox answers, so it judges the call
+// by what this assistant can do (it refuses a tool that needs sampling
+// the assistant did not declare, -32021). A server on an older session
+// gets none of the keys: a strict one refuses a request whose _meta names
+// another revision than its session's (the conformance suite's test
+// server answers 400), and sessions are pinned to 2025-11-25 today
+// (downstream.ProtocolVersion), so today every server gets them stripped.
 var mcptrayClient = func() []byte {
 	b, _ := json.Marshal(&sdk.Implementation{Name: "mcptray", Version: downstream.Version()})
 	return b
@@ -387,4 +390,15 @@ func errorStatus(line []byte, p *wire.Peek) int {
 		return http.StatusBadRequest
 	}
 	return 0
+}
+
+// speaksNew reports whether a server's session speaks the 2026-07-28
+// wire.
+func speaksNew(sess *downstream.Session) bool {
+	cs := sess.Client()
+	if cs == nil {
+		return false
+	}
+	res := cs.InitializeResult()
+	return res != nil && newWire(res.ProtocolVersion)
 }

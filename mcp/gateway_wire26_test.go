@@ -92,11 +92,9 @@ func TestServerDiscoverListsVersions(t *testing.T) {
 
 // A 2026-07-28 client and an old one use the gateway at once, on a stream
 // and over HTTP, on every route: the new one gets no session, and its
-// calls reach the server as 2026-07-28 requests of mcptray's (the fake,
-// being go-sdk's, answers them as a 2026-07-28 server does), whose
-// results come back as the server sent them but for mcptray's serverInfo
-// in place of the server's; the old one's are the server's bytes of the
-// older wire.
+// results are what the server (the fake, go-sdk's) answers a 2026-07-28
+// client direct, but for mcptray's serverInfo in place of the server's;
+// the old one's are the server's bytes of the older wire.
 func TestNewWireBesideOldWire(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "r", "rich")
@@ -543,5 +541,61 @@ func TestToServerMeta(t *testing.T) {
 	}
 	if !strings.Contains(string(mcptrayClient), `"name":"mcptray"`) {
 		t.Errorf("mcptray's clientInfo: %s", mcptrayClient)
+	}
+}
+
+// Mcp-Param-* headers (SEP-2243) mirror the arguments a tool's listed
+// schema binds with x-mcp-header: checked against the body, an empty
+// string's header present and empty (go-sdk's client sends it so, and
+// go-sdk's server would refuse it: the views register their tools
+// without the annotations).
+func TestParamHeaders(t *testing.T) {
+	def := json.RawMessage(`{"name":"t","inputSchema":{"type":"object","properties":{` +
+		`"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"},` +
+		`"empty":{"type":"string","x-mcp-header":"Empty"},"f":{"type":"number","x-mcp-header":"F"},` +
+		`"deep":{"type":"object","properties":{"on":{"type":"boolean","x-mcp-header":"On"}}},"plain":{"type":"string"}}}}`)
+	bs := paramBindings(def)
+	if len(bs) != 5 {
+		t.Fatalf("bindings %+v", bs)
+	}
+	args := `{"arguments":{"region":"Hello, 世界","n":42,"empty":"","f":3.5,"deep":{"on":true},"plain":"x"}}`
+	good := http.Header{}
+	good.Set("Mcp-Param-Region", "=?base64?SGVsbG8sIOS4lueVjA==?=")
+	good.Set("Mcp-Param-N", "42")
+	good["Mcp-Param-Empty"] = []string{""}
+	good.Set("Mcp-Param-On", "true")
+	if why := checkParamHeaders(good, []byte(args), bs); why != "" {
+		t.Errorf("good headers refused: %s", why)
+	}
+	for _, tc := range []struct {
+		name     string
+		edit     func(h http.Header)
+		args     string
+		wantPart string
+	}{
+		{"region differs", func(h http.Header) { h.Set("Mcp-Param-Region", "us-west1") }, args, `Mcp-Param-Region header value does not match the body's "region"`},
+		{"n missing", func(h http.Header) { h.Del("Mcp-Param-N") }, args, `missing Mcp-Param-N header for parameter "n"`},
+		{"empty missing", func(h http.Header) { h.Del("Mcp-Param-Empty") }, args, `missing Mcp-Param-Empty header`},
+		{"a fraction mirrored", func(h http.Header) { h.Set("Mcp-Param-F", "3.5") }, args, `unexpected Mcp-Param-F header`},
+		{"nested differs", func(h http.Header) { h.Set("Mcp-Param-On", "false") }, args, `body's "deep.on"`},
+		{"absent argument", func(h http.Header) {}, `{"arguments":{"n":42,"empty":"","deep":{"on":true}}}`, `unexpected Mcp-Param-Region header`},
+		{"two values", func(h http.Header) { h.Add("Mcp-Param-N", "43") }, args, `more than one Mcp-Param-N header`},
+	} {
+		h := good.Clone()
+		tc.edit(h)
+		if why := checkParamHeaders(h, []byte(tc.args), bs); !strings.Contains(why, tc.wantPart) {
+			t.Errorf("%s: %q, want %q", tc.name, why, tc.wantPart)
+		}
+	}
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"region": map[string]any{"type": "string", "x-mcp-header": "Region"},
+		"deep":   map[string]any{"properties": map[string]any{"on": map[string]any{"x-mcp-header": "On"}}},
+	}}
+	stripped, changed := withoutHeaderBindings(schema)
+	if b, _ := json.Marshal(stripped); !changed || strings.Contains(string(b), "x-mcp-header") {
+		t.Errorf("stripped schema %s", b)
+	}
+	if b, _ := json.Marshal(schema); strings.Count(string(b), "x-mcp-header") != 2 {
+		t.Errorf("the server's schema changed: %s", b)
 	}
 }

@@ -396,7 +396,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	// Session.WriteLine's POST), and when it waits for approval, it waits
 	// here, off the read loop (approveThenSend). Other calls for an HTTP
 	// server, or that wait for approval, take the slow path.
-	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) || up.ss == nil && r.headers {
+	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) {
 		return false
 	}
 	var (
@@ -443,7 +443,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 			tok = gwID
 		}
 		ms := metaSp.Within(p.Params)
-		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: toServerMeta(mb, &rm, isNew, tok)})
+		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: toServerMeta(mb, &rm, isNew && speaksNew(r.sess), tok)})
 	case tokSp.OK():
 		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}
