@@ -40,6 +40,10 @@ type call struct {
 	// way (tasks/get, … : gateway_tasks.go); it is not a tool call.
 	method string
 	task   bool // a task-augmented tools/call: its reply names the task
+	// newWire is set for a call on the 2026-07-28 wire: its result is
+	// made complete for the assistant (gateway_wire26.go), and no request
+	// of the server's goes to the assistant.
+	newWire bool
 
 	// Fast path (stream upstream, stdio server): raw bytes.
 	upID    []byte     // the assistant's request id as sent; nil on the slow path
@@ -200,7 +204,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx}
+	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx, newWire: requestIsNew(meta)}
 	gwID := wire.GWIDPrefix + strconv.FormatUint(c.n, 10)
 	var dmeta sdk.Meta
 	if meta != nil {
@@ -208,6 +212,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
+		stripWireKeys(dmeta, c.newWire && speaksNew(sess)) // gateway_wire26.go
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
 			dmeta["progressToken"] = gwID
@@ -446,7 +451,10 @@ func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire
 	if c.task {
 		g.taskCreated(c, line, p) // before the assistant can ask for it
 	}
-	c.finish(c.sess.RedactJSON(wire.Splice(line, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: c.upID})))
+	if c.newWire && c.hw != nil && p.Err.OK() {
+		c.hw.status = errorStatus(line, p) // gateway_wire26.go
+	}
+	c.finish(c.sess.RedactJSON(wire.Splice(line, c.replyEdits(line, p)...)))
 	g.recordReply(c, line, p)
 	return ""
 }
