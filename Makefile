@@ -149,7 +149,7 @@ lint: deps fmt-check vet
 # fixed amount of work (the latency ones in five rounds of their own), so
 # they run once, last, and their lines against the issue's targets are
 # repeated at the end.
-GATEWAY_BENCH := ^BenchmarkGateway(Stdio|StdioBusyCPU|HTTP|Throughput|RSS)$$
+GATEWAY_BENCH := ^BenchmarkGateway(Stdio|Stdio2026|StdioBusyCPU|HTTP|Throughput|RSS)$$
 bench: deps
 	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./...
 	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \

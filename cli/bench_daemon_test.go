@@ -99,11 +99,18 @@ func waitReady(b testing.TB, in *instance, n int) control.Status {
 // an MCP session through it.
 func (in *benchInstance) connect(b testing.TB) *streamClient {
 	b.Helper()
+	return in.connectWith(b, initialize)
+}
+
+// connectWith is connect for a client that opens its session with open
+// (initialize, or discover for the 2026-07-28 wire).
+func (in *benchInstance) connectWith(b testing.TB, open func(rpcClient) error) *streamClient {
+	b.Helper()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "connect", "--data", in.Data, "--config", in.Config)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	return startSession(b, cmd)
+	return startSessionWith(b, cmd, open)
 }
 
 // socket opens an MCP session on the daemon's control socket, as
@@ -169,13 +176,19 @@ func (in *benchInstance) httpEndpointOr(b testing.TB) (url, token, why string) {
 // startSession starts cmd as a stdio MCP server and initializes a session.
 func startSession(b testing.TB, cmd *exec.Cmd) *streamClient {
 	b.Helper()
+	return startSessionWith(b, cmd, initialize)
+}
+
+// startSessionWith is startSession with open in place of initialize.
+func startSessionWith(b testing.TB, cmd *exec.Cmd, open func(rpcClient) error) *streamClient {
+	b.Helper()
 	var stderr syncBuffer
 	c, err := startStdio(cmd, &stderr)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(c.close)
-	if err := initialize(c); err != nil {
+	if err := open(c); err != nil {
 		b.Fatalf("%v\n%s", err, stderr.String())
 	}
 	return c
@@ -184,11 +197,17 @@ func startSession(b testing.TB, cmd *exec.Cmd) *streamClient {
 // directEcho starts the echo fake and initializes a session with it.
 func directEcho(b testing.TB) *streamClient {
 	b.Helper()
+	return directEchoWith(b, initialize)
+}
+
+// directEchoWith is directEcho with open in place of initialize.
+func directEchoWith(b testing.TB, open func(rpcClient) error) *streamClient {
+	b.Helper()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe)
 	cmd.Env = mcptest.Env("echo")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	return startSession(b, cmd)
+	return startSessionWith(b, cmd, open)
 }
 
 // memory is a process's resident memory, from /proc/PID/status.

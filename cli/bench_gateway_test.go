@@ -33,6 +33,7 @@ import (
 // numbers are the reported metrics:
 //
 //	BenchmarkGatewayStdio         direct stdio vs through `mcptray connect`
+//	BenchmarkGatewayStdio2026     the same for a 2026-07-28 client
 //	BenchmarkGatewayStdioBusyCPU  the same beside a CPU-bound process per CPU
 //	BenchmarkGatewayHTTP          direct streamable HTTP vs through /mcp
 //	BenchmarkGatewayThroughput    calls/s with 8 concurrent callers, both
@@ -264,6 +265,23 @@ func BenchmarkGatewayStdio(b *testing.B) {
 		}
 	}
 	summary(b, "stdio p50 of one process in between, doing nothing else (the floor)%s", floor)
+}
+
+// BenchmarkGatewayStdio2026: BenchmarkGatewayStdio's first two sides for
+// a client of the 2026-07-28 wire (server/discover, then calls that carry
+// their version in _meta), direct and through `mcptray connect` alike.
+func BenchmarkGatewayStdio2026(b *testing.B) {
+	rounds := inRounds(b, func(b *testing.B) []side {
+		in := startBenchDaemon(b, echoServers(1))
+		return []side{
+			{"direct", directEchoWith(b, discover), newEchoCall2026("echo")},
+			{"through connect", in.connectWith(b, discover), newEchoCall2026("echo__echo")},
+		}
+	})
+	if len(rounds) == 0 {
+		return
+	}
+	reportLatency(b, "stdio (2026-07-28)", "through connect", targetStdioP50, rounds)
 }
 
 // BenchmarkGatewayStdioBusyCPU: direct against `mcptray connect` as in

@@ -80,6 +80,26 @@ func initialize(c rpcClient) error {
 	return c.notify("notifications/initialized")
 }
 
+// bench2026Meta is the _meta of every request of a 2026-07-28 raw client.
+const bench2026Meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"mcptray-bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+
+// discover opens a 2026-07-28 session: server/discover, no initialize.
+func discover(c rpcClient) error {
+	res, err := c.call("server/discover", `{"_meta":`+bench2026Meta+`}`)
+	if err != nil {
+		return fmt.Errorf("server/discover: %w", err)
+	}
+	if !bytes.Contains(res, []byte(`"2026-07-28"`)) {
+		return fmt.Errorf("server/discover: no 2026-07-28 in %s", res)
+	}
+	return nil
+}
+
+// newEchoCall2026 is newEchoCall on the 2026-07-28 wire.
+func newEchoCall2026(tool string) echoCall {
+	return echoCall{params: `{"name":` + strconv.Quote(tool) + `,"arguments":{"message":"hello"},"_meta":` + bench2026Meta + `}`}
+}
+
 // echoCall calls tool (the fake's echo, under whatever name) with
 // message "hello" and checks that the text comes back.
 type echoCall struct {

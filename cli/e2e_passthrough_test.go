@@ -52,10 +52,9 @@ func aisdk(t *testing.T, peers string, env []string, args ...string) map[string]
 	return out
 }
 
-// The Vercel AI SDK first sends server/discover (2026-07-28); mcptray must
-// answer it as a pre-2026 server does (-32601), so the SDK falls back to
-// initialize — through `mcptray connect` and through the HTTP endpoint
-// (/mcp and /mcp/NAME) alike.
+// The Vercel AI SDK first sends server/discover (2026-07-28), which
+// mcptray serves (docs/protocol.md): its calls work through `mcptray
+// connect` and through the HTTP endpoint (/mcp and /mcp/NAME) alike.
 func TestAISDKClientThroughConnectAndHTTP(t *testing.T) {
 	peers := npmPeers(t)
 	everything := filepath.Join(peers, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")

@@ -37,8 +37,9 @@
 // notifications/tasks/status — are relayed as bytes to the server that
 // made the task, stdio or HTTP (whose Session.WriteLine posts the line
 // and taps the answer), which the gateway remembers per upstream session
-// (gateway_tasks.go); server/discover is answered -32601 before the SDK
-// (gateway_discover.go). Sampling and elicitation from a server go to the
+// (gateway_tasks.go). The 2026-07-28 wire (no session; server/discover,
+// per-request _meta) is served beside the older ones on every endpoint
+// (gateway_wire26.go; docs/protocol.md). Sampling and elicitation from a server go to the
 // assistant whose call is in flight to it (the most recent one), or, for
 // secrets and assistants that cannot take them, to GatewayOptions.Elicit
 // (gateway_elicit.go); while a server starts, the spec's Router (Gateway.Router)

@@ -263,7 +263,7 @@ func TestAssistantAnswerWithDuplicateKeysRefusedHTTP(t *testing.T) {
 	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{"tok", dupAnswer{http.DefaultTransport}}}}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, tr, nil)
+	cs, err := client.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: oldWire})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,9 +155,10 @@ type Gateway struct {
 
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
 
-	calls  callTable
-	tasks  taskTable // tasks made through the gateway, by upstream session (gateway_tasks.go)
-	nextID atomic.Uint64
+	calls   callTable
+	tasks   taskTable        // tasks made through the gateway, by upstream session (gateway_tasks.go)
+	clients clientAllowances // stateless clients' "allow for this session" (gateway_approve.go)
+	nextID  atomic.Uint64
 }
 
 // downServer is what the gateway knows of one server.

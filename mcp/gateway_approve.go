@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,19 +46,98 @@ type ApprovalRequest struct {
 type sessionKey struct{ server, tool string }
 
 // allowedFor reports whether this session allowed calls of server's tool.
+// A stateless HTTP request (the 2026-07-28 wire) has no session: its
+// client's allowances stand in (clientAllowances).
 func (up *upstream) allowedFor(server, tool string) bool {
+	if up.perRequest {
+		return up.g.clients.allowed(up.clientKey(), sessionKey{server, tool}, time.Now())
+	}
 	up.mu.Lock()
 	defer up.mu.Unlock()
 	return up.allowed[sessionKey{server, tool}]
 }
 
 func (up *upstream) allow(server, tool string) {
+	if up.perRequest {
+		up.g.clients.allow(up.clientKey(), sessionKey{server, tool}, time.Now())
+		return
+	}
 	up.mu.Lock()
 	if up.allowed == nil {
 		up.allowed = map[sessionKey]bool{}
 	}
 	up.allowed[sessionKey{server, tool}] = true
 	up.mu.Unlock()
+}
+
+// clientKey is who a stateless request's client says it is (its _meta
+// clientInfo); "" when it did not say.
+func (up *upstream) clientKey() string {
+	name, version := up.clientInfo()
+	if name == "" {
+		return ""
+	}
+	return name + "\x00" + version
+}
+
+// clientIdle is how long a stateless client's "allow for this session"
+// lasts after its last request: the new wire has no session to end, so
+// an idle client's allowances lapse as an idle HTTP session's would.
+const clientIdle = time.Hour
+
+// clientAllowances are the tools each stateless client allowed "for this
+// session", by client (clientKey). A client that gave no clientInfo gets
+// none: its "for this session" is this call only, as two nameless
+// clients cannot be told apart.
+type clientAllowances struct {
+	mu sync.Mutex
+	m  map[string]*clientAllowed // guarded by mu
+}
+
+type clientAllowed struct {
+	tools map[sessionKey]bool
+	seen  time.Time // the client's last lookup or allowance
+}
+
+func (c *clientAllowances) allowed(client string, k sessionKey, now time.Time) bool {
+	if client == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a := c.m[client]
+	if a == nil {
+		return false
+	}
+	if now.Sub(a.seen) > clientIdle {
+		delete(c.m, client)
+		return false
+	}
+	a.seen = now
+	return a.tools[k]
+}
+
+func (c *clientAllowances) allow(client string, k sessionKey, now time.Time) {
+	if client == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*clientAllowed{}
+	}
+	for name, a := range c.m { // lapsed ones go; the map stays small
+		if now.Sub(a.seen) > clientIdle {
+			delete(c.m, name)
+		}
+	}
+	a := c.m[client]
+	if a == nil {
+		a = &clientAllowed{tools: map[sessionKey]bool{}}
+		c.m[client] = a
+	}
+	a.tools[k] = true
+	a.seen = now
 }
 
 // approve asks the person whether the call of server's tool may go ahead;

@@ -91,13 +91,35 @@ func BenchmarkCallViaHTTP(b *testing.B) {
 	timeCalls(b, c.ClientSession, "e__echo")
 }
 
-// BenchmarkGatewayRatio alternates a direct call and a gateway (stream)
-// call to the same kind of server, so both see the same machine load.
-func BenchmarkGatewayRatio(b *testing.B) {
-	direct := connectDirect(b, "echo", nil)
+// The 2026-07-28 wire over HTTP: a stateless server direct, and the
+// gateway's stateless handling.
+func BenchmarkCallDirectHTTP2026(b *testing.B) {
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer("echo") }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	b.Cleanup(srv.Close)
+	c := connectHTTPWire(b, srv.URL, "", nil, protocol2026)
+	timeCalls(b, c.ClientSession, "echo")
+}
+
+func BenchmarkCallViaHTTP2026(b *testing.B) {
 	g, _ := newTestGateway(b, GatewayOptions{})
 	addServer(b, g, "e", "echo")
-	via := connectStream(b, g, UpstreamOptions{}, nil)
+	c := connectHTTPWire(b, httpGateway(b, g, "tok").URL+"/mcp", "tok", nil, protocol2026)
+	timeCalls(b, c.ClientSession, "e__echo")
+}
+
+// BenchmarkGatewayRatio alternates a direct call and a gateway (stream)
+// call to the same kind of server, so both see the same machine load.
+func BenchmarkGatewayRatio(b *testing.B) { gatewayRatio(b, oldWire) }
+
+// BenchmarkGatewayRatio2026 is BenchmarkGatewayRatio for a client of the
+// 2026-07-28 wire, direct and through the gateway alike.
+func BenchmarkGatewayRatio2026(b *testing.B) { gatewayRatio(b, protocol2026) }
+
+func gatewayRatio(b *testing.B, version string) {
+	direct := connectDirectWire(b, "echo", nil, version)
+	g, _ := newTestGateway(b, GatewayOptions{})
+	addServer(b, g, "e", "echo")
+	via := connectStreamWire(b, g, UpstreamOptions{}, nil, version)
 	ctx := context.Background()
 	dp, vp := echoParams(), echoParams()
 	vp.Name = "e__echo"

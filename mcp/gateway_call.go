@@ -40,6 +40,10 @@ type call struct {
 	// way (tasks/get, … : gateway_tasks.go); it is not a tool call.
 	method string
 	task   bool // a task-augmented tools/call: its reply names the task
+	// newWire is set for a call on the 2026-07-28 wire: its result is
+	// made complete for the assistant (gateway_wire26.go), and no request
+	// of the server's goes to the assistant.
+	newWire bool
 
 	// Fast path (stream upstream, stdio server): raw bytes.
 	upID    []byte     // the assistant's request id as sent; nil on the slow path
@@ -206,7 +210,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx}
+	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx, newWire: requestIsNew(meta)}
 	gwID := wire.GWIDPrefix + strconv.FormatUint(c.n, 10)
 	var dmeta sdk.Meta
 	if meta != nil {
@@ -214,6 +218,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
+		stripWireKeys(dmeta, c.newWire && speaksNew(sess)) // gateway_wire26.go
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
 			dmeta["progressToken"] = gwID
@@ -267,7 +272,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	line = append(line, pb...)
 	line = append(line, "}\n"...)
 
-	line = withWireMeta(sess, line) // gateway_input.go
+	if !c.newWire || !speaksNew(sess) { // else stripWireKeys gave it mcptray's keys
+		line = withWireMeta(sess, line) // gateway_input.go
+	}
 	c.reply = make(chan []byte, 1)
 	defer c.dl.Stop()
 	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
@@ -466,7 +473,10 @@ func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire
 	if c.task {
 		g.taskCreated(c, line, p) // before the assistant can ask for it
 	}
-	c.finish(c.sess.RedactJSON(upReply(c, line, p)))
+	if c.newWire && c.hw != nil && p.Err.OK() {
+		c.hw.status = errorStatus(line, p) // gateway_wire26.go
+	}
+	c.finish(c.sess.RedactJSON(upReply(c, line, p))) // gateway_input.go
 	g.recordReply(c, line, p)
 	return ""
 }

@@ -186,6 +186,8 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *downstream.Sessi
 		info.Reason = "elicitation is local"
 	case c == nil:
 		info.Reason = "no tool call in flight"
+	case c.newWire:
+		info.Reason = "the assistant speaks 2026-07-28, which has no requests from servers"
 	default:
 		info.Reason = c.up.cannotElicit(p.Mode)
 	}
@@ -286,6 +288,9 @@ func (g *Gateway) createMessage(ctx context.Context, server string, s *downstrea
 	c := g.calls.latestFor(s)
 	if c == nil {
 		return nil, downstream.ErrNoAssistant
+	}
+	if c.newWire {
+		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant speaks 2026-07-28, which has no requests from servers"}
 	}
 	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant does not support it"}

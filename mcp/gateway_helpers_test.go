@@ -116,8 +116,26 @@ func connectStream(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientO
 	return connectOver(t, g, uo, co, ours, theirs)
 }
 
+// oldWire is the revision the helpers' clients speak unless a test asks
+// for another (the go-sdk's client probes for 2026-07-28 by default): the
+// tests of the session features of the older revisions.
+const oldWire = "2025-11-25"
+
+// connectStreamWire is connectStream for a client that offers version
+// (protocol2026: the sessionless wire).
+func connectStreamWire(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions, version string) *testClient {
+	t.Helper()
+	ours, theirs := socketPair(t)
+	return connectOverWire(t, g, uo, co, ours, theirs, version)
+}
+
 // connectOver runs a stream session on theirs, with an SDK client on ours.
 func connectOver(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions, ours, theirs io.ReadWriteCloser) *testClient {
+	t.Helper()
+	return connectOverWire(t, g, uo, co, ours, theirs, oldWire)
+}
+
+func connectOverWire(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOptions, ours, theirs io.ReadWriteCloser, version string) *testClient {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- g.ServeStream(context.Background(), theirs, uo) }()
@@ -125,7 +143,7 @@ func connectOver(t testing.TB, g *Gateway, uo UpstreamOptions, co *sdk.ClientOpt
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-assistant", Version: "1"}, clientOptions(co))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, captureTransport{&sdk.IOTransport{Reader: ours, Writer: ours}, tc.cap}, nil)
+	cs, err := client.Connect(ctx, captureTransport{&sdk.IOTransport{Reader: ours, Writer: ours}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting to the gateway: %v", err)
 	}
@@ -164,12 +182,18 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // connectHTTP connects an SDK client to url with the bearer token.
 func connectHTTP(t testing.TB, url, token string, co *sdk.ClientOptions) *testClient {
 	t.Helper()
+	return connectHTTPWire(t, url, token, co, oldWire)
+}
+
+// connectHTTPWire is connectHTTP for a client that offers version.
+func connectHTTPWire(t testing.TB, url, token string, co *sdk.ClientOptions, version string) *testClient {
+	t.Helper()
 	tc := &testClient{cap: &capture{}}
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-http-assistant", Version: "1"}, clientOptions(co))
 	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{token, http.DefaultTransport}}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, captureTransport{tr, tc.cap}, nil)
+	cs, err := client.Connect(ctx, captureTransport{tr, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting to %s: %v", url, err)
 	}
@@ -181,13 +205,19 @@ func connectHTTP(t testing.TB, url, token string, co *sdk.ClientOptions) *testCl
 // connectDirect connects an SDK client straight to a fake in mode.
 func connectDirect(t testing.TB, mode string, co *sdk.ClientOptions) *testClient {
 	t.Helper()
+	return connectDirectWire(t, mode, co, downstream.ProtocolVersion)
+}
+
+// connectDirectWire is connectDirect for a client that offers version.
+func connectDirectWire(t testing.TB, mode string, co *sdk.ClientOptions, version string) *testClient {
+	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = mcptest.Env(mode)
 	tc := &testClient{cap: &capture{}}
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-direct", Version: "1"}, clientOptions(co))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: downstream.ProtocolVersion})
+	cs, err := client.Connect(ctx, captureTransport{&sdk.CommandTransport{Command: cmd}, tc.cap}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting to fake %s: %v", mode, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/wire"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,6 +58,8 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 		return v.srv
 	}
 	streamable := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log), MaxRequestBodyBytes: MaxHTTPBody})
+	// The 2026-07-28 wire: no session (gateway_wire26.go).
+	stateless := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{Logger: sdkLogger(g.log), MaxRequestBodyBytes: MaxHTTPBody, Stateless: true})
 	g.mu.Lock()
 	g.httpIdle, g.httpUnused, g.httpMax = opts.SessionIdle, opts.UnusedSessionIdle, opts.MaxSessions
 	g.mu.Unlock()
@@ -73,6 +76,29 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			http.Error(w, err.Error(), status)
 			return
 		}
+		var (
+			body []byte
+			p    *wire.Peek
+		)
+		if r.Method == http.MethodPost {
+			var ok bool
+			body, p, ok = g.checkBody(w, r) // gateway_http_check.go
+			if !ok {
+				return
+			}
+		}
+		if p != nil {
+			if why := v.checkParams(r, body, p); why != "" { // gateway_http_params.go
+				g.refuseHeaders(w, r, body, p, why)
+				return
+			}
+		}
+		if statelessPOST(r, body, p) { // gateway_wire26.go
+			if p == nil || !g.serveFastStateless(w, r, v, body, p) {
+				stateless.ServeHTTP(w, r)
+			}
+			return
+		}
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
 			// A new session (an initialize): make room under MaxSessions.
 			if refusal := g.roomForHTTPSession(); refusal != "" {
@@ -85,14 +111,8 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 			// ends the session: end them first.
 			g.endHTTPSession(r.Header.Get("Mcp-Session-Id"))
 		}
-		if r.Method == http.MethodPost {
-			body, p, ok := g.checkBody(w, r) // gateway_http_check.go
-			if !ok {
-				return
-			}
-			if serveDiscover(w, r) || p != nil && g.serveFast(w, r, v, body, p) {
-				return
-			}
+		if p != nil && g.serveFast(w, r, v, body, p) {
+			return
 		}
 		streamable.ServeHTTP(w, r)
 	}

@@ -43,6 +43,10 @@ func (g *Gateway) checkBody(w http.ResponseWriter, r *http.Request) (body []byte
 	case '{':
 		pk, err := wire.CheckMessage(t)
 		if err == nil {
+			if why := checkHeaders(r.Header, t, &pk); why != "" { // gateway_http_headers.go
+				g.refuseHeaders(w, r, t, &pk, why)
+				return nil, nil, false
+			}
 			return t, &pk, true
 		}
 		if ans := g.refusedAnswer(r, t, err); ans != nil {

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"github.com/mcptray/mcptray/mcp/wire"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -48,10 +47,6 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	if up == nil || up.v != v || !up.fastPOST(r) {
 		return false
 	}
-	if p.Method.Is(t, `"`+methodDiscover+`"`) { // gateway_discover.go
-		writeDiscover(w, t, p)
-		return true
-	}
 	if m, ok := isTaskMethod(t, p); ok && p.ID.OK() { // gateway_tasks.go: no stream needed
 		hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
 		if !up.relayTask(t, p, m, hw) {
@@ -81,6 +76,35 @@ func (g *Gateway) serveFast(w http.ResponseWriter, r *http.Request, v *view, t [
 	return false
 }
 
+// serveFastStateless is serveFast for a POST of the 2026-07-28 wire, which
+// has no session: one tools/call whose _meta names the revision and its
+// client, for a ready stdio server's tool, without a progress token, a
+// log level or a task (each needs the SDK's stream or session). Its
+// upstream lives as long as the request, and names the client the _meta
+// names. Else it reports false, r as it was, and the SDK's stateless
+// handler answers.
+func (g *Gateway) serveFastStateless(w http.ResponseWriter, r *http.Request, v *view, t []byte, p *wire.Peek) bool {
+	if len(t) > maxFastBody || fastWay(t, p) != fastToolCall || r.Header.Get("Mcp-Protocol-Version") != protocol2026 || !fastHeaders(r) {
+		return false
+	}
+	up := &upstream{g: g, v: v, perRequest: true, raw: map[string]*call{}}
+	params := p.Params.Of(t)
+	if meta := wire.Field(params, "_meta"); meta.OK() {
+		mb := meta.Of(params)
+		if ci := wire.Field(mb, metaClientInfo); ci.OK() {
+			cb := ci.Of(mb)
+			up.client, _ = wire.RawString(wire.Field(cb, "name").Of(cb))
+			up.clientVersion, _ = wire.RawString(wire.Field(cb, "version").Of(cb))
+		}
+	}
+	hw := &httpReply{w: w, ctx: r.Context(), answered: make(chan struct{})}
+	if !up.fastCall(t, p, hw) {
+		return false
+	}
+	hw.wait(r)
+	return true
+}
+
 // streamless reports whether this session's calls may be answered
 // without a stream: see above.
 func (up *upstream) streamless() bool {
@@ -107,16 +131,17 @@ func (up *upstream) fastPOST(r *http.Request) bool {
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && v != ip.ProtocolVersion {
 		return false
 	}
+	return fastHeaders(r)
+}
+
+// fastHeaders reports whether r is JSON with an Accept header the spec
+// allows: else the SDK answers with its error.
+func fastHeaders(r *http.Request) bool {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return false
 	}
 	accept := strings.Join(r.Header.Values("Accept"), ",")
 	return strings.Contains(accept, "application/json") && strings.Contains(accept, "text/event-stream")
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
 }
 
 // httpReply is where an HTTP fast-path call's answer goes: given once, by
@@ -129,6 +154,9 @@ type httpReply struct {
 	w   http.ResponseWriter
 	ctx context.Context // the request's: ends when its client goes away
 	c   *call           // set by fastCall before the call is sent
+	// status is the HTTP status of the answer when not 200: a 2026-07-28
+	// error answer's (errorStatus); set before deliver.
+	status int
 
 	mu       sync.Mutex
 	done     bool          // guarded by mu: answered, or the handler left
@@ -163,7 +191,11 @@ func (h *httpReply) write(line []byte) {
 	hd := h.w.Header()
 	hd["Content-Type"] = jsonContentType
 	hd["Content-Length"] = []string{strconv.Itoa(len(line))}
-	h.w.WriteHeader(http.StatusOK)
+	status := http.StatusOK
+	if h.status != 0 {
+		status = h.status
+	}
+	h.w.WriteHeader(status)
 	h.w.Write(line)
 	if f, ok := h.w.(http.Flusher); ok {
 		f.Flush()

@@ -63,11 +63,12 @@ func isInputRequired(result []byte) bool {
 }
 
 // upReply is a stdio server's reply line as it goes to the call's
-// assistant: its id, and for a new-wire server the result as an older
+// assistant: replyEdits' (its id; a complete result on the new wire), and
+// for an older assistant from a new-wire server the result as an older
 // server sends it (oldWireEdits).
 func upReply(c *call, line []byte, p *wire.Peek) []byte {
-	edits := []wire.Edit{{Start: p.ID.Start, End: p.ID.End, Repl: c.upID}}
-	if c.sess.NewWire() && p.Result.OK() {
+	edits := c.replyEdits(line, p)
+	if !c.newWire && c.sess.NewWire() && p.Result.OK() {
 		edits = append(edits, oldWireEdits(line, p.Result)...)
 		sortEdits(edits)
 	}

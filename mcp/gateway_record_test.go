@@ -187,7 +187,7 @@ func connectHTTPListening(t testing.TB, url, token string, co *sdk.ClientOptions
 	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{token, http.DefaultTransport}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	cs, err := client.Connect(ctx, tr, nil)
+	cs, err := client.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: oldWire})
 	if err != nil {
 		t.Fatalf("connecting to %s: %v", url, err)
 	}

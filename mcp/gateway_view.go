@@ -16,11 +16,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// gatewayProtocolVersions are the versions upstream sessions may speak. The
-// 2026-07-28 protocol (per-request metadata, no initialize) is left out:
-// the fast path relies on an initialized session, and downstream servers
-// are pinned to 2025-11-25 anyway.
-var gatewayProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// gatewayProtocolVersions are the versions assistants may speak, newest
+// first (server/discover lists them so): 2026-07-28 per request, without
+// a session (gateway_wire26.go), the others after initialize.
+var gatewayProtocolVersions = []string{protocol2026, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // viewKey names a view: one server ("" for all) in one tool-list mode.
 type viewKey struct{ server, mode string }
@@ -41,6 +40,11 @@ type view struct {
 	// Owned by sync (under Gateway.refreshMu): fingerprints of what is
 	// registered on srv, to add and remove only what changed.
 	toolFP, promptFP, resourceFP, templateFP map[string]string
+
+	// What a relayed result gets on the new wire (gateway_wire26.go),
+	// set once by newView: the view's serverInfo as JSON, and the bytes
+	// completeEdits splices with it.
+	serverInfo, completePre, infoMember, metaObject, metaMember []byte
 }
 
 // routeTable maps exposed names to servers. It is never changed once
@@ -75,6 +79,9 @@ type route struct {
 	// approve: a call waits for the person's yes (ToolPolicy.NeedsApproval),
 	// so it never takes the fast path.
 	approve bool
+	// params are the Mcp-Param-* headers the listed definition binds
+	// (x-mcp-header: gateway_http_params.go); nil when none.
+	params  []paramBinding
 	ann     *sdk.ToolAnnotations // the tool's annotations, for the approval request
 	builtin *BuiltinTool
 	refused string // routeRefused: why, for the isError text
@@ -96,6 +103,7 @@ func (g *Gateway) newView(key viewKey) *view {
 	if !key.aggregate() {
 		impl.Name = "mcptray/" + key.server
 	}
+	v.setWireBytes(impl)
 	v.srv = sdk.NewServer(impl, &sdk.ServerOptions{
 		Logger: sdkLogger(g.log),
 		Capabilities: &sdk.ServerCapabilities{
@@ -110,6 +118,7 @@ func (g *Gateway) newView(key viewKey) *view {
 		SubscribeHandler:          v.subscribe,
 		UnsubscribeHandler:        v.unsubscribe,
 		InitializedHandler:        v.initialized,
+		SetCacheable:              cacheable, // gateway_wire26.go
 	})
 	v.srv.AddReceivingMiddleware(v.middleware)
 	return v
@@ -318,7 +327,8 @@ func (v *view) sync(snap *snapshot) []string {
 				continue
 			}
 			tools = append(tools, exposed{et, &route{kind: routeTool, server: p.server, tool: p.t.Name, toolJSON: wire.QuoteJSON(p.t.Name), sess: p.sess,
-				listed: renamedTool(p.raw, names[i]), approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations}})
+				listed: renamedTool(p.raw, names[i]), approve: p.pol.NeedsApproval(p.t), ann: p.t.Annotations,
+				params: paramBindings(renamedTool(p.raw, names[i]))}})
 		}
 	}
 
@@ -484,9 +494,54 @@ func syncSet(fps map[string]string, order []string, item func(string) any, remov
 }
 
 // exposeTool copies t under name, with an input schema the SDK accepts
-// (an object schema; a missing "type" is taken to mean object). Every
-// other field is kept as the server sent it.
+// (an object schema; a missing "type" is taken to mean object) and
+// without x-mcp-header annotations, which the gateway checks itself
+// (gateway_http_params.go). Every other field is kept as the server sent
+// it; the assistant is shown the server's own definition (listedRaw).
 func exposeTool(t *downstream.Tool, name string) (*sdk.Tool, bool) {
+	cp, ok := exposeSchema(t, name)
+	if ok {
+		if m, isMap := cp.InputSchema.(map[string]any); isMap {
+			cp.InputSchema, _ = withoutHeaderBindings(m)
+		}
+	}
+	return cp, ok
+}
+
+// withoutHeaderBindings is the schema m without x-mcp-header in its
+// properties, at any depth, and whether it had any (m is not changed).
+func withoutHeaderBindings(m map[string]any) (map[string]any, bool) {
+	props, ok := m["properties"].(map[string]any)
+	if !ok {
+		return m, false
+	}
+	var out map[string]any
+	for name, p := range props {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		np, changed := withoutHeaderBindings(pm)
+		if _, has := np["x-mcp-header"]; has {
+			np, changed = maps.Clone(np), true
+			delete(np, "x-mcp-header")
+		}
+		if changed {
+			if out == nil {
+				out = maps.Clone(props)
+			}
+			out[name] = np
+		}
+	}
+	if out == nil {
+		return m, false
+	}
+	cp := maps.Clone(m)
+	cp["properties"] = out
+	return cp, true
+}
+
+func exposeSchema(t *downstream.Tool, name string) (*sdk.Tool, bool) {
 	cp := *t
 	cp.Name = name
 	switch s := t.InputSchema.(type) {
@@ -533,7 +588,11 @@ func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 		case "tools/call":
 			r := req.(*sdk.CallToolRequest)
 			up := v.g.upstreamOf(r.Session, v)
-			return v.callTool(ctx, up, r)
+			res, err := v.callTool(ctx, up, r)
+			if raw, ok := res.(*rawResult); ok && requestIsNew(r.Params.Meta) {
+				raw.raw = v.completeRaw(raw.raw) // gateway_wire26.go: the SDK's own results it completes itself
+			}
+			return res, err
 		case "initialize":
 			if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
 				v.g.upstreamOf(ss, v) // HTTP sessions are first seen here

@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +33,12 @@ type upstream struct {
 	w  *wire.StreamWriter // nil for HTTP sessions
 
 	ready atomic.Bool // the session is initialized: the fast path may run
+	// perRequest is set for the SDK session of one stateless HTTP request
+	// (the 2026-07-28 wire): it lives as long as the request. A request
+	// the fast path answers has no SDK session at all (ss nil): its
+	// client is the one its _meta names (client, clientVersion).
+	perRequest            bool
+	client, clientVersion string
 	// answering counts the requests the gateway answers on goroutines of
 	// its own, outside raw (tasks/list, a task call waiting for approval),
 	// so that drain waits for them too.
@@ -72,6 +77,8 @@ func (g *Gateway) upstreamOf(ss *sdk.ServerSession, v *view) *upstream {
 		if id := ss.ID(); id != "" {
 			g.httpUps[id] = up
 			idle = g.idleHTTPSessions(up)
+		} else {
+			up.perRequest = true // a stateless HTTP request (gateway_wire26.go)
 		}
 		g.mu.Unlock()
 		if len(idle) > 0 {
@@ -158,8 +165,17 @@ func (up *upstream) setLevel(l string) {
 
 // clientName is the assistant's clientInfo name.
 func (up *upstream) clientName() string {
-	name, _ := clientInfo(up.ss)
+	name, _ := up.clientInfo()
 	return name
+}
+
+// clientInfo is the name and version the assistant gave: in initialize,
+// or in the _meta of a request without a session.
+func (up *upstream) clientInfo() (name, version string) {
+	if up.ss == nil {
+		return up.client, up.clientVersion
+	}
+	return clientInfo(up.ss)
 }
 
 // clientInfo is the name and version a session's client gave in
@@ -298,13 +314,7 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 				return
 			}
 		default:
-			switch {
-			case p.Method.Is(t, `"`+methodDiscover+`"`): // gateway_discover.go
-				if p.ID.OK() {
-					up.send(discoverNotFound(p.ID.Of(t)))
-				}
-				return
-			case p.Method.OK():
+			if p.Method.OK() {
 				if m, ok := isTaskMethod(t, &p); ok && p.ID.OK() && up.relayTask(t, &p, m, nil) { // gateway_tasks.go
 					return
 				}
@@ -325,13 +335,6 @@ func (up *upstream) handleLine(line []byte, conn *upConn) {
 			return
 		}
 		for _, m := range msgs {
-			if req, ok := m.(*jsonrpc.Request); ok && req.Method == methodDiscover {
-				if req.IsCall() {
-					id, _ := json.Marshal(req.ID.Raw())
-					up.send(discoverNotFound(id))
-				}
-				continue
-			}
 			conn.deliver(m)
 		}
 		return
@@ -364,12 +367,6 @@ func fastWay(t []byte, p *wire.Peek) int {
 // session's call, whose answer goes to that request (without a progress
 // token only: progress needs a stream).
 func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
-	if !up.ready.Load() {
-		if up.ss.InitializeParams() == nil {
-			return false
-		}
-		up.ready.Store(true)
-	}
 	if !p.Params.OK() {
 		return false
 	}
@@ -391,6 +388,9 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 		return true
 	})
 	task := taskSp.OK() && !taskSp.Is(params, "null")
+	if task && up.ss == nil {
+		return false // a task needs the SDK's session (gateway_tasks.go)
+	}
 	// A task-augmented call is sent as bytes to any server, whose "task"
 	// the SDK would drop (an HTTP server's answer comes back through
 	// Session.WriteLine's POST), and when it waits for approval, it waits
@@ -399,27 +399,58 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if r == nil || r.kind != routeTool || r.sess == nil || (!task && (!r.sess.Stdio() || r.approve)) {
 		return false
 	}
-	var tokSp wire.Span
+	var (
+		tokSp wire.Span
+		rm    reqMeta // gateway_wire26.go
+		mb    []byte
+	)
 	if meta := metaSp; meta.OK() {
-		mb := meta.Of(params)
-		if tok := wire.Field(mb, "progressToken"); tok.OK() && !tok.Is(mb, "null") {
+		mb = meta.Of(params)
+		rm = scanMeta(mb)
+		if tok := rm.progressToken; tok.OK() && !tok.Is(mb, "null") {
 			tokSp = tok.Within(meta).Within(p.Params)
 		}
+	}
+	isNew, known := rm.wireOf(mb)
+	if !known || up.ss == nil && !isNew {
+		return false // the SDK's error
+	}
+	if hw != nil && rm.logLevel.OK() { // log messages go on the call's stream
+		return false
+	}
+	if !isNew && !up.ready.Load() { // the old wire: once initialized
+		if up.ss.InitializeParams() == nil {
+			return false
+		}
+		up.ready.Store(true)
 	}
 	if hw != nil && tokSp.OK() && !task { // progress needs a stream; a task's call answers at once
 		return false
 	}
+	if r.sess.WireMeta() != nil && rm.wireKeys() && !isNew {
+		return false // an old call with new-wire keys: forward gives it the revision's _meta (gateway_input.go)
+	}
 	g := up.g
 	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now(),
-		task: task}
+		task: task, newWire: isNew}
 	gwID := wire.AppendGWID(make([]byte, 0, 24), c.n)
 	edits := make([]wire.Edit, 0, 3)
 	edits = append(edits, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: gwID}, wire.Edit{Start: nameSp.Start + p.Params.Start, End: nameSp.End + p.Params.Start, Repl: r.toolJSON})
 	if tokSp.OK() {
 		c.upToken = bytes.Clone(tokSp.Of(line))
+	}
+	switch {
+	case rm.wireKeys(): // the assistant's _meta is not the server's
+		var tok []byte
+		if tokSp.OK() {
+			tok = gwID
+		}
+		ms := metaSp.Within(p.Params)
+		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: toServerMeta(mb, &rm, isNew && speaksNew(r.sess), tok)})
+	case tokSp.OK():
 		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}
-	if m := r.sess.WireMeta(); m != nil { // a new-wire server (gateway_input.go)
+	if m := r.sess.WireMeta(); m != nil && !rm.wireKeys() { // a new-wire server (gateway_input.go)
 		edits = append(edits, wireMetaEdits(line, p.Params, metaSp, m)...)
 	}
 	sortEdits(edits)

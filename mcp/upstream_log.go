@@ -22,6 +22,9 @@ func (v *view) initialized(_ context.Context, req *sdk.InitializedRequest) {
 
 // logEnded logs the end of a session that was dropped.
 func (up *upstream) logEnded() {
+	if up.perRequest {
+		return // one request, not a session
+	}
 	if up.ss.InitializeParams() == nil {
 		up.g.log.Debug("assistant session ended before it was initialized", sessionAttrs(up.ss, up.v.key)...)
 		return
