@@ -55,6 +55,10 @@ type call struct {
 	// Written by whoever holds the call out of the table.
 	sent   []byte
 	rounds int
+	// upCaps are the clientCapabilities of a 2026-07-28 call's assistant
+	// (its request's _meta), which say what of a server's input_required
+	// may be relayed to it (gateway_input.go).
+	upCaps []byte
 
 	// Slow path (through the SDK's server).
 	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
@@ -218,6 +222,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
+		if c.newWire && sess.NewWire() {
+			c.upCaps, _ = json.Marshal(meta[metaClientCaps]) // what may be relayed to it (gateway_input.go)
+		}
 		stripWireKeys(dmeta, c.newWire && speaksNew(sess)) // gateway_wire26.go
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
@@ -275,6 +282,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	if !c.newWire || !speaksNew(sess) { // else stripWireKeys gave it mcptray's keys
 		line = withWireMeta(sess, line) // gateway_input.go
 	}
+	if line, err = g.retryOf(ctx, c, line); err != nil { // gateway_input.go
+		return nil, err
+	}
 	c.reply = make(chan []byte, 1)
 	defer c.dl.Stop()
 	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
@@ -289,6 +299,10 @@ send:
 	select {
 	case reply := <-c.reply:
 		if next, err := g.nextRound(ctx, c, line, reply); err != nil || next != nil { // gateway_input.go
+			var relay *relayed
+			if errors.As(err, &relay) {
+				return &rawResult{raw: relay.result}, nil
+			}
 			if err != nil {
 				return nil, inputRPCError(sess, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -219,11 +220,8 @@ func (g *Gateway) nextRound(ctx context.Context, c *call, sent, reply []byte) ([
 // returns the inputResponses object and the requestState as it came.
 func (g *Gateway) answerInput(ctx context.Context, c *call, result []byte) (responses, state []byte, err error) {
 	var r struct {
-		InputRequests map[string]*struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		} `json:"inputRequests"`
-		RequestState json.RawMessage `json:"requestState"`
+		InputRequests map[string]*inputQuestion `json:"inputRequests"`
+		RequestState  json.RawMessage           `json:"requestState"`
 	}
 	if err := json.Unmarshal(c.sess.RedactJSON(result), &r); err != nil {
 		return nil, nil, &inputError{fmt.Sprintf("server %q asked for input in a result mcptray cannot read: %v", c.server, err)}
@@ -256,6 +254,9 @@ func (g *Gateway) answerInput(ctx context.Context, c *call, result []byte) (resp
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	if relay := g.relayRound(c, result, r.InputRequests); relay != nil { // gateway_input_relay.go
+		return nil, nil, relay
+	}
 	out := make(map[string]json.RawMessage, len(ids))
 	for _, id := range ids {
 		q := r.InputRequests[id]
@@ -369,6 +370,21 @@ func (g *Gateway) fastInput(c *call, reply []byte) {
 	// stdout tap, which reads it with the reply, sees it written.
 	if g.calls.take(c.n) == nil {
 		return // cancelled, timed out or ended meanwhile: answered by whoever took it
+	}
+	var relay *relayed
+	if errors.As(err, &relay) { // the assistant answers the round (gateway_input_relay.go)
+		c.dl.Stop()
+		line := make([]byte, 0, len(relay.result)+64)
+		line = append(line, `{"jsonrpc":"2.0","id":`...)
+		line = wire.AppendGWID(line, c.n)
+		line = append(line, `,"result":`...)
+		line = append(line, relay.result...)
+		line = append(line, '}')
+		if p, perr := wire.PeekMessage(line); perr == nil {
+			c.finish(upReply(c, line, &p))
+			return
+		}
+		err = &inputError{"the relayed input_required is unreadable"}
 	}
 	if err != nil {
 		c.dl.Stop()

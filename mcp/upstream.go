@@ -377,16 +377,21 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	params := p.Params.Of(line)
 	r := up.v.routes.Load().tools[name]
 	// One pass over the params for both keys: arguments may be large.
-	var metaSp, taskSp wire.Span
+	var metaSp, taskSp, stateSp wire.Span
 	wire.ScanObject(params, func(k []byte, v wire.Span) bool {
 		switch {
 		case !metaSp.OK() && wire.KeyIs(k, "_meta"):
 			metaSp = v
 		case !taskSp.OK() && wire.KeyIs(k, "task"):
 			taskSp = v
+		case !stateSp.OK() && (wire.KeyIs(k, "requestState") || wire.KeyIs(k, "inputResponses")):
+			stateSp = v
 		}
 		return true
 	})
+	if stateSp.OK() {
+		return false // the retry of a relayed input_required: forward opens its sealed state (gateway_input_relay.go)
+	}
 	task := taskSp.OK() && !taskSp.Is(params, "null")
 	if task && up.ss == nil {
 		return false // a task needs the SDK's session (gateway_tasks.go)
@@ -438,6 +443,9 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	edits = append(edits, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: gwID}, wire.Edit{Start: nameSp.Start + p.Params.Start, End: nameSp.End + p.Params.Start, Repl: r.toolJSON})
 	if tokSp.OK() {
 		c.upToken = bytes.Clone(tokSp.Of(line))
+	}
+	if isNew && r.sess.NewWire() {
+		c.upCaps = bytes.Clone(rm.clientCaps.Of(mb)) // what may be relayed to it (gateway_input.go)
 	}
 	switch {
 	case rm.wireKeys(): // the assistant's _meta is not the server's
