@@ -244,8 +244,11 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		defer g.calls.take(c.n)
 		cctx, stop := sess.CallContext(ctx)
 		defer stop()
-		res, err := sess.Client().CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
+		res, err := g.callHTTP(cctx, c, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args}) // gateway_input.go
+		var relay *relayed
 		switch {
+		case errors.As(err, &relay):
+			return &rawResult{raw: relay.result}, nil
 		case err == nil:
 			c.awaitProgress(ctx)
 			if sess.HasSecrets() || sess.NewWire() {

@@ -2,11 +2,15 @@ package mcp
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/mcptest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -103,5 +107,38 @@ func TestInputRequiredSealedStateRefused(t *testing.T) {
 	res, err := c.CallTool(ctx, &sdk.CallToolParams{Name: "nw__ask", InputResponses: responses, RequestState: good})
 	if err != nil || textOf(t, res) != `answer {"action":"accept","content":{"name":"Eve"}}` {
 		t.Errorf("the sealed state: %v %v", res, err)
+	}
+}
+
+// TestInputRequiredRelayedFromHTTPServer: a remote server's round is
+// relayed as a stdio server's is (the gateway runs the rounds of an HTTP
+// session's tools/call), and the retry reaches it with its own state.
+func TestInputRequiredRelayedFromHTTPServer(t *testing.T) {
+	server := mcptest.NewMRTRServer()
+	remote := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(remote.Close)
+	ib := &inbox{res: &sdk.ElicitResult{Action: "accept", Content: map[string]any{"name": "from the inbox"}}}
+	g, _ := newTestGateway(t, GatewayOptions{Elicit: ib.elicit})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "remote", URL: remote.URL, Router: g.Router("remote")}, downstream.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	g.SetServer("remote", sess)
+	var asked atomic.Int32
+	c := connectStreamWire(t, g, UpstreamOptions{}, &sdk.ClientOptions{ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked.Add(1)
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}}, protocol2026)
+	res, _, err := c.call(t, "remote__name_op", nil)
+	if err != nil || textOf(t, res) != "action accept, name Ada" || asked.Load() != 1 {
+		t.Errorf("new wire: %v %v (asked %d)", res, err, asked.Load())
+	}
+	old := connectStream(t, g, UpstreamOptions{}, nil)
+	res, _, err = old.call(t, "remote__name_op", nil)
+	if err != nil || textOf(t, res) != "action accept, name from the inbox" {
+		t.Errorf("old wire, no elicitation: %v %v", res, err)
 	}
 }

@@ -39,7 +39,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	}
 	s.logLevel = levelOf(spec.LogLevel)
 	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client}
-	cs, err := s.newClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
+	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
 		s.endLife()
 		return nil, httpStartError(ctx, spec.URL, "initialize", budget, err)

@@ -232,13 +232,29 @@ var ErrNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not availabl
 // also while the server starts (session_startup.go). Without a Router,
 // sampling fails and elicitation is cancelled. mcptray serves no roots.
 func (s *Session) newClient() *sdk.Client {
-	c := s.newSDKClient()
+	c := s.newSDKClient(false)
 	c.AddSendingMiddleware(s.logLevelMeta)
 	return c
 }
 
-func (s *Session) newSDKClient() *sdk.Client {
+// newHTTPClient is newClient for an HTTP server: the SDK does not answer
+// a tools/call's input_required itself, which the gateway does
+// (mcp/gateway_input.go: it may relay the round to its assistant);
+// inputRounds answers those of prompts/get and resources/read.
+func (s *Session) newHTTPClient() *sdk.Client {
+	c := s.newSDKClient(true)
+	c.AddSendingMiddleware(s.inputRounds)
+	c.AddSendingMiddleware(s.logLevelMeta)
+	return c
+}
+
+func (s *Session) newSDKClient(noRounds bool) *sdk.Client {
+	var rounds *sdk.MultiRoundTripOptions
+	if noRounds {
+		rounds = &sdk.MultiRoundTripOptions{Disabled: true}
+	}
 	return sdk.NewClient(&sdk.Implementation{Name: "mcptray", Version: Version()}, &sdk.ClientOptions{
+		MultiRoundTrip: rounds,
 		Capabilities: &sdk.ClientCapabilities{
 			Sampling: &sdk.SamplingCapabilities{},
 			Elicitation: &sdk.ElicitationCapabilities{
