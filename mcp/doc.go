@@ -55,8 +55,10 @@
 // maxInputRounds times, and passes on only the final result — to an
 // older assistant as an older server's (oldWireEdits: no resultType, no
 // serverInfo). Fast-path calls run the rounds on a goroutine of their own
-// (fastInput), slow-path ones in forward; a remote server's, in the SDK's
-// client, through the same Router.
+// (fastInput), slow-path ones in forward, a remote server's in callHTTP.
+// To an assistant on 2026-07-28 that can answer a round, the round is
+// relayed, the server's requestState sealed (gateway_input_relay.go,
+// gateway_seal.go); its retry, a new call, is opened in forward.
 //
 // Secrets typed into the inbox for a server (and password inputs) are
 // replaced by "[redacted]" in everything its session passes on: results,
