@@ -126,6 +126,13 @@
 //     session's secrets out of what passes (wire.Secrets does the work);
 //     PauseStartup stops the startup deadline while the server waits on
 //     the person.
+//   - The revision a session speaks (probe.go): ProtocolVersion, NewWire,
+//     WireMeta (the _meta members each raw request to a 2026-07-28 stdio
+//     server carries); StdioSpec.DiscoverFirst and StdioSpec.Probes
+//     (ProbeMemory, by Fingerprint). An HTTP session answers the
+//     input_required rounds of prompts/get and resources/read itself,
+//     through its Router (input.go, MaxInputRounds), and leaves a
+//     tools/call's to its caller (the gateway's input loop).
 //   - Router is what the gateway implements for each server: Attach gives
 //     it to a session (before the stdout tap, so the tap never sees a
 //     half-attached session); StdioSpec.Router and HTTPSpec.Router give one
