@@ -40,7 +40,7 @@ import (
 // maxInputQuestions the questions of one round (each may be one more
 // request in the person's inbox).
 const (
-	maxInputRounds    = 8
+	maxInputRounds    = downstream.MaxInputRounds
 	maxInputQuestions = 16
 )
 
