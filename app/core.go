@@ -110,6 +110,11 @@ type Core struct {
 	pins     *trust.Pins          // pinned tool descriptions (app/trust)
 	calls    *trust.Calls         // approval before a call (app/trust)
 
+	// probes remembers, for the daemon's life, the stdio servers that did
+	// not take the server/discover probe (by a hash of their command
+	// line), so that they start with initialize at once. Set by Run.
+	probes *downstream.ProbeMemory
+
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
 
 	configFile *config.File // mcp.json, as this core edits it (its own edits: configedit.go)
@@ -294,6 +299,7 @@ func (c *Core) Run(ctx context.Context) error {
 	}
 	defer wd.Close()
 	c.watchdog = wd
+	c.probes = downstream.NewProbeMemory()
 	c.reapStale(ctx)
 	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
 	if c.dbNotice != "" {

@@ -463,9 +463,12 @@ func TestInboxURLMode(t *testing.T) {
 	}
 }
 
-// The 2026-07-28 input_required result: downstream sessions speak
-// 2025-11-25, where the SDK server turns a tool's InputRequests into
-// elicitation/create and retries the tool with the answer.
+// The 2026-07-28 input_required result from a server that serves both
+// revisions: mcptray speaks 2025-11-25 to it (initialize first), where the
+// SDK server turns a tool's InputRequests into elicitation/create and
+// retries the tool with the answer. A server on 2026-07-28 only: the
+// gateway's input loop (mcp/gateway_input.go; cli's
+// TestInputRequiredAnsweredByInboxAnswer).
 func TestInboxInputRequired(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "record")
 	h := startCore(t, servers("vault", fake(t, "asker-mrtr", "MCPTRAY_FAKE_RECORD", rec)))

@@ -268,6 +268,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 		Env:          s.core.serverEnv(spec),
 		Dir:          spec.Cwd,
 		Watchdog:     s.core.watchdog,
+		Probes:       s.core.probes,
 		StopGrace:    s.core.opts.StopGrace,
 		TermGrace:    s.core.opts.TermGrace,
 		StartTimeout: s.core.opts.StartTimeout,
@@ -282,7 +283,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 // it was up. When ctx ends it stops the session.
 func (s *server) serve(ctx context.Context, sess *downstream.Session, started time.Time) (reason string, uptime time.Duration) {
 	ready := time.Now()
-	s.log.Write(logLifecycle, fmt.Sprintf("ready: pid %d, %d tools, in %s", sess.PID(), len(sess.Tools()), ready.Sub(started).Round(time.Millisecond)))
+	s.log.Write(logLifecycle, fmt.Sprintf("ready: pid %d, %d tools, protocol %s, in %s", sess.PID(), len(sess.Tools()), sess.ProtocolVersion(), ready.Sub(started).Round(time.Millisecond)))
 	runID, _ := s.core.store.RunStarted(context.WithoutCancel(ctx), s.name, sess.PID(), sess.PGID(), s.core.instance, started)
 	// The gateway learns of the session before the status says ready, so
 	// a client that sees "ready" can call the server's tools.

@@ -147,6 +147,13 @@ func TestGcalEndToEnd(t *testing.T) {
 	in.WaitFor("gcal ready", states("gcal", "ready"))
 	s.waitSynced()
 	a := startAssistant(t, in, map[string]any{})
+	// gcal serves 2026-07-28 and older: mcptray asks initialize first and
+	// speaks 2025-11-25 to it (downstream.Start), so its sign-in below is
+	// an elicitation/create. The 2026-07-28 sign-in (input_required and a
+	// retry): mcp/servers/google's TestSignInRetryModel.
+	if _, logs, _ := in.Run("logs", "gcal"); !strings.Contains(logs, "protocol 2025-11-25") {
+		t.Errorf("gcal's session is not on 2025-11-25:\n%s", logs)
+	}
 
 	call := func(tool string, args map[string]any) calReply {
 		t.Helper()

@@ -46,6 +46,20 @@
 // sends its elicitations there, and the startup deadline stops while they
 // wait (downstream/session_startup.go).
 //
+// A server on 2026-07-28 (downstream.Session.NewWire) gets each call
+// with the revision's _meta spliced in (wireMetaEdits: no decoding), and
+// may answer it with an input_required result: gateway_input.go answers
+// its questions as the same requests sent the older way (elicit,
+// createMessage; roots: none), retries the call under the same gateway id
+// with inputResponses and the requestState as it came, at most
+// maxInputRounds times, and passes on only the final result — to an
+// older assistant as an older server's (oldWireEdits: no resultType, no
+// serverInfo). Fast-path calls run the rounds on a goroutine of their own
+// (fastInput), slow-path ones in forward, a remote server's in callHTTP.
+// To an assistant on 2026-07-28 that can answer a round, the round is
+// relayed, the server's requestState sealed (gateway_input_relay.go,
+// gateway_seal.go); its retry, a new call, is opened in forward.
+//
 // Secrets typed into the inbox for a server (and password inputs) are
 // replaced by "[redacted]" in everything its session passes on: results,
 // notifications, events (before Hooks.Event), lists, requests and errors

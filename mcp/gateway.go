@@ -136,6 +136,7 @@ type Gateway struct {
 	callTimeout atomic.Int64  // nanoseconds; SetSettings may change it
 	elicitLocal atomic.Bool   // Elicitation is "local"; SetSettings may change it
 	keepAlive   time.Duration // progress interval while an elicitation waits in the inbox
+	seal        *stateSeal    // seals the requestStates relayed to assistants on 2026-07-28 (gateway_seal.go)
 
 	mu         sync.Mutex
 	down       map[string]*downServer           // guarded by mu: by server name
@@ -181,6 +182,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		opts:       opts,
 		log:        opts.Logger,
 		keepAlive:  10 * time.Second,
+		seal:       newStateSeal(),
 		down:       map[string]*downServer{},
 		views:      map[viewKey]*view{},
 		upstreams:  map[*sdk.ServerSession]*upstream{},

@@ -50,6 +50,16 @@ type call struct {
 	upToken []byte     // the assistant's progress token as sent; nil if none
 	hw      *httpReply // an HTTP session's fast-path call: where its answer goes; nil on a stream
 
+	// A new-wire server's call (gateway_input.go): the request as last
+	// sent, for the next round of input_required, and the rounds so far.
+	// Written by whoever holds the call out of the table.
+	sent   []byte
+	rounds int
+	// upCaps are the clientCapabilities of a 2026-07-28 call's assistant
+	// (its request's _meta), which say what of a server's input_required
+	// may be relayed to it (gateway_input.go).
+	upCaps []byte
+
 	// Slow path (through the SDK's server).
 	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
 	token any             // the assistant's progress token; nil if none
@@ -212,6 +222,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
+		if c.newWire && sess.NewWire() {
+			c.upCaps, _ = json.Marshal(meta[metaClientCaps]) // what may be relayed to it (gateway_input.go)
+		}
 		stripWireKeys(dmeta, c.newWire && speaksNew(sess)) // gateway_wire26.go
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
@@ -231,13 +244,16 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		defer g.calls.take(c.n)
 		cctx, stop := sess.CallContext(ctx)
 		defer stop()
-		res, err := sess.Client().CallTool(cctx, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args})
+		res, err := g.callHTTP(cctx, c, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args}) // gateway_input.go
+		var relay *relayed
 		switch {
+		case errors.As(err, &relay):
+			return &rawResult{raw: relay.result}, nil
 		case err == nil:
 			c.awaitProgress(ctx)
-			if sess.HasSecrets() {
+			if sess.HasSecrets() || sess.NewWire() {
 				if b, err := json.Marshal(res); err == nil {
-					return &rawResult{raw: sess.RedactJSON(b)}, nil
+					return &rawResult{raw: sess.RedactJSON(oldWireResult(sess, b))}, nil // gateway_input.go
 				}
 			}
 			return res, nil
@@ -266,10 +282,17 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	line = append(line, pb...)
 	line = append(line, "}\n"...)
 
+	if !c.newWire || !speaksNew(sess) { // else stripWireKeys gave it mcptray's keys
+		line = withWireMeta(sess, line) // gateway_input.go
+	}
+	if line, err = g.retryOf(ctx, c, line); err != nil { // gateway_input.go
+		return nil, err
+	}
 	c.reply = make(chan []byte, 1)
-	g.calls.add(c)
-	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
 	defer c.dl.Stop()
+	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
+send:
+	g.calls.add(c)
 	end, _, err := sess.WriteCall(c.n, line)
 	if err != nil {
 		g.calls.take(c.n)
@@ -278,11 +301,23 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	c.stdinEnd.Store(end)
 	select {
 	case reply := <-c.reply:
-		return replyResult(sess.RedactJSON(reply))
+		if next, err := g.nextRound(ctx, c, line, reply); err != nil || next != nil { // gateway_input.go
+			var relay *relayed
+			if errors.As(err, &relay) {
+				return &rawResult{raw: relay.result}, nil
+			}
+			if err != nil {
+				return nil, inputRPCError(sess, err)
+			}
+			line = next
+			c.dl.Restart(g.timeout(), func() { expired.Store(true); cancel() })
+			goto send
+		}
+		return finalResult(sess, reply)
 	case <-ctx.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok { // the reply won the race
-				return replyResult(sess.RedactJSON(reply))
+				return finalResult(sess, reply)
 			}
 		}
 		reason := "cancelled by the client"
@@ -300,7 +335,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	case <-sess.Done():
 		if g.calls.take(c.n) == nil {
 			if reply, ok := <-c.reply; ok {
-				return replyResult(sess.RedactJSON(reply))
+				return finalResult(sess, reply)
 			}
 		}
 		return nil, diedError(server, sess)
@@ -448,13 +483,17 @@ func (g *Gateway) rawReply(s *downstream.Session, n uint64, line []byte, p *wire
 		c.reply <- bytes.Clone(line)
 		return ""
 	}
+	if c.sent != nil && p.Result.OK() && isInputRequired(p.Result.Of(line)) {
+		go g.fastInput(c, bytes.Clone(line)) // gateway_input.go
+		return ""
+	}
 	if c.task {
 		g.taskCreated(c, line, p) // before the assistant can ask for it
 	}
 	if c.newWire && c.hw != nil && p.Err.OK() {
 		c.hw.status = errorStatus(line, p) // gateway_wire26.go
 	}
-	c.finish(c.sess.RedactJSON(wire.Splice(line, c.replyEdits(line, p)...)))
+	c.finish(c.sess.RedactJSON(upReply(c, line, p))) // gateway_input.go
 	g.recordReply(c, line, p)
 	return ""
 }

@@ -661,5 +661,5 @@ func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequ
 			return res, nil
 		}
 	}
-	return v.g.forward(ctx, up, r.server, r.tool, args, req.Params.Meta)
+	return v.g.forward(withRetry(ctx, req.Params), up, r.server, r.tool, args, req.Params.Meta) // gateway_input.go
 }

@@ -377,16 +377,21 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	params := p.Params.Of(line)
 	r := up.v.routes.Load().tools[name]
 	// One pass over the params for both keys: arguments may be large.
-	var metaSp, taskSp wire.Span
+	var metaSp, taskSp, stateSp wire.Span
 	wire.ScanObject(params, func(k []byte, v wire.Span) bool {
 		switch {
 		case !metaSp.OK() && wire.KeyIs(k, "_meta"):
 			metaSp = v
 		case !taskSp.OK() && wire.KeyIs(k, "task"):
 			taskSp = v
+		case !stateSp.OK() && (wire.KeyIs(k, "requestState") || wire.KeyIs(k, "inputResponses")):
+			stateSp = v
 		}
 		return true
 	})
+	if stateSp.OK() {
+		return false // the retry of a relayed input_required: forward opens its sealed state (gateway_input_relay.go)
+	}
 	task := taskSp.OK() && !taskSp.Is(params, "null")
 	if task && up.ss == nil {
 		return false // a task needs the SDK's session (gateway_tasks.go)
@@ -427,6 +432,9 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if hw != nil && tokSp.OK() && !task { // progress needs a stream; a task's call answers at once
 		return false
 	}
+	if r.sess.WireMeta() != nil && rm.wireKeys() && !isNew {
+		return false // an old call with new-wire keys: forward gives it the revision's _meta (gateway_input.go)
+	}
 	g := up.g
 	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.tool, sess: r.sess, upID: bytes.Clone(p.ID.Of(line)), hw: hw, started: time.Now(),
 		task: task, newWire: isNew}
@@ -435,6 +443,9 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	edits = append(edits, wire.Edit{Start: p.ID.Start, End: p.ID.End, Repl: gwID}, wire.Edit{Start: nameSp.Start + p.Params.Start, End: nameSp.End + p.Params.Start, Repl: r.toolJSON})
 	if tokSp.OK() {
 		c.upToken = bytes.Clone(tokSp.Of(line))
+	}
+	if isNew && r.sess.NewWire() {
+		c.upCaps = bytes.Clone(rm.clientCaps.Of(mb)) // what may be relayed to it (gateway_input.go)
 	}
 	switch {
 	case rm.wireKeys(): // the assistant's _meta is not the server's
@@ -447,8 +458,14 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	case tokSp.OK():
 		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}
+	if m := r.sess.WireMeta(); m != nil && !rm.wireKeys() { // a new-wire server (gateway_input.go)
+		edits = append(edits, wireMetaEdits(line, p.Params, metaSp, m)...)
+	}
 	sortEdits(edits)
 	out := wire.Splice(line, edits...)
+	if r.sess.NewWire() && !task {
+		c.sent = out // for its input_required rounds
+	}
 	if r.approve {
 		up.answering.Add(1)
 		go up.approveThenSend(c, out, r, bytes.Clone(wire.Field(params, "arguments").Of(params)), metaOf(params))
@@ -535,6 +552,9 @@ func (up *upstream) fastCancel(line []byte, p *wire.Peek) bool {
 	}
 	if up.g.calls.take(c.n) != nil {
 		c.dl.Stop()
+		if c.stop != nil { // its questions wait (gateway_input.go)
+			c.stop()
+		}
 		reason := "cancelled by the client"
 		if r := wire.Field(params, "reason"); r.OK() {
 			if s, ok := wire.RawString(r.Of(params)); ok && s != "" {

@@ -25,6 +25,20 @@ func (d *Deadline) Start(dur time.Duration, fire func()) {
 	d.t = time.AfterFunc(dur, fire)
 }
 
+// Restart arms a deadline that was stopped again, with no pause in
+// effect: the next round of a call that asked for input (the gateway's
+// input loop).
+func (d *Deadline) Restart(dur time.Duration, fire func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.t != nil {
+		d.t.Stop()
+	}
+	d.stopped, d.paused = false, 0
+	d.left, d.since = dur, time.Now()
+	d.t = time.AfterFunc(dur, fire)
+}
+
 // Stop disarms the deadline for good.
 func (d *Deadline) Stop() {
 	d.mu.Lock()

@@ -5,18 +5,34 @@
 //
 // It starts downstream stdio servers in their own process groups, covers the
 // SDK's known gaps in one place (non-JSON stdout lines, non-standard
-// notification methods, process-group kill, protocol pinning), and runs the per-instance watchdog that kills every server's process group
-// when mcptray itself dies.
+// notification methods, process-group kill, the choice between
+// initialize and the server/discover probe), and runs the per-instance
+// watchdog that kills every server's process group when mcptray itself
+// dies.
 //
 // # Sessions
 //
 // Start launches one stdio server (Setpgid, and on Linux Pdeathsig=SIGKILL),
 // connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
 // line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
-// UTF-8, tools with a key twice, stray replies) pinned to protocol
-// 2025-11-25, and lists every page of tools. StartHTTP does the same for a
+// UTF-8, tools with a key twice, stray replies) with initialize on
+// 2025-11-25; a server that refuses initialize (one on 2026-07-28 only) is
+// started once more with the server/discover probe (probe.go), and the
+// session speaks 2026-07-28 (NewWire; every request carries the revision's
+// _meta, WireMeta, the log level included). StdioSpec.DiscoverFirst turns
+// the order around. What a server took is remembered in StdioSpec.Probes
+// (a ProbeMemory: hashes of command lines, never the values), and its next
+// start goes straight to it. Why initialize first: go-sdk (v1.7 on)
+// serves both revisions, a connection probed with server/discover stays on
+// 2026-07-28 (it refuses a later initialize), and on that revision a
+// server's tool can no longer send elicitation/create or sampling during
+// a call, which the servers written for 2025-11-25 do (go-sdk's own
+// conformance everything-server among them). Start lists every page of
+// tools. StartHTTP does the same for a
 // remote streamable-HTTP server (http_checks.go: checkTap holds its
-// responses to the same checks of requests and tools with a key twice). Each Session owns its goroutines: a stdout
+// responses to the same checks of requests and tools with a key twice),
+// server/discover first: a request over HTTP leaves no state behind, and
+// go-sdk serves 2026-07-28 over HTTP only where it keeps no session. Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
 // stops whatever is left of its group, and a monitor that ends the session.
 // All of them end once the process group is gone. Close escalates (close
@@ -110,6 +126,13 @@
 //     session's secrets out of what passes (wire.Secrets does the work);
 //     PauseStartup stops the startup deadline while the server waits on
 //     the person.
+//   - The revision a session speaks (probe.go): ProtocolVersion, NewWire,
+//     WireMeta (the _meta members each raw request to a 2026-07-28 stdio
+//     server carries); StdioSpec.DiscoverFirst and StdioSpec.Probes
+//     (ProbeMemory, by Fingerprint). An HTTP session answers the
+//     input_required rounds of prompts/get and resources/read itself,
+//     through its Router (input.go, MaxInputRounds), and leaves a
+//     tools/call's to its caller (the gateway's input loop).
 //   - Router is what the gateway implements for each server: Attach gives
 //     it to a session (before the stdout tap, so the tap never sees a
 //     half-attached session); StdioSpec.Router and HTTPSpec.Router give one

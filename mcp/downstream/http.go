@@ -37,13 +37,15 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
 	}
+	s.logLevel = levelOf(spec.LogLevel)
 	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client}
-	cs, err := s.newClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
 		s.endLife()
 		return nil, httpStartError(ctx, spec.URL, "initialize", budget, err)
 	}
 	s.cs = cs
+	s.newWire = s.ProtocolVersion() >= NewWireVersion
 	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
 	s.rawReady.Store(true)
 	go s.monitorHTTP()

@@ -23,9 +23,8 @@ type Tool = sdk.Tool
 // CallToolResult is a tools/call result as the server sent it.
 type CallToolResult = sdk.CallToolResult
 
-// ProtocolVersion is the version downstream sessions are pinned to. Newer
-// versions start with a server/discover probe that has no timeout and
-// upsets some older servers.
+// ProtocolVersion is the version of initialize, for servers that do not
+// take the server/discover probe (ProbeVersion, probe.go).
 const ProtocolVersion = "2025-11-25"
 
 // InstanceEnv is the environment variable carrying the mcptray instance id
@@ -82,6 +81,16 @@ type StdioSpec struct {
 	// Secrets are redacted from everything the server says, from its
 	// first line on (the password inputs its environment may hold).
 	Secrets []string
+
+	// DiscoverFirst starts the server with the server/discover probe
+	// (ProbeVersion), and initialize where it does not take it; by
+	// default initialize comes first, and the probe only where the
+	// server refuses initialize (see Start).
+	DiscoverFirst bool
+
+	// Probes, when set, remembers the servers that did not take the
+	// first request, and which one they took (ProbeMemory).
+	Probes *ProbeMemory
 
 	// NotReadingAfter is how long the server may leave what is sent to
 	// it unread before it counts as not reading its input (its calls
@@ -177,6 +186,11 @@ type Session struct {
 	// secrets are the values to redact from what the server says (see
 	// session_redact.go, wire.Secrets); nil: none.
 	secrets atomic.Pointer[wire.Secrets]
+	// wireMeta is what each request to a new-wire stdio server carries
+	// in its _meta (probe.go); nil for older servers and HTTP. Written
+	// before Start returns.
+	wireMeta *WireMeta
+	newWire  bool // the session speaks NewWireVersion; written before Start returns
 	// logLevel is the level asked for at startup ("info" unless the spec
 	// said otherwise; "off" for none). Written before Start returns.
 	logLevel string
@@ -218,7 +232,29 @@ var ErrNoAssistant = &jsonrpc.Error{Code: -1, Message: "sampling is not availabl
 // also while the server starts (session_startup.go). Without a Router,
 // sampling fails and elicitation is cancelled. mcptray serves no roots.
 func (s *Session) newClient() *sdk.Client {
+	c := s.newSDKClient(false)
+	c.AddSendingMiddleware(s.logLevelMeta)
+	return c
+}
+
+// newHTTPClient is newClient for an HTTP server: the SDK does not answer
+// a tools/call's input_required itself, which the gateway does
+// (mcp/gateway_input.go: it may relay the round to its assistant);
+// inputRounds answers those of prompts/get and resources/read.
+func (s *Session) newHTTPClient() *sdk.Client {
+	c := s.newSDKClient(true)
+	c.AddSendingMiddleware(s.inputRounds)
+	c.AddSendingMiddleware(s.logLevelMeta)
+	return c
+}
+
+func (s *Session) newSDKClient(noRounds bool) *sdk.Client {
+	var rounds *sdk.MultiRoundTripOptions
+	if noRounds {
+		rounds = &sdk.MultiRoundTripOptions{Disabled: true}
+	}
 	return sdk.NewClient(&sdk.Implementation{Name: "mcptray", Version: Version()}, &sdk.ClientOptions{
+		MultiRoundTrip: rounds,
 		Capabilities: &sdk.ClientCapabilities{
 			Sampling: &sdk.SamplingCapabilities{},
 			Elicitation: &sdk.ElicitationCapabilities{
@@ -392,16 +428,24 @@ func logMessageLine(p *sdk.LoggingMessageParams) string {
 // afterConnect finishes startup once initialize succeeded: the log level,
 // then every page of tools/list.
 func (s *Session) afterConnect(ctx context.Context, level string) error {
-	if level == "" {
-		level = "info"
+	if s.logLevel == "" { // Start sets it before Connect: the SDK's goroutines read it since
+		s.logLevel = levelOf(level)
 	}
-	s.logLevel = level
-	if res := s.cs.InitializeResult(); level != "off" && res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+	level = s.logLevel
+	if res := s.cs.InitializeResult(); level != "off" && res != nil && res.ProtocolVersion < NewWireVersion && res.Capabilities != nil && res.Capabilities.Logging != nil {
 		// A server that declares logging but rejects the level still works.
 		_ = s.cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)})
 	}
 	_, err := s.ListTools(ctx)
 	return err
+}
+
+// levelOf is the log level a spec asks for: "info" when it says none.
+func levelOf(level string) string {
+	if level == "" {
+		return "info"
+	}
+	return level
 }
 
 // PID is the server process's id; 0 for HTTP.

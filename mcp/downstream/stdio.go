@@ -19,14 +19,62 @@ import (
 const drainWait = time.Second
 
 // Start launches a stdio server in its own process group, connects the SDK
-// client pinned to ProtocolVersion, and runs initialize and a full
-// tools/list. ctx bounds the whole startup, and so does spec.StartTimeout
+// client and runs a full tools/list. It asks initialize (ProtocolVersion)
+// first, and where the server refuses it (an error answer: a server on
+// 2026-07-28 only), starts it again with the server/discover probe
+// (ProbeVersion), which the session then speaks. spec.DiscoverFirst
+// turns the order around: the probe first, initialize where the server
+// does not take it (it exits on it, or leaves it unanswered). Whichever
+// worked is remembered in spec.Probes, and the next start goes straight
+// to it. ctx bounds the whole startup, and so does spec.StartTimeout
 // (paused while the server's elicitation waits in the inbox: see
 // session_startup.go). On any failure the process group
 // is killed before Start returns, and the error is one readable line such
 // as "exited with code 3 before initialize: panic: boom" or
 // "no answer to initialize within 2m0s".
 func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
+	if v := spec.Probes.version(spec); v != "" {
+		return start(ctx, spec, hooks, v)
+	}
+	first, other := ProtocolVersion, ProbeVersion
+	if spec.DiscoverFirst {
+		first, other = ProbeVersion, ProtocolVersion
+	}
+	s, err := start(ctx, spec, hooks, first)
+	var pf *probeFailure
+	if !errors.As(err, &pf) {
+		return s, err
+	}
+	spec.Probes.remember(spec, other)
+	if ctx.Err() != nil || pf.timedOut {
+		return nil, pf.err
+	}
+	hooks.log("stderr", fmt.Sprintf("the server did not take %s (%v); starting it again with %s", firstRequest(first), pf.err, firstRequest(other)))
+	return start(ctx, spec, hooks, other)
+}
+
+// firstRequest is the request a session on version starts with.
+func firstRequest(version string) string {
+	if version >= NewWireVersion {
+		return "server/discover"
+	}
+	return "initialize"
+}
+
+// probeFailure is start's error when the server did not take the first
+// request: it refused initialize, or never answered server/discover (it
+// ended, or the startup's deadline passed).
+type probeFailure struct {
+	err      error
+	timedOut bool
+}
+
+func (e *probeFailure) Error() string { return e.err.Error() }
+func (e *probeFailure) Unwrap() error { return e.err }
+
+// start is one Start: version is ProbeVersion (server/discover first, then
+// initialize as the SDK falls back) or ProtocolVersion (initialize only).
+func start(ctx context.Context, spec StdioSpec, hooks Hooks, version string) (*Session, error) {
 	begun := time.Now()
 	budget := startBudget(ctx, begun, spec.StartTimeout)
 	if err := ctx.Err(); err != nil {
@@ -69,11 +117,21 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 
-	cs, err := s.newClient().Connect(ctx, ConnTransport{s.conn}, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	s.logLevel = levelOf(spec.LogLevel)
+	pc := &probeConn{Connection: s.conn}
+	cs, err := s.newClient().Connect(ctx, ConnTransport{pc}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
+		if pc.refused() {
+			err := s.failStart(ctx, firstRequest(version), budget, err)
+			return nil, &probeFailure{err: err, timedOut: ctx.Err() != nil}
+		}
 		return nil, s.failStart(ctx, "initialize", budget, err)
 	}
 	s.cs = cs
+	if m := pc.meta.Load(); m != nil && s.ProtocolVersion() >= NewWireVersion {
+		s.wireMeta = newWireMeta(*m)
+		s.newWire = s.wireMeta != nil
+	}
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		return nil, s.failStart(ctx, "tools/list", budget, err)
 	}

@@ -86,7 +86,7 @@ func runAsker(mode string) (code int, ok bool) {
 	case "leaker":
 		return runLeaker(), true
 	case "asker-mrtr":
-		if err := newMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
+		if err := NewMRTRServer().Run(context.Background(), stdioserver.Transport()); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
 			return 1, true
 		}
@@ -412,9 +412,11 @@ func record(tool string, res json.RawMessage) {
 	f.Close()
 }
 
-// newMRTRServer is mode asker-mrtr: its tool secret_op needs a passphrase
-// and asks for it the 2026-07-28 way, with an input_required result.
-func newMRTRServer() *sdk.Server {
+// NewMRTRServer is mode asker-mrtr (in-process: behind an HTTP handler):
+// its tool secret_op needs a passphrase and asks for it the 2026-07-28
+// way, with an input_required result; name_op asks a name so, with a
+// requestState it checks on the retry.
+func NewMRTRServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "fake-asker-mrtr", Version: "1.0.0"}, nil)
 	s.AddTool(&sdk.Tool{Name: "secret_op", Description: "Needs a passphrase (input_required).", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -433,6 +435,21 @@ func newMRTRServer() *sdk.Server {
 				RequestedSchema: map[string]any{"type": "object",
 					"properties": map[string]any{"passphrase": map[string]any{"type": "string", "writeOnly": true}},
 					"required":   []any{"passphrase"}},
+			}}}, nil
+		})
+	// name_op asks a name, no secret, with a requestState it checks.
+	s.AddTool(&sdk.Tool{Name: "name_op", Description: "Asks a name (input_required).", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			if resp, ok := req.Params.InputResponses["name"].(*sdk.ElicitResult); ok {
+				if req.Params.RequestState != "name-state" {
+					return errorText("requestState " + strconv.Quote(req.Params.RequestState) + ", want \"name-state\""), nil
+				}
+				v, _ := resp.Content["name"].(string)
+				return text("action " + resp.Action + ", name " + v), nil
+			}
+			return &sdk.CallToolResult{RequestState: "name-state", InputRequests: sdk.InputRequestMap{"name": &sdk.ElicitParams{
+				Message:         "Your name?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
 			}}}, nil
 		})
 	return s

@@ -165,6 +165,9 @@ func run(mode string) int {
 	if code, ok := runAsker(mode); ok {
 		return code
 	}
+	if code, ok := runNewWire(mode); ok { // newwire.go
+		return code
+	}
 	switch mode {
 	case "relay":
 		return runRelay()

@@ -17,9 +17,10 @@ type rawMessage struct {
 // serveRaw is the loop of the stdio servers written by hand, not with the
 // SDK (modes hostile and laggard), so that they can send what the SDK
 // never would. It reads JSON-RPC lines from stdin (up to 16 MiB) until
-// EOF and skips notifications and what it cannot read. It answers
-// initialize itself (as server name, with capabilities caps, in the
-// client's protocol version), then gives every other request to handle,
+// EOF and skips notifications and what it cannot read. It gives every
+// request to handle first; one handle does not take, initialize, it
+// answers itself (as server name, with capabilities caps, in the client's
+// protocol version); every other request goes to handle,
 // with the line it came in; a request handle does not take gets an empty
 // result (ping, logging/setLevel) or "method not found". write sends a
 // line.
@@ -33,6 +34,7 @@ func serveRaw(write func(string), name, caps string, handle func(msg rawMessage,
 		}
 		id := string(msg.ID)
 		switch {
+		case handle(msg, in.Bytes()):
 		case msg.Method == "initialize":
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`
@@ -40,7 +42,6 @@ func serveRaw(write func(string), name, caps string, handle func(msg rawMessage,
 			json.Unmarshal(msg.Params, &p)
 			write(`{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":` + strconv.Quote(p.ProtocolVersion) +
 				`,"capabilities":` + caps + `,"serverInfo":{"name":` + strconv.Quote(name) + `,"version":"1.0.0"}}}`)
-		case handle(msg, in.Bytes()):
 		case msg.Method == "ping", msg.Method == "logging/setLevel":
 			write(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
 		default:

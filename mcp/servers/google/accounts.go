@@ -73,6 +73,8 @@ type Accounts struct {
 
 	mu      sync.Mutex               // guards sources and the file's read-modify-write
 	sources map[string]*accountToken // email → its access tokens (RAM only)
+
+	pending pendingSignIns // sign-ins waiting for a call's retry (signin_rounds.go)
 }
 
 // New returns the accounts kept in opts.Path and opts.Store.

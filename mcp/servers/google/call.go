@@ -48,7 +48,7 @@ func (c *Caller[S]) Call(ctx context.Context, req *sdk.CallToolRequest, email *s
 		if req != nil {
 			ss = req.Session
 		}
-		if serr := c.SignIn(ctx, ss, sn.Email, sn); serr != nil {
+		if serr := c.SignIn(WithCallRequest(ctx, req), ss, sn.Email, sn); serr != nil {
 			return fmt.Errorf("%v; signing in did not complete: %w", sn, serr)
 		}
 		if *email == "" {

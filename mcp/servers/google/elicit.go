@@ -29,14 +29,11 @@ const multiRoundTripVersion = "2026-07-28"
 // the loopback sign-in, sends elicitation/create (mode url, marked with
 // InboxMeta), waits for the browser to come back, sends
 // notifications/elicitation/complete, and returns the account signed in,
-// so that the tool call can proceed. gcal and gmail share it.
+// so that the tool call can proceed. gcal and gmail share it. A client
+// on 2026-07-28 is asked by an input_required result instead, and the
+// retry of the call (ctx carries it: WithCallRequest) goes on
+// (signin_rounds.go).
 func SignInByElicitation(ctx context.Context, ss *sdk.ServerSession, a *Accounts, email, why string) (*Added, error) {
-	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= multiRoundTripVersion {
-		// Such a client wants the request as an input-required result and
-		// retries the call; the loopback sign-in spans one call only.
-		return nil, errors.New("this client's protocol version (" + ip.ProtocolVersion +
-			") cannot be asked to sign in to Google during a call; sign in with `mcptray auth google add` (mcptray's gateway, on 2025-11-25, can be asked)")
-	}
 	services := DefaultServices
 	if email != "" {
 		acc, err := a.Get(email)
@@ -47,11 +44,6 @@ func SignInByElicitation(ctx context.Context, ss *sdk.ServerSession, a *Accounts
 			services = acc.Scopes
 		}
 	}
-	s, err := a.StartSignIn(services, email)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
 	msg := "Sign in to Google"
 	if email != "" {
 		msg = "Sign in to Google again for " + email
@@ -59,6 +51,25 @@ func SignInByElicitation(ctx context.Context, ss *sdk.ServerSession, a *Accounts
 	if why != "" {
 		msg += ": " + why
 	}
+	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= multiRoundTripVersion {
+		// Such a client wants the request as an input-required result and
+		// retries the call (signin_rounds.go): the call must be known.
+		req := callRequest(ctx)
+		if req == nil || req.Params == nil {
+			return nil, errors.New("this client's protocol version (" + ip.ProtocolVersion +
+				") cannot be asked to sign in to Google outside a tool call; sign in with `mcptray auth google add`")
+		}
+		added, err := signInRounds(ctx, req, a, email, msg, services)
+		if err != nil {
+			return nil, err
+		}
+		return checkSignedIn(added, email)
+	}
+	s, err := a.StartSignIn(services, email)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
 	id := "google-sign-in-" + randomID()
 	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
 		Meta:          sdk.Meta{InboxMeta: true},
@@ -88,6 +99,12 @@ func SignInByElicitation(ctx context.Context, ss *sdk.ServerSession, a *Accounts
 	if err != nil {
 		return nil, err
 	}
+	return checkSignedIn(added, email)
+}
+
+// checkSignedIn says when the person signed in to another account than
+// email ("" for any).
+func checkSignedIn(added *Added, email string) (*Added, error) {
 	if email != "" && !strings.EqualFold(added.Account.Email, email) {
 		return added, fmt.Errorf("you signed in as %s, but %s is the account that needs signing in (%s is added now too)",
 			added.Account.Email, email, added.Account.Email)

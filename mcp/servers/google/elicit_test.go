@@ -55,12 +55,20 @@ type whoOut struct {
 // with ib as its inbox.
 func connect(t *testing.T, e *env, ib *inbox) *sdk.ClientSession {
 	t.Helper()
+	// mcptray's gateway speaks 2025-11-25 to gcal and gmail, which serve
+	// no newer version (gcal's retry model: TestSignInRetryModel).
+	return connectVersion(t, e, ib, "2025-11-25")
+}
+
+// connectVersion is connect with the client on version.
+func connectVersion(t *testing.T, e *env, ib *inbox, version string) *sdk.ClientSession {
+	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
-	sdk.AddTool(srv, &sdk.Tool{Name: "who"}, func(ctx context.Context, req *sdk.CallToolRequest, in whoIn) (*sdk.CallToolResult, whoOut, error) {
+	sdk.AddTool(srv, &sdk.Tool{Name: "who"}, google.WithInput(func(ctx context.Context, req *sdk.CallToolRequest, in whoIn) (*sdk.CallToolResult, whoOut, error) {
 		hc, err := e.acc.Client(ctx, in.Account)
 		var sn *google.SignInNeededError
 		if errors.As(err, &sn) {
-			added, serr := google.SignInByElicitation(ctx, req.Session, e.acc, sn.Email, sn.Reason)
+			added, serr := google.SignInByElicitation(google.WithCallRequest(ctx, req), req.Session, e.acc, sn.Email, sn.Reason)
 			if serr != nil {
 				return nil, whoOut{}, serr
 			}
@@ -79,7 +87,7 @@ func connect(t *testing.T, e *env, ib *inbox) *sdk.ClientSession {
 		}
 		emails, _ := e.acc.Emails()
 		return nil, whoOut{Email: strings.Join(emails, ",")}, nil
-	})
+	}))
 	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -92,8 +100,7 @@ func connect(t *testing.T, e *env, ib *inbox) *sdk.ClientSession {
 		ElicitationCompleteHandler: ib.complete,
 		Capabilities:               &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{URL: &sdk.URLElicitationCapabilities{}}},
 	})
-	// mcptray's gateway pins its downstream sessions to 2025-11-25.
-	cs, err := client.Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := client.Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,11 +232,54 @@ func waitComplete(t *testing.T, ib *inbox, n int) {
 	}
 }
 
-// A client on 2026-07-28 (which wants input-required results instead of
-// elicitation/create during a call) is told to sign in on the command line.
-func TestSignInNewProtocol(t *testing.T) {
+// A client on 2026-07-28 takes no request during a call: the sign-in is
+// asked in an input_required result (a URL elicitation for the inbox),
+// and the call's retry, whose requestState names the sign-in, waits for
+// the browser and goes on. No elicitation/complete is sent. Outside a
+// tool call such a client cannot be asked.
+func TestSignInRetryModel(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	ib := &inbox{action: "accept", browser: e.browser}
+	cs := connectVersion(t, e, ib, "2026-07-28")
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("session on %s", v)
+	}
+	text, isErr := call(t, cs, nil)
+	if isErr || !strings.Contains(text, `"email":"ada@example.com"`) {
+		t.Fatalf("first call: %v %s", isErr, text)
+	}
+	if page := e.browser.page(t); !strings.Contains(page, "You can close this tab") {
+		t.Errorf("page: %s", page)
+	}
+	ib.mu.Lock()
+	if len(ib.requests) != 1 {
+		t.Fatalf("requests: %d", len(ib.requests))
+	}
+	r := ib.requests[0]
+	if r.Mode != "url" || r.Message != "Sign in to Google: no Google account has been added yet" ||
+		!strings.HasPrefix(r.URL, e.fake.URL+googletest.AuthPath+"?") || r.Meta[google.InboxMeta] != true {
+		t.Errorf("request: %+v", r)
+	}
+	if len(ib.completed) != 0 {
+		t.Errorf("elicitation/complete sent: %v", ib.completed)
+	}
+	ib.mu.Unlock()
+
+	// Declined: the retry fails, saying so.
+	e.fake.FailRefresh("ada@example.com", "Bad Request")
+	e.acc = e.accounts()
+	cs = connectVersion(t, e, ib, "2026-07-28")
+	ib.mu.Lock()
+	ib.action = "decline"
+	ib.mu.Unlock()
+	text, isErr = call(t, cs, map[string]any{"account": "ada@example.com"})
+	if !isErr || !strings.Contains(text, "the Google sign-in was declined") {
+		t.Errorf("declined: %v %s", isErr, text)
+	}
+
+	// Outside a tool call (no request in ctx): told to sign in on the
+	// command line.
 	srv := sdk.NewServer(&sdk.Implementation{Name: "g", Version: "1"}, nil)
 	var got error
 	sdk.AddTool(srv, &sdk.Tool{Name: "who"}, func(ctx context.Context, req *sdk.CallToolRequest, in whoIn) (*sdk.CallToolResult, whoOut, error) {
@@ -242,20 +292,13 @@ func TestSignInNewProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	ib := &inbox{action: "accept", browser: e.browser}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, &sdk.ClientOptions{
-		ElicitationHandler: ib.elicit,
-		Capabilities:       &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{URL: &sdk.URLElicitationCapabilities{}}},
-	}).Connect(context.Background(), ct, &sdk.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	cs2, err := sdk.NewClient(&sdk.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, &sdk.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	call(t, cs, nil)
-	if got == nil || !strings.Contains(got.Error(), "(2026-07-28) cannot be asked to sign in to Google during a call; sign in with `mcptray auth google add`") {
+	defer cs2.Close()
+	call(t, cs2, nil)
+	if got == nil || !strings.Contains(got.Error(), "(2026-07-28) cannot be asked to sign in to Google outside a tool call; sign in with `mcptray auth google add`") {
 		t.Errorf("%v", got)
-	}
-	if len(ib.requests) != 0 {
-		t.Errorf("%d requests sent", len(ib.requests))
 	}
 }

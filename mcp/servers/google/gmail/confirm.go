@@ -25,6 +25,14 @@ var errNoConfirm = errors.New("sending needs the person's yes through mcptray, a
 // client is not asked.
 const multiRoundTripVersion = "2026-07-28"
 
+// sessionVersions are the protocol versions gmail serves: not 2026-07-28,
+// whose clients take no elicitation during a call and would be asked the
+// send confirmation in an input_required result, which the client's
+// side could answer itself (see multiRoundTripVersion). A client that
+// probes with server/discover (mcptray's, since issue 32) falls back to
+// initialize on 2025-11-25, where mcptray's inbox asks the person.
+var sessionVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
 // confirmation is what the person sees before a message goes out.
 type confirmation struct {
 	From, To, Cc, Bcc, Subject string

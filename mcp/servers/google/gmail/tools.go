@@ -62,7 +62,7 @@ func (s *Server) MCPServer() *sdk.Server {
 		version = "dev"
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "mcptray-gmail", Title: "mcptray Gmail", Version: version},
-		&sdk.ServerOptions{Instructions: instructions})
+		&sdk.ServerOptions{Instructions: instructions, SupportedProtocolVersions: sessionVersions})
 	addTool(srv, &sdk.Tool{
 		Name:        "search",
 		Description: `Search mail with Gmail query syntax (from:ada is:unread newer_than:7d has:attachment label:x), newest first; more with page_token.`,

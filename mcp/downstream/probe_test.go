@@ -1,0 +1,135 @@
+package downstream
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcp/mcptest"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestProbeVersions starts servers of every kind, in either order of
+// the first request, and checks the version each session speaks, what is
+// remembered, and that a call works (the new-wire server refuses a call
+// without the revision's _meta).
+func TestProbeVersions(t *testing.T) {
+	for _, tc := range []struct {
+		mode          string
+		discoverFirst bool
+		want          string
+		remembered    string // what the memory holds after the start
+	}{
+		// initialize first (the default)
+		{"echo", false, ProtocolVersion, ""},                // go-sdk v1.8's own server serves both: initialize
+		{"old-wire", false, ProtocolVersion, ""},            // 2025-11-25 only
+		{"new-wire", false, NewWireVersion, NewWireVersion}, // refuses initialize: started again with the probe
+		{"old-strict", false, ProtocolVersion, ""},          // never sees the probe
+		// server/discover first (StdioSpec.DiscoverFirst)
+		{"echo", true, NewWireVersion, ""},                     // answers it
+		{"new-wire", true, NewWireVersion, ""},                 // answers it
+		{"old-wire", true, ProtocolVersion, ""},                // answers -32601: the SDK falls back to initialize
+		{"old-strict", true, ProtocolVersion, ProtocolVersion}, // exits on it: started again with initialize
+	} {
+		name := tc.mode
+		if tc.discoverFirst {
+			name += "/discover-first"
+		}
+		t.Run(name, func(t *testing.T) {
+			mem := NewProbeMemory()
+			spec, marker := fakeSpec(tc.mode, func(s *StdioSpec) { s.Probes, s.DiscoverFirst = mem, tc.discoverFirst })
+			f := mcptest.StartFake(t, tc.mode, marker, func(ctx context.Context) (*Session, error) { return Start(ctx, spec, Hooks{}) })
+			if got := f.ProtocolVersion(); got != tc.want {
+				t.Errorf("version %q, want %q", got, tc.want)
+			}
+			if f.NewWire() != (tc.want == NewWireVersion) {
+				t.Errorf("NewWire() = %v", f.NewWire())
+			}
+			res, err := f.CallTool(context.Background(), "echo", map[string]any{"message": "hi"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if txt := res.Content[0].(*sdk.TextContent).Text; txt != "hi" {
+				t.Errorf("echo answered %q", txt)
+			}
+			if got := mem.version(spec); got != tc.remembered {
+				t.Errorf("remembered %q, want %q", got, tc.remembered)
+			}
+		})
+	}
+}
+
+// TestProbeRestartsOnce: a server that refuses the first request of its
+// start is started again with the other one, said so in its log, and
+// remembered, so that its next start goes straight to what it took.
+func TestProbeRestartsOnce(t *testing.T) {
+	for _, tc := range []struct {
+		mode          string
+		discoverFirst bool
+		refused, took string
+	}{
+		{"new-wire", false, "initialize", "server/discover"},
+		{"old-strict", true, "server/discover", "initialize"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			mem := NewProbeMemory()
+			spec, marker := fakeSpec(tc.mode, func(s *StdioSpec) { s.Probes, s.DiscoverFirst = mem, tc.discoverFirst })
+			first, second := &mcptest.Log{}, &mcptest.Log{}
+			s1, err := Start(context.Background(), spec, Hooks{Log: first.Add})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s1.Close()
+			if want := "the server did not take " + tc.refused; !strings.Contains(first.String(), want) ||
+				!strings.Contains(first.String(), "starting it again with "+tc.took) {
+				t.Errorf("the log does not say why it started again:\n%s", first)
+			}
+			g := mcptest.StartFake(t, tc.mode, marker, func(ctx context.Context) (*Session, error) { return Start(ctx, spec, Hooks{Log: second.Add}) })
+			if strings.Contains(second.String(), "did not take") {
+				t.Errorf("the second start tried %s again:\n%s", tc.refused, second)
+			}
+			if got := firstRequest(g.ProtocolVersion()); got != tc.took {
+				t.Errorf("the second start speaks %s", g.ProtocolVersion())
+			}
+		})
+	}
+}
+
+// TestProbeSilentIsRemembered: a server that never answers the probe
+// fails its start at the deadline, and the next start goes straight to
+// initialize.
+func TestProbeSilentIsRemembered(t *testing.T) {
+	mem := NewProbeMemory()
+	spec, _ := fakeSpec("silent", func(s *StdioSpec) { s.Probes, s.DiscoverFirst = mem, true })
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if _, err := Start(ctx, spec, Hooks{}); err == nil || !strings.Contains(err.Error(), "no answer to server/discover") {
+		t.Fatalf("Start: %v", err)
+	}
+	if got := mem.version(spec); got != ProtocolVersion {
+		t.Errorf("remembered %q", got)
+	}
+}
+
+// TestFingerprintHoldsNoSecret: the memory keeps hashes; two command
+// lines that differ in one environment value are told apart.
+func TestFingerprintHoldsNoSecret(t *testing.T) {
+	a := StdioSpec{Command: "srv", Args: []string{"x"}, Env: []string{"TOKEN=s3cret-value"}}
+	b := a
+	b.Env = []string{"TOKEN=other"}
+	if Fingerprint(a) == Fingerprint(b) {
+		t.Error("different environments hash alike")
+	}
+	c := StdioSpec{Command: "srv", Args: []string{"x", ""}, Env: a.Env}
+	if Fingerprint(a) == Fingerprint(c) {
+		t.Error("an extra empty argument hashes alike")
+	}
+	mem := NewProbeMemory()
+	mem.remember(a, NewWireVersion)
+	for fp := range mem.m {
+		if strings.Contains(string(fp[:]), "s3cret") {
+			t.Error("the memory holds the value")
+		}
+	}
+}
