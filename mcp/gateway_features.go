@@ -74,6 +74,9 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 		}
 		p := *req.Params
 		p.Name = name
+		if res, ok, err := g.promptParked(ctx, server, sess, req, &p); ok { // gateway_park_prompt.go
+			return res, err
+		}
 		ctx, stop := sess.CallContext(ctx)
 		defer stop()
 		res, err := sess.Client().GetPrompt(ctx, &p)

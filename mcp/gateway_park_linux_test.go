@@ -223,3 +223,24 @@ func TestParkAbandoned(t *testing.T) {
 		t.Errorf("sample_op without sampling: %v", res)
 	}
 }
+
+// TestParkPrompt: prompts/get parks as tools/call does.
+func TestParkPrompt(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "v", "asker-mrtr")
+	var asked atomic.Int32
+	base := httpGateway(t, g, "tok").URL
+	c := connectHTTPWire(t, base+"/mcp/v", "tok", parkAssistant(&asked), protocol2026)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Deadline)
+	defer cancel()
+	res, err := c.GetPrompt(ctx, &sdk.GetPromptParams{Name: "name_prompt"})
+	if err != nil || len(res.Messages) != 1 || asked.Load() != 1 {
+		t.Fatalf("%v %v (asked %d)", res, err, asked.Load())
+	}
+	if got := res.Messages[0].Content.(*sdk.TextContent).Text; got != "Hello Ada" {
+		t.Errorf("prompt %q", got)
+	}
+	if n := c.cap.count(`"resultType":"input_required"`, `"requestState":"mcptray.1.`); n != 1 {
+		t.Errorf("%d input_required rounds, want 1", n)
+	}
+}

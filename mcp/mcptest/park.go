@@ -21,6 +21,8 @@ import (
 //	           client the SDK asks the first round as a request, and the
 //	           second goes out as the result (inputRequests and
 //	           requestState, no resultType)
+//
+// and the prompt name_prompt, which asks a name the same way as name_op.
 func addParkTools(s *sdk.Server) {
 	nameSchema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"}}
 	greeting := &sdk.CreateMessageParams{MaxTokens: 20, Messages: []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Say hello"}}}}
@@ -48,6 +50,14 @@ func addParkTools(s *sdk.Server) {
 				"greeting": greeting,
 				"roots":    &sdk.ListRootsParams{},
 			}}, nil
+		})
+	s.AddPrompt(&sdk.Prompt{Name: "name_prompt", Description: "Asks a name."},
+		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			if r, ok := req.Params.InputResponses["name"].(*sdk.ElicitResult); ok {
+				name, _ := r.Content["name"].(string)
+				return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Hello " + name}}}}, nil
+			}
+			return &sdk.GetPromptResult{InputRequests: sdk.InputRequestMap{"name": &sdk.ElicitParams{Message: "Your name?", RequestedSchema: nameSchema}}}, nil
 		})
 	s.AddTool(&sdk.Tool{Name: "sample_op", Description: "Asks for sampling.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
