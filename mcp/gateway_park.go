@@ -65,6 +65,7 @@ type park struct {
 	waiting bool     // relayed: the call is out of the table, no assistant request is attached
 	settle  *time.Timer
 	expiry  *time.Timer
+	ready   chan struct{} // closed once the round is out and c is free for the retry
 	rounds  int
 	seq     int
 }
@@ -204,7 +205,10 @@ func (g *Gateway) relayPark(p *park) {
 	p.relayed = qs
 	p.waiting = true
 	p.expiry = time.AfterFunc(g.parkLife(), func() { g.expirePark(p) })
+	ready := make(chan struct{})
+	p.ready = ready
 	g.parkMu.Unlock()
+	defer close(ready) // the retry may come as soon as the round is out: it waits for endParked to let go of c
 	c.dl.Stop()
 
 	out := make([]byte, 0, 256)
@@ -324,9 +328,9 @@ func (g *Gateway) expirePark(p *park) {
 // its last round, or an error the assistant reads.
 func (g *Gateway) resumeParked(n uint64, server, tool string) (*park, []*parkQ, error) {
 	g.parkMu.Lock()
-	defer g.parkMu.Unlock()
 	p := g.parks[n]
 	if p == nil || !p.waiting {
+		g.parkMu.Unlock()
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 			"server %q, tool %q: the call this requestState names has ended (it was resumed already, or cancelled after %s without a retry): call the tool again without it", server, tool, g.parkLife())}
 	}
@@ -334,6 +338,9 @@ func (g *Gateway) resumeParked(n uint64, server, tool string) (*park, []*parkQ, 
 	p.expiry.Stop()
 	qs := p.relayed
 	p.relayed = nil
+	ready := p.ready
+	g.parkMu.Unlock()
+	<-ready
 	return p, qs, nil
 }
 
