@@ -102,7 +102,7 @@ func (g *Gateway) parkLife() time.Duration {
 // is parked for, or nil when the question is answered as before. A call
 // already parked (waiting for its retry) takes a late question too.
 func (g *Gateway) parkFor(s *downstream.Session, method string, params []byte) *call {
-	if !s.Stdio() || s.NewWire() || g.elicitLocal.Load() {
+	if s.NewWire() || g.elicitLocal.Load() {
 		return nil
 	}
 	c := g.calls.latestFor(s)
@@ -317,7 +317,7 @@ func (g *Gateway) expirePark(p *park) {
 	c := p.c
 	g.log.Info("a parked call cancelled: the assistant did not come back", "server", c.server, "tool", c.tool, "after", g.parkLife())
 	declineAll(qs, "the assistant did not come back")
-	if c.prompt != nil { // the SDK's client made the request: it cancels it
+	if c.prompt != nil || c.http != nil { // the SDK's client made the request: it cancels it
 		c.stop()
 		return
 	}

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/testkit"
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -242,5 +246,43 @@ func TestParkPrompt(t *testing.T) {
 	}
 	if n := c.cap.count(`"resultType":"input_required"`, `"requestState":"mcptray.1.`); n != 1 {
 		t.Errorf("%d input_required rounds, want 1", n)
+	}
+}
+
+// TestParkHTTPServer: a remote server on 2025-11-25 (go-sdk's stateful
+// handler) parks as a stdio one does: its SDK client's call stays open.
+func TestParkHTTPServer(t *testing.T) {
+	server := mcptest.NewMRTRServer()
+	remote := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil))
+	t.Cleanup(remote.Close)
+	g, _ := newTestGateway(t, GatewayOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Deadline)
+	defer cancel()
+	sess, err := downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: "remote", URL: remote.URL, Router: g.Router("remote")}, downstream.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if sess.NewWire() {
+		t.Fatal("the remote session speaks 2026-07-28; the test wants an older one")
+	}
+	g.SetServer("remote", sess)
+	var asked atomic.Int32
+	c := connectStreamWire(t, g, UpstreamOptions{}, parkAssistant(&asked), protocol2026)
+	for _, tc := range []struct{ tool, want string }{
+		{"remote__name_op", "action accept, name Ada"},
+		{"remote__rounds_op", "Ada likes blue"},
+	} {
+		res, _, err := c.call(t, tc.tool, nil)
+		if err != nil || textOf(t, res) != tc.want {
+			t.Errorf("%s: %v %v", tc.tool, res, err)
+		}
+	}
+	if asked.Load() != 3 || c.cap.count(`"resultType":"input_required"`) != 3 {
+		t.Errorf("asked %d, %d rounds; want 3 and 3", asked.Load(), c.cap.count(`"resultType":"input_required"`))
+	}
+	plain := connectStreamWire(t, g, UpstreamOptions{}, nil, protocol2026)
+	if _, _, err := plain.call(t, "remote__sample_op", nil); err == nil || !strings.Contains(err.Error(), "needs the sampling capability") {
+		t.Errorf("sampling not declared: %v", err)
 	}
 }

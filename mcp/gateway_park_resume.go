@@ -50,6 +50,19 @@ func (g *Gateway) resumeCall(ctx context.Context, up *upstream, p *park, qs []*p
 	if r, ok := ctx.Value(retryKey{}).(retryIn); ok {
 		responses = r.responses
 	}
+	if c.http != nil { // an HTTP server's call: the SDK's client still waits for it
+		c.up, c.ctx, c.upID, c.upToken, c.hw = up, ctx, nil, nil, nil
+		c.round = make(chan parkRound, 1)
+		g.calls.add(c)
+		c.dl.Restart(g.timeout(), func() { c.expired.Store(true); c.stop() })
+		g.parkMu.Lock()
+		if len(p.pending) > 0 {
+			g.settleLocked(p)
+		}
+		g.parkMu.Unlock()
+		answerParked(qs, responses)
+		return g.waitHTTP(ctx, c)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c.up, c.ctx, c.upID, c.upToken, c.hw, c.token = up, ctx, nil, nil, nil, nil
@@ -143,6 +156,11 @@ func (g *Gateway) oldWireRound(c *call, reply []byte) *relayed {
 	if wire.Field(res, "resultType").OK() {
 		return nil
 	}
+	return g.relayOld(c, res)
+}
+
+// relayOld is oldWireRound for the result res itself.
+func (g *Gateway) relayOld(c *call, res []byte) *relayed {
 	var r struct {
 		InputRequests map[string]*inputQuestion `json:"inputRequests"`
 	}
@@ -201,7 +219,11 @@ func (g *Gateway) missingCapability(c *call, capName string) error {
 		if p != nil {
 			g.dropPark(p)
 		}
-		g.cancelDownstream(c.sess, c.n, "the assistant lacks a capability")
+		if c.http != nil || c.prompt != nil { // the SDK's client made the request: it cancels it
+			c.stop()
+		} else {
+			g.cancelDownstream(c.sess, c.n, "the assistant lacks a capability")
+		}
 		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{capName: map[string]any{}}})
 		g.endParked(c, nil, &jsonrpc.Error{Code: codeMissingCapability, Message: text, Data: data})
 	}
@@ -262,7 +284,7 @@ func (g *Gateway) sampleParked(ctx context.Context, s *downstream.Session, c *ca
 	}
 	pc := g.parkFor(s, "sampling/createMessage", b)
 	if pc == nil {
-		if c != nil && s.Stdio() && !s.NewWire() && !declares(c.upCaps, "sampling") {
+		if c != nil && (c.upID != nil || c.round != nil) && !s.NewWire() && !declares(c.upCaps, "sampling") {
 			return nil, true, g.missingCapability(c, "sampling")
 		}
 		return nil, false, nil
