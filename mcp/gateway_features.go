@@ -86,6 +86,9 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 
 func (g *Gateway) resourceHandler(server string) sdk.ResourceHandler {
 	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		if res, ok, err := g.readParked(ctx, server, req); ok { // gateway_park_prompt.go
+			return res, err
+		}
 		return g.readResource(ctx, server, req.Params)
 	}
 }
@@ -94,6 +97,9 @@ func (g *Gateway) templateHandler(v *view, uriTemplate string) sdk.ResourceHandl
 	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		for _, t := range v.routes.Load().templates {
 			if prefix, _, _ := strings.Cut(uriTemplate, "{"); t.prefix == prefix {
+				if res, ok, err := g.readParked(ctx, t.server, req); ok { // gateway_park_prompt.go
+					return res, err
+				}
 				return g.readResource(ctx, t.server, req.Params)
 			}
 		}

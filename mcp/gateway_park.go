@@ -317,7 +317,7 @@ func (g *Gateway) expirePark(p *park) {
 	c := p.c
 	g.log.Info("a parked call cancelled: the assistant did not come back", "server", c.server, "tool", c.tool, "after", g.parkLife())
 	declineAll(qs, "the assistant did not come back")
-	if c.prompt != nil || c.http != nil { // the SDK's client made the request: it cancels it
+	if c.sdkDone != nil || c.http != nil { // the SDK's client made the request: it cancels it
 		c.stop()
 		return
 	}

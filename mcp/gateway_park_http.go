@@ -45,7 +45,6 @@ func (g *Gateway) forwardHTTPParked(ctx context.Context, c *call, params *sdk.Ca
 // waitHTTP waits for a parked HTTP call's answer or its next round.
 func (g *Gateway) waitHTTP(ctx context.Context, c *call) (sdk.Result, error) {
 	done := func(a httpAnswer) (sdk.Result, error) {
-		g.calls.take(c.n)
 		c.dl.Stop()
 		g.dropParkOf(c)
 		defer c.stop()
@@ -79,17 +78,15 @@ func (g *Gateway) waitHTTP(ctx context.Context, c *call) (sdk.Result, error) {
 	}
 	select {
 	case a := <-c.http:
+		if g.calls.take(c.n) == nil { // a round, or a missing capability, took the call first: its answer comes
+			return (<-c.round).answer()
+		}
 		return done(a)
 	case r := <-c.round:
 		return r.answer()
 	case <-ctx.Done():
-		if g.calls.take(c.n) == nil {
-			select {
-			case a := <-c.http:
-				return done(a)
-			case r := <-c.round:
-				return r.answer()
-			}
+		if g.calls.take(c.n) == nil { // a round took it first: its answer comes
+			return (<-c.round).answer()
 		}
 		c.dl.Stop()
 		g.dropParkOf(c)

@@ -228,7 +228,8 @@ func TestParkAbandoned(t *testing.T) {
 	}
 }
 
-// TestParkPrompt: prompts/get parks as tools/call does.
+// TestParkPrompt: prompts/get and resources/read park as tools/call
+// does.
 func TestParkPrompt(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	addServer(t, g, "v", "asker-mrtr")
@@ -237,6 +238,14 @@ func TestParkPrompt(t *testing.T) {
 	c := connectHTTPWire(t, base+"/mcp/v", "tok", parkAssistant(&asked), protocol2026)
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.Deadline)
 	defer cancel()
+	testkit.WaitFor(t, "the server's prompt listed", func() bool {
+		ps, err := c.ListPrompts(ctx, nil)
+		return err == nil && len(ps.Prompts) > 0
+	})
+	testkit.WaitFor(t, "the server's resource listed", func() bool {
+		rs, err := c.ListResources(ctx, nil)
+		return err == nil && len(rs.Resources) > 0
+	})
 	res, err := c.GetPrompt(ctx, &sdk.GetPromptParams{Name: "name_prompt"})
 	if err != nil || len(res.Messages) != 1 || asked.Load() != 1 {
 		t.Fatalf("%v %v (asked %d)", res, err, asked.Load())
@@ -244,8 +253,12 @@ func TestParkPrompt(t *testing.T) {
 	if got := res.Messages[0].Content.(*sdk.TextContent).Text; got != "Hello Ada" {
 		t.Errorf("prompt %q", got)
 	}
-	if n := c.cap.count(`"resultType":"input_required"`, `"requestState":"mcptray.1.`); n != 1 {
-		t.Errorf("%d input_required rounds, want 1", n)
+	rr, err := c.ReadResource(ctx, &sdk.ReadResourceParams{URI: "park://name"})
+	if err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text != "Hello Ada" || asked.Load() != 2 {
+		t.Fatalf("resource: %v %v (asked %d)", rr, err, asked.Load())
+	}
+	if n := c.cap.count(`"resultType":"input_required"`, `"requestState":"mcptray.1.`); n != 2 {
+		t.Errorf("%d input_required rounds, want 2", n)
 	}
 }
 

@@ -9,42 +9,78 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The park for prompts/get (gateway_park.go): the SDK's client gets the
-// prompt on a goroutine of its own, whose context outlives the
-// assistant's request; the call is in the call table meanwhile (named
-// "prompt NAME", with no gateway id on the wire), so that the server's
-// questions find it. A round ends the assistant's request with a
-// GetPromptResult carrying the inputRequests and the sealed
-// requestState; the retry finds the parked call and waits for the same
-// goroutine's answer.
+// The park for prompts/get and resources/read (gateway_park.go): the
+// SDK's client makes the request on a goroutine of its own, whose
+// context outlives the assistant's request; the call is in the call
+// table meanwhile (named "prompt NAME" or "resource URI", with no gateway
+// id on the wire), so that the server's questions find it. A round ends
+// the assistant's request with a result carrying the inputRequests and
+// the sealed requestState; the retry finds the parked call and waits for
+// the same goroutine's answer.
 
-// promptAnswer is the SDK client's answer to a parked prompts/get.
-type promptAnswer struct {
-	res *sdk.GetPromptResult
+// sdkAnswer is the SDK client's answer to a parked prompts/get or
+// resources/read.
+type sdkAnswer struct {
+	res any // *sdk.GetPromptResult or *sdk.ReadResourceResult
 	err error
 }
 
+// parkedRequest is a prompts/get or resources/read to park: what names
+// it, the assistant's retry fields, and the SDK client's request.
+type parkedRequest struct {
+	server, name string // name: "prompt NAME", "resource URI"
+	sess         *downstream.Session
+	ss           sdk.Session
+	meta         sdk.Meta
+	state        string
+	responses    sdk.InputResponseMap
+	do           func(context.Context) (any, error)
+}
+
 // promptParked serves prompts/get (p, with the prompt's name on the
-// server) through the park when the request is on 2026-07-28 and its
-// server a stdio one on an older revision; ok false otherwise.
-func (g *Gateway) promptParked(ctx context.Context, server string, sess *downstream.Session, req *sdk.GetPromptRequest, p *sdk.GetPromptParams) (res *sdk.GetPromptResult, ok bool, err error) {
-	if !sess.Stdio() || sess.NewWire() || !requestIsNew(p.Meta) {
+// server) through the park; ok false when it does not apply.
+func (g *Gateway) promptParked(ctx context.Context, server string, sess *downstream.Session, req *sdk.GetPromptRequest, p *sdk.GetPromptParams) (*sdk.GetPromptResult, bool, error) {
+	pp := *p
+	pp.InputResponses, pp.RequestState = nil, ""
+	res, ok, err := parkSDK[sdk.GetPromptResult](ctx, g, parkedRequest{server: server, name: "prompt " + p.Name, sess: sess, ss: req.GetSession(),
+		meta: p.Meta, state: p.RequestState, responses: p.InputResponses,
+		do: func(ctx context.Context) (any, error) { return sess.Client().GetPrompt(ctx, &pp) }})
+	return res, ok, err
+}
+
+// readParked serves resources/read through the park; ok false when it
+// does not apply.
+func (g *Gateway) readParked(ctx context.Context, server string, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, bool, error) {
+	sess := g.session(server)
+	if sess == nil || req == nil || req.Params == nil {
 		return nil, false, nil
 	}
-	ss, _ := req.GetSession().(*sdk.ServerSession)
+	p := *req.Params
+	p.InputResponses, p.RequestState = nil, ""
+	return parkSDK[sdk.ReadResourceResult](ctx, g, parkedRequest{server: server, name: "resource " + p.URI, sess: sess, ss: req.GetSession(),
+		meta: p.Meta, state: req.Params.RequestState, responses: req.Params.InputResponses,
+		do: func(ctx context.Context) (any, error) { return sess.Client().ReadResource(ctx, &p) }})
+}
+
+// parkSDK runs r through the park when the request is on 2026-07-28 and
+// its server's session on an older revision; ok false otherwise.
+func parkSDK[T any](ctx context.Context, g *Gateway, r parkedRequest) (*T, bool, error) {
+	if r.sess.NewWire() || !requestIsNew(r.meta) {
+		return nil, false, nil
+	}
+	ss, _ := r.ss.(*sdk.ServerSession)
 	g.mu.Lock()
 	up := g.upstreams[ss]
 	g.mu.Unlock()
 	if up == nil {
 		return nil, false, nil
 	}
-	tool := "prompt " + p.Name
-	if p.RequestState != "" {
-		n, _, err := g.seal.openPark(p.RequestState, server, tool)
+	if r.state != "" {
+		n, _, err := g.seal.openPark(r.state, r.server, r.name)
 		if err != nil {
-			return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "prompt " + p.Name + " on server " + server + ": " + err.Error()}
+			return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: r.name + " on server " + r.server + ": " + err.Error()}
 		}
-		pk, qs, err := g.resumeParked(n, server, tool)
+		pk, qs, err := g.resumeParked(n, r.server, r.name)
 		if err != nil {
 			return nil, true, err
 		}
@@ -57,59 +93,55 @@ func (g *Gateway) promptParked(ctx context.Context, server string, sess *downstr
 			g.settleLocked(pk)
 		}
 		g.parkMu.Unlock()
-		responses, _ := json.Marshal(p.InputResponses)
+		responses, _ := json.Marshal(r.responses)
 		answerParked(qs, responses)
-		return g.waitPrompt(ctx, c)
+		return waitSDK[T](ctx, g, c)
 	}
-	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx, newWire: true,
-		round: make(chan parkRound, 1), prompt: make(chan promptAnswer, 1)}
-	c.upCaps, _ = json.Marshal(p.Meta[metaClientCaps])
+	c := &call{n: g.nextID.Add(1), up: up, server: r.server, tool: r.name, sess: r.sess, ctx: ctx, newWire: true,
+		round: make(chan parkRound, 1), sdkDone: make(chan sdkAnswer, 1)}
+	c.upCaps, _ = json.Marshal(r.meta[metaClientCaps])
 	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c.stop = cancel
 	g.calls.add(c)
-	pp := *p
-	pp.InputResponses, pp.RequestState = nil, ""
 	go func() {
-		cctx, stop := sess.CallContext(pctx)
+		cctx, stop := r.sess.CallContext(pctx)
 		defer stop()
-		res, err := sess.Client().GetPrompt(cctx, &pp)
-		c.prompt <- promptAnswer{res, err}
+		res, err := r.do(cctx)
+		c.sdkDone <- sdkAnswer{res, err}
 	}()
-	return g.waitPrompt(ctx, c)
+	return waitSDK[T](ctx, g, c)
 }
 
-// waitPrompt waits for a parked prompts/get's answer or its next round.
-func (g *Gateway) waitPrompt(ctx context.Context, c *call) (*sdk.GetPromptResult, bool, error) {
-	done := func(a promptAnswer) (*sdk.GetPromptResult, bool, error) {
-		g.calls.take(c.n)
+// waitSDK waits for a parked request's answer or its next round.
+func waitSDK[T any](ctx context.Context, g *Gateway, c *call) (*T, bool, error) {
+	done := func(a sdkAnswer) (*T, bool, error) {
 		g.dropParkOf(c)
 		c.stop()
-		res, err := downstream.RedactedAnswer(c.sess, a.res, a.err)
+		res, _ := a.res.(*T)
+		res, err := downstream.RedactedAnswer(c.sess, res, a.err)
 		return res, true, err
 	}
-	round := func(r parkRound) (*sdk.GetPromptResult, bool, error) {
+	round := func(r parkRound) (*T, bool, error) {
 		if r.err != nil {
 			return nil, true, r.err
 		}
-		var res sdk.GetPromptResult
-		if err := json.Unmarshal(r.result, &res); err != nil {
+		res := new(T)
+		if err := json.Unmarshal(r.result, res); err != nil {
 			return nil, true, &jsonrpc.Error{Code: codeInternal, Message: "the parked round is unreadable"}
 		}
-		return &res, true, nil
+		return res, true, nil
 	}
 	select {
-	case a := <-c.prompt:
+	case a := <-c.sdkDone:
+		if g.calls.take(c.n) == nil { // a round, or a missing capability, took the call first: its answer comes
+			return round(<-c.round)
+		}
 		return done(a)
 	case r := <-c.round:
 		return round(r)
 	case <-ctx.Done():
-		if g.calls.take(c.n) == nil {
-			select {
-			case a := <-c.prompt:
-				return done(a)
-			case r := <-c.round:
-				return round(r)
-			}
+		if g.calls.take(c.n) == nil { // a round took it first: its answer comes
+			return round(<-c.round)
 		}
 		g.dropParkOf(c)
 		c.stop()

@@ -219,7 +219,7 @@ func (g *Gateway) missingCapability(c *call, capName string) error {
 		if p != nil {
 			g.dropPark(p)
 		}
-		if c.http != nil || c.prompt != nil { // the SDK's client made the request: it cancels it
+		if c.http != nil || c.sdkDone != nil { // the SDK's client made the request: it cancels it
 			c.stop()
 		} else {
 			g.cancelDownstream(c.sess, c.n, "the assistant lacks a capability")

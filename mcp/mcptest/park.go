@@ -22,7 +22,8 @@ import (
 //	           second goes out as the result (inputRequests and
 //	           requestState, no resultType)
 //
-// and the prompt name_prompt, which asks a name the same way as name_op.
+// the prompt name_prompt and the resource park://name, which ask a name
+// the same way as name_op.
 func addParkTools(s *sdk.Server) {
 	nameSchema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"}}
 	greeting := &sdk.CreateMessageParams{MaxTokens: 20, Messages: []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Say hello"}}}}
@@ -58,6 +59,17 @@ func addParkTools(s *sdk.Server) {
 				return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Hello " + name}}}}, nil
 			}
 			return &sdk.GetPromptResult{InputRequests: sdk.InputRequestMap{"name": &sdk.ElicitParams{Message: "Your name?", RequestedSchema: nameSchema}}}, nil
+		})
+	s.AddResource(&sdk.Resource{Name: "name", URI: "park://name", MIMEType: "text/plain"},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			if r, ok := req.Params.InputResponses["name"].(*sdk.ElicitResult); ok {
+				name, _ := r.Content["name"].(string)
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "Hello " + name}}}, nil
+			}
+			// Contents empty, not nil: go-sdk v1.8 refuses nil contents
+			// before its multi-round-trip middleware sees the questions
+			// of a 2025-11-25 client's request.
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{}, InputRequests: sdk.InputRequestMap{"name": &sdk.ElicitParams{Message: "Your name?", RequestedSchema: nameSchema}}}, nil
 		})
 	s.AddTool(&sdk.Tool{Name: "sample_op", Description: "Asks for sampling.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
