@@ -69,8 +69,8 @@
 // call's number), and its retry, on the slow path (forward,
 // gateway_park_resume.go), answers the server's requests and waits for the
 // result or the next round. The fast and slow paths of stdio servers park
-// in the call table; an HTTP server's call and prompts/get run the SDK
-// client on a goroutine that outlives the assistant's request
+// in the call table; an HTTP server's call, prompts/get and resources/read
+// run the SDK client on a goroutine that outlives the assistant's request
 // (gateway_park_http.go, gateway_park_prompt.go). A parked call not
 // retried within its life is cancelled toward the server.
 //
