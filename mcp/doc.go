@@ -71,7 +71,7 @@
 // result or the next round. The fast and slow paths of stdio servers park
 // in the call table; an HTTP server's call, prompts/get and resources/read
 // run the SDK client on a goroutine that outlives the assistant's request
-// (gateway_park_http.go, gateway_park_prompt.go). A parked call not
+// (gateway_park_http.go, gateway_park_sdk.go). A parked call not
 // retried within its life is cancelled toward the server.
 //
 // Secrets typed into the inbox for a server (and password inputs) are

@@ -65,7 +65,7 @@ type call struct {
 	token   any             // the assistant's progress token; nil if none
 	reply   chan []byte     // the server's reply line, for stdio servers
 	round   chan parkRound  // a 2026-07-28 call's parked round, for stdio servers (gateway_park.go)
-	sdkDone chan sdkAnswer  // a parked prompts/get or resources/read: its answer (gateway_park_prompt.go); nil for a tools/call
+	sdkDone chan sdkAnswer  // a parked prompts/get or resources/read: its answer (gateway_park_sdk.go); nil for a tools/call
 	http    chan httpAnswer // a parked call's answer from an HTTP server (gateway_park_http.go)
 	expired *atomic.Bool    // set when a parked HTTP call's deadline passed
 	stop    func()          // cancels the slow path's wait (its client went away)

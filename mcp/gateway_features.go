@@ -74,7 +74,7 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 		}
 		p := *req.Params
 		p.Name = name
-		if res, ok, err := g.promptParked(ctx, server, sess, req, &p); ok { // gateway_park_prompt.go
+		if res, ok, err := g.promptParked(ctx, server, sess, req, &p); ok { // gateway_park_sdk.go
 			return res, err
 		}
 		ctx, stop := sess.CallContext(ctx)
@@ -86,7 +86,7 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 
 func (g *Gateway) resourceHandler(server string) sdk.ResourceHandler {
 	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-		if res, ok, err := g.readParked(ctx, server, req); ok { // gateway_park_prompt.go
+		if res, ok, err := g.readParked(ctx, server, req); ok { // gateway_park_sdk.go
 			return res, err
 		}
 		return g.readResource(ctx, server, req.Params)
@@ -97,7 +97,7 @@ func (g *Gateway) templateHandler(v *view, uriTemplate string) sdk.ResourceHandl
 	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		for _, t := range v.routes.Load().templates {
 			if prefix, _, _ := strings.Cut(uriTemplate, "{"); t.prefix == prefix {
-				if res, ok, err := g.readParked(ctx, t.server, req); ok { // gateway_park_prompt.go
+				if res, ok, err := g.readParked(ctx, t.server, req); ok { // gateway_park_sdk.go
 					return res, err
 				}
 				return g.readResource(ctx, t.server, req.Params)
