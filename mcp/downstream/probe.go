@@ -66,6 +66,17 @@ func (m *ProbeMemory) remember(spec StdioSpec, version string) {
 	m.mu.Unlock()
 }
 
+// forget drops what was learned of the server of spec.
+func (m *ProbeMemory) forget(spec StdioSpec) {
+	if m == nil {
+		return
+	}
+	fp := Fingerprint(spec)
+	m.mu.Lock()
+	delete(m.m, fp)
+	m.mu.Unlock()
+}
+
 // Fingerprint is the SHA-256 of what makes a stdio server the same
 // program: its command, arguments, working directory and environment
 // (names and values; ours when spec.Env is nil). Each part is
@@ -144,15 +155,21 @@ func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // refused reports whether Connect failed because the server did not take
 // its first request: a server/discover it never answered (it exited, or
-// let the deadline pass), or an initialize it answered with an error.
-func (c *probeConn) refused() bool {
+// let the deadline pass), or an initialize it answered with an error or
+// never answered because it exited (ended: it closed its stdout before
+// the deadline). A server silent on initialize is not refused: the
+// deadline is all that tells it from a slow one.
+func (c *probeConn) refused(ended bool) bool {
 	if c.firstID.Load() == nil {
 		return false
 	}
 	if c.discover.Load() {
 		return !c.answered.Load()
 	}
-	return c.answered.Load() && c.refusedE.Load()
+	if !c.answered.Load() {
+		return ended
+	}
+	return c.refusedE.Load()
 }
 
 // WireMeta is what a request to a new-wire server carries in its _meta:

@@ -22,10 +22,11 @@ func TestProbeVersions(t *testing.T) {
 		remembered    string // what the memory holds after the start
 	}{
 		// initialize first (the default)
-		{"echo", false, ProtocolVersion, ""},                // go-sdk v1.8's own server serves both: initialize
-		{"old-wire", false, ProtocolVersion, ""},            // 2025-11-25 only
-		{"new-wire", false, NewWireVersion, NewWireVersion}, // refuses initialize: started again with the probe
-		{"old-strict", false, ProtocolVersion, ""},          // never sees the probe
+		{"echo", false, ProtocolVersion, ""},                  // go-sdk v1.8's own server serves both: initialize
+		{"old-wire", false, ProtocolVersion, ""},              // 2025-11-25 only
+		{"new-wire", false, NewWireVersion, NewWireVersion},   // refuses initialize: started again with the probe
+		{"new-strict", false, NewWireVersion, NewWireVersion}, // exits on initialize: started again with the probe
+		{"old-strict", false, ProtocolVersion, ""},            // never sees the probe
 		// server/discover first (StdioSpec.DiscoverFirst)
 		{"echo", true, NewWireVersion, ""},                     // answers it
 		{"new-wire", true, NewWireVersion, ""},                 // answers it
@@ -70,6 +71,7 @@ func TestProbeRestartsOnce(t *testing.T) {
 		refused, took string
 	}{
 		{"new-wire", false, "initialize", "server/discover"},
+		{"new-strict", false, "initialize", "server/discover"},
 		{"old-strict", true, "server/discover", "initialize"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -131,5 +133,43 @@ func TestFingerprintHoldsNoSecret(t *testing.T) {
 		if strings.Contains(string(fp[:]), "s3cret") {
 			t.Error("the memory holds the value")
 		}
+	}
+}
+
+// TestProbeTakesNeither: a server that exits at every start is started
+// once more the other way, fails with the first way's error, and is not
+// remembered (its next start asks both ways again).
+func TestProbeTakesNeither(t *testing.T) {
+	mem := NewProbeMemory()
+	spec, _ := fakeSpec("crash", func(s *StdioSpec) { s.Probes = mem })
+	log := &mcptest.Log{}
+	_, err := Start(context.Background(), spec, Hooks{Log: log.Add})
+	if want := "exited with code 3 before initialize: panic: boom"; err == nil || err.Error() != want {
+		t.Fatalf("Start: %v, want %s", err, want)
+	}
+	if !strings.Contains(log.String(), "did not take server/discover either") {
+		t.Errorf("the log does not say both ways failed:\n%s", log)
+	}
+	if got := mem.version(spec); got != "" {
+		t.Errorf("remembered %q", got)
+	}
+}
+
+// TestProbeForgetsStale: a remembered way the server refuses now (it
+// was updated in place) is dropped, and both ways are asked again.
+func TestProbeForgetsStale(t *testing.T) {
+	mem := NewProbeMemory()
+	spec, marker := fakeSpec("new-strict", func(s *StdioSpec) { s.Probes = mem })
+	mem.remember(spec, ProtocolVersion) // as if it spoke 2025-11-25 before
+	log := &mcptest.Log{}
+	f := mcptest.StartFake(t, "new-strict", marker, func(ctx context.Context) (*Session, error) { return Start(ctx, spec, Hooks{Log: log.Add}) })
+	if !f.NewWire() {
+		t.Errorf("version %q", f.ProtocolVersion())
+	}
+	if !strings.Contains(log.String(), "no longer takes initialize") {
+		t.Errorf("the log does not say why:\n%s", log)
+	}
+	if got := mem.version(spec); got != NewWireVersion {
+		t.Errorf("remembered %q", got)
 	}
 }

@@ -34,6 +34,8 @@ import (
 //	              many            asks 40 questions at once
 //	            A retry whose requestState is not the one it gave gets a
 //	            tool error naming both.
+//	new-strict  new-wire, but it exits with code 2 on initialize, without
+//	            an answer (as some servers do on a method they do not know)
 //	old-strict  a 2025-11-25 server that exits with code 2 when its first
 //	            request is not initialize (as some do on server/discover)
 //	old-wire    a 2025-11-25 server that answers server/discover "method
@@ -45,7 +47,9 @@ import (
 func runNewWire(mode string) (code int, ok bool) {
 	switch mode {
 	case "new-wire":
-		return serveNewWire(), true
+		return serveNewWire(false), true
+	case "new-strict":
+		return serveNewWire(true), true
 	case "old-strict":
 		return serveOldStrict(), true
 	case "old-wire":
@@ -118,13 +122,17 @@ var newWireTools = []string{
 	`{"name":"many","description":"Asks 40 questions.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 }
 
-func serveNewWire() int {
+func serveNewWire(strict bool) int {
 	write := stdoutLine()
 	return serveRaw(write, "fake-new-wire", `{"tools":{}}`, func(msg rawMessage, _ []byte) bool {
 		id := string(msg.ID)
 		reply := func(result string) { write(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`) }
 		fail := func(code int, text string) {
 			write(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(text) + `}}`)
+		}
+		if msg.Method == "initialize" && strict {
+			fmt.Fprintln(os.Stderr, "fatal: unknown method initialize")
+			os.Exit(2)
 		}
 		if msg.Method == "initialize" {
 			fail(-32601, "initialize is not supported: this server speaks 2026-07-28 only (server/discover)")
