@@ -250,13 +250,13 @@ func (g *Gateway) downstreamLog(server string, sess *downstream.Session, params 
 	}
 	g.mu.Unlock()
 	// A message logged during a call goes, on HTTP, to that call's stream
-	// for the assistant that made it.
+	// for the assistant that made it; on the 2026-07-28 wire, to the calls
+	// that asked for its level (gateway_loglevel.go).
 	latest := g.calls.latestFor(sess)
-	for _, up := range ups {
-		ctx := context.Background()
-		if latest != nil && latest.up == up {
-			ctx = latest.context(ctx)
-		}
+	if latest != nil && latest.newWire {
+		latest = nil // its request's level is not the session's
+	}
+	message := func(up *upstream) *sdk.LoggingMessageParams {
 		p := *params
 		if d, ok := p.Data.(string); ok {
 			p.Data = sess.RedactText(d)
@@ -264,8 +264,18 @@ func (g *Gateway) downstreamLog(server string, sess *downstream.Session, params 
 		if up.v.key.aggregate() {
 			p.Logger = server + loggerSuffix(params.Logger)
 		}
-		up.ss.Log(ctx, &p)
+		return &p
 	}
+	sent := make(map[*upstream]bool, len(ups))
+	for _, up := range ups {
+		ctx := context.Background()
+		if latest != nil && latest.up == up {
+			ctx = latest.context(ctx)
+		}
+		up.ss.Log(ctx, message(up))
+		sent[up] = true
+	}
+	g.logToCalls(sess, message, sent)
 }
 
 func loggerSuffix(l string) string {
@@ -306,6 +316,9 @@ func (g *Gateway) applyLevels() {
 					want = l
 				}
 			}
+		}
+		if l := g.callLevels(d.sess); l >= 0 && (want < 0 || l < want) { // gateway_loglevel.go
+			want = l
 		}
 		level := ""
 		if want >= 0 {

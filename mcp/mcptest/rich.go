@@ -41,7 +41,8 @@ const RichOutputSchema = `{"type":"object","properties":{"answer":{"type":"integ
 //	                      _meta {"mcptray/inbox": true}
 //	dies                  exits with code 5 mid-call
 //	huge {mb}             one text block of mb MiB of 'x'
-//	log {message}         sends notifications/message (info)
+//	log {message, level}  sends notifications/message (at level; info
+//	                      when none)
 //	touch {uri}           sends notifications/resources/updated for uri
 //
 // Resources fake://readme and template fake://items/{id}; prompt greet
@@ -167,9 +168,13 @@ func addRich(s *sdk.Server) {
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Message string `json:"message"`
+				Level   string `json:"level"`
 			}
 			unmarshalArgs(req, &in)
-			req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "fake", Data: in.Message})
+			if in.Level == "" {
+				in.Level = "info"
+			}
+			req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: sdk.LoggingLevel(in.Level), Logger: "fake", Data: in.Message})
 			return text("logged"), nil
 		})
 	s.AddTool(&sdk.Tool{Name: "touch", Description: "Says a resource changed.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},

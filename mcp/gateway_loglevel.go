@@ -1,0 +1,115 @@
+package mcp
+
+import (
+	"context"
+	"slices"
+
+	"github.com/mcptray/mcptray/mcp/downstream"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Log levels per request (2026-07-28, SEP-2575): a request may carry
+// _meta["io.modelcontextprotocol/logLevel"], and the log messages a server
+// sends while it runs reach that request's assistant at that level and
+// above; a request without one gets none. The gateway maps it onto what
+// the server speaks:
+//
+//   - a server on 2026-07-28 gets the level in the call's own _meta (the
+//     more verbose of the assistant's and the one mcptray started it
+//     with, which its log file keeps);
+//   - a server on an older revision has one level for its connection
+//     (logging/setLevel): the gateway lowers it for the call, when the
+//     call asks for more than it sends, and raises it again after
+//     (applyLevels counts the calls in flight), and filters what comes:
+//     each message goes to the calls that asked for its level, and to
+//     the sessions that set one, never to the others.
+//
+// Such a call takes the slow path, whose SDK handler's context holds the
+// request's level (go-sdk's ServerSession.Log reads it there).
+
+// requestLevel is a 2026-07-28 request's log level, "" when it sets none
+// or one the spec does not name.
+func requestLevel(meta sdk.Meta) string {
+	l, _ := meta[metaLogLevel].(string)
+	if !slices.Contains(logLevels, l) {
+		return ""
+	}
+	return l
+}
+
+// moreVerbose is the more verbose of two levels ("" is none).
+func moreVerbose(a, b string) string {
+	ia, ib := slices.Index(logLevels, a), slices.Index(logLevels, b)
+	switch {
+	case ia < 0:
+		return b
+	case ib < 0 || ia < ib:
+		return a
+	}
+	return b
+}
+
+// levelForCall makes the server of c send log messages at c's level
+// during the call: for a server on an older revision, logging/setLevel
+// when its connection's level is less verbose (its answer awaited, so
+// that a message logged at once is not missed). It returns what to call
+// once the call is over (the level goes back to what the sessions and
+// the calls still in flight ask for).
+func (g *Gateway) levelForCall(ctx context.Context, c *call) (done func()) {
+	if c.logLevel == "" || c.sess.NewWire() {
+		return func() {}
+	}
+	caps := c.sess.Capabilities()
+	if caps == nil || caps.Logging == nil {
+		return func() {}
+	}
+	g.mu.Lock()
+	d := g.down[c.server]
+	if d == nil || d.sess != c.sess {
+		g.mu.Unlock()
+		return func() {}
+	}
+	current := d.level
+	if current == "" {
+		current = c.sess.LogLevel()
+	}
+	lower := moreVerbose(c.logLevel, current) != current
+	if lower {
+		d.level = c.logLevel
+	}
+	g.mu.Unlock()
+	if !lower {
+		return func() {}
+	}
+	cctx, stop := c.sess.CallContext(ctx)
+	err := c.sess.Client().SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.logLevel)})
+	stop()
+	if err != nil {
+		g.log.Warn("setting a server's log level for a call", "server", c.server, "error", err)
+	}
+	return func() { go g.applyLevels() }
+}
+
+// callLevels is the most verbose level the calls in flight to sess ask
+// for (-1: none), as an index in logLevels.
+func (g *Gateway) callLevels(sess *downstream.Session) int {
+	want := -1
+	for _, c := range g.calls.matching(func(c *call) bool { return c.sess == sess && c.logLevel != "" }) {
+		if l := slices.Index(logLevels, c.logLevel); l >= 0 && (want < 0 || l < want) {
+			want = l
+		}
+	}
+	return want
+}
+
+// logToCalls passes a server's log message to the 2026-07-28 calls in
+// flight to it whose assistant did not get it already (skip): go-sdk's
+// ServerSession.Log sends it on the call's stream when it is at the
+// request's level or above, and drops it for a request that set none.
+func (g *Gateway) logToCalls(sess *downstream.Session, p func(up *upstream) *sdk.LoggingMessageParams, skip map[*upstream]bool) {
+	for _, c := range g.calls.matching(func(c *call) bool {
+		return c.sess == sess && c.newWire && c.ctx != nil && c.up != nil && c.up.ss != nil && !skip[c.up]
+	}) {
+		c.up.ss.Log(c.context(context.Background()), p(c.up))
+	}
+}

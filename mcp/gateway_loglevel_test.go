@@ -1,0 +1,85 @@
+//go:build linux
+
+package mcp
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/mcptray/mcptray/internal/testkit"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Log levels per request on the 2026-07-28 wire, in front of a
+// 2025-11-25 server (logging/setLevel is per connection) and of a
+// 2026-07-28 one (the level in the call's _meta): a call that sets
+// io.modelcontextprotocol/logLevel hears the server's messages at that
+// level and above (debug too, below the server's own level, info);
+// a call that sets none hears nothing (sep-2575-server-no-log-without-loglevel);
+// over a stream and over HTTP. Each case ends with a call whose message
+// is heard, after which the earlier messages would have been heard too.
+func TestRequestLogLevel(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "old", "rich")
+	addServer(t, g, "new", "new-wire")
+	base := httpGateway(t, g, "tok").URL + "/mcp/"
+	for _, tc := range []struct {
+		name    string
+		connect func(co *sdk.ClientOptions) *testClient
+	}{
+		{"old/stream", func(co *sdk.ClientOptions) *testClient {
+			return connectStreamWire(t, g, UpstreamOptions{Server: "old"}, co, protocol2026)
+		}},
+		{"old/http", func(co *sdk.ClientOptions) *testClient { return connectHTTPWire(t, base+"old", "tok", co, protocol2026) }},
+		{"new/stream", func(co *sdk.ClientOptions) *testClient {
+			return connectStreamWire(t, g, UpstreamOptions{Server: "new"}, co, protocol2026)
+		}},
+		{"new/http", func(co *sdk.ClientOptions) *testClient { return connectHTTPWire(t, base+"new", "tok", co, protocol2026) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var heard []string
+			c := tc.connect(&sdk.ClientOptions{LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+				mu.Lock()
+				heard = append(heard, string(req.Params.Level)+" "+req.Params.Data.(string))
+				mu.Unlock()
+			}})
+			log := func(callLevel, level, message string) {
+				t.Helper()
+				p := &sdk.CallToolParams{Name: "log", Arguments: map[string]any{"message": message, "level": level}}
+				if callLevel != "" {
+					p.Meta = sdk.Meta{metaLogLevel: callLevel}
+				}
+				res, err := c.CallTool(context.Background(), p)
+				if err != nil || res.IsError {
+					t.Fatalf("log %s at %s: %v %+v", message, level, err, res)
+				}
+			}
+			log("", "error", "no level set")
+			log("warning", "info", "below the call's level")
+			log("warning", "error", "at the call's level")
+			log("debug", "debug", "below the server's own level")
+			want := []string{"error at the call's level", "debug below the server's own level"}
+			testkit.WaitFor(t, "the messages the calls asked for", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return len(heard) >= len(want)
+			})
+			log("", "emergency", "no level set, again")
+			log("info", "info", "last")
+			want = append(want, "info last")
+			testkit.WaitFor(t, "the last message", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return slices.Contains(heard, "info last")
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(heard, want) {
+				t.Errorf("heard %q\nwant  %q", heard, want)
+			}
+		})
+	}
+}
