@@ -32,11 +32,15 @@ func TestRequestLogLevel(t *testing.T) {
 		{"old/stream", func(co *sdk.ClientOptions) *testClient {
 			return connectStreamWire(t, g, UpstreamOptions{Server: "old"}, co, protocol2026)
 		}},
-		{"old/http", func(co *sdk.ClientOptions) *testClient { return connectHTTPWire(t, base+"old", "tok", co, protocol2026) }},
+		{"old/http", func(co *sdk.ClientOptions) *testClient {
+			return connectHTTPWire(t, base+"old", "tok", co, protocol2026)
+		}},
 		{"new/stream", func(co *sdk.ClientOptions) *testClient {
 			return connectStreamWire(t, g, UpstreamOptions{Server: "new"}, co, protocol2026)
 		}},
-		{"new/http", func(co *sdk.ClientOptions) *testClient { return connectHTTPWire(t, base+"new", "tok", co, protocol2026) }},
+		{"new/http", func(co *sdk.ClientOptions) *testClient {
+			return connectHTTPWire(t, base+"new", "tok", co, protocol2026)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
