@@ -17,12 +17,12 @@ import (
 
 // A server that says its tool list changed when it did not (the changing
 // fake's add_tool of a tool it has: go-sdk sends list_changed on every
-// AddTool) makes no assistant hear list_changed; a real change does, on
-// either wire, over a stream and over HTTP (subscriptions/listen on
-// 2026-07-28). The real change comes after the gateway has taken in the
-// unchanged list and after go-sdk's notification delay (the server's own
-// delay and a call lie between), so a list_changed the unchanged list
-// caused would be heard before the real change's, and counted.
+// AddTool) changes no view's tool list, so no assistant hears
+// list_changed; a real change does, on either wire, over a stream and
+// over HTTP (subscriptions/listen on 2026-07-28). What a view changed is
+// counted where the SDK is told (view.toolChanges): the re-list is
+// synchronous, so the count after it is final, where counting what the
+// assistants hear would depend on go-sdk's notification delay.
 func TestUnchangedListSendsNoListChanged(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	url := httpGateway(t, g, "tok").URL + "/mcp"
@@ -46,55 +46,64 @@ func TestUnchangedListSendsNoListChanged(t *testing.T) {
 		}()
 	}})
 	g.SetServer("e", f.Session)
-	all := func(n []int32) bool {
-		for i := range heard {
-			if heard[i].Load() < n[i] {
-				return false
-			}
+	changes := func() uint64 {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		var n uint64
+		for _, v := range g.views {
+			n += v.toolChanges.Load()
 		}
-		return true
+		return n
 	}
-	change := func(name string) []int32 {
+	addTool := func(name string) {
 		t.Helper()
-		before := make([]int32, len(heard))
-		for i := range heard {
-			before[i] = heard[i].Load()
-		}
 		n := listed.Load()
 		if _, _, err := clients[0].call(t, "e__add_tool", map[string]any{"name": name}); err != nil {
 			t.Fatal(err)
 		}
 		testkit.WaitFor(t, "the gateway re-listed e's tools", func() bool { return listed.Load() > n })
-		return before
 	}
 	// The 2025-11-25 HTTP client hears list_changed on its GET stream,
-	// which go-sdk's client opens after initialize, in the background:
-	// change the list until every client has heard one (sdklog.go: a
-	// change before the stream is open reaches no one).
+	// which go-sdk's client opens after initialize, in the background
+	// (sdklog.go: a change before the stream is open reaches no one):
+	// change the list until every client has heard one.
 	warm := 0
 	testkit.WaitFor(t, "every client hearing list_changed", func() bool {
-		if all([]int32{1, 1, 1, 1}) {
-			return true
+		for i := range heard {
+			if heard[i].Load() == 0 {
+				warm++
+				addTool(fmt.Sprintf("warm%d", warm))
+				return false
+			}
 		}
-		warm++
-		change(fmt.Sprintf("warm%d", warm))
-		return false
+		return true
 	})
-	change("fresh")
-	before := change("fresh") // the same list again
-	change("fresh2")
-	for i := range before {
-		before[i]++
+
+	addTool("fresh")
+	before := changes()
+	addTool("fresh") // the same list again
+	if got := changes(); got != before {
+		t.Errorf("the same list changed the views' tools %d times", got-before)
 	}
-	testkit.WaitFor(t, "list_changed after a real change", func() bool { return all(before) })
+	heardBefore := make([]int32, len(heard))
+	for i := range heard {
+		heardBefore[i] = heard[i].Load()
+	}
+	addTool("fresh2")
+	if changes() == before {
+		t.Error("a new tool changed no view")
+	}
+	testkit.WaitFor(t, "list_changed after a real change", func() bool {
+		for i := range heard {
+			if heard[i].Load() <= heardBefore[i] {
+				return false
+			}
+		}
+		return true
+	})
 	for i, c := range clients {
 		if names := toolNames(t, c.ClientSession); !slices.Contains(names, "e__fresh2") {
-			t.Errorf("client %d: tools after the change: %v", i, names)
-		}
-	}
-	for i := range heard {
-		if got := heard[i].Load(); got != before[i] {
-			t.Errorf("client %d heard list_changed %d times since the unchanged list, want 1 (%s)", i, got-before[i]+1, clientName(i))
+			t.Errorf("client %d (%s): tools after the change: %v", i, clientName(i), names)
 		}
 	}
 }
