@@ -172,6 +172,11 @@ type downServer struct {
 	templates []*sdk.ResourceTemplate
 	prompts   []*sdk.Prompt
 	level     string // the logging level last set on the server ("" none)
+	// callLevels are the log levels of the 2026-07-28 calls in flight to
+	// an older server that asked for one, by call number
+	// (gateway_loglevel.go): applyLevels keeps the server at the most
+	// verbose of them.
+	callLevels map[uint64]string
 }
 
 type subKey struct{ server, uri string }
@@ -229,7 +234,7 @@ func (g *Gateway) SetServer(name string, sess *downstream.Session) {
 	old := d.sess
 	if old != sess {
 		d.sess = sess
-		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
+		d.resources, d.templates, d.prompts, d.level, d.callLevels = nil, nil, nil, "", nil
 	}
 	if sess != nil {
 		d.tools, d.raw = sess.ToolsWithRaw()
@@ -275,7 +280,7 @@ func (g *Gateway) watch(name string, sess *downstream.Session) {
 	current := d != nil && d.sess == sess
 	if current {
 		d.sess = nil
-		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
+		d.resources, d.templates, d.prompts, d.level, d.callLevels = nil, nil, nil, "", nil
 	}
 	g.mu.Unlock()
 	if current {

@@ -317,8 +317,10 @@ func (g *Gateway) applyLevels() {
 				}
 			}
 		}
-		if l := g.callLevels(d.sess); l >= 0 && (want < 0 || l < want) { // gateway_loglevel.go
-			want = l
+		for _, cl := range d.callLevels { // gateway_loglevel.go
+			if l := slices.Index(logLevels, cl); l >= 0 && (want < 0 || l < want) {
+				want = l
+			}
 		}
 		level := ""
 		if want >= 0 {

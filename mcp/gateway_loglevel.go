@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/mcptray/mcptray/mcp/downstream"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,9 +53,10 @@ func moreVerbose(a, b string) string {
 // levelForCall makes the server of c send log messages at c's level
 // during the call: for a server on an older revision, logging/setLevel
 // when its connection's level is less verbose (its answer awaited, so
-// that a message logged at once is not missed). It returns what to call
-// once the call is over (the level goes back to what the sessions and
-// the calls still in flight ask for).
+// that a message logged at once is not missed). The call's level counts
+// in applyLevels until done is called, once the call is over; the level
+// then goes back to what the sessions and the calls still in flight ask
+// for.
 func (g *Gateway) levelForCall(ctx context.Context, c *call) (done func()) {
 	if c.logLevel == "" || c.sess.NewWire() {
 		return func() {}
@@ -69,6 +71,10 @@ func (g *Gateway) levelForCall(ctx context.Context, c *call) (done func()) {
 		g.mu.Unlock()
 		return func() {}
 	}
+	if d.callLevels == nil {
+		d.callLevels = map[uint64]string{}
+	}
+	d.callLevels[c.n] = c.logLevel
 	current := d.level
 	if current == "" {
 		current = c.sess.LogLevel()
@@ -78,28 +84,22 @@ func (g *Gateway) levelForCall(ctx context.Context, c *call) (done func()) {
 		d.level = c.logLevel
 	}
 	g.mu.Unlock()
-	if !lower {
-		return func() {}
-	}
-	cctx, stop := c.sess.CallContext(ctx)
-	err := c.sess.Client().SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.logLevel)})
-	stop()
-	if err != nil {
-		g.log.Warn("setting a server's log level for a call", "server", c.server, "error", err)
-	}
-	return func() { go g.applyLevels() }
-}
-
-// callLevels is the most verbose level the calls in flight to sess ask
-// for (-1: none), as an index in logLevels.
-func (g *Gateway) callLevels(sess *downstream.Session) int {
-	want := -1
-	for _, c := range g.calls.matching(func(c *call) bool { return c.sess == sess && c.logLevel != "" }) {
-		if l := slices.Index(logLevels, c.logLevel); l >= 0 && (want < 0 || l < want) {
-			want = l
+	if lower {
+		cctx, stop := c.sess.CallContext(ctx)
+		err := c.sess.Client().SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(c.logLevel)})
+		stop()
+		if err != nil {
+			g.log.Warn("setting a server's log level for a call", "server", c.server, "error", err)
 		}
 	}
-	return want
+	return func() {
+		g.mu.Lock()
+		delete(d.callLevels, c.n)
+		g.mu.Unlock()
+		if lower {
+			go g.applyLevels()
+		}
+	}
 }
 
 // logToCalls passes a server's log message to the 2026-07-28 calls in

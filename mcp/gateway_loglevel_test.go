@@ -86,4 +86,12 @@ func TestRequestLogLevel(t *testing.T) {
 			}
 		})
 	}
+	// The older server's level, lowered to debug for a call, is back to
+	// the one it was started with once no call asks for more.
+	testkit.WaitFor(t, "the older server's level back to info", func() bool {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		d := g.down["old"]
+		return d.level == "info" && len(d.callLevels) == 0
+	})
 }
