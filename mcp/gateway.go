@@ -149,6 +149,7 @@ type Gateway struct {
 	httpMax    int                              // guarded by mu: HTTPOptions.MaxSessions
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
+	logReqs    map[*logRequest]bool             // guarded by mu: 2026-07-28 requests other than tools/call with a log level, in flight (gateway_loglevel.go)
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
 	logged     map[string]bool                  // guarded by mu: name collisions already logged
 	policies   map[string]*ToolPolicy           // guarded by mu: by server name (gateway_policy.go); never changed once set

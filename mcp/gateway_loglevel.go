@@ -26,7 +26,8 @@ import (
 //     the sessions that set one, never to the others.
 //
 // Such a call takes the slow path, whose SDK handler's context holds the
-// request's level (go-sdk's ServerSession.Log reads it there).
+// request's level (go-sdk's ServerSession.Log reads it there); prompts/get
+// and resources/read are served the same way (levelForRequest).
 
 // requestLevel is a 2026-07-28 request's log level, "" when it sets none
 // or one the spec does not name.
@@ -102,14 +103,64 @@ func (g *Gateway) levelForCall(ctx context.Context, c *call) (done func()) {
 	}
 }
 
-// logToCalls passes a server's log message to the 2026-07-28 calls in
-// flight to it whose assistant did not get it already (skip): go-sdk's
-// ServerSession.Log sends it on the call's stream when it is at the
-// request's level or above, and drops it for a request that set none.
-func (g *Gateway) logToCalls(sess *downstream.Session, p func(up *upstream) *sdk.LoggingMessageParams, skip map[*upstream]bool) {
+// logRequest is a 2026-07-28 request other than tools/call
+// (prompts/get, resources/read) that asked for a log level, while its
+// server answers it: the server's messages meanwhile go to it as to a
+// call's (logToCalls). Guarded by Gateway.mu, in Gateway.logReqs.
+type logRequest struct {
+	sess      *downstream.Session
+	ss        *sdk.ServerSession
+	ctx       context.Context // the SDK handler's: it holds the request's level
+	aggregate bool            // the messages' logger names the server
+}
+
+// levelForRequest is levelForCall for a request other than tools/call on
+// ss, to server (sess), whose _meta is meta: nothing unless it is a
+// 2026-07-28 request with a level. done ends it.
+func (g *Gateway) levelForRequest(ctx context.Context, ss *sdk.ServerSession, aggregate bool, server string, sess *downstream.Session, meta sdk.Meta) (done func()) {
+	level := ""
+	if requestIsNew(meta) {
+		level = requestLevel(meta)
+	}
+	if level == "" || ss == nil {
+		return func() {}
+	}
+	r := &logRequest{sess: sess, ss: ss, ctx: ctx, aggregate: aggregate}
+	g.mu.Lock()
+	if g.logReqs == nil {
+		g.logReqs = map[*logRequest]bool{}
+	}
+	g.logReqs[r] = true
+	g.mu.Unlock()
+	restore := g.levelForCall(ctx, &call{n: g.nextID.Add(1), server: server, sess: sess, logLevel: level})
+	return func() {
+		restore()
+		g.mu.Lock()
+		delete(g.logReqs, r)
+		g.mu.Unlock()
+	}
+}
+
+// logToCalls passes a server's log message to the 2026-07-28 calls and
+// requests in flight to it whose assistant's session did not get it
+// already (sent): go-sdk's ServerSession.Log sends it on the request's
+// stream when it is at the request's level or above, and drops it for a
+// request that set none.
+func (g *Gateway) logToCalls(sess *downstream.Session, message func(aggregate bool) *sdk.LoggingMessageParams, sent map[*sdk.ServerSession]bool) {
 	for _, c := range g.calls.matching(func(c *call) bool {
-		return c.sess == sess && c.newWire && c.ctx != nil && c.up != nil && c.up.ss != nil && !skip[c.up]
+		return c.sess == sess && c.newWire && c.ctx != nil && c.up != nil && c.up.ss != nil && !sent[c.up.ss]
 	}) {
-		c.up.ss.Log(c.context(context.Background()), p(c.up))
+		c.up.ss.Log(c.context(context.Background()), message(c.up.v.key.aggregate()))
+	}
+	g.mu.Lock()
+	var reqs []*logRequest
+	for r := range g.logReqs {
+		if r.sess == sess && !sent[r.ss] {
+			reqs = append(reqs, r)
+		}
+	}
+	g.mu.Unlock()
+	for _, r := range reqs {
+		r.ss.Log(r.ctx, message(r.aggregate))
 	}
 }

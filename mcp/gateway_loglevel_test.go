@@ -95,3 +95,54 @@ func TestRequestLogLevel(t *testing.T) {
 		return d.level == "info" && len(d.callLevels) == 0
 	})
 }
+
+// A 2026-07-28 prompts/get with a log level hears what the server logs
+// while it answers; one without a level hears nothing; on an aggregate
+// route the logger names the server.
+func TestRequestLogLevelPrompt(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	url := httpGateway(t, g, "tok").URL + "/mcp"
+	for _, tc := range []struct {
+		name    string
+		connect func(co *sdk.ClientOptions) *testClient
+	}{
+		{"stream", func(co *sdk.ClientOptions) *testClient {
+			return connectStreamWire(t, g, UpstreamOptions{}, co, protocol2026)
+		}},
+		{"http", func(co *sdk.ClientOptions) *testClient { return connectHTTPWire(t, url, "tok", co, protocol2026) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var heard []string
+			c := tc.connect(&sdk.ClientOptions{LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+				mu.Lock()
+				heard = append(heard, req.Params.Logger+": "+req.Params.Data.(string))
+				mu.Unlock()
+			}})
+			get := func(level, message string) {
+				t.Helper()
+				p := &sdk.GetPromptParams{Name: "r__greet", Arguments: map[string]string{"name": "Ada", "log": message}}
+				if level != "" {
+					p.Meta = sdk.Meta{metaLogLevel: level}
+				}
+				if _, err := c.GetPrompt(context.Background(), p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			get("", "no level set")
+			get("warning", "below the request's level")
+			get("debug", "heard")
+			testkit.WaitFor(t, "the message the request asked for", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return len(heard) > 0
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			if want := []string{"r/fake: heard"}; !slices.Equal(heard, want) {
+				t.Errorf("heard %q, want %q", heard, want)
+			}
+		})
+	}
+}

@@ -451,7 +451,7 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, prefixes 
 		func(names []string) { v.srv.RemovePrompts(names...) },
 		func(k string) {
 			r := rt.prompts[k]
-			v.srv.AddPrompt(prompts[k], v.g.promptHandler(r.server, r.name))
+			v.srv.AddPrompt(prompts[k], v.g.promptHandler(v.key.aggregate(), r.server, r.name))
 		})
 	syncSet(v.resourceFP, resourceOrder, func(k string) any { return resources[k] },
 		func(uris []string) { v.srv.RemoveResources(uris...) },

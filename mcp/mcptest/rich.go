@@ -46,7 +46,8 @@ const RichOutputSchema = `{"type":"object","properties":{"answer":{"type":"integ
 //	touch {uri}           sends notifications/resources/updated for uri
 //
 // Resources fake://readme and template fake://items/{id}; prompt greet
-// {name} with completion of name; subscriptions.
+// {name, log} with completion of name (log, when set, is sent first as
+// notifications/message at info); subscriptions.
 func addRich(s *sdk.Server) {
 	s.AddTool(&sdk.Tool{
 		Name: "rich", Title: "Rich result", Description: "Returns every kind of content.",
@@ -197,6 +198,9 @@ func addRich(s *sdk.Server) {
 		})
 	s.AddPrompt(&sdk.Prompt{Name: "greet", Description: "Greets someone.", Arguments: []*sdk.PromptArgument{{Name: "name", Required: true}}},
 		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			if msg := req.Params.Arguments["log"]; msg != "" {
+				req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "fake", Data: msg})
+			}
 			return &sdk.GetPromptResult{Description: "a greeting", Messages: []*sdk.PromptMessage{
 				{Role: "user", Content: &sdk.TextContent{Text: "Hello, " + req.Params.Arguments["name"] + "!"}}}}, nil
 		})
