@@ -130,6 +130,10 @@ func TestRequestLogLevelPrompt(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			testkit.WaitFor(t, "the prompt listed", func() bool { // the gateway lists a server's prompts after it is set
+				res, err := c.ListPrompts(context.Background(), &sdk.ListPromptsParams{})
+				return err == nil && len(res.Prompts) > 0 && res.Prompts[0].Name == "r__greet"
+			})
 			get("", "no level set")
 			get("warning", "below the request's level")
 			get("debug", "heard")
