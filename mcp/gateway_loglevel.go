@@ -2,10 +2,15 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/mcptray/mcptray/mcp/downstream"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -37,6 +42,30 @@ func requestLevel(meta sdk.Meta) string {
 		return ""
 	}
 	return l
+}
+
+// checkLogLevel refuses a 2026-07-28 request whose log level is not one
+// the spec names (-32602, saying which it got and which there are):
+// go-sdk would take it as no level, and the assistant would never learn
+// why no message came.
+func checkLogLevel(req sdk.Request) error {
+	p := req.GetParams()
+	if p == nil {
+		return nil
+	}
+	if rv := reflect.ValueOf(p); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return nil // a request without params (GetMeta would dereference nil)
+	}
+	meta := p.GetMeta()
+	v, set := meta[metaLogLevel]
+	if !set || !requestIsNew(meta) {
+		return nil
+	}
+	if l, ok := v.(string); ok && slices.Contains(logLevels, l) {
+		return nil
+	}
+	b, _ := json.Marshal(v)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid _meta %q: %.64s, want one of %s", metaLogLevel, b, strings.Join(logLevels, ", "))}
 }
 
 // moreVerbose is the more verbose of two levels ("" is none).

@@ -5,6 +5,7 @@ package mcp
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -148,5 +149,24 @@ func TestRequestLogLevelPrompt(t *testing.T) {
 				t.Errorf("heard %q, want %q", heard, want)
 			}
 		})
+	}
+}
+
+// A 2026-07-28 request whose log level the spec does not name is refused,
+// saying what it got and what there is, on either path.
+func TestRequestLogLevelRefused(t *testing.T) {
+	g, _ := newTestGateway(t, GatewayOptions{})
+	addServer(t, g, "r", "rich")
+	c := connectStreamWire(t, g, UpstreamOptions{Server: "r"}, nil, protocol2026)
+	for _, level := range []any{"verbose", 3, ""} {
+		_, err := c.CallTool(context.Background(), &sdk.CallToolParams{Name: "log", Arguments: map[string]any{"message": "x"}, Meta: sdk.Meta{metaLogLevel: level}})
+		if err == nil || !strings.Contains(err.Error(), `invalid _meta "io.modelcontextprotocol/logLevel"`) || !strings.Contains(err.Error(), "want one of debug, info, notice") {
+			t.Errorf("level %#v: %v", level, err)
+		}
+	}
+	raw := connectRaw(t, g, UpstreamOptions{Server: "r"})
+	raw.send(t, `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"loud"}}}`)
+	if got := raw.recv(t); !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `\"loud\"`) {
+		t.Errorf("prompts/list with a bad level: %s", got)
 	}
 }

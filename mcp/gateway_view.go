@@ -590,6 +590,9 @@ func unreachableTool(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult
 // logging/setLevel.
 func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if err := checkLogLevel(req); err != nil { // gateway_loglevel.go
+			return nil, err
+		}
 		switch method {
 		case "tools/call":
 			r := req.(*sdk.CallToolRequest)
