@@ -110,9 +110,10 @@ type Core struct {
 	pins     *trust.Pins          // pinned tool descriptions (app/trust)
 	calls    *trust.Calls         // approval before a call (app/trust)
 
-	// probes remembers, for the daemon's life, the stdio servers that did
-	// not take the server/discover probe (by a hash of their command
-	// line), so that they start with initialize at once. Set by Run.
+	// probes remembers the stdio servers that did not take the first
+	// request of a start, and which one they took, by a hash of their
+	// launch (probeKey), so that they start with it at once; kept in the
+	// store across restarts (probes.go). Set by Run.
 	probes *downstream.ProbeMemory
 
 	reloadReq chan struct{} // cap 1: re-read mcp.json now (read by watch)
@@ -299,7 +300,7 @@ func (c *Core) Run(ctx context.Context) error {
 	}
 	defer wd.Close()
 	c.watchdog = wd
-	c.probes = downstream.NewProbeMemory()
+	c.probes = c.loadProbes(ctx) // probes.go
 	c.reapStale(ctx)
 	defer c.startEvents()() // deferred: stops after c.wg.Wait below, when no server is left
 	if c.dbNotice != "" {

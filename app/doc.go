@@ -20,6 +20,11 @@
 // (callbacks that take the core's mutex, never called with trust's lock
 // held) and keeps the core's methods over it (ApproveServer).
 //
+// Which first request each stdio server takes (initialize or the
+// server/discover probe) is kept in the store by a hash of its launch
+// fingerprint, never the command line (probes.go), so a restart of
+// mcptray goes straight to it.
+//
 // On Windows the control API is a named pipe (app/control), the instance
 // lock is LockFileEx on DATA/mcptray.lock (instance_windows.go), the data
 // dir gets a protected DACL that grants the user alone, which every file

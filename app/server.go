@@ -269,6 +269,7 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 		Dir:          spec.Cwd,
 		Watchdog:     s.core.watchdog,
 		Probes:       s.core.probes,
+		ProbeKey:     probeKey(spec),
 		StopGrace:    s.core.opts.StopGrace,
 		TermGrace:    s.core.opts.TermGrace,
 		StartTimeout: s.core.opts.StartTimeout,

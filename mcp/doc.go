@@ -39,7 +39,14 @@
 // and taps the answer), which the gateway remembers per upstream session
 // (gateway_tasks.go). The 2026-07-28 wire (no session; server/discover,
 // per-request _meta) is served beside the older ones on every endpoint
-// (gateway_wire26.go; docs/protocol.md). Sampling and elicitation from a server go to the
+// (gateway_wire26.go; docs/protocol.md). A 2026-07-28 request's
+// io.modelcontextprotocol/logLevel gets the server's log messages during
+// the call at that level and above, and none without one
+// (gateway_loglevel.go: an older server's per-connection level lowered
+// for the call, the messages filtered per call and per session). A
+// server's list_changed reaches assistants only when a view's list
+// changed (view.sync compares each tool's definition). Sampling and
+// elicitation from a server go to the
 // assistant whose call is in flight to it (the most recent one), or, for
 // secrets and assistants that cannot take them, to GatewayOptions.Elicit
 // (gateway_elicit.go); while a server starts, the spec's Router (Gateway.Router)

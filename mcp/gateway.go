@@ -149,6 +149,7 @@ type Gateway struct {
 	httpMax    int                              // guarded by mu: HTTPOptions.MaxSessions
 	subs       map[subKey]int                   // guarded by mu: upstream subscriptions per server and URI
 	urlElicits map[string]*upstream             // guarded by mu: URL elicitations forwarded upstream, by elicitation id
+	logReqs    map[*logRequest]bool             // guarded by mu: 2026-07-28 requests other than tools/call with a log level, in flight (gateway_loglevel.go)
 	rawElicits map[elicitKey]context.CancelFunc // guarded by mu: stdio servers' elicitations in flight
 	logged     map[string]bool                  // guarded by mu: name collisions already logged
 	policies   map[string]*ToolPolicy           // guarded by mu: by server name (gateway_policy.go); never changed once set
@@ -176,6 +177,11 @@ type downServer struct {
 	templates []*sdk.ResourceTemplate
 	prompts   []*sdk.Prompt
 	level     string // the logging level last set on the server ("" none)
+	// callLevels are the log levels of the 2026-07-28 calls in flight to
+	// an older server that asked for one, by call number
+	// (gateway_loglevel.go): applyLevels keeps the server at the most
+	// verbose of them.
+	callLevels map[uint64]string
 }
 
 type subKey struct{ server, uri string }
@@ -234,7 +240,7 @@ func (g *Gateway) SetServer(name string, sess *downstream.Session) {
 	old := d.sess
 	if old != sess {
 		d.sess = sess
-		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
+		d.resources, d.templates, d.prompts, d.level, d.callLevels = nil, nil, nil, "", nil
 	}
 	if sess != nil {
 		d.tools, d.raw = sess.ToolsWithRaw()
@@ -280,7 +286,7 @@ func (g *Gateway) watch(name string, sess *downstream.Session) {
 	current := d != nil && d.sess == sess
 	if current {
 		d.sess = nil
-		d.resources, d.templates, d.prompts, d.level = nil, nil, nil, ""
+		d.resources, d.templates, d.prompts, d.level, d.callLevels = nil, nil, nil, "", nil
 	}
 	g.mu.Unlock()
 	if current {

@@ -44,6 +44,10 @@ type call struct {
 	// made complete for the assistant (gateway_wire26.go), and no request
 	// of the server's goes to the assistant.
 	newWire bool
+	// logLevel is a 2026-07-28 call's io.modelcontextprotocol/logLevel
+	// ("" none): the server's log messages during the call reach its
+	// assistant at that level and above (gateway_loglevel.go).
+	logLevel string
 
 	// Fast path (stream upstream, stdio server): raw bytes.
 	upID    []byte     // the assistant's request id as sent; nil on the slow path
@@ -225,6 +229,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		args = json.RawMessage("{}")
 	}
 	c := &call{n: g.nextID.Add(1), up: up, server: server, tool: tool, sess: sess, ctx: ctx, newWire: requestIsNew(meta)}
+	if c.newWire {
+		c.logLevel = requestLevel(meta) // gateway_loglevel.go
+	}
 	gwID := wire.GWIDPrefix + strconv.FormatUint(c.n, 10)
 	var dmeta sdk.Meta
 	if meta != nil {
@@ -236,6 +243,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 			c.upCaps, _ = json.Marshal(meta[metaClientCaps]) // what may be relayed to it (gateway_input.go, gateway_park.go)
 		}
 		stripWireKeys(dmeta, c.newWire && speaksNew(sess), c.newWire && !speaksNew(sess)) // gateway_wire26.go
+		if c.logLevel != "" && c.newWire && speaksNew(sess) {
+			dmeta[metaLogLevel] = moreVerbose(c.logLevel, sess.LogLevel())
+		}
 		if tok, ok := meta["progressToken"]; ok && tok != nil {
 			c.token = tok
 			dmeta["progressToken"] = gwID
@@ -245,6 +255,7 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	defer cancel()
 	c.stop = cancel
 	var expired atomic.Bool
+	defer g.levelForCall(ctx, c)() // gateway_loglevel.go
 
 	if !sess.Stdio() { // an HTTP server: the SDK's client does the work
 		if c.newWire && !sess.NewWire() {

@@ -66,7 +66,7 @@ func (v *view) owner(uri string) string {
 	return ""
 }
 
-func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
+func (g *Gateway) promptHandler(aggregate bool, server, name string) sdk.PromptHandler {
 	return func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 		sess := g.session(server)
 		if sess == nil {
@@ -74,7 +74,8 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 		}
 		p := *req.Params
 		p.Name = name
-		if res, ok, err := g.promptParked(ctx, server, sess, req, &p); ok { // gateway_park_sdk.go
+		defer g.levelForRequest(ctx, req.Session, aggregate, server, sess, req.Params.Meta)() // gateway_loglevel.go
+		if res, ok, err := g.promptParked(ctx, server, sess, req, &p); ok {                   // gateway_park_sdk.go
 			return res, err
 		}
 		ctx, stop := sess.CallContext(ctx)
@@ -84,8 +85,11 @@ func (g *Gateway) promptHandler(server, name string) sdk.PromptHandler {
 	}
 }
 
-func (g *Gateway) resourceHandler(server string) sdk.ResourceHandler {
+func (g *Gateway) resourceHandler(aggregate bool, server string) sdk.ResourceHandler {
 	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		if sess := g.session(server); sess != nil {
+			defer g.levelForRequest(ctx, req.Session, aggregate, server, sess, req.Params.Meta)() // gateway_loglevel.go
+		}
 		if res, ok, err := g.readParked(ctx, server, req); ok { // gateway_park_sdk.go
 			return res, err
 		}
@@ -97,6 +101,9 @@ func (g *Gateway) templateHandler(v *view, uriTemplate string) sdk.ResourceHandl
 	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		for _, t := range v.routes.Load().templates {
 			if prefix, _, _ := strings.Cut(uriTemplate, "{"); t.prefix == prefix {
+				if sess := g.session(t.server); sess != nil {
+					defer g.levelForRequest(ctx, req.Session, v.key.aggregate(), t.server, sess, req.Params.Meta)() // gateway_loglevel.go
+				}
 				if res, ok, err := g.readParked(ctx, t.server, req); ok { // gateway_park_sdk.go
 					return res, err
 				}
@@ -259,22 +266,32 @@ func (g *Gateway) downstreamLog(server string, sess *downstream.Session, params 
 	}
 	g.mu.Unlock()
 	// A message logged during a call goes, on HTTP, to that call's stream
-	// for the assistant that made it.
+	// for the assistant that made it; on the 2026-07-28 wire, to the calls
+	// that asked for its level (gateway_loglevel.go).
 	latest := g.calls.latestFor(sess)
+	if latest != nil && latest.newWire {
+		latest = nil // its request's level is not the session's
+	}
+	message := func(aggregate bool) *sdk.LoggingMessageParams {
+		p := *params
+		if d, ok := p.Data.(string); ok {
+			p.Data = sess.RedactText(d)
+		}
+		if aggregate {
+			p.Logger = server + loggerSuffix(params.Logger)
+		}
+		return &p
+	}
+	sent := make(map[*sdk.ServerSession]bool, len(ups))
 	for _, up := range ups {
 		ctx := context.Background()
 		if latest != nil && latest.up == up {
 			ctx = latest.context(ctx)
 		}
-		p := *params
-		if d, ok := p.Data.(string); ok {
-			p.Data = sess.RedactText(d)
-		}
-		if up.v.key.aggregate() {
-			p.Logger = server + loggerSuffix(params.Logger)
-		}
-		up.ss.Log(ctx, &p)
+		up.ss.Log(ctx, message(up.v.key.aggregate()))
+		sent[up.ss] = true
 	}
+	g.logToCalls(sess, message, sent)
 }
 
 func loggerSuffix(l string) string {
@@ -314,6 +331,11 @@ func (g *Gateway) applyLevels() {
 				if l := slices.Index(logLevels, up.level()); l >= 0 && (want < 0 || l < want) {
 					want = l
 				}
+			}
+		}
+		for _, cl := range d.callLevels { // gateway_loglevel.go
+			if l := slices.Index(logLevels, cl); l >= 0 && (want < 0 || l < want) {
+				want = l
 			}
 		}
 		level := ""

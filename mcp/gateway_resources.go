@@ -67,7 +67,7 @@ func (v *view) resourceHandlerFor(rt *routeTable, uri string) sdk.ResourceHandle
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: b.URI, MIMEType: b.MIMEType, Text: text}}}, nil
 		}
 	}
-	return v.g.resourceHandler(rt.resources[uri])
+	return v.g.resourceHandler(v.key.aggregate(), rt.resources[uri])
 }
 
 // ResourceUpdated sends notifications/resources/updated for the builtin

@@ -40,6 +40,10 @@ type view struct {
 	// Owned by sync (under Gateway.refreshMu): fingerprints of what is
 	// registered on srv, to add and remove only what changed.
 	toolFP, promptFP, resourceFP, templateFP map[string]string
+	// toolChanges counts the changes of the tool list sync made on srv
+	// (each one a list_changed the SDK sends): none when a server re-sent
+	// the same list.
+	toolChanges atomic.Uint64
 
 	// What a relayed result gets on the new wire (gateway_wire26.go),
 	// set once by newView: the view's serverInfo as JSON, and the bytes
@@ -358,11 +362,13 @@ func (v *view) sync(snap *snapshot) []string {
 	}
 	if len(gone) > 0 {
 		v.srv.RemoveTools(gone...)
+		v.toolChanges.Add(1)
 	}
 	for _, e := range tools {
 		if fp := want[e.tool.Name]; v.toolFP[e.tool.Name] != fp {
 			v.toolFP[e.tool.Name] = fp
 			v.srv.AddTool(e.tool, unreachableTool)
+			v.toolChanges.Add(1)
 		}
 	}
 	return nm.collisions
@@ -445,7 +451,7 @@ func (v *view) syncFeatures(snap *snapshot, rt *routeTable, tn *namer, prefixes 
 		func(names []string) { v.srv.RemovePrompts(names...) },
 		func(k string) {
 			r := rt.prompts[k]
-			v.srv.AddPrompt(prompts[k], v.g.promptHandler(r.server, r.name))
+			v.srv.AddPrompt(prompts[k], v.g.promptHandler(v.key.aggregate(), r.server, r.name))
 		})
 	syncSet(v.resourceFP, resourceOrder, func(k string) any { return resources[k] },
 		func(uris []string) { v.srv.RemoveResources(uris...) },
@@ -584,6 +590,9 @@ func unreachableTool(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult
 // logging/setLevel.
 func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if err := checkLogLevel(req); err != nil { // gateway_loglevel.go
+			return nil, err
+		}
 		switch method {
 		case "tools/call":
 			r := req.(*sdk.CallToolRequest)

@@ -420,7 +420,7 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if !known || up.ss == nil && !isNew {
 		return false // the SDK's error
 	}
-	if hw != nil && rm.logLevel.OK() { // log messages go on the call's stream
+	if rm.logLevel.OK() && (hw != nil || isNew) { // log messages go on the call's stream, at its level (gateway_loglevel.go)
 		return false
 	}
 	if !isNew && !up.ready.Load() { // the old wire: once initialized

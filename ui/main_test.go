@@ -95,16 +95,21 @@ func runChild() int {
 	ran := make(chan struct{})
 	if os.Getenv(childBusyEnv) == "1" {
 		// As a flood of updates would: queueing for the main goroutine
-		// while the app quits must not race Fyne's loop ending.
+		// while the app quits must not race Fyne's loop ending. Each
+		// goroutine queues its next function as soon as the last one has
+		// run: the queue is never empty, yet never grows (Fyne's is
+		// unbounded: queued without pause, a slow machine piled up more
+		// than the loop could run before the quit, queued behind them).
 		for range 4 {
 			go func() {
 				for {
+					done := make(chan struct{})
+					onMain(func() { close(done) })
 					select {
+					case <-done:
 					case <-ran:
 						return
-					default:
 					}
-					onMain(func() {})
 				}
 			}()
 		}

@@ -16,13 +16,18 @@
 // connects the SDK client over stdioConn (stdio_conn.go: stdout is filtered
 // line by line, events are handed to Hooks.Event; stdio_checks.go: invalid
 // UTF-8, tools with a key twice, stray replies) with initialize on
-// 2025-11-25; a server that refuses initialize (one on 2026-07-28 only) is
-// started once more with the server/discover probe (probe.go), and the
-// session speaks 2026-07-28 (NewWire; every request carries the revision's
-// _meta, WireMeta, the log level included). StdioSpec.DiscoverFirst turns
-// the order around. What a server took is remembered in StdioSpec.Probes
-// (a ProbeMemory: hashes of command lines, never the values), and its next
-// start goes straight to it. Why initialize first: go-sdk (v1.7 on)
+// 2025-11-25; a server that refuses initialize (one on 2026-07-28 only:
+// it answers with an error, or exits without an answer) is started once
+// more with the server/discover probe (probe.go), and the session speaks
+// 2026-07-28 (NewWire; every request carries the revision's _meta,
+// WireMeta, the log level included). StdioSpec.DiscoverFirst turns the
+// order around. What a server took the second time is remembered in
+// StdioSpec.Probes (a ProbeMemory: hashes, never a command line or a
+// value; by StdioSpec.ProbeKey, which the app derives from the launch
+// fingerprint and keeps in its database through NewProbeMemory's known
+// and save), and its next start goes straight to it; a refusal of the
+// remembered way forgets it and asks both ways again, and a server that
+// takes neither fails with the first way's error, remembered nowhere. Why initialize first: go-sdk (v1.7 on)
 // serves both revisions, a connection probed with server/discover stays on
 // 2026-07-28 (it refuses a later initialize), and on that revision a
 // server's tool can no longer send elicitation/create or sampling during
@@ -128,8 +133,9 @@
 //     the person.
 //   - The revision a session speaks (probe.go): ProtocolVersion, NewWire,
 //     WireMeta (the _meta members each raw request to a 2026-07-28 stdio
-//     server carries); StdioSpec.DiscoverFirst and StdioSpec.Probes
-//     (ProbeMemory, by Fingerprint). An HTTP session answers the
+//     server carries); StdioSpec.DiscoverFirst, StdioSpec.Probes
+//     (ProbeMemory: NewProbeMemory(known, save) loads and saves it) and
+//     StdioSpec.ProbeKey (ProbeKey; Fingerprint when zero). An HTTP session answers the
 //     input_required rounds of prompts/get and resources/read itself,
 //     through its Router (input.go, MaxInputRounds), and leaves a
 //     tools/call's to its caller (the gateway's input loop).

@@ -29,18 +29,42 @@ const ProbeVersion = NewWireVersion
 
 // ProbeMemory remembers, for the stdio servers that did not take the
 // first request of a start (StdioSpec.DiscoverFirst says which), the one
-// they took, by a fingerprint of their command line (Fingerprint), so that
-// their next start goes straight to it. It holds hashes only: never a
-// command line, an argument or an environment value. The zero value is
-// not usable; make one with NewProbeMemory. Safe for concurrent use.
+// they took, by a hash of their command line (StdioSpec.ProbeKey, else
+// Fingerprint), so that their next start goes straight to it. It holds
+// hashes only: never a command line, an argument or an environment
+// value. The zero value is not usable; make one with NewProbeMemory. Safe
+// for concurrent use.
 type ProbeMemory struct {
+	save func(ProbeKey, string) // called with each change, outside mu; nil: none
+
 	mu sync.Mutex
-	m  map[[sha256.Size]byte]string // guarded by mu: fingerprint → the version to start with
+	m  map[ProbeKey]string // guarded by mu: key → the version to start with
 }
 
-// NewProbeMemory returns an empty ProbeMemory.
-func NewProbeMemory() *ProbeMemory {
-	return &ProbeMemory{m: map[[sha256.Size]byte]string{}}
+// ProbeKey is the SHA-256 a ProbeMemory knows a server by.
+type ProbeKey [sha256.Size]byte
+
+// NewProbeMemory returns a ProbeMemory that knows known (what an earlier
+// mcptray learned; nil: nothing; a version other than ProtocolVersion
+// and ProbeVersion is left out) and calls save, when not nil, with each
+// change: the version learned for a key, or "" for one forgotten. save
+// runs on the goroutine of the Start that learned it.
+func NewProbeMemory(known map[ProbeKey]string, save func(key ProbeKey, version string)) *ProbeMemory {
+	m := &ProbeMemory{save: save, m: map[ProbeKey]string{}}
+	for k, v := range known {
+		if v == ProtocolVersion || v == ProbeVersion {
+			m.m[k] = v
+		}
+	}
+	return m
+}
+
+// key is what the memory knows the server of spec by.
+func (spec StdioSpec) probeKey() ProbeKey {
+	if spec.ProbeKey != (ProbeKey{}) {
+		return spec.ProbeKey
+	}
+	return Fingerprint(spec)
 }
 
 // version is the version the server of spec starts with, learned from
@@ -49,29 +73,41 @@ func (m *ProbeMemory) version(spec StdioSpec) string {
 	if m == nil {
 		return ""
 	}
-	fp := Fingerprint(spec)
+	k := spec.probeKey()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.m[fp]
+	return m.m[k]
 }
 
-// remember notes the version the server of spec starts with.
+// remember notes the version the server of spec starts with ("": forget
+// it).
 func (m *ProbeMemory) remember(spec StdioSpec, version string) {
 	if m == nil {
 		return
 	}
-	fp := Fingerprint(spec)
+	k := spec.probeKey()
 	m.mu.Lock()
-	m.m[fp] = version
+	changed := m.m[k] != version
+	if version == "" {
+		delete(m.m, k)
+	} else {
+		m.m[k] = version
+	}
 	m.mu.Unlock()
+	if changed && m.save != nil {
+		m.save(k, version)
+	}
 }
+
+// forget drops what was learned of the server of spec.
+func (m *ProbeMemory) forget(spec StdioSpec) { m.remember(spec, "") }
 
 // Fingerprint is the SHA-256 of what makes a stdio server the same
 // program: its command, arguments, working directory and environment
 // (names and values; ours when spec.Env is nil). Each part is
 // length-prefixed, so no two command lines hash alike by moving a
 // separator.
-func Fingerprint(spec StdioSpec) [sha256.Size]byte {
+func Fingerprint(spec StdioSpec) ProbeKey {
 	h := sha256.New()
 	put := func(s string) {
 		var n [8]byte
@@ -95,7 +131,7 @@ func Fingerprint(spec StdioSpec) [sha256.Size]byte {
 		put("e")
 		put(kv)
 	}
-	var fp [sha256.Size]byte
+	var fp ProbeKey
 	h.Sum(fp[:0])
 	return fp
 }
@@ -144,15 +180,21 @@ func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // refused reports whether Connect failed because the server did not take
 // its first request: a server/discover it never answered (it exited, or
-// let the deadline pass), or an initialize it answered with an error.
-func (c *probeConn) refused() bool {
+// let the deadline pass), or an initialize it answered with an error or
+// never answered because it exited (ended: it closed its stdout before
+// the deadline). A server silent on initialize is not refused: the
+// deadline is all that tells it from a slow one.
+func (c *probeConn) refused(ended bool) bool {
 	if c.firstID.Load() == nil {
 		return false
 	}
 	if c.discover.Load() {
 		return !c.answered.Load()
 	}
-	return c.answered.Load() && c.refusedE.Load()
+	if !c.answered.Load() {
+		return ended
+	}
+	return c.refusedE.Load()
 }
 
 // WireMeta is what a request to a new-wire server carries in its _meta:

@@ -92,6 +92,12 @@ type StdioSpec struct {
 	// first request, and which one they took (ProbeMemory).
 	Probes *ProbeMemory
 
+	// ProbeKey names the server's program in Probes: a hash that stays
+	// the same across restarts of mcptray while the command line does
+	// (the app's launch fingerprint). Zero: Fingerprint(spec), which
+	// hashes the whole environment, so holds for this process only.
+	ProbeKey ProbeKey
+
 	// NotReadingAfter is how long the server may leave what is sent to
 	// it unread before it counts as not reading its input (its calls
 	// fail, the Router's NotReading); 0 is DefaultNotReadingAfter, and

@@ -20,13 +20,16 @@ const drainWait = time.Second
 
 // Start launches a stdio server in its own process group, connects the SDK
 // client and runs a full tools/list. It asks initialize (ProtocolVersion)
-// first, and where the server refuses it (an error answer: a server on
-// 2026-07-28 only), starts it again with the server/discover probe
-// (ProbeVersion), which the session then speaks. spec.DiscoverFirst
-// turns the order around: the probe first, initialize where the server
-// does not take it (it exits on it, or leaves it unanswered). Whichever
-// worked is remembered in spec.Probes, and the next start goes straight
-// to it. ctx bounds the whole startup, and so does spec.StartTimeout
+// first, and where the server refuses it (an error answer, or it exits
+// without one: a server on 2026-07-28 only), starts it once more with the
+// server/discover probe (ProbeVersion), which the session then speaks.
+// spec.DiscoverFirst turns the order around: the probe first, initialize
+// where the server does not take it (it exits on it, or leaves it
+// unanswered). Whichever worked the second time is remembered in
+// spec.Probes (a probe left unanswered until the deadline is remembered
+// at once), and the next start goes straight to it; where that start is
+// refused in turn, the memory is dropped and both ways are tried again.
+// A server that takes neither fails with the first way's error. ctx bounds the whole startup, and so does spec.StartTimeout
 // (paused while the server's elicitation waits in the inbox: see
 // session_startup.go). On any failure the process group
 // is killed before Start returns, and the error is one readable line such
@@ -34,7 +37,15 @@ const drainWait = time.Second
 // "no answer to initialize within 2m0s".
 func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	if v := spec.Probes.version(spec); v != "" {
-		return start(ctx, spec, hooks, v)
+		s, err := start(ctx, spec, hooks, v)
+		var pf *probeFailure
+		if !errors.As(err, &pf) || pf.timedOut || ctx.Err() != nil {
+			return s, err
+		}
+		// What it took before, it refuses now (updated in place): forget
+		// it, and ask both ways again.
+		spec.Probes.forget(spec)
+		hooks.log("stderr", fmt.Sprintf("the server no longer takes %s (%v); asking both ways again", firstRequest(v), pf.err))
 	}
 	first, other := ProtocolVersion, ProbeVersion
 	if spec.DiscoverFirst {
@@ -45,12 +56,26 @@ func Start(ctx context.Context, spec StdioSpec, hooks Hooks) (*Session, error) {
 	if !errors.As(err, &pf) {
 		return s, err
 	}
-	spec.Probes.remember(spec, other)
 	if ctx.Err() != nil || pf.timedOut {
+		// Silent on the probe until the deadline: the next start goes
+		// straight to initialize.
+		spec.Probes.remember(spec, other)
 		return nil, pf.err
 	}
 	hooks.log("stderr", fmt.Sprintf("the server did not take %s (%v); starting it again with %s", firstRequest(first), pf.err, firstRequest(other)))
-	return start(ctx, spec, hooks, other)
+	s, err = start(ctx, spec, hooks, other)
+	if err == nil {
+		spec.Probes.remember(spec, other)
+		return s, nil
+	}
+	var again *probeFailure
+	if errors.As(err, &again) && !again.timedOut {
+		// It took neither (a server that crashes at every start): what the
+		// person reads is why the first, usual way failed.
+		hooks.log("stderr", fmt.Sprintf("the server did not take %s either (%v)", firstRequest(other), again.err))
+		return nil, pf.err
+	}
+	return nil, err
 }
 
 // firstRequest is the request a session on version starts with.
@@ -121,7 +146,7 @@ func start(ctx context.Context, spec StdioSpec, hooks Hooks, version string) (*S
 	pc := &probeConn{Connection: s.conn}
 	cs, err := s.newClient().Connect(ctx, ConnTransport{pc}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
-		if pc.refused() {
+		if pc.refused(ctx.Err() == nil && s.conn.peerClosed()) {
 			err := s.failStart(ctx, firstRequest(version), budget, err)
 			return nil, &probeFailure{err: err, timedOut: ctx.Err() != nil}
 		}

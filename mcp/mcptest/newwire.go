@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,8 +33,13 @@ import (
 //	              forever         asks again on every retry
 //	              busy            input_required with no question
 //	              many            asks 40 questions at once
+//	              log {message, level}  sends notifications/message at
+//	                              level, when the request's _meta asks
+//	                              for that level or a more verbose one
 //	            A retry whose requestState is not the one it gave gets a
 //	            tool error naming both.
+//	new-strict  new-wire, but it exits with code 2 on initialize, without
+//	            an answer (as some servers do on a method they do not know)
 //	old-strict  a 2025-11-25 server that exits with code 2 when its first
 //	            request is not initialize (as some do on server/discover)
 //	old-wire    a 2025-11-25 server that answers server/discover "method
@@ -45,7 +51,9 @@ import (
 func runNewWire(mode string) (code int, ok bool) {
 	switch mode {
 	case "new-wire":
-		return serveNewWire(), true
+		return serveNewWire(false), true
+	case "new-strict":
+		return serveNewWire(true), true
 	case "old-strict":
 		return serveOldStrict(), true
 	case "old-wire":
@@ -116,15 +124,23 @@ var newWireTools = []string{
 	`{"name":"forever","description":"Asks without end.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 	`{"name":"busy","description":"Asks nothing.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
 	`{"name":"many","description":"Asks 40 questions.","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`,
+	`{"name":"log","description":"Logs a message.","inputSchema":{"type":"object","properties":{"message":{"type":"string"},"level":{"type":"string"}}},"annotations":{"destructiveHint":false}}`,
 }
 
-func serveNewWire() int {
+// logLevels are the spec's log levels, most verbose first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func serveNewWire(strict bool) int {
 	write := stdoutLine()
 	return serveRaw(write, "fake-new-wire", `{"tools":{}}`, func(msg rawMessage, _ []byte) bool {
 		id := string(msg.ID)
 		reply := func(result string) { write(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`) }
 		fail := func(code int, text string) {
 			write(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(text) + `}}`)
+		}
+		if msg.Method == "initialize" && strict {
+			fmt.Fprintln(os.Stderr, "fatal: unknown method initialize")
+			os.Exit(2)
 		}
 		if msg.Method == "initialize" {
 			fail(-32601, "initialize is not supported: this server speaks 2026-07-28 only (server/discover)")
@@ -242,6 +258,15 @@ func serveNewWire() int {
 			ask(`{"c":{"method":"elicitation/create","params":{"mode":"form","message":"Again?","requestedSchema":{"type":"object","properties":{}}}}}`, "round-"+strconv.Itoa(round+1))
 		case "busy":
 			ask(`{}`, "busy")
+		case "log":
+			msg, _ := p.Arguments["message"].(string)
+			level, _ := p.Arguments["level"].(string)
+			var asked string
+			json.Unmarshal(p.Meta["io.modelcontextprotocol/logLevel"], &asked)
+			if a, l := slices.Index(logLevels, asked), slices.Index(logLevels, level); a >= 0 && l >= a {
+				write(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":` + strconv.Quote(level) + `,"logger":"fake-new-wire","data":` + strconv.Quote(msg) + `}}`)
+			}
+			text("logged", false)
 		case "many":
 			qs := make([]string, 40)
 			for i := range qs {

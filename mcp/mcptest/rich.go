@@ -41,11 +41,13 @@ const RichOutputSchema = `{"type":"object","properties":{"answer":{"type":"integ
 //	                      _meta {"mcptray/inbox": true}
 //	dies                  exits with code 5 mid-call
 //	huge {mb}             one text block of mb MiB of 'x'
-//	log {message}         sends notifications/message (info)
+//	log {message, level}  sends notifications/message (at level; info
+//	                      when none)
 //	touch {uri}           sends notifications/resources/updated for uri
 //
 // Resources fake://readme and template fake://items/{id}; prompt greet
-// {name} with completion of name; subscriptions.
+// {name, log} with completion of name (log, when set, is sent first as
+// notifications/message at info); subscriptions.
 func addRich(s *sdk.Server) {
 	s.AddTool(&sdk.Tool{
 		Name: "rich", Title: "Rich result", Description: "Returns every kind of content.",
@@ -167,9 +169,13 @@ func addRich(s *sdk.Server) {
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in struct {
 				Message string `json:"message"`
+				Level   string `json:"level"`
 			}
 			unmarshalArgs(req, &in)
-			req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "fake", Data: in.Message})
+			if in.Level == "" {
+				in.Level = "info"
+			}
+			req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: sdk.LoggingLevel(in.Level), Logger: "fake", Data: in.Message})
 			return text("logged"), nil
 		})
 	s.AddTool(&sdk.Tool{Name: "touch", Description: "Says a resource changed.", InputSchema: rawSchema(`{"type":"object"}`), Annotations: notDestructive()},
@@ -192,6 +198,9 @@ func addRich(s *sdk.Server) {
 		})
 	s.AddPrompt(&sdk.Prompt{Name: "greet", Description: "Greets someone.", Arguments: []*sdk.PromptArgument{{Name: "name", Required: true}}},
 		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			if msg := req.Params.Arguments["log"]; msg != "" {
+				req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "fake", Data: msg})
+			}
 			return &sdk.GetPromptResult{Description: "a greeting", Messages: []*sdk.PromptMessage{
 				{Role: "user", Content: &sdk.TextContent{Text: "Hello, " + req.Params.Arguments["name"] + "!"}}}}, nil
 		})
