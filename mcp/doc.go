@@ -67,6 +67,20 @@
 // relayed, the server's requestState sealed (gateway_input_relay.go,
 // gateway_seal.go); its retry, a new call, is opened in forward.
 //
+// A server on an older revision asks during a 2026-07-28 call with
+// requests (elicitation/create, sampling/createMessage, roots/list). The
+// park (gateway_park.go) holds such a question, when the assistant
+// declared it and it is no secret, with the server's call still open: the
+// assistant's request ends with input_required (the questions gathered
+// until none came for parkSettle, a requestState sealed with the parked
+// call's number), and its retry, on the slow path (forward,
+// gateway_park_resume.go), answers the server's requests and waits for the
+// result or the next round. The fast and slow paths of stdio servers park
+// in the call table; an HTTP server's call, prompts/get and resources/read
+// run the SDK client on a goroutine that outlives the assistant's request
+// (gateway_park_http.go, gateway_park_sdk.go). A parked call not
+// retried within its life is cancelled toward the server.
+//
 // Secrets typed into the inbox for a server (and password inputs) are
 // replaced by "[redacted]" in everything its session passes on: results,
 // notifications, events (before Hooks.Event), lists, requests and errors

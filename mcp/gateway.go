@@ -157,6 +157,10 @@ type Gateway struct {
 
 	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
 
+	parkMu     sync.Mutex
+	parks      map[uint64]*park // guarded by parkMu: parked calls by number (gateway_park.go)
+	parkLifeNs atomic.Int64     // how long a parked call waits for its retry; 0: defaultParkLife (tests set it)
+
 	calls   callTable
 	tasks   taskTable        // tasks made through the gateway, by upstream session (gateway_tasks.go)
 	clients clientAllowances // stateless clients' "allow for this session" (gateway_approve.go)
@@ -196,6 +200,7 @@ func NewGateway(opts GatewayOptions) *Gateway {
 		subs:       map[subKey]int{},
 		urlElicits: map[string]*upstream{},
 		rawElicits: map[elicitKey]context.CancelFunc{},
+		parks:      map[uint64]*park{},
 		logged:     map[string]bool{},
 		policies:   map[string]*ToolPolicy{},
 		held:       map[string]map[string]string{},

@@ -65,10 +65,14 @@ type call struct {
 	upCaps []byte
 
 	// Slow path (through the SDK's server).
-	ctx   context.Context // the handler's context: its values route HTTP messages to the call's stream
-	token any             // the assistant's progress token; nil if none
-	reply chan []byte     // the server's reply line, for stdio servers
-	stop  func()          // cancels the slow path's wait (its client went away)
+	ctx     context.Context // the handler's context: its values route HTTP messages to the call's stream
+	token   any             // the assistant's progress token; nil if none
+	reply   chan []byte     // the server's reply line, for stdio servers
+	round   chan parkRound  // a 2026-07-28 call's parked round, for stdio servers (gateway_park.go)
+	sdkDone chan sdkAnswer  // a parked prompts/get or resources/read: its answer (gateway_park_sdk.go); nil for a tools/call
+	http    chan httpAnswer // a parked call's answer from an HTTP server (gateway_park_http.go)
+	expired *atomic.Bool    // set when a parked HTTP call's deadline passed
+	stop    func()          // cancels the slow path's wait (its client went away)
 
 	dl       downstream.Deadline
 	progress atomic.Uint64 // math.Float64bits of the last progress value sent upstream
@@ -215,6 +219,12 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	if sess == nil {
 		return errorResult(g.notReadyText(server)), nil
 	}
+	if p, qs, err := g.parkedRetry(ctx, server, tool); err != nil || p != nil { // gateway_park_resume.go
+		if err != nil {
+			return nil, err
+		}
+		return g.resumeCall(ctx, up, p, qs, meta)
+	}
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
@@ -229,10 +239,10 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		for k, v := range meta {
 			dmeta[k] = v
 		}
-		if c.newWire && sess.NewWire() {
-			c.upCaps, _ = json.Marshal(meta[metaClientCaps]) // what may be relayed to it (gateway_input.go)
+		if c.newWire {
+			c.upCaps, _ = json.Marshal(meta[metaClientCaps]) // what may be relayed to it (gateway_input.go, gateway_park.go)
 		}
-		stripWireKeys(dmeta, c.newWire && speaksNew(sess)) // gateway_wire26.go
+		stripWireKeys(dmeta, c.newWire && speaksNew(sess), c.newWire && !speaksNew(sess)) // gateway_wire26.go
 		if c.logLevel != "" && c.newWire && speaksNew(sess) {
 			dmeta[metaLogLevel] = moreVerbose(c.logLevel, sess.LogLevel())
 		}
@@ -248,6 +258,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 	defer g.levelForCall(ctx, c)() // gateway_loglevel.go
 
 	if !sess.Stdio() { // an HTTP server: the SDK's client does the work
+		if c.newWire && !sess.NewWire() {
+			return g.forwardHTTPParked(ctx, c, &sdk.CallToolParams{Meta: dmeta, Name: tool, Arguments: args}) // gateway_park_http.go
+		}
 		c.progressed = make(chan struct{}, 1)
 		g.calls.add(c)
 		c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
@@ -300,6 +313,9 @@ func (g *Gateway) forward(ctx context.Context, up *upstream, server, tool string
 		return nil, err
 	}
 	c.reply = make(chan []byte, 1)
+	if c.newWire {
+		c.round = make(chan parkRound, 1)
+	}
 	defer c.dl.Stop()
 	c.dl.Start(g.timeout(), func() { expired.Store(true); cancel() })
 send:
@@ -324,11 +340,19 @@ send:
 			c.dl.Restart(g.timeout(), func() { expired.Store(true); cancel() })
 			goto send
 		}
+		if relay := g.oldWireRound(c, reply); relay != nil { // gateway_park_resume.go
+			return &rawResult{raw: relay.result}, nil
+		}
 		return finalResult(sess, reply)
+	case r := <-c.round: // gateway_park.go
+		return r.answer()
 	case <-ctx.Done():
 		if g.calls.take(c.n) == nil {
-			if reply, ok := <-c.reply; ok { // the reply won the race
+			select { // the reply, or a parked round, won the race
+			case reply := <-c.reply:
 				return finalResult(sess, reply)
+			case r := <-c.round:
+				return r.answer()
 			}
 		}
 		reason := "cancelled by the client"
@@ -345,8 +369,11 @@ send:
 		return nil, ctx.Err()
 	case <-sess.Done():
 		if g.calls.take(c.n) == nil {
-			if reply, ok := <-c.reply; ok {
+			select {
+			case reply := <-c.reply:
 				return finalResult(sess, reply)
+			case r := <-c.round:
+				return r.answer()
 			}
 		}
 		return nil, diedError(server, sess)
@@ -470,6 +497,8 @@ func (a *gwAttachment) Tap(s *downstream.Session, line []byte, p *wire.Peek) boo
 		s.LogMessage(&lp)
 		a.g.downstreamLog(a.name, s, &lp)
 		return true
+	case p.Method.Is(line, `"roots/list"`) && p.ID.OK():
+		return a.g.tapParked(s, "roots/list", line, p) // gateway_park_resume.go
 	default:
 		return a.TapElicit(s, line, p)
 	}

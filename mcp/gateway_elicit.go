@@ -169,6 +169,9 @@ func (g *Gateway) elicit(ctx context.Context, server string, s *downstream.Sessi
 			p.Mode = "url"
 		}
 	}
+	if res, ok, err := g.elicitParked(ctx, s, &p, rawSchema); ok { // gateway_park.go
+		return res, err
+	}
 	fields := SecretFields(p.RequestedSchema)
 	info := ElicitInfo{Server: server, Request: &p, Schema: rawSchema, Secret: len(fields) > 0, SecretFields: fields}
 	c := g.calls.latestFor(s)
@@ -287,9 +290,15 @@ func (v valuesCtx) Value(key any) any {
 func (g *Gateway) createMessage(ctx context.Context, server string, s *downstream.Session, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
 	c := g.calls.latestFor(s)
 	if c == nil {
+		if res, ok, err := g.sampleParked(ctx, s, nil, params); ok { // a parked call's late question
+			return res, err
+		}
 		return nil, downstream.ErrNoAssistant
 	}
 	if c.newWire {
+		if res, ok, err := g.sampleParked(ctx, s, c, params); ok { // gateway_park.go
+			return res, err
+		}
 		return nil, &jsonrpc.Error{Code: -1, Message: "sampling is not available: the assistant speaks 2026-07-28, which has no requests from servers"}
 	}
 	if ip := c.up.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {

@@ -75,6 +75,9 @@ func (g *Gateway) promptHandler(aggregate bool, server, name string) sdk.PromptH
 		p := *req.Params
 		p.Name = name
 		defer g.levelForRequest(ctx, req.Session, aggregate, server, sess, req.Params.Meta)() // gateway_loglevel.go
+		if res, ok, err := g.promptParked(ctx, server, sess, req, &p); ok {                   // gateway_park_sdk.go
+			return res, err
+		}
 		ctx, stop := sess.CallContext(ctx)
 		defer stop()
 		res, err := sess.Client().GetPrompt(ctx, &p)
@@ -87,6 +90,9 @@ func (g *Gateway) resourceHandler(aggregate bool, server string) sdk.ResourceHan
 		if sess := g.session(server); sess != nil {
 			defer g.levelForRequest(ctx, req.Session, aggregate, server, sess, req.Params.Meta)() // gateway_loglevel.go
 		}
+		if res, ok, err := g.readParked(ctx, server, req); ok { // gateway_park_sdk.go
+			return res, err
+		}
 		return g.readResource(ctx, server, req.Params)
 	}
 }
@@ -97,6 +103,9 @@ func (g *Gateway) templateHandler(v *view, uriTemplate string) sdk.ResourceHandl
 			if prefix, _, _ := strings.Cut(uriTemplate, "{"); t.prefix == prefix {
 				if sess := g.session(t.server); sess != nil {
 					defer g.levelForRequest(ctx, req.Session, v.key.aggregate(), t.server, sess, req.Params.Meta)() // gateway_loglevel.go
+				}
+				if res, ok, err := g.readParked(ctx, t.server, req); ok { // gateway_park_sdk.go
+					return res, err
 				}
 				return g.readResource(ctx, t.server, req.Params)
 			}

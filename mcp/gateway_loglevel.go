@@ -177,7 +177,9 @@ func (g *Gateway) levelForRequest(ctx context.Context, ss *sdk.ServerSession, ag
 // request that set none.
 func (g *Gateway) logToCalls(sess *downstream.Session, message func(aggregate bool) *sdk.LoggingMessageParams, sent map[*sdk.ServerSession]bool) {
 	for _, c := range g.calls.matching(func(c *call) bool {
-		return c.sess == sess && c.newWire && c.ctx != nil && c.up != nil && c.up.ss != nil && !sent[c.up.ss]
+		// A parked prompts/get or resources/read (gateway_park_sdk.go) has a
+		// logRequest of its own (levelForRequest), below.
+		return c.sess == sess && c.newWire && c.ctx != nil && c.up != nil && c.up.ss != nil && !sent[c.up.ss] && c.sdkDone == nil
 	}) {
 		c.up.ss.Log(c.context(context.Background()), message(c.up.v.key.aggregate()))
 	}

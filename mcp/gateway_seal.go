@@ -53,13 +53,25 @@ type sealedState struct {
 	Server string          `json:"s"`
 	Tool   string          `json:"t"`
 	State  json.RawMessage `json:"r,omitempty"` // the server's requestState as it came (a JSON string), or none
+	Park   uint64          `json:"p,omitempty"` // a parked call's number (gateway_park.go), or 0
 	Until  int64           `json:"u"`           // Unix seconds: not accepted after
 }
 
 // seal is the requestState the assistant gets for the server's state
 // (raw JSON, nil for none) of a call of tool on server.
 func (k *stateSeal) seal(server, tool string, state []byte) string {
-	b, _ := json.Marshal(sealedState{Server: server, Tool: tool, State: state, Until: k.now().Add(sealLife).Unix()})
+	return k.sealState(sealedState{Server: server, Tool: tool, State: state})
+}
+
+// sealPark is the requestState the assistant gets for the parked call n
+// of tool on server (gateway_park.go).
+func (k *stateSeal) sealPark(server, tool string, n uint64) string {
+	return k.sealState(sealedState{Server: server, Tool: tool, Park: n})
+}
+
+func (k *stateSeal) sealState(st sealedState) string {
+	st.Until = k.now().Add(sealLife).Unix()
+	b, _ := json.Marshal(st)
 	body := base64.RawURLEncoding.EncodeToString(b)
 	return sealPrefix + body + "." + base64.RawURLEncoding.EncodeToString(k.mac(body))
 }
@@ -75,33 +87,40 @@ func (k *stateSeal) mac(body string) []byte {
 // on server and returns the server's state in it (raw JSON, nil for
 // none).
 func (k *stateSeal) open(sealed, server, tool string) ([]byte, error) {
+	_, state, err := k.openPark(sealed, server, tool)
+	return state, err
+}
+
+// openPark is open that also returns the parked call the state names (0
+// for none).
+func (k *stateSeal) openPark(sealed, server, tool string) (park uint64, state []byte, err error) {
 	rest, ok := strings.CutPrefix(sealed, sealPrefix)
 	if !ok {
-		return nil, errStateForeign
+		return 0, nil, errStateForeign
 	}
 	body, sig, ok := strings.Cut(rest, ".")
 	if !ok {
-		return nil, errStateTampered
+		return 0, nil, errStateTampered
 	}
 	got, err := base64.RawURLEncoding.DecodeString(sig)
 	if err != nil || !hmac.Equal(got, k.mac(body)) {
 		// Another key's seal and a changed one look the same: say both.
-		return nil, fmt.Errorf("%w (or it was made by another mcptray, or before mcptray restarted)", errStateTampered)
+		return 0, nil, fmt.Errorf("%w (or it was made by another mcptray, or before mcptray restarted)", errStateTampered)
 	}
 	b, err := base64.RawURLEncoding.DecodeString(body)
 	var st sealedState
 	if err != nil || json.Unmarshal(b, &st) != nil {
-		return nil, errStateTampered // signed by us, so not reached
+		return 0, nil, errStateTampered // signed by us, so not reached
 	}
 	switch {
 	case st.Server != server || st.Tool != tool:
-		return nil, fmt.Errorf("the requestState belongs to a call of %q on server %q, not of %q on %q: call the tool again without it",
+		return 0, nil, fmt.Errorf("the requestState belongs to a call of %q on server %q, not of %q on %q: call the tool again without it",
 			st.Tool, st.Server, tool, server)
 	case k.now().Unix() > st.Until:
-		return nil, errStateExpired
+		return 0, nil, errStateExpired
 	}
 	if len(st.State) == 0 || bytes.Equal(st.State, []byte("null")) {
-		return nil, nil
+		return st.Park, nil, nil
 	}
-	return st.State, nil
+	return st.Park, st.State, nil
 }

@@ -618,6 +618,9 @@ func (v *view) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 			return v.listedRaw(res), nil
 		case "resources/read":
+			if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
+				v.g.upstreamOf(ss, v) // HTTP sessions are first seen here; the park needs it (gateway_park_sdk.go)
+			}
 			res, err := next(ctx, method, req)
 			var werr *jsonrpc.Error
 			if err != nil && errors.As(err, &werr) && werr.Code == sdk.CodeResourceNotFound && werr.Message == "Resource not found" {

@@ -269,19 +269,25 @@ func stripMeta(mb, token []byte) []byte {
 
 // stripWireKeys deletes the new wire's keys from a copy of a request's
 // _meta on the slow path (see stripMeta), and for a 2026-07-28 call puts
-// mcptray's own in their place (toServerMeta).
-func stripWireKeys(m map[string]any, isNew bool) {
+// mcptray's own in their place (toServerMeta): all of them toward a server
+// whose session speaks 2026-07-28 (isNew), the capabilities alone toward
+// an older one (capsOnly: toOldServerMeta).
+func stripWireKeys(m map[string]any, isNew, capsOnly bool) {
 	caps := m[metaClientCaps]
 	delete(m, metaProtocolVersion)
 	delete(m, metaClientInfo)
 	delete(m, metaClientCaps)
 	delete(m, metaLogLevel)
-	if !isNew {
+	if !isNew && !capsOnly {
 		return
 	}
 	b, err := json.Marshal(caps)
 	if err != nil || len(b) == 0 || b[0] != '{' {
 		b = []byte("{}")
+	}
+	if capsOnly {
+		m[metaClientCaps] = json.RawMessage(withInbox(b))
+		return
 	}
 	m[metaProtocolVersion] = protocol2026
 	m[metaClientInfo] = json.RawMessage(mcptrayClient)
@@ -317,6 +323,32 @@ func withInbox(caps []byte) []byte {
 	out = append(out, caps[:1]...)
 	out = append(out, ins...)
 	return append(out, caps[1:]...)
+}
+
+// toOldServerMeta is the _meta a server whose session speaks an older
+// revision gets for a 2026-07-28 call: stripMeta's, with the assistant's
+// capabilities (elicitation added: withInbox) and no other key of the new
+// wire. go-sdk's servers read a request's capabilities there before their
+// session's (ServerRequest.ClientCapabilities), so such a server judges
+// the call by what this assistant can do — it refuses a tool that needs
+// sampling the assistant did not declare (-32021), and asks only what
+// the assistant or the inbox can answer (gateway_park.go) — where it
+// would otherwise see mcptray's initialize. The protocol version is left
+// out: a strict server refuses one that is not its session's.
+func toOldServerMeta(mb []byte, m *reqMeta, token []byte) []byte {
+	out := stripMeta(mb, token)
+	out = out[:len(out)-1]
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	out = append(out, wire.QuoteJSON(metaClientCaps)...)
+	out = append(out, ':')
+	caps := m.clientCaps.Of(mb)
+	if len(caps) == 0 || caps[0] != '{' {
+		caps = []byte("{}")
+	}
+	out = append(out, withInbox(caps)...)
+	return append(out, '}')
 }
 
 // toServerMeta is the _meta a server gets for the assistant's _meta mb

@@ -444,8 +444,8 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 	if tokSp.OK() {
 		c.upToken = bytes.Clone(tokSp.Of(line))
 	}
-	if isNew && r.sess.NewWire() {
-		c.upCaps = bytes.Clone(rm.clientCaps.Of(mb)) // what may be relayed to it (gateway_input.go)
+	if isNew {
+		c.upCaps = bytes.Clone(rm.clientCaps.Of(mb)) // what may be relayed to it (gateway_input.go, gateway_park.go)
 	}
 	switch {
 	case rm.wireKeys(): // the assistant's _meta is not the server's
@@ -454,7 +454,11 @@ func (up *upstream) fastCall(line []byte, p *wire.Peek, hw *httpReply) bool {
 			tok = gwID
 		}
 		ms := metaSp.Within(p.Params)
-		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: toServerMeta(mb, &rm, isNew && speaksNew(r.sess), tok)})
+		repl := toServerMeta(mb, &rm, isNew && speaksNew(r.sess), tok)
+		if isNew && !speaksNew(r.sess) {
+			repl = toOldServerMeta(mb, &rm, tok) // gateway_wire26.go
+		}
+		edits = append(edits, wire.Edit{Start: ms.Start, End: ms.End, Repl: repl})
 	case tokSp.OK():
 		edits = append(edits, wire.Edit{Start: tokSp.Start, End: tokSp.End, Repl: gwID})
 	}

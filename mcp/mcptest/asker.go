@@ -51,7 +51,8 @@ import (
 //	                              "fields" (65 fields)
 //	asker-mrtr  an SDK server whose tool secret_op returns InputRequests
 //	            (2026-07-28 input_required); for a 2025-11-25 client the SDK
-//	            turns them into elicitation/create and retries the handler
+//	            turns them into elicitation/create and retries the handler;
+//	            the tools of park.go ask several questions, or two rounds
 //	unlock      the asker, locked at start (a vault that needs its
 //	            passphrase): right after notifications/initialized it asks
 //	            for one (format "password") and answers tools/list only once
@@ -452,5 +453,6 @@ func NewMRTRServer() *sdk.Server {
 				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
 			}}}, nil
 		})
+	addParkTools(s) // park.go
 	return s
 }
