@@ -49,10 +49,12 @@ import (
 // empty list. Assistants on older revisions are not concerned: they get
 // the server's requests relayed (gateway_elicit.go).
 
-// parkSettle is how long a round waits for one more question; parkLife
-// how long a parked call waits for the assistant's retry.
+// parkSettle is how long a round waits for one more question (go-sdk's
+// questions of one round come microseconds apart; 200 ms leaves room for
+// a loaded machine and is nothing beside a person's or a model's answer);
+// parkLife how long a parked call waits for the assistant's retry.
 const (
-	parkSettle      = 50 * time.Millisecond
+	parkSettle      = 200 * time.Millisecond
 	defaultParkLife = 5 * time.Minute
 )
 
