@@ -9,9 +9,11 @@
 // else, and never a name that looks like a secret. The shell runs in a
 // session of its own (a process group, no controlling terminal) with stdin
 // from /dev/null; when its timeout (5 s by default) passes, the whole group
-// is killed and Read returns an error, as it does when the shell prints no
-// marked environment (junk, an rc file that execs another shell). Read
-// starts no goroutine that outlives it.
+// gets SIGTERM (so that rc files' EXIT traps run: pyenv rehash removes its
+// lock file in one), then SIGKILL 300 ms later, and Read returns an error,
+// as it does when the shell prints no marked environment (junk, an rc file
+// that execs another shell). Read starts no goroutine that outlives it but
+// that SIGKILL's timer.
 //
 // Wanted is the rule for when to read at all (see its doc and the README):
 // the MCPTRAY_LOGIN_SHELL override, else only without a controlling

@@ -108,7 +108,7 @@ func Wanted(getenv func(string) string) Decision {
 // Read runs shell as an interactive login shell (`shell -ilc`) that prints
 // its environment with `env -0` between two markers, and returns PATH and
 // the allowed variables (Allowed) it printed. It waits at most timeout
-// (Timeout when 0), then kills the shell's process group. Junk the shell's
+// (Timeout when 0), then ends the shell's process group (killGroup: SIGTERM, then SIGKILL). Junk the shell's
 // rc files print around the environment is ignored; no marked environment,
 // or one without PATH, is an error. Errors never carry a value.
 func Read(ctx context.Context, shell string, timeout time.Duration) (map[string]string, error) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // noLoginShell is empty: Unix reads the login shell by Wanted's rule.
@@ -20,14 +21,30 @@ func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
+// termGrace is how long the shell's group has, after SIGTERM, to run its
+// traps before SIGKILL.
+const termGrace = 300 * time.Millisecond
+
+// killGroup ends the shell's process group: SIGTERM first, so that rc
+// files' EXIT traps run (pyenv rehash removes its lock file in one; a
+// shell killed outright leaves it, and every later shell of the person
+// waits 60 s for it), then SIGKILL for what is still there after
+// termGrace.
 func killGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
 	}
 	// The shell leads its session and group (Setsid): its pid is the group's id.
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+	pgid := cmd.Process.Pid
+	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return nil
+		}
 		return cmd.Process.Kill()
 	}
+	// The group id stays taken while any member lives, so the SIGKILL
+	// reaches this group or, once it is gone, nobody (ESRCH).
+	time.AfterFunc(termGrace, func() { syscall.Kill(-pgid, syscall.SIGKILL) })
 	return nil
 }
 
