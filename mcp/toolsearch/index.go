@@ -116,7 +116,7 @@ func (x *Index) Len() int {
 // server, then tool name, so the same index and query give the same list.
 func (x *Index) Search(query string, limit int, keep func(server, tool string) bool) []Hit {
 	q := x.scorer.query(query)
-	if len(q.terms) == 0 {
+	if len(q.groups) == 0 {
 		return nil
 	}
 	x.mu.RLock()

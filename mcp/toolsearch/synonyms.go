@@ -7,8 +7,9 @@ import "strings"
 // chat, notes, maps, search, memory), not from a labeled query: see
 // docs/performance.md, "Tool search".
 
-// phrases become one word on both sides, before anything else, so that
-// "pull request", "pull_request" and "PR" are the same word.
+// phrases become one word on both sides, before stop words go, so that
+// "pull request", "pull_request" and "PR" are the same word, and "how
+// long" asks for a duration.
 var phrases = map[[2]string]string{
 	{"pull", "request"}:    "pullrequest",
 	{"merge", "request"}:   "mergerequest",
@@ -17,6 +18,10 @@ var phrases = map[[2]string]string{
 	{"sea", "level"}:       "elevation",
 	{"data", "source"}:     "datasource",
 	{"knowledge", "graph"}: "memory",
+	{"how", "long"}:        "duration",
+	{"how", "far"}:         "distance",
+	{"how", "high"}:        "elevation",
+	{"how", "many"}:        "count",
 }
 
 // same lists words that mean the same thing here: each line's words all
@@ -30,7 +35,6 @@ var same = `directory folder dir folders subfolder subdirectory
 	message msg
 	database db
 	environment env
-	variable var
 	coordinate coord latlng
 	latitude lat
 	longitude lng
@@ -52,9 +56,10 @@ var same = `directory folder dir folders subfolder subdirectory
 // line, at relatedWeight.
 var related = `search find query lookup look seek locate discover
 	list show enumerate browse ls
-	get fetch retrieve read view open see show display obtain
+	get fetch retrieve read view open see show display obtain recall
+	content contents inside body text
 	create make add new start open file
-	update edit modify change patch alter set
+	update edit modify change patch alter set close reopen resolve
 	write save store overwrite put
 	delete forget drop clear wipe destroy discard purge
 	move rename relocate mv
@@ -67,6 +72,7 @@ var related = `search find query lookup look seek locate discover
 	directory path location
 	file document doc
 	page document doc note
+	block paragraph heading section
 	user member person people profile account who teammate colleague
 	channel room conversation
 	history recent past said conversation
@@ -81,7 +87,7 @@ var related = `search find query lookup look seek locate discover
 	coordinate address geocode position latitude longitude
 	elevation altitude height high
 	web internet online news article site website
-	sql select table row database column
+	sql select table row database column postgres postgresql mysql sqlite
 	think reason reasoning thought step plan problem
 	merge combine
 	branch feature
@@ -156,18 +162,18 @@ func contains(list []string, s string) bool {
 func terms(text string) []string {
 	ws := words(text)
 	out := make([]string, 0, len(ws))
-	for _, w := range ws {
-		if stopwords[w] {
-			continue
-		}
-		s := stem(w)
-		if n := len(out); n > 0 {
-			if p, ok := phraseStems[[2]string{out[n-1], s}]; ok {
-				out[n-1] = canon(p)
+	for i := 0; i < len(ws); i++ {
+		if i+1 < len(ws) {
+			if p, ok := phraseStems[[2]string{stem(ws[i]), stem(ws[i+1])}]; ok {
+				out = append(out, canon(p))
+				i++
 				continue
 			}
 		}
-		out = append(out, canon(s))
+		if stopwords[ws[i]] {
+			continue
+		}
+		out = append(out, canon(stem(ws[i])))
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func setOf(list string) map[string]bool {
 // final e), not the whole algorithm: tool names and descriptions are
 // short, and what matters is that the same rule runs on both sides.
 func stem(w string) string {
-	if len(w) <= 3 || !isAlpha(w) {
+	if len(w) <= 3 || !isAlpha(w) || unstemmed[w] {
 		return w
 	}
 	switch {
@@ -90,11 +90,18 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ed") && len(w) >= 5 && hasVowel(w[:len(w)-2]):
 		w = undouble(w[:len(w)-2])
 	}
+	if strings.HasSuffix(w, "er") && len(w) >= 7 {
+		w = w[:len(w)-2] // "reviewer", "manager"
+	}
 	if len(w) >= 4 && w[len(w)-1] == 'e' && w[len(w)-2] != 'e' {
 		w = w[:len(w)-1]
 	}
 	return w
 }
+
+// unstemmed are words the suffix rules would take for another word
+// ("news" is not "new").
+var unstemmed = setOf("news always series species perhaps canvas alias https")
 
 // undouble drops one of a final double consonant ("runn" → "run"), but
 // not of ll, ss or zz ("fill", "pass").
