@@ -117,3 +117,33 @@ func TestRecall(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallAblation logs what each part of the ranking adds: recall on
+// every task with that part taken out (go test -v; docs/performance.md
+// has the table). It asserts nothing.
+func TestRecallAblation(t *testing.T) {
+	c := loadCatalogue(t)
+	tasks := loadTasks(t)
+	variants := []struct {
+		name string
+		edit func(*scorer)
+	}{
+		{"mcptray", func(*scorer) {}},
+		{"without stems, phrases, synonyms", func(s *scorer) { s.analyze = plainTerms; s.related = 0 }},
+		{"without related words", func(s *scorer) { s.related = 0 }},
+		{"without field weights", func(s *scorer) {
+			s.weight = [numFields]float64{1, 1, 1, 1}
+			s.b = [numFields]float64{0.75, 0.75, 0.75, 0.75}
+		}},
+		{"without annotations", func(s *scorer) { s.hint = 0 }},
+		{"without the named server", func(s *scorer) { s.named = 0 }},
+		{"without the name's action", func(s *scorer) { s.action = 0 }},
+		{"without file names", func(s *scorer) { s.fileNames = false }},
+	}
+	for _, v := range variants {
+		s := defaultScorer
+		v.edit(&s)
+		r, _ := recall(c.index(t, s), tasks)
+		t.Logf("%-34s recall@1 %.2f  @3 %.2f  @5 %.2f", v.name+":", r[0], r[1], r[2])
+	}
+}
