@@ -39,6 +39,9 @@ func recall(x *Index, tasks []task) (r [len(cutoffs)]float64, misses []string) {
 			if tk.Holdout {
 				held = " (held out)"
 			}
+			if tk.Fresh {
+				held = " (after tuning)"
+			}
 			misses = append(misses, fmt.Sprintf("%q%s: rank %d, want %v, first %s", tk.Query, held, rank+1, tk.Want, first))
 		}
 	}
@@ -53,27 +56,33 @@ func recall(x *Index, tasks []task) (r [len(cutoffs)]float64, misses []string) {
 // them under "Tool search:").
 type figures struct {
 	tools, servers, listBytes int
-	tasks, holdout            int
+	tasks, holdout, fresh     int
 	ours, base                [len(cutoffs)]float64 // every task
 	oursHeld, baseHeld        [len(cutoffs)]float64 // the held-out tasks only
+	oursFresh, baseFresh      [len(cutoffs)]float64 // the tasks written after tuning
 	misses                    []string              // ours, at 1
 }
 
 func measure(t testing.TB) figures {
 	c := loadCatalogue(t)
 	tasks := loadTasks(t)
-	var held []task
+	var held, fresh []task
 	for _, tk := range tasks {
 		if tk.Holdout {
 			held = append(held, tk)
 		}
+		if tk.Fresh {
+			fresh = append(fresh, tk)
+		}
 	}
 	ours, base := c.index(t, defaultScorer), c.index(t, bm25)
-	f := figures{tools: ours.Len(), servers: len(c.Servers), listBytes: c.listBytes(t), tasks: len(tasks), holdout: len(held)}
+	f := figures{tools: ours.Len(), servers: len(c.Servers), listBytes: c.listBytes(t), tasks: len(tasks), holdout: len(held), fresh: len(fresh)}
 	f.ours, f.misses = recall(ours, tasks)
 	f.base, _ = recall(base, tasks)
 	f.oursHeld, _ = recall(ours, held)
 	f.baseHeld, _ = recall(base, held)
+	f.oursFresh, _ = recall(ours, fresh)
+	f.baseFresh, _ = recall(base, fresh)
 	return f
 }
 
@@ -88,6 +97,8 @@ func (f figures) lines() []string {
 		row(fmt.Sprintf("plain BM25, %d tasks:", f.tasks), f.base),
 		row(fmt.Sprintf("mcptray, %d held out:", f.holdout), f.oursHeld),
 		row(fmt.Sprintf("plain BM25, %d held out:", f.holdout), f.baseHeld),
+		row(fmt.Sprintf("mcptray, %d after tuning:", f.fresh), f.oursFresh),
+		row(fmt.Sprintf("plain BM25, %d after tuning:", f.fresh), f.baseFresh),
 	}
 }
 
