@@ -98,6 +98,14 @@ func TestSearchTools(t *testing.T) {
 		t.Errorf("off or held tools found: %v", names)
 	}
 
+	// ... nor called through call_tool.
+	for tool, want := range map[string]string{"delete_note": "turned off in mcptray", "write_note": "held back by mcptray"} {
+		res, _, err := dyn.call(t, metaCall, map[string]any{"server": "notes", "tool": tool, "arguments": map[string]any{}})
+		if err != nil || !res.IsError || !strings.Contains(textOf(t, res), want) {
+			t.Errorf("call_tool %s: %v %+v", tool, err, res)
+		}
+	}
+
 	// A tool the server adds (list_changed) is found.
 	if _, _, err := dyn.call(t, metaCall, map[string]any{"server": "c", "tool": "add_tool", "arguments": map[string]any{"name": "zebra_crossing"}}); err != nil {
 		t.Fatal(err)
