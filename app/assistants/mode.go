@@ -69,3 +69,27 @@ func (c *Client) variants() []*Client {
 	}
 	return out
 }
+
+// DynamicToolCount is how many tools dynamic mode lists:
+// mcptray__search_tools, list_tools, describe_tool and call_tool
+// (mcp/gateway_dynamic.go).
+const DynamicToolCount = 4
+
+// ToolsSeen is how many tools an assistant whose entry runs in mode is
+// given while the ready servers list ready tools: dynamic mode's meta
+// tools, else those.
+func ToolsSeen(mode string, ready int) int {
+	if mode == ModeDynamic {
+		return DynamicToolCount
+	}
+	return ready
+}
+
+// modeOfStatus is the mode of the client's entry: the current entry's,
+// else the one setup would write.
+func modeOfStatus(st Status) string {
+	if st.Current && st.Mode != "" {
+		return st.Mode
+	}
+	return st.Client.Mode()
+}
