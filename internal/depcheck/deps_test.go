@@ -17,7 +17,9 @@ import (
 // (the gateway in mcp, the server side in mcp/downstream, the wire code in
 // mcp/wire) and the built-in servers: mcp/downstream does not import the
 // gateway, mcp/wire imports no package of the module, and mcp/servers/...
-// import neither the gateway nor app. A cli package, like any but main,
+// import neither the gateway nor app. mcp/toolsearch (the tool search of
+// dynamic mode) imports no package of the module but the test kit in its
+// tests: the gateway feeds it, never the other way. A cli package, like any but main,
 // may not import ui. internal/repocheck, which checks the docs against the
 // source it parses, imports no package of the module, and neither does the
 // test kit (internal/testkit), which every package's tests may use. app/events (the
@@ -84,6 +86,8 @@ func forbidden(from, to string) string {
 		return "events imports no app package but app/config, and no cli"
 	case in(from, "mcp/wire") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "the wire code imports no package of the module"
+	case in(from, "mcp/toolsearch") && (to == module || strings.HasPrefix(to, module+"/")) && !in(to, "internal/testkit"):
+		return "the tool search imports no package of the module"
 	case in(from, "internal/repocheck") && (to == module || strings.HasPrefix(to, module+"/")):
 		return "repocheck reads the module's source, it links none of it"
 	case in(from, "app/inbox") && in(to, "app") && !in(to, "app/inbox") && !in(to, "app/config"):
@@ -268,6 +272,7 @@ func TestDepsRules(t *testing.T) {
 		m("mcp/servers/ssh"):        {m("mcp"), m("mcp/stdioserver")},
 		m("mcp/downstream"):         {m("mcp"), m("mcp/wire"), m("mcp/exitwait")},
 		m("mcp/wire"):               {m("mcp/exitwait"), "golang.org/x/sys/unix"},
+		m("mcp/toolsearch"):         {m("mcp"), m("internal/testkit"), "github.com/modelcontextprotocol/go-sdk/mcp"},
 		m("cli"):                    {m("app"), m("ui")},
 		m("store"):                  {m("mcp"), m("app/config")},
 		m("ui/tray"):                {m("ui")},
@@ -323,6 +328,7 @@ func TestDepsRules(t *testing.T) {
 		"mcp/downstream imports " + m("mcp") + " (forbidden: the server side doesn't import the gateway)",
 		"mcp/mcptest imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"mcp/servers/ssh imports " + m("mcp") + " (forbidden: built-in servers don't import the gateway)",
+		"mcp/toolsearch imports " + m("mcp") + " (forbidden: the tool search imports no package of the module)",
 		"mcp/wire imports " + m("mcp/exitwait") + " (forbidden: the wire code imports no package of the module)",
 		"store imports " + m("app/config") + " (forbidden: store is a leaf)",
 		"store imports " + m("mcp") + " (forbidden: mcp and store don't import each other)",
