@@ -78,7 +78,7 @@ func (g *Gateway) syncSearch(snap *snapshot) {
 			var ts []toolsearch.Tool
 			for i := range snap.builtins {
 				b := &snap.builtins[i]
-				ts = append(ts, toolsearch.Tool{Server: builtinHost, Name: b.Name, Description: b.Description, InputSchema: b.InputSchema})
+				ts = append(ts, toolsearch.Tool{Name: b.Name, Description: b.Description, InputSchema: b.InputSchema})
 			}
 			idx.Set(builtinHost, ts)
 		}
@@ -93,7 +93,7 @@ func (g *Gateway) syncSearch(snap *snapshot) {
 		if c, ok := snap.conf[name]; ok {
 			conf = &c
 		}
-		_, tools, raws, ok := shownTools(d, conf)
+		_, tools, _, ok := shownTools(d, conf)
 		if !ok {
 			continue
 		}
@@ -102,7 +102,7 @@ func (g *Gateway) syncSearch(snap *snapshot) {
 			continue
 		}
 		s.indexed[name] = tools
-		idx.Set(name, searchTools(name, tools, raws))
+		idx.Set(name, searchTools(tools))
 	}
 	for name := range s.indexed {
 		if !seen[name] {
@@ -113,28 +113,11 @@ func (g *Gateway) syncSearch(snap *snapshot) {
 	s.idx.Store(idx)
 }
 
-// searchTools is a server's tools as the index takes them, their schema
-// and annotations as the server sent them when known.
-func searchTools(server string, tools []*downstream.Tool, raws []json.RawMessage) []toolsearch.Tool {
+// searchTools is a server's tools as the index takes them.
+func searchTools(tools []*downstream.Tool) []toolsearch.Tool {
 	out := make([]toolsearch.Tool, 0, len(tools))
-	for i, t := range tools {
-		st := toolsearch.Tool{Server: server, Name: t.Name, Description: t.Description}
-		if i < len(raws) && raws[i] != nil {
-			var sent struct {
-				InputSchema json.RawMessage `json:"inputSchema"`
-				Annotations json.RawMessage `json:"annotations"`
-			}
-			if json.Unmarshal(raws[i], &sent) == nil {
-				st.InputSchema, st.Annotations = sent.InputSchema, sent.Annotations
-			}
-		}
-		if st.InputSchema == nil && t.InputSchema != nil {
-			st.InputSchema, _ = json.Marshal(t.InputSchema)
-		}
-		if st.Annotations == nil && t.Annotations != nil {
-			st.Annotations, _ = json.Marshal(t.Annotations)
-		}
-		out = append(out, st)
+	for _, t := range tools {
+		out = append(out, toolsearch.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations})
 	}
 	return out
 }
