@@ -18,8 +18,9 @@ import (
 // destructive tool found with search_tools (marked as needing approval)
 // waits in the inbox; declined, it deletes nothing; allowed, it runs. A
 // duplicate key in call_tool's arguments is refused before routing; a
-// tool switched off is neither found nor called. `mcptray history`
-// records the real server and tool, never call_tool.
+// tool switched off is neither found nor called; a server turned off is
+// found by its last known tools, with how to turn it on. `mcptray
+// history` records the real server and tool, never call_tool.
 func TestCallToolAsksFirst(t *testing.T) {
 	notes := t.TempDir()
 	for _, n := range []string{"7", "8"} {
@@ -94,6 +95,17 @@ func TestCallToolAsksFirst(t *testing.T) {
 	if !exists("8") {
 		t.Error("note 8 is gone")
 	}
+
+	// Turned off, the server is still searched, by its last known tools
+	// (the store's cache), saying how to turn it on.
+	if code, _, errs := in.Run("toggle", "notes", "off"); code != 0 {
+		t.Fatal(errs)
+	}
+	waitFor(t, "read_note found while notes is off", func() bool {
+		line := c.call("tools/call", `{"name":"mcptray__search_tools","arguments":{"query":"read a note","limit":1}}`)
+		return strings.Contains(line, `\"tool\":\"read_note\"`) && strings.Contains(line, `\"state\":\"disabled\"`) &&
+			strings.Contains(line, "mcptray toggle notes on")
+	})
 
 	var h struct {
 		Calls []struct{ Server, Tool, Outcome string } `json:"calls"`
