@@ -669,7 +669,7 @@ func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequ
 	case routeDescribe:
 		return v.describeMeta(args)
 	case routeCallMeta:
-		return v.callMeta(ctx, up, args, req.Params.Meta)
+		return v.callMeta(withRetry(ctx, req.Params), up, args, req.Params.Meta) // a 2026-07-28 retry carries its answers (gateway_input_relay.go)
 	case routeSearch:
 		return v.searchMeta(args)
 	case routeRefused:
