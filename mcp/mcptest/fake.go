@@ -56,6 +56,8 @@
 //	hostile      a hand-written server that sends what the SDK never
 //	             would: duplicate keys in tools/list, invalid UTF-8 in a
 //	             result, replies under a wrong id (see hostile.go)
+//	listed       lists the tools of MCPTRAY_FAKE_LIST_FILE as written there
+//	             (see listed.go)
 //	relay        not a server: the smallest stdio relay in Go (io.Copy both
 //	             ways) in front of an echo fake it starts (see relay.go)
 //	commander    echo plus tool run {argv, env, detach, clearEnv}: runs a
@@ -188,6 +190,8 @@ func run(mode string) int {
 		return runCRLF()
 	case "laggard":
 		return runLaggard()
+	case "listed":
+		return runListed()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
