@@ -82,6 +82,16 @@ func TestSearchTools(t *testing.T) {
 		t.Errorf("a server that is off: %+v", hits)
 	}
 
+	// A single-server route searches that server only, under its own names.
+	single := connectStream(t, g, UpstreamOptions{Server: "notes", Tools: ToolsDynamic}, nil)
+	hits = search(t, single, map[string]any{"query": "send email delete note"})
+	if len(hits) == 0 || hits[0].Name != "delete_note" || slices.Contains(hitNames(hits), "mail/send_mail") {
+		t.Errorf("single-server route: %+v", hits)
+	}
+	if res, _, err := single.call(t, metaSearch, map[string]any{"query": "mail", "server": "mail"}); err != nil || !res.IsError || !strings.Contains(textOf(t, res), `this endpoint serves only "notes"`) {
+		t.Errorf("single-server route, another server: %v %+v", err, res)
+	}
+
 	// limit bounds the answer; server narrows it.
 	if hits := search(t, dyn, map[string]any{"query": "note", "limit": 1}); len(hits) != 1 {
 		t.Errorf("limit 1: %v", hitNames(hits))
