@@ -149,16 +149,23 @@ lint: deps fmt-check vet
 # fixed amount of work (the latency ones in five rounds of their own), so
 # they run once, last, and their lines against the issue's targets are
 # repeated at the end.
+# The tool search's figures (recall against plain BM25, a search's time:
+# mcp/toolsearch's BenchmarkToolSearchFigures logs them as "toolsearch: "
+# lines; the live and dynamic lists' sizes: the gateway's "dynamic list: "
+# line) are repeated at the end under "Tool search:".
 GATEWAY_BENCH := ^BenchmarkGateway(Stdio|Stdio2026|StdioBusyCPU|HTTP|Throughput|RSS)$$
 bench: deps
-	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./...
 	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
+	echo "$(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./..."; \
+	MCPTRAY_NPM_PEERS=$$(scripts/npm-peers.sh) $(SESSION) $(GO) test -run '^$$' -bench . -skip '$(GATEWAY_BENCH)' -benchmem -benchtime $(BENCHTIME) ./... | tee "$$out"; \
 	echo "$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ./cli"; \
-	$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ./cli | tee "$$out"; \
+	$(SESSION) $(GO) test -run '^$$' -bench '$(GATEWAY_BENCH)' -benchtime 1x ./cli | tee -a "$$out"; \
 	echo "$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ./cli"; \
 	$(SESSION) $(HEADLESS) test -tags headless -run '^$$' -bench '^BenchmarkGatewayRSS$$' -benchtime 1x ./cli | tee -a "$$out"; \
 	echo; echo "mcptray gateway against direct calls:"; \
-	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"
+	sed -n 's/^ *bench_gateway_test\.go:[0-9]*: gateway: /  /p; s/^\(BenchmarkGateway[^:]*\): gateway: /  \1: /p' "$$out"; \
+	echo; echo "Tool search:"; \
+	sed -n 's/^ *[A-Za-z0-9_]*\.go:[0-9]*: toolsearch: /  /p; s/^ *[A-Za-z0-9_]*\.go:[0-9]*: \(dynamic list: \)/  \1/p' "$$out"
 
 # The gateway's fast path against a strict decode of the same bytes
 # (mcp/route_fuzz_test.go), for FUZZTIME; CI runs it for 10s.

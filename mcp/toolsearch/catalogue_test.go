@@ -24,8 +24,9 @@ type catalogue struct {
 // task is one labeled task of testdata/tasks.json.
 type task struct {
 	Query   string   `json:"query"`
-	Want    []string `json:"want"` // server/tool; any of them is a right answer
-	Holdout bool     `json:"holdout"`
+	Want    []string `json:"want"`    // server/tool; any of them is a right answer
+	Holdout bool     `json:"holdout"` // held out from tuning
+	Fresh   bool     `json:"fresh"`   // written after tuning ended, never tuned on
 }
 
 func readJSON(t testing.TB, name string, v any) {

@@ -51,8 +51,11 @@
 // pinned versions (scripts/tool-catalogue.sh writes it; the file names
 // each package and version); testdata/tasks.json is the labeled tasks.
 // The plain BM25 baseline lives in bm25_test.go: only the measurements
-// link it. TestRecall asserts the targets; make bench's tool search phase
-// prints every line a benchmark or test logs with the prefix
-// "toolsearch: " (BenchmarkToolSearchFigures here; other packages may log
-// theirs, such as the dynamic list's size, with the same prefix).
+// link it. TestRecall asserts the targets; make bench repeats, under
+// "Tool search:", every line a benchmark logs with the prefix
+// "toolsearch: " (BenchmarkToolSearchFigures here: recall against plain
+// BM25, the live list's size, a search's time over 500 tools) and the
+// gateway's "dynamic list: " line (the dynamic list's and a search
+// answer's size). A benchmark elsewhere adds a figure by logging a line
+// with the "toolsearch: " prefix.
 package toolsearch

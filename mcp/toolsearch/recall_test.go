@@ -39,6 +39,9 @@ func recall(x *Index, tasks []task) (r [len(cutoffs)]float64, misses []string) {
 			if tk.Holdout {
 				held = " (held out)"
 			}
+			if tk.Fresh {
+				held = " (after tuning)"
+			}
 			misses = append(misses, fmt.Sprintf("%q%s: rank %d, want %v, first %s", tk.Query, held, rank+1, tk.Want, first))
 		}
 	}
@@ -53,27 +56,33 @@ func recall(x *Index, tasks []task) (r [len(cutoffs)]float64, misses []string) {
 // them under "Tool search:").
 type figures struct {
 	tools, servers, listBytes int
-	tasks, holdout            int
+	tasks, holdout, fresh     int
 	ours, base                [len(cutoffs)]float64 // every task
 	oursHeld, baseHeld        [len(cutoffs)]float64 // the held-out tasks only
+	oursFresh, baseFresh      [len(cutoffs)]float64 // the tasks written after tuning
 	misses                    []string              // ours, at 1
 }
 
 func measure(t testing.TB) figures {
 	c := loadCatalogue(t)
 	tasks := loadTasks(t)
-	var held []task
+	var held, fresh []task
 	for _, tk := range tasks {
 		if tk.Holdout {
 			held = append(held, tk)
 		}
+		if tk.Fresh {
+			fresh = append(fresh, tk)
+		}
 	}
 	ours, base := c.index(t, defaultScorer), c.index(t, bm25)
-	f := figures{tools: ours.Len(), servers: len(c.Servers), listBytes: c.listBytes(t), tasks: len(tasks), holdout: len(held)}
+	f := figures{tools: ours.Len(), servers: len(c.Servers), listBytes: c.listBytes(t), tasks: len(tasks), holdout: len(held), fresh: len(fresh)}
 	f.ours, f.misses = recall(ours, tasks)
 	f.base, _ = recall(base, tasks)
 	f.oursHeld, _ = recall(ours, held)
 	f.baseHeld, _ = recall(base, held)
+	f.oursFresh, _ = recall(ours, fresh)
+	f.baseFresh, _ = recall(base, fresh)
 	return f
 }
 
@@ -88,6 +97,8 @@ func (f figures) lines() []string {
 		row(fmt.Sprintf("plain BM25, %d tasks:", f.tasks), f.base),
 		row(fmt.Sprintf("mcptray, %d held out:", f.holdout), f.oursHeld),
 		row(fmt.Sprintf("plain BM25, %d held out:", f.holdout), f.baseHeld),
+		row(fmt.Sprintf("mcptray, %d after tuning:", f.fresh), f.oursFresh),
+		row(fmt.Sprintf("plain BM25, %d after tuning:", f.fresh), f.baseFresh),
 	}
 }
 
@@ -115,5 +126,35 @@ func TestRecall(t *testing.T) {
 		if f.ours[i] <= f.base[i] {
 			t.Errorf("recall@%d = %.2f, not above plain BM25's %.2f", k, f.ours[i], f.base[i])
 		}
+	}
+}
+
+// TestRecallAblation logs what each part of the ranking adds: recall on
+// every task with that part taken out (go test -v; docs/performance.md
+// has the table). It asserts nothing.
+func TestRecallAblation(t *testing.T) {
+	c := loadCatalogue(t)
+	tasks := loadTasks(t)
+	variants := []struct {
+		name string
+		edit func(*scorer)
+	}{
+		{"mcptray", func(*scorer) {}},
+		{"without stems, phrases, synonyms", func(s *scorer) { s.analyze = plainTerms; s.related = 0 }},
+		{"without related words", func(s *scorer) { s.related = 0 }},
+		{"without field weights", func(s *scorer) {
+			s.weight = [numFields]float64{1, 1, 1, 1}
+			s.b = [numFields]float64{0.75, 0.75, 0.75, 0.75}
+		}},
+		{"without annotations", func(s *scorer) { s.hint = 0 }},
+		{"without the named server", func(s *scorer) { s.named = 0 }},
+		{"without the name's action", func(s *scorer) { s.action = 0 }},
+		{"without file names", func(s *scorer) { s.fileNames = false }},
+	}
+	for _, v := range variants {
+		s := defaultScorer
+		v.edit(&s)
+		r, _ := recall(c.index(t, s), tasks)
+		t.Logf("%-34s recall@1 %.2f  @3 %.2f  @5 %.2f", v.name+":", r[0], r[1], r[2])
 	}
 }
