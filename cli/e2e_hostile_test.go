@@ -30,10 +30,12 @@ type lineClient struct {
 	id  int
 }
 
-func startLineClient(t *testing.T, in *instance) *lineClient {
+// startLineClient runs `mcptray connect` (with args, e.g. --tools dynamic)
+// against in and initializes its session.
+func startLineClient(t *testing.T, in *instance, args ...string) *lineClient {
 	t.Helper()
 	exe, _ := os.Executable()
-	cmd := exec.Command(exe, "connect", "--data", in.Data, "--config", in.Config)
+	cmd := exec.Command(exe, append([]string{"connect", "--data", in.Data, "--config", in.Config}, args...)...)
 	cmd.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()

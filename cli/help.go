@@ -117,15 +117,17 @@ var commands = []command{
 		about: "What an assistant's config runs: a stdio MCP server that joins the running instance's gateway, starting the tray app (or the daemon, without a display) when none runs. " +
 			"With --server it exposes one server, with its own tool names.",
 		example: `{"mcpServers": {"mcptray": {"command": "/usr/local/bin/mcptray", "args": ["connect"]}}}   # in the assistant's config`},
-	{path: "setup", args: "[CLIENT] [--dry-run] [--remove]", listed: true,
+	{path: "setup", args: "[CLIENT] [--dry-run] [--remove] [--tools MODE]", listed: true,
 		summary: "write mcptray into an assistant's config",
 		about: "Without CLIENT, lists the assistants mcptray knows (claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, zed): whether each one's config exists, whether mcptray is in it, and its path. " +
 			"With CLIENT, adds one entry named mcptray to that config: `<this mcptray's absolute path> connect` (Claude Desktop, which ignores list_changed, gets --tools stable). " +
 			"Every other byte of the file stays (comments, order, formatting); a copy is written beside it first (<file>.mcptray-backup); a file that does not parse is refused with its line and column. " +
-			"Running it again changes nothing; --remove takes out what it added. It says when the assistant must be restarted.",
+			"Running it again changes nothing; --remove takes out what it added. It says when the assistant must be restarted. " +
+			"When mcptray serves more tools than the assistant handles well (Cursor: 40; Claude Desktop, Windsurf, Gemini CLI, Zed: 60; never for Claude Code, Codex or VS Code, which search or group tools themselves), it offers dynamic mode — asked on a terminal, else said; --tools live|stable|dynamic chooses.",
 		example: "mcptray setup                              # the assistants and their configs\n" +
 			"mcptray setup claude-desktop --dry-run     # the change, as a diff\n" +
 			"mcptray setup claude-desktop\n" +
+			"mcptray setup cursor --tools dynamic       # a tool search instead of every tool\n" +
 			"mcptray setup vscode --remove"},
 	{path: "import", args: "CLIENT [--dry-run] [--move-secrets|--keep-secrets] [--replace]", listed: true,
 		summary: "bring an assistant's servers into mcp.json",

@@ -163,7 +163,7 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 	case "connect":
 		return cmdConnect(ctx, args, os.Stdin, stdout, stderr)
 	case "setup":
-		return cmdSetup(args, stdout)
+		return cmdSetup(ctx, args, os.Stdin, stdout, stderr)
 	case "import":
 		return cmdImport(ctx, args, os.Stdin, stdout, stderr)
 	case "token":

@@ -1,22 +1,28 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/mcptray/mcptray/app/assistants"
+	"golang.org/x/term"
 )
 
-// cmdSetup is `mcptray setup [CLIENT] [--dry-run] [--remove]`: without
+// cmdSetup is `mcptray setup [CLIENT] [--dry-run] [--remove] [--tools
+// MODE]`: without
 // CLIENT, the assistants known here and whether mcptray is in their
 // config; with one, mcptray's entry added to (or taken out of) its config.
-func cmdSetup(args []string, stdout io.Writer) error {
+func cmdSetup(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	f := newBareFlags("setup")
+	f.StringVar(&f.data, "data", "", "`DIR` the data dir of the instance whose tools are counted (default: $MCPTRAY_DATA, else the user state dir)")
 	dryRun := f.Bool("dry-run", false, "print the change as a diff; write nothing")
 	remove := f.Bool("remove", false, "take mcptray's entry out instead")
 	asJSON := f.Bool("json", false, "print the list as JSON (without CLIENT)")
+	tools := f.String("tools", "", "`MODE` the entry's tool list: live, stable or dynamic (default: the mode its entry has, else the assistant's; dynamic is offered past what it handles well)")
 	pos, err := parseAny(f, args)
 	if err != nil {
 		return err
@@ -29,8 +35,8 @@ func cmdSetup(args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(pos) == 0 {
-		if *dryRun || *remove {
-			return usageError{"--dry-run and --remove need a CLIENT (" + strings.Join(assistants.Names(), ", ") + ")"}
+		if *dryRun || *remove || *tools != "" {
+			return usageError{"--dry-run, --remove and --tools need a CLIENT (" + strings.Join(assistants.Names(), ", ") + ")"}
 		}
 		return setupList(stdout, env, *asJSON)
 	}
@@ -40,7 +46,15 @@ func cmdSetup(args []string, stdout io.Writer) error {
 	}
 	action := assistants.Add
 	if *remove {
+		if *tools != "" {
+			return usageError{"--tools and --remove do not go together"}
+		}
 		action = assistants.Remove
+	}
+	if action == assistants.Add {
+		if c, err = setupMode(ctx, f, c, env, *tools, !*dryRun && term.IsTerminal(int(stdin.Fd())), stdin, stdout, stderr); err != nil {
+			return err
+		}
 	}
 	p, err := c.Plan(env, action)
 	if err != nil {

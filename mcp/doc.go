@@ -19,7 +19,9 @@
 // with, from the configured names alone.
 //
 // Each view (route × tool-list mode: live, stable, dynamic) is one
-// sdk.Server that the SDK runs for every upstream session of that view:
+// sdk.Server that the SDK runs for every upstream session of that view
+// (dynamic mode's meta tools and their search index: gateway_dynamic.go,
+// gateway_search.go, over mcp/toolsearch):
 // initialize, tools/list, resources, prompts, completion, logging,
 // subscriptions, list_changed. tools/call takes a fast path on stream
 // sessions: upstream.go peeks at each line (wire.PeekMessage), rewrites

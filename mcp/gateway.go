@@ -22,7 +22,7 @@ const defaultCallTimeout = 5 * time.Minute
 const (
 	toolsLive    = "live"    // only ready servers; list_changed on every change
 	ToolsStable  = "stable"  // every configured server's last known tools
-	ToolsDynamic = "dynamic" // three meta tools: list, describe, call
+	ToolsDynamic = "dynamic" // meta tools: search, list, describe, call
 )
 
 // Elicitation modes.
@@ -155,7 +155,8 @@ type Gateway struct {
 	policies   map[string]*ToolPolicy           // guarded by mu: by server name (gateway_policy.go); never changed once set
 	held       map[string]map[string]string     // guarded by mu: tools held back by server, with why (CheckTools, SetHeld); never changed once set
 
-	refreshMu sync.Mutex // serialises refresh: the views' sdk.Servers change under it
+	refreshMu sync.Mutex  // serialises refresh: the views' sdk.Servers change under it
+	search    searchIndex // dynamic mode's tool index, kept by refresh (gateway_search.go)
 
 	parkMu     sync.Mutex
 	parks      map[uint64]*park // guarded by parkMu: parked calls by number (gateway_park.go)

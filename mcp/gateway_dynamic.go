@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcptray/mcptray/mcp/downstream"
@@ -12,9 +11,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Dynamic mode shows three tools instead of every server's: list the
-// servers and their tools, describe one tool, call one tool. mcptray's own
-// tools appear there as the server "mcptray".
+// Dynamic mode shows four tools instead of every server's: search the
+// tools for a task (gateway_search.go), list the servers and their tools
+// in brief, describe one tool, call one tool. mcptray's own tools appear
+// there as the server "mcptray".
 const (
 	metaList     = builtinPrefix + "list_tools"
 	metaDescribe = builtinPrefix + "describe_tool"
@@ -23,26 +23,35 @@ const (
 )
 
 func (v *view) metaTools() []exposed {
-	serverProp := map[string]any{"type": "string", "description": "The server's name, as list_tools shows it."}
-	toolProp := map[string]any{"type": "string", "description": "The tool's name on that server."}
+	serverProp := map[string]any{"type": "string", "description": "The server, as search_tools gives it."}
+	toolProp := map[string]any{"type": "string", "description": "The tool's name on that server (\"tool\" in search_tools' answer)."}
 	required := []any{"server", "tool"}
 	if !v.key.aggregate() {
 		required = []any{"tool"}
 	}
 	return []exposed{
+		{&sdk.Tool{Name: metaSearch,
+			Description: "Finds the tools for a task among all the MCP servers mcptray runs. Start here: say what you want done in a few words (\"post a message to a Slack channel\", \"files changed in a pull request\"). The best matches come first, the top ones with their input schema: then call one with " + metaCall + ".",
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+				"query":  map[string]any{"type": "string", "description": "The task or keywords."},
+				"limit":  map[string]any{"type": "integer", "minimum": 1, "maximum": searchMaxLimit, "description": fmt.Sprintf("At most this many tools (default %d).", searchDefaultLimit)},
+				"server": map[string]any{"type": "string", "description": "Only this server's tools (optional)."}},
+				"required": []any{"query"}},
+			OutputSchema: searchOutputSchema,
+		}, &route{kind: routeSearch}},
 		{&sdk.Tool{Name: metaList,
-			Description: "Lists the MCP servers mcptray runs, their state, and the tools of each (name and description). Call this first, then describe_tool and call_tool.",
+			Description: "Lists the MCP servers, their state, and their tools' names with one line each, to browse. To find a tool for a task, use " + metaSearch + ".",
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{
 				"server": map[string]any{"type": "string", "description": "Only this server (optional)."}}},
 		}, &route{kind: routeListMeta}},
 		{&sdk.Tool{Name: metaDescribe,
-			Description: "Describes one tool: its full description and the JSON schema of its arguments (and of its result, if it has one).",
+			Description: "Gives one tool's full description and input schema (" + metaSearch + " already gives them for its top matches).",
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"server": serverProp, "tool": toolProp}, "required": required},
 		}, &route{kind: routeDescribe}},
 		{&sdk.Tool{Name: metaCall,
-			Description: "Calls one tool of one server with the given arguments, and returns its result unchanged.",
+			Description: "Calls a tool found with " + metaSearch + ": its server, its tool, and arguments as its inputSchema says. Returns the tool's own result. A call may wait for the person's approval.",
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"server": serverProp, "tool": toolProp,
-				"arguments": map[string]any{"type": "object", "description": "The tool's arguments, as its schema describes them."}}, "required": required},
+				"arguments": map[string]any{"type": "object", "description": "The tool's arguments."}}, "required": required},
 		}, &route{kind: routeCallMeta}},
 	}
 }
@@ -82,31 +91,19 @@ func (v *view) catalogue() []metaServer {
 	}
 	for _, name := range v.routes.Load().servers {
 		ms := metaServer{Name: name, Tools: []*metaTool{}}
-		d := g.down[name]
-		var tools []*downstream.Tool
-		var raws []json.RawMessage
 		var conf *ConfiguredServer
 		for i := range g.configured {
 			if g.configured[i].Name == name {
 				conf = &g.configured[i]
 			}
 		}
-		switch {
-		case d != nil && d.sess != nil:
-			ms.State, tools, raws = "ready", d.tools, d.raw
-		case conf != nil:
-			ms.State, tools, raws = conf.State, conf.CachedTools, conf.CachedRaw
-			if ms.State == "" {
-				ms.State = "not running"
-			}
-			if !conf.Enabled {
-				ms.State = "disabled"
-				ms.Hint = "turn it on with: mcptray toggle " + name + " on"
-			}
-		case d != nil:
-			ms.State, tools, raws = "not running", d.tools, d.raw
-		default:
+		state, tools, raws, ok := shownTools(g.down[name], conf)
+		if !ok {
 			continue
+		}
+		ms.State = state
+		if state == "disabled" {
+			ms.Hint = "turn it on with: mcptray toggle " + name + " on"
 		}
 		pol := g.policyLocked(name)
 		for i, t := range tools {
@@ -141,6 +138,8 @@ func (v *view) metaArgs(raw json.RawMessage) (metaArgs, error) {
 	return a, nil
 }
 
+// listMeta is the compact browse view: each server, its state, and its
+// tools' names with the first sentence of each description (brief).
 func (v *view) listMeta(raw json.RawMessage) (sdk.Result, error) {
 	a, err := v.metaArgs(raw)
 	if err != nil {
@@ -152,7 +151,13 @@ func (v *view) listMeta(raw json.RawMessage) (sdk.Result, error) {
 		if a.Server != "" && ms.Name != a.Server {
 			continue
 		}
-		ms.Tools = slices.DeleteFunc(slices.Clone(ms.Tools), func(t *metaTool) bool { return t.refused != "" })
+		tools := []*metaTool{}
+		for _, t := range ms.Tools {
+			if t.refused == "" { // off or held back: not shown
+				tools = append(tools, &metaTool{Name: t.Name, Description: brief(t.Description)})
+			}
+		}
+		ms.Tools = tools
 		shown = append(shown, ms)
 		fmt.Fprintf(&b, "%s (%s", ms.Name, ms.State)
 		if ms.Hint != "" {
@@ -160,8 +165,7 @@ func (v *view) listMeta(raw json.RawMessage) (sdk.Result, error) {
 		}
 		b.WriteString(")\n")
 		for _, t := range ms.Tools {
-			desc, _, _ := strings.Cut(t.Description, "\n")
-			if desc != "" {
+			if desc := t.Description; desc != "" {
 				fmt.Fprintf(&b, "  - %s: %s\n", t.Name, desc)
 			} else {
 				fmt.Fprintf(&b, "  - %s\n", t.Name)

@@ -124,7 +124,7 @@ func TestHTTPRoutes(t *testing.T) {
 		t.Errorf("/servers/nope/mcp: %d %s", status, body)
 	}
 	dyn := connectHTTP(t, srv.URL+"/mcp?tools=dynamic", "tok", nil)
-	if got := toolNames(t, dyn.ClientSession); len(got) != 3 {
+	if got := toolNames(t, dyn.ClientSession); len(got) != 4 {
 		t.Errorf("dynamic: %v", got)
 	}
 	all := connectHTTP(t, srv.URL+"/mcp", "tok", nil)

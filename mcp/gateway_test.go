@@ -284,7 +284,7 @@ func TestGatewayHugeResult(t *testing.T) {
 
 // TestGatewayToolModes: live follows servers up and down with
 // list_changed; stable keeps every configured server's tools and says how
-// to turn a server on; dynamic has three tools.
+// to turn a server on; dynamic has four tools.
 func TestGatewayToolModes(t *testing.T) {
 	servers := BuiltinTool{Name: "servers", Description: "Lists servers.", Call: func(ctx context.Context, args json.RawMessage) (any, string, error) {
 		return map[string]any{"servers": []string{"e", "off"}}, "e, off", nil
@@ -343,7 +343,7 @@ func TestGatewayToolModes(t *testing.T) {
 		t.Errorf("builtin: %+v %v", res, err)
 	}
 
-	if got := toolNames(t, dynamic.ClientSession); !slices.Equal(got, []string{"mcptray__call_tool", "mcptray__describe_tool", "mcptray__list_tools"}) {
+	if got := toolNames(t, dynamic.ClientSession); !slices.Equal(got, []string{"mcptray__call_tool", "mcptray__describe_tool", "mcptray__list_tools", "mcptray__search_tools"}) {
 		t.Errorf("dynamic: %v", got)
 	}
 	res, _, err = dynamic.call(t, "mcptray__list_tools", nil)

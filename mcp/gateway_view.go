@@ -69,6 +69,7 @@ const (
 	routeListMeta                  // dynamic: list servers and tools
 	routeDescribe                  // dynamic: describe one tool
 	routeCallMeta                  // dynamic: call one tool
+	routeSearch                    // dynamic: search the tools (gateway_search.go)
 	routeRefused                   // a name that could be two servers' (names.go: shadowing): refused
 )
 
@@ -197,6 +198,10 @@ func (g *Gateway) refresh() {
 	snap.order = append(snap.order, extra...)
 	views := slices.Collect(maps.Values(g.views))
 	g.mu.Unlock()
+
+	if slices.ContainsFunc(views, func(v *view) bool { return v.key.mode == ToolsDynamic }) {
+		g.syncSearch(&snap) // gateway_search.go
+	}
 
 	for _, v := range views {
 		for _, c := range v.sync(&snap) {
@@ -664,7 +669,9 @@ func (v *view) callTool(ctx context.Context, up *upstream, req *sdk.CallToolRequ
 	case routeDescribe:
 		return v.describeMeta(args)
 	case routeCallMeta:
-		return v.callMeta(ctx, up, args, req.Params.Meta)
+		return v.callMeta(withRetry(ctx, req.Params), up, args, req.Params.Meta) // a 2026-07-28 retry carries its answers (gateway_input_relay.go)
+	case routeSearch:
+		return v.searchMeta(args)
 	case routeRefused:
 		return errorResult(r.refused), nil
 	}

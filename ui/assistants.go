@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/assistants"
+	"github.com/mcptray/mcptray/app/control"
 )
 
 // AssistantsCore is what the Assistants tab needs from the core (part of
@@ -153,6 +154,12 @@ func (s *assistantsScreen) row(a assistants.Summary) fyne.CanvasObject {
 	path.SizeName = theme.SizeNameCaptionText
 	path.Wrapping = fyne.TextWrapBreak
 	detail := container.NewVBox(container.NewHBox(title, badge(state, bg, fg)), path)
+	if a.Error == "" && a.Mode != "" {
+		tools := widget.NewLabel(toolsLine(a, readyTools(s.core.Status())))
+		tools.SizeName = theme.SizeNameCaptionText
+		tools.Wrapping = fyne.TextWrapWord
+		detail.Add(tools)
+	}
 	var note string
 	switch {
 	case a.Error != "":
@@ -184,6 +191,29 @@ func (s *assistantsScreen) row(a assistants.Summary) fyne.CanvasObject {
 	enable(imp, ok && a.Exists)
 	// The buttons at the top, not stretched to a long error's height.
 	return container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(add, remove, imp)), detail)
+}
+
+// toolsLine is what a row says of the tools the assistant is given: its
+// entry's mode and how many tools that is now, and, past what it handles
+// well, the command that gives it dynamic mode.
+func toolsLine(a assistants.Summary, ready int) string {
+	n := assistants.ToolsSeen(a.Mode, ready)
+	line := fmt.Sprintf("Tools: %s mode, %d tools now", a.Mode, n)
+	if a.Budget > 0 && a.Mode != assistants.ModeDynamic && n > a.Budget {
+		line += fmt.Sprintf(", more than %s handles well (%d): `mcptray setup %s --tools dynamic` gives it a tool search instead", a.Display, a.Budget, a.Name)
+	}
+	return line
+}
+
+// readyTools counts the tools of the ready servers.
+func readyTools(st control.Status) int {
+	n := 0
+	for _, s := range st.Servers {
+		if s.State == control.StateReady {
+			n += s.Tools
+		}
+	}
+	return n
 }
 
 func enable(b *widget.Button, on bool) {

@@ -332,3 +332,26 @@ func TestAssistantsRefreshOnSelect(t *testing.T) {
 		t.Errorf("after selecting the tab again: %s", got)
 	}
 }
+
+// Each row says its entry's tool-list mode and how many tools that gives
+// the assistant now (7: the ready servers'; 4 in dynamic mode), and,
+// past what it handles well, the command that gives it a tool search.
+func TestAssistantsRowsShowModeAndTools(t *testing.T) {
+	s, _, rec := showAssistants(t, &fakeAssistants{list: []assistants.Summary{
+		{Name: "cursor", Display: "Cursor", Path: "/home/me/.cursor/mcp.json", Exists: true, Installed: true, Current: true, Mode: "live", Budget: 5},
+		{Name: "gemini", Display: "Gemini CLI", Path: "/home/me/.gemini/settings.json", Exists: true, Installed: true, Current: true, Mode: "dynamic", Budget: 5},
+		{Name: "claude-code", Display: "Claude Code", Path: "/home/me/.claude.json", Exists: true, Mode: "live"},
+	}})
+	for display, want := range map[string]string{
+		"Cursor":      "Tools: live mode, 7 tools now, more than Cursor handles well (5): `mcptray setup cursor --tools dynamic` gives it a tool search instead",
+		"Gemini CLI":  "Tools: dynamic mode, 4 tools now",
+		"Claude Code": "Tools: live mode, 7 tools now",
+	} {
+		if got := rowText(assistantRow(t, s, display)); !strings.HasSuffix(got, " | "+want) {
+			t.Errorf("%s's row: %s\nwant it to end with %s", display, got, want)
+		}
+	}
+	if len(rec.errors) > 0 {
+		t.Errorf("errors: %v", rec.errors)
+	}
+}

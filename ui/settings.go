@@ -15,7 +15,7 @@ import (
 var toolModes = []struct{ mode, about string }{
 	{"live", "Only running servers' tools; assistants are told each time the list changes."},
 	{"stable", "Every configured server's last known tools, even while it is off (for assistants that ignore list changes, such as Claude Desktop)."},
-	{"dynamic", "Three meta tools: list servers and tools, describe a tool, call a tool."},
+	{"dynamic", "Four meta tools with a tool search: a few % of the tokens of every tool (for many servers, or assistants that cap tools, such as Cursor)."},
 }
 
 // settingsScreen is the Settings tab: the config file (with a button that

@@ -32,7 +32,9 @@ type Client struct {
 	typeStdio bool
 	// args are the entry's arguments after the binary.
 	args []string
-	path func(Env) (string, error)
+	// budget: ToolBudget.
+	budget int
+	path   func(Env) (string, error)
 }
 
 // Env is where the clients' files are: the OS, the home folder and the
@@ -264,27 +266,27 @@ func zedPath(e Env) (string, error) {
 var clients = []*Client{
 	{Name: "claude-desktop", Display: "Claude Desktop", Key: "mcpServers",
 		Reload: "restart Claude Desktop",
-		args:   []string{"connect", "--tools", "stable"}, path: claudeDesktopPath},
+		args:   []string{"connect", "--tools", "stable"}, budget: DynamicThreshold, path: claudeDesktopPath},
 	{Name: "claude-code", Display: "Claude Code", Key: "mcpServers", typeStdio: true,
 		Reload: "start a new Claude Code session",
 		args:   []string{"connect"}, path: claudeCodePath},
 	{Name: "cursor", Display: "Cursor", Key: "mcpServers",
 		Reload: "restart Cursor",
-		args:   []string{"connect"}, path: inHome(".cursor", "mcp.json")},
+		args:   []string{"connect"}, budget: CursorToolLimit, path: inHome(".cursor", "mcp.json")},
 	{Name: "vscode", Display: "VS Code", Key: "servers", typeStdio: true,
 		args: []string{"connect"}, path: inConfigDir("Code", "User", "mcp.json")},
 	{Name: "windsurf", Display: "Windsurf", Key: "mcpServers",
 		Reload: "refresh Windsurf's MCP servers (or restart it)",
-		args:   []string{"connect"}, path: inHome(".codeium", "windsurf", "mcp_config.json")},
+		args:   []string{"connect"}, budget: DynamicThreshold, path: inHome(".codeium", "windsurf", "mcp_config.json")},
 	{Name: "codex", Display: "Codex", Key: "mcp_servers", TOML: true,
 		Reload: "start a new Codex session",
 		args:   []string{"connect"}, path: codexPath},
 	{Name: "gemini", Display: "Gemini CLI", Key: "mcpServers",
 		Reload: "restart Gemini CLI",
 		Note:   geminiTrustNote,
-		args:   []string{"connect"}, path: inHome(".gemini", "settings.json")},
+		args:   []string{"connect"}, budget: DynamicThreshold, path: inHome(".gemini", "settings.json")},
 	{Name: "zed", Display: "Zed", Key: "context_servers",
-		args: []string{"connect"}, path: zedPath},
+		args: []string{"connect"}, budget: DynamicThreshold, path: zedPath},
 }
 
 // Clients are the assistants mcptray knows, in the order `mcptray setup`

@@ -22,6 +22,11 @@
 // does not parse is refused with its line and column, and left alone.
 // Planning twice gives no change the second time; [Remove] takes out what
 // [Add] put in (see docs/assistants.md for the exact rules).
+// [Client.WithMode] is the client with an entry in another tool-list mode
+// (`connect --tools dynamic`); an entry in any mode is setup's own
+// ([Status].Mode says which), and [Client.ToolBudget] is how many tools
+// the assistant handles well before dynamic mode is worth offering
+// (mode.go).
 //
 // [NewImport] reads an assistant's servers in its shape and converts them
 // to mcp.json entries; [Import.Secrets] are the literal values that look

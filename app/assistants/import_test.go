@@ -180,7 +180,7 @@ func TestImportGoldens(t *testing.T) {
 					t.Errorf("%s is still in the client's file after --replace", s.Name)
 				}
 			}
-			if inst, cur, err := f.client.installed("config", client.After, e); !inst || !cur || err != nil {
+			if inst, cur, _, err := f.client.installed("config", client.After, e); !inst || !cur || err != nil {
 				t.Errorf("mcptray is not in the client's file after --replace: %v", err)
 			}
 		})

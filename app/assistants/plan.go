@@ -334,9 +334,10 @@ type Status struct {
 	Path   string // its config file ("" when it cannot be found)
 	Exists bool   // the file is there
 	// Installed: the file holds an entry named mcptray; Current: and it
-	// is the one setup would write now.
+	// is one setup would write now, in any tools mode (Mode).
 	Installed, Current bool
-	Err                error // the file could not be found, read or parsed
+	Mode               string // the current entry's tools mode: live, stable or dynamic ("" when not current)
+	Err                error  // the file could not be found, read or parsed
 }
 
 // Detect looks at every client's config file.
@@ -349,7 +350,7 @@ func Detect(e Env) []Status {
 			var data []byte
 			data, st.Exists, st.Err = readFile(st.Path)
 			if st.Err == nil && st.Exists {
-				st.Installed, st.Current, st.Err = c.installed(st.Path, data, e)
+				st.Installed, st.Current, st.Mode, st.Err = c.installed(st.Path, data, e)
 			}
 		}
 		out = append(out, st)
@@ -360,7 +361,20 @@ func Detect(e Env) []Status {
 // installed reads whether data, the client's file at path, holds
 // mcptray's entry, and whether it is the one for e.Self. A file that does
 // not parse is an error with its path, line and column.
-func (c *Client) installed(path string, data []byte, e Env) (installed, current bool, err error) {
+func (c *Client) installed(path string, data []byte, e Env) (installed, current bool, mode string, err error) {
+	for _, v := range c.variants() { // an entry setup wrote in any tools mode is current
+		if installed, current, err = v.installedExactly(path, data, e); err != nil || !installed || current {
+			if current {
+				mode = v.Mode()
+			}
+			return installed, current, mode, err
+		}
+	}
+	return installed, false, "", nil
+}
+
+// installedExactly is installed for the client's own entry only.
+func (c *Client) installedExactly(path string, data []byte, e Env) (installed, current bool, err error) {
 	if c.TOML {
 		return tomlInstalled(path, data, c.Entry(e.Self))
 	}

@@ -149,7 +149,7 @@ func TestSetupGoldens(t *testing.T) {
 			if got := readBytes(t, path+BackupSuffix); !bytes.Equal(got, f.data) {
 				t.Errorf("the backup is not the original:\n%s", got)
 			}
-			if inst, cur, err := f.client.installed("config", p.After, e); err != nil || !inst || !cur {
+			if inst, cur, _, err := f.client.installed("config", p.After, e); err != nil || !inst || !cur {
 				t.Errorf("after setup: installed %t, current %t, %v", inst, cur, err)
 			}
 

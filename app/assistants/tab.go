@@ -50,6 +50,12 @@ type Summary struct {
 	// Error says why the file cannot be found, read or parsed; "" when it
 	// can. With Exists, the file is broken: mcptray does not edit it.
 	Error string
+	// Mode is the tool-list mode its entry runs connect in (live, stable
+	// or dynamic): the current entry's, else the one Add writes.
+	Mode string
+	// Budget is how many tools it handles well (Client.ToolBudget; 0: it
+	// searches or groups tools itself).
+	Budget int
 }
 
 // List lists the assistants mcptray knows, in `mcptray setup`'s order,
@@ -62,7 +68,8 @@ func List() ([]Summary, error) {
 	var out []Summary
 	for _, st := range Detect(env) {
 		a := Summary{Name: st.Client.Name, Display: st.Client.Display, Path: st.Path,
-			Exists: st.Exists, Installed: st.Installed, Current: st.Current}
+			Exists: st.Exists, Installed: st.Installed, Current: st.Current,
+			Mode: modeOfStatus(st), Budget: st.Client.ToolBudget()}
 		if st.Err != nil {
 			a.Error = st.Err.Error()
 		}
@@ -109,6 +116,13 @@ func PlanChange(client string, remove bool) (*Change, error) {
 	action := Add
 	if remove {
 		action = Remove
+	}
+	for _, st := range Detect(env) { // Add keeps the mode the entry has
+		if st.Client.Name == cl.Name && st.Current {
+			if cl, err = cl.WithMode(st.Mode); err != nil {
+				return nil, err
+			}
+		}
 	}
 	p, err := cl.Plan(env, action)
 	if err != nil {

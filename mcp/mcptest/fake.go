@@ -9,7 +9,8 @@
 //	             MCPTRAY_FAKE_TOOLS=a,b,c (each returns its own name),
 //	             MCPTRAY_FAKE_TOOL_COUNT=N (tool_0000 …) and
 //	             MCPTRAY_FAKE_ANNOTATED=1 (read_note, write_note,
-//	             delete_note: see AnnotatedEnv); pages of 100 tools.
+//	             delete_note: see AnnotatedEnv; with MCPTRAY_FAKE_NOTES_DIR
+//	             delete_note deletes a file there); pages of 100 tools.
 //	             MCPTRAY_FAKE_DESC_FILE: echo's description, read at start;
 //	             MCPTRAY_FAKE_PROMPTS=p,q adds prompts (see PromptsEnv)
 //	banner       prints non-JSON lines on stdout at start and in every echo
@@ -55,6 +56,8 @@
 //	hostile      a hand-written server that sends what the SDK never
 //	             would: duplicate keys in tools/list, invalid UTF-8 in a
 //	             result, replies under a wrong id (see hostile.go)
+//	listed       lists the tools of MCPTRAY_FAKE_LIST_FILE as written there
+//	             (see listed.go)
 //	relay        not a server: the smallest stdio relay in Go (io.Copy both
 //	             ways) in front of an echo fake it starts (see relay.go)
 //	commander    echo plus tool run {argv, env, detach, clearEnv}: runs a
@@ -117,6 +120,10 @@ const (
 	// idempotent), write_note (none) and delete_note (destructive), each
 	// returning "NAME: ARGS" (ARGS its arguments as JSON).
 	AnnotatedEnv = "MCPTRAY_FAKE_ANNOTATED"
+	// NotesDirEnv names a folder that delete_note really deletes from:
+	// a call with {"id": "N"} removes the file N there, so a test sees
+	// whether the call ran.
+	NotesDirEnv = "MCPTRAY_FAKE_NOTES_DIR"
 	// DescFileEnv names a file whose text (read at start) is echo's
 	// description: a server whose tool changes after a restart.
 	DescFileEnv = "MCPTRAY_FAKE_DESC_FILE"
@@ -183,6 +190,8 @@ func run(mode string) int {
 		return runCRLF()
 	case "laggard":
 		return runLaggard()
+	case "listed":
+		return runListed()
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: boom")
 		return 3
@@ -452,6 +461,18 @@ func addAnnotated(s *sdk.Server) {
 		t.InputSchema = map[string]any{"type": "object"}
 		name := t.Name
 		s.AddTool(t, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			if dir := os.Getenv(NotesDirEnv); dir != "" && name == "delete_note" {
+				var a struct {
+					ID string `json:"id"`
+				}
+				json.Unmarshal(req.Params.Arguments, &a)
+				if a.ID == "" || strings.ContainsAny(a.ID, `/\`) {
+					return nil, fmt.Errorf("delete_note: want {\"id\": \"NAME\"}")
+				}
+				if err := os.Remove(filepath.Join(dir, a.ID)); err != nil {
+					return nil, err
+				}
+			}
 			return text(name + ": " + string(req.Params.Arguments)), nil
 		})
 	}
