@@ -222,24 +222,33 @@ func (c *Client) fetchCode(ctx context.Context, e Entry, l *loopback.Listener, a
 			return loopback.Page{Title: "Signed in?", Body: "mcptray got the answer but is still finishing. You can close this tab."}
 		}
 	})
-	if err := open(authURL); err != nil {
-		return nil, fmt.Errorf("opening the sign-in page: %w", err)
-	}
+	// open may wait for the page to be shown (a browser run to the end,
+	// a test's stand-in), which waits for the exchange: it runs on its own.
+	opened := make(chan error, 1)
+	go func() { opened <- open(authURL) }()
 	t := time.NewTimer(c.opts.SignInTimeout)
 	defer t.Stop()
-	select {
-	case q := <-got:
-		if q.Get("error") != "" {
-			return nil, denied(q)
+	for {
+		select {
+		case err := <-opened:
+			if err != nil {
+				return nil, fmt.Errorf("opening the sign-in page: %w", err)
+			}
+			opened = nil
+			continue
+		case q := <-got:
+			if q.Get("error") != "" {
+				return nil, denied(q)
+			}
+			if q.Get("code") == "" {
+				return nil, errors.New("the authorization server's redirect carried no code")
+			}
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the sign-in was stopped before it finished: %w", ctx.Err())
+		case <-t.C:
+			return nil, fmt.Errorf("the sign-in was not finished in the browser within %v", c.opts.SignInTimeout)
 		}
-		if q.Get("code") == "" {
-			return nil, errors.New("the authorization server's redirect carried no code")
-		}
-		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("the sign-in was stopped before it finished: %w", ctx.Err())
-	case <-t.C:
-		return nil, fmt.Errorf("the sign-in was not finished in the browser within %v", c.opts.SignInTimeout)
 	}
 }
 
