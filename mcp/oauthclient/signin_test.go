@@ -2,6 +2,9 @@ package oauthclient_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -235,6 +238,41 @@ func TestSignInBadEntry(t *testing.T) {
 	} {
 		if _, err := c.SignIn(ctx, c2.e, oauthtest.Browser); err == nil || !strings.Contains(err.Error(), c2.want) {
 			t.Errorf("SignIn(%+v) = %v, want %q", c2.e, err, c2.want)
+		}
+	}
+}
+
+// A stray callback to the loopback listener during a sign-in (no state, a
+// wrong one, an error= with a wrong one) neither ends nor hijacks it.
+func TestSignInStrayCallback(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	open := func(authURL string) error {
+		u, err := url.Parse(authURL)
+		if err != nil {
+			return err
+		}
+		redirect := u.Query().Get("redirect_uri")
+		for _, q := range []string{"?code=evil", "?code=evil&state=wrong", "?error=access_denied&state=wrong"} {
+			resp, err := http.Get(redirect + q)
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest {
+				return fmt.Errorf("stray %s: %s", q, resp.Status)
+			}
+		}
+		return oauthtest.Browser(authURL)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := e.c.SignIn(ctx, e.entry, open); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range e.fake.Requests() {
+		if r.Form.Get("code") == "evil" {
+			t.Error("the stray code was exchanged")
 		}
 	}
 }
