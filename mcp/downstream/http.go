@@ -32,13 +32,13 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 	client := &http.Client{
-		Transport: &headerTransport{base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
+		Transport: &headerTransport{sess: s, observer: observerOf(spec.OAuth), base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
 	}
 	s.logLevel = levelOf(spec.LogLevel)
-	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client}
+	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: spec.OAuth}
 	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
 		s.endLife()
@@ -46,7 +46,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	}
 	s.cs = cs
 	s.newWire = s.ProtocolVersion() >= NewWireVersion
-	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
+	s.raw = &rawHTTP{client: rawClient(spec.Headers, s, observerOf(spec.OAuth)), url: spec.URL, oauth: spec.OAuth}
 	s.rawReady.Store(true)
 	go s.monitorHTTP()
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
@@ -64,6 +64,12 @@ func httpStartError(ctx context.Context, rawURL, phase string, budget time.Durat
 	// user info (which may hold credentials) out of the message.
 	msg := strings.ReplaceAll(err.Error(), rawURL, redactURL(rawURL))
 	return &startupError{msg: phase + ": " + msg, cause: err}
+}
+
+// observerOf is h's responseObserver, or nil.
+func observerOf(h any) responseObserver {
+	o, _ := h.(responseObserver)
+	return o
 }
 
 // redactURL drops user info, query and fragment.
@@ -96,10 +102,13 @@ func (s *Session) monitorHTTP() {
 	close(s.done)
 }
 
-// headerTransport adds the configured headers to every request.
+// headerTransport adds the configured headers to every request, and
+// puts a bearer token it carries (OAuth's) in the session's redactions.
 type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string // values are secrets as far as we know: never logged
+	base     http.RoundTripper
+	headers  map[string]string // values are secrets as far as we know: never logged
+	sess     *Session
+	observer responseObserver // the OAuth handler's, if it has one
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -109,5 +118,20 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	return t.base.RoundTrip(req)
+	tok, bearer := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+	if bearer && tok != "" && t.sess != nil {
+		t.sess.addSecret(tok)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && bearer && t.observer != nil {
+		t.observer.ObserveResponse(req, resp)
+	}
+	return resp, err
+}
+
+// responseObserver is what an OAuth handler may implement to hear the
+// server's answers to the requests it signed (mcp/oauthclient's does:
+// a token that worked is no longer suspect).
+type responseObserver interface {
+	ObserveResponse(req *http.Request, resp *http.Response)
 }

@@ -15,7 +15,8 @@
 //	err := c.Logout(ctx, entry)               // revoke where offered, forget
 //	info, err := c.Info(entry)                // issuer, scopes, expiry, state: never a token
 //
-// Handler never opens a browser. With a usable stored token it serves it,
+// Handler never opens a browser (Options.OnNeedsSignIn hears each
+// NeedsSignIn it answers, also mid-session). With a usable stored token it serves it,
 // refreshing it a minute before expiry and saving a rotated refresh token
 // at once (a token without expires_in is good until a 401). A 401 with no
 // usable token (none, or a refresh refused) makes Authorize return a

@@ -106,6 +106,14 @@ func (c *Client) secretFor(e Entry, r *tokenRecord) string {
 
 // Authorize answers a 401 or 403 of the server (see the package doc).
 func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	err := h.authorize(ctx, req, resp)
+	if ns, ok := err.(*NeedsSignIn); ok && h.c.opts.OnNeedsSignIn != nil {
+		h.c.opts.OnNeedsSignIn(ns)
+	}
+	return err
+}
+
+func (h *handler) authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	defer io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	c, e := h.c, h.e
@@ -173,6 +181,22 @@ func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	c.retried[e.Server] = retryMark{access: n.AccessToken, at: time.Now()}
 	c.mu.Unlock()
 	return nil
+}
+
+// ObserveResponse is told of each answer of the server to a request the
+// handler's token signed (downstream calls it): a token a 401 made that
+// then worked is no longer suspect, so a later 401 on it is refreshed
+// again rather than counted as a refusal.
+func (h *handler) ObserveResponse(req *http.Request, resp *http.Response) {
+	if resp.StatusCode/100 != 2 {
+		return
+	}
+	sent, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+	h.c.mu.Lock()
+	defer h.c.mu.Unlock()
+	if m, ok := h.c.retried[h.e.Server]; ok && m.access == sent {
+		delete(h.c.retried, h.e.Server)
+	}
 }
 
 // needsSignIn is the NeedsSignIn for e: the issuer from discovery (the
