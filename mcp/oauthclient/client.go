@@ -20,6 +20,15 @@ type Client struct {
 	issuerLock map[string]*sync.Mutex // guarded by mu: serialise an issuer's registrations
 	retried    map[string]retryMark   // guarded by mu: by entry, the token a 401's refresh gave
 	challenges map[string]challenge   // guarded by mu: by entry, the server's last 401/403
+	cache      map[string]cached      // guarded by mu: by entry, its record as last read or written
+}
+
+// cached is an entry's token record as this Client last read or wrote it
+// (r nil: none), so that a request costs no keyring read. A 401 and a
+// refresh read the Store again (another process may have signed in or
+// rotated the token).
+type cached struct {
+	r *tokenRecord
 }
 
 // retryMark is a token obtained because the server answered 401: another
@@ -66,6 +75,7 @@ func New(store Store, opts Options) *Client {
 		issuerLock: map[string]*sync.Mutex{},
 		retried:    map[string]retryMark{},
 		challenges: map[string]challenge{},
+		cache:      map[string]cached{},
 	}
 }
 

@@ -44,6 +44,10 @@
 // A token is served only to the URL it was issued for. No token, refresh
 // token or client secret goes to a log, an error, argv or a file.
 //
+// A Client keeps each entry's token in RAM once read, so a request reads
+// no keyring; a 401 and a refresh read the Store again (another process,
+// the CLI say, may have signed in or rotated the token meanwhile).
+//
 // Goroutines: SignIn's loopback listener (mcp/loopback) runs while SignIn
 // runs; nothing else outlives a call. A Client is safe for concurrent use
 // by several handlers; refreshes of one entry are serialised within the

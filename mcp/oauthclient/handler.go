@@ -39,7 +39,7 @@ func (h *handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 // usable is e's token record, refreshed when it is about to expire; nil
 // when there is none, or it cannot be refreshed (then a sign-in is due).
 func (c *Client) usable(ctx context.Context, e Entry) (*tokenRecord, error) {
-	r, err := c.load(e)
+	r, err := c.current(e)
 	if err != nil || r == nil {
 		return nil, err
 	}

@@ -19,9 +19,10 @@ import (
 // memStore is a Store in RAM that keeps every value it was given, so a
 // test can look for a token elsewhere.
 type memStore struct {
-	mu  sync.Mutex
-	m   map[string]string // guarded by mu
-	all []string          // guarded by mu: every value ever set
+	mu   sync.Mutex
+	m    map[string]string // guarded by mu
+	all  []string          // guarded by mu: every value ever set
+	gets int               // guarded by mu
 }
 
 func newMemStore() *memStore { return &memStore{m: map[string]string{}} }
@@ -29,6 +30,7 @@ func newMemStore() *memStore { return &memStore{m: map[string]string{}} }
 func (s *memStore) Get(k string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.gets++
 	v, ok := s.m[k]
 	if !ok {
 		return "", fmt.Errorf("%s: %w", k, oauthclient.ErrNotFound)
@@ -49,6 +51,12 @@ func (s *memStore) Delete(k string) error {
 	defer s.mu.Unlock()
 	delete(s.m, k)
 	return nil
+}
+
+func (s *memStore) getCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gets
 }
 
 func (s *memStore) keys() []string {

@@ -40,6 +40,16 @@ func TestSignInEndToEnd(t *testing.T) {
 	if err := echo(t, cs); err != nil {
 		t.Fatal(err)
 	}
+	// A request reads no keyring: the token is kept in RAM.
+	gets := e.store.getCount()
+	for range 3 {
+		if err := echo(t, cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.store.getCount() - gets; n != 0 {
+		t.Errorf("3 calls read the store %d times", n)
+	}
 	// Restart: a new Client over the same Store.
 	c2 := e.newClient()
 	cs2, err := e.connect(t, c2, e.entry)
