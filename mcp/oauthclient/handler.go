@@ -81,6 +81,13 @@ func (c *Client) refreshAndSave(ctx context.Context, e Entry, r *tokenRecord) (*
 	n, err := c.refresh(ctx, r, c.secretFor(e, r))
 	if err != nil {
 		if refusedGrant(err) {
+			// Another process (the CLI, a second mcptray) may have
+			// rotated it: its token is the one to use, not a reason to
+			// forget.
+			if cur, rerr := c.read(e); rerr == nil && cur != nil && cur.URL == e.URL && cur.RefreshToken != r.RefreshToken {
+				c.remember(e.Server, cur)
+				return cur, nil
+			}
 			c.log.Info("the authorization server refused to refresh a token; a sign-in is needed", "server", e.Server, "issuer", r.Issuer)
 			if ferr := c.forget(e); ferr != nil {
 				c.log.Warn("forgetting a refused token", "server", e.Server, "err", ferr)

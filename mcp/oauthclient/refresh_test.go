@@ -198,3 +198,63 @@ func TestStepUp(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// laggingStore serves a token value read before another process wrote a
+// new one, for its first reads of it: the race of two processes
+// refreshing at once.
+type laggingStore struct {
+	*memStore
+	mu    sync.Mutex
+	key   string
+	old   string
+	stale int // guarded by mu: reads of key still to serve old
+}
+
+func (s *laggingStore) Get(k string) (string, error) {
+	s.mu.Lock()
+	if k == s.key && s.stale > 0 {
+		s.stale--
+		s.mu.Unlock()
+		return s.old, nil
+	}
+	s.mu.Unlock()
+	return s.memStore.Get(k)
+}
+
+// Another process rotated the refresh token while this one read the old
+// one: this one's refresh is refused, and it takes the stored token
+// rather than forgetting it.
+func TestRotationByAnotherProcess(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.fake.ExpiresIn(30 * time.Second)
+	e.signIn(t, e.c, e.entry)
+	key := "token/" + e.fake.Issuer() + "#remote"
+	old, err := e.store.Get(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "Another process" (e.c) refreshes and rotates.
+	cs, err := e.connect(t, e.c, e.entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := echo(t, cs); err != nil {
+		t.Fatal(err)
+	}
+	refreshes := e.fake.Count("/token", "refresh_token")
+	stale := oauthclient.New(&laggingStore{memStore: e.store, key: key, old: old, stale: 2}, oauthclient.Options{})
+	cs2, err := e.connect(t, stale, e.entry)
+	if err != nil {
+		t.Fatalf("the stale client: %v", err)
+	}
+	if err := echo(t, cs2); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.fake.Count("/token", "refresh_token") - refreshes; n < 1 {
+		t.Fatal("the stale client did not try its old refresh token")
+	}
+	if info, _ := e.c.Info(e.entry); info.State != oauthclient.StateSignedIn {
+		t.Errorf("after the refused refresh: %+v", info)
+	}
+}
