@@ -3,6 +3,7 @@ package oauthclient_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -285,4 +286,59 @@ func TestSignInStrayCallback(t *testing.T) {
 			t.Error("the stray code was exchanged")
 		}
 	}
+}
+
+// A pre-registered confidential client (the entry's "oauth" block): its
+// redirect port, its secret at the token endpoint (sign-in and refresh),
+// no registration, and the secret in no log or error.
+func TestPreregisteredClient(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.fake.ExpiresIn(30 * time.Second)
+	l, err := listenOn("0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	const secret = "pre-client-secret-9f3a"
+	en := e.entry
+	en.ClientID, en.ClientSecret, en.CallbackPort = e.fake.Preregister(secret, port), secret, port
+	info := e.signIn(t, e.c, en)
+	if info.Registration != "preregistered" {
+		t.Errorf("Info = %+v", info)
+	}
+	if n := e.fake.Count("/register", ""); n != 0 {
+		t.Errorf("%d registrations with a pre-registered client", n)
+	}
+	cs, err := e.connect(t, e.c, en)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := echo(t, cs); err != nil {
+		t.Fatal(err)
+	}
+	if e.fake.Count("/token", "refresh_token") == 0 {
+		t.Error("no refresh with the client's secret")
+	}
+	for _, k := range e.store.keys() {
+		v, _ := e.store.Get(k)
+		if strings.Contains(v, secret) {
+			t.Errorf("the pre-registered client's secret is stored under %s (the config's keyring entry holds it)", k)
+		}
+	}
+	// The port taken: a clear error, no sign-in on another port.
+	hold, err := listenOn(fmt.Sprint(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	_, err = e.c.SignIn(t.Context(), en, oauthtest.Browser)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("port %d", port)) {
+		t.Errorf("SignIn with the client's port taken: %v", err)
+	}
+	if strings.Contains(e.log.String(), secret) || (err != nil && strings.Contains(err.Error(), secret)) {
+		t.Error("the client secret shows in the log or an error")
+	}
+	e.noSecrets(t, err2s(err))
 }

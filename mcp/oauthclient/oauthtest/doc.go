@@ -12,6 +12,7 @@
 // the redirect_uri, which must be registered exactly), /token (PKCE S256
 // checked, refresh tokens rotated: a used one is dead) and /revoke.
 //
+// Preregister adds a confidential client (its secret checked at /token).
 // Toggles for the pitfalls: NoExpiry (no expires_in), DeleteClients
 // (invalid_client), WrongAudience (tokens for another resource),
 // RequireScope (403 insufficient_scope on tools/call), SwitchIssuer,

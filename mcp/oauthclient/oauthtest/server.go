@@ -42,6 +42,7 @@ type Server struct {
 type client struct {
 	id, issuer  string
 	redirectURI string
+	secret      string // a pre-registered client's ("" for a public one)
 }
 
 type grant struct {
@@ -109,6 +110,18 @@ func (s *Server) NoExpiry(on bool) { s.set(func() { s.noExpiry = on }) }
 
 // ExpiresIn sets the expires_in of tokens issued from now on.
 func (s *Server) ExpiresIn(d time.Duration) { s.set(func() { s.expiresIn = d }) }
+
+// Preregister adds a confidential client of the current issuer, as a
+// person registers one in a provider's console, with the loopback
+// redirect URI of port, and returns its id.
+func (s *Server) Preregister(secret string, port int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &client{id: "pre-" + random(), issuer: s.issuer, secret: secret,
+		redirectURI: fmt.Sprintf("http://127.0.0.1:%d/callback", port)}
+	s.clients[c.id] = c
+	return c.id
+}
 
 // DeleteClients forgets every registered client: their requests get
 // invalid_client.
@@ -224,7 +237,7 @@ func (s *Server) asMetadata(as string) http.HandlerFunc {
 			"response_types_supported":              []string{"code"},
 			"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
 			"code_challenge_methods_supported":      []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"none"},
+			"token_endpoint_auth_methods_supported": []string{"none", "client_secret_post", "client_secret_basic"},
 			"scopes_supported":                      append(slices.Clone(s.supported), "offline_access"),
 		})
 	}
@@ -285,11 +298,12 @@ func (s *Server) token(as string) http.HandlerFunc {
 		defer s.mu.Unlock()
 		s.record(r)
 		f := r.PostForm
-		id := f.Get("client_id")
-		if u, _, ok := r.BasicAuth(); ok {
+		id, secret := f.Get("client_id"), f.Get("client_secret")
+		if u, p, ok := r.BasicAuth(); ok {
 			id, _ = url.QueryUnescape(u)
+			secret, _ = url.QueryUnescape(p)
 		}
-		if c := s.clients[id]; c == nil || c.issuer != as {
+		if c := s.clients[id]; c == nil || c.issuer != as || c.secret != secret {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 			return
 		}
