@@ -147,6 +147,13 @@ func (h *handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	}
 	sent, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
 	if sent != r.AccessToken {
+		if r.RefreshToken == "" && !r.Expiry.IsZero() && time.Now().After(r.Expiry) {
+			// Expired, and nothing to refresh it with: TokenSource sent none.
+			if err := c.forget(e); err != nil {
+				return err
+			}
+			return c.needsSignIn(ctx, e, cs, r)
+		}
 		return nil // the token changed since (a sign-in, another refresh): retry with it
 	}
 	c.mu.Lock()

@@ -1,6 +1,7 @@
 package oauthclient_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -257,4 +258,31 @@ func TestRotationByAnotherProcess(t *testing.T) {
 	if info, _ := e.c.Info(e.entry); info.State != oauthclient.StateSignedIn {
 		t.Errorf("after the refused refresh: %+v", info)
 	}
+}
+
+// A stored token past its expiry with no refresh token: NeedsSignIn (not
+// the server's bare 401), and Info says expired until then.
+func TestExpiredWithoutRefreshToken(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.signIn(t, e.c, e.entry)
+	key := "token/" + e.fake.Issuer() + "#remote"
+	v, err := e.store.Get(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(v), &rec); err != nil {
+		t.Fatal(err)
+	}
+	delete(rec, "refresh_token")
+	rec["expiry"] = time.Now().Add(-time.Hour).Format(time.RFC3339)
+	b, _ := json.Marshal(rec)
+	e.store.Set(key, string(b))
+	c := e.newClient()
+	if info, _ := c.Info(e.entry); info.State != oauthclient.StateExpired {
+		t.Errorf("Info = %+v, want expired", info)
+	}
+	_, err = e.connect(t, c, e.entry)
+	needsSignIn(t, err)
 }
