@@ -286,3 +286,43 @@ func TestExpiredWithoutRefreshToken(t *testing.T) {
 	_, err = e.connect(t, c, e.entry)
 	needsSignIn(t, err)
 }
+
+// The token endpoint sees the authentication the registration names: a
+// public client never sends a Basic header (not even an empty password),
+// a confidential one its method, on the exchange and on refreshes.
+func TestTokenEndpointAuthMethod(t *testing.T) {
+	t.Parallel()
+	for _, method := range []string{"none", "client_secret_basic", "client_secret_post"} {
+		t.Run(method, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.fake.ExpiresIn(30 * time.Second)
+			if method != "none" {
+				e.fake.RegisterConfidential(method)
+			}
+			e.signIn(t, e.c, e.entry)
+			cs, err := e.connect(t, e.c, e.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := echo(t, cs); err != nil {
+				t.Fatal(err)
+			}
+			// A second sign-in reuses the registration.
+			e.signIn(t, e.c, e.entry)
+			n := 0
+			for _, r := range e.fake.Requests() {
+				if strings.HasSuffix(r.Path, "/token") && r.Form.Get("code") != "mcptray-registration-check" {
+					n++
+					if r.AuthMethod != method {
+						t.Errorf("a %s token request authenticated with %s, want %s", r.Form.Get("grant_type"), r.AuthMethod, method)
+					}
+				}
+			}
+			if n < 3 || e.fake.Count("/token", "refresh_token") == 0 || e.fake.Count("/register", "") != 1 {
+				t.Errorf("%d token requests, %d refreshes, %d registrations", n, e.fake.Count("/token", "refresh_token"), e.fake.Count("/register", ""))
+			}
+			e.noSecrets(t)
+		})
+	}
+}

@@ -123,6 +123,7 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		RevocationEndpoint: asm.RevocationEndpoint}
 	var l *loopback.Listener
 	var err error
+	registered := false // go-sdk registers a new client this round
 	switch {
 	case e.ClientMetadataURL != "" && asm.ClientIDMetadataDocumentSupported:
 		if l, err = loopback.Listen(e.CallbackPort, callbackPath); err != nil {
@@ -145,18 +146,42 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		cfg.PreregisteredClient = pre
 		rec.Registration, rec.ClientID, rec.AuthMethod = "preregistered", e.ClientID, authMethod(asm.TokenEndpointAuthMethodsSupported)
 	default:
+		// One registration per issuer: a second sign-in on it waits for
+		// the first, then reuses what it registered.
+		unlock := c.lockIssuer(asm.Issuer)
+		defer unlock()
 		var reg *registration
-		reg, l, err = c.registration(ctx, asm)
+		reg, l, err = c.storedRegistration(ctx, asm)
 		if err != nil {
 			return err
 		}
-		pre := &oauthex.ClientCredentials{ClientID: reg.ClientID, Issuer: asm.Issuer}
-		if reg.ClientSecret != "" {
-			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: reg.ClientSecret}
+		rec.Registration = "dynamic"
+		if reg != nil {
+			pre := &oauthex.ClientCredentials{ClientID: reg.ClientID, Issuer: asm.Issuer}
+			if reg.ClientSecret != "" {
+				pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: reg.ClientSecret}
+			}
+			cfg.PreregisteredClient = pre
+			rec.ClientID, rec.ClientSecret, rec.AuthMethod = reg.ClientID, reg.ClientSecret, reg.AuthMethod
+			if rec.AuthMethod == "" {
+				rec.AuthMethod = authMethod(asm.TokenEndpointAuthMethodsSupported)
+			}
+			break
 		}
-		cfg.PreregisteredClient = pre
-		rec.Registration, rec.ClientID, rec.ClientSecret = "dynamic", reg.ClientID, reg.ClientSecret
-		rec.AuthMethod = authMethod(asm.TokenEndpointAuthMethodsSupported)
+		if asm.RegistrationEndpoint == "" {
+			l.Close()
+			return fmt.Errorf("%s offers no dynamic client registration; give mcptray a client in the entry's \"oauth\" block (clientId)", hostOf(asm.Issuer))
+		}
+		// go-sdk registers (and so authenticates at the token endpoint
+		// the way the registration says); SignIn keeps what it registered.
+		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs:            []string{l.RedirectURL()},
+			TokenEndpointAuthMethod: "none",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			ClientName:              c.opts.ClientName,
+		}}
+		registered = true
 	}
 	defer l.Close()
 	cfg.RedirectURL = l.RedirectURL()
@@ -166,9 +191,9 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		return c.fetchCode(ctx, e, l, args.URL, open, outcome)
 	}
 	var tok *oauth2.Token
-	var requested []string
+	var used *oauth2.Config // the client go-sdk used: a new registration's id, secret and auth style
 	cfg.NewTokenSource = func(ctx context.Context, oc *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
-		tok, requested = t, oc.Scopes
+		tok, used = t, oc
 		return oauth2.StaticTokenSource(t), nil
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
@@ -184,8 +209,17 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		outcome <- loopback.Page{Title: "The sign-in did not complete", Body: "mcptray could not finish signing in to " + e.Server + ". It says why."}
 		return err
 	}
+	if registered {
+		reg := &registration{Issuer: asm.Issuer, ClientID: used.ClientID, ClientSecret: used.ClientSecret,
+			AuthMethod: styleMethod(used.Endpoint.AuthStyle, used.ClientSecret), RedirectURI: l.RedirectURL(), Port: l.Port(),
+			Registered: time.Now().UTC()}
+		if err := c.setJSON(regKey(asm.Issuer), reg); err != nil {
+			c.log.Warn("keeping the new registration", "issuer", asm.Issuer, "err", err)
+		}
+		rec.ClientID, rec.ClientSecret, rec.AuthMethod = reg.ClientID, reg.ClientSecret, reg.AuthMethod
+	}
 	rec.AccessToken, rec.RefreshToken, rec.TokenType, rec.Expiry = tok.AccessToken, tok.RefreshToken, tok.TokenType, tok.Expiry
-	rec.Scopes = requested
+	rec.Scopes = used.Scopes
 	if s, _ := tok.Extra("scope").(string); s != "" {
 		rec.Scopes = strings.Fields(s)
 	}
@@ -279,63 +313,44 @@ func authMethod(supported []string) string {
 	return ""
 }
 
-// registration is the issuer's stored dynamic registration with a
-// listener on its redirect port, or a new one (registered and stored)
-// when there is none, its port can't be had, or the provider deleted it.
-func (c *Client) registration(ctx context.Context, asm *oauthex.AuthServerMeta) (*registration, *loopback.Listener, error) {
-	unlock := c.lockIssuer(asm.Issuer)
-	defer unlock()
+// styleMethod names the token endpoint authentication go-sdk used.
+func styleMethod(style oauth2.AuthStyle, secret string) string {
+	switch {
+	case secret == "":
+		return "none"
+	case style == oauth2.AuthStyleInParams:
+		return "client_secret_post"
+	case style == oauth2.AuthStyleInHeader:
+		return "client_secret_basic"
+	}
+	return ""
+}
+
+// storedRegistration is the issuer's stored dynamic registration with a
+// listener on its redirect port; nil (with a listener on another port)
+// when a new one is due: there is none, its port can't be had, or the
+// provider deleted it. The caller holds the issuer's lock.
+func (c *Client) storedRegistration(ctx context.Context, asm *oauthex.AuthServerMeta) (*registration, *loopback.Listener, error) {
 	var reg registration
 	ok, err := c.getJSON(regKey(asm.Issuer), &reg)
 	if err != nil {
 		return nil, nil, err
 	}
-	if ok && reg.Issuer == asm.Issuer && reg.Port > 0 {
-		l, err := loopback.Listen(reg.Port, callbackPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		switch {
-		case l.Moved():
-			c.log.Info("the registration's redirect port is taken; registering again", "issuer", asm.Issuer, "port", reg.Port)
-			return c.register(ctx, asm, l)
-		case c.registrationGone(ctx, asm.TokenEndpoint, &reg):
-			c.log.Info("the authorization server no longer knows the registration; registering again", "issuer", asm.Issuer)
-			return c.register(ctx, asm, l)
-		}
-		return &reg, l, nil
+	if !ok || reg.Issuer != asm.Issuer || reg.Port <= 0 {
+		l, err := loopback.Listen(0, callbackPath)
+		return nil, l, err
 	}
-	l, err := loopback.Listen(0, callbackPath)
+	l, err := loopback.Listen(reg.Port, callbackPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	return c.register(ctx, asm, l)
-}
-
-// register registers a client for l's redirect URI (RFC 7591) and stores
-// it. The caller holds the issuer's lock.
-func (c *Client) register(ctx context.Context, asm *oauthex.AuthServerMeta, l *loopback.Listener) (*registration, *loopback.Listener, error) {
-	if asm.RegistrationEndpoint == "" {
-		l.Close()
-		return nil, nil, fmt.Errorf("%s offers no dynamic client registration; give mcptray a client in the entry's \"oauth\" block (clientId)", hostOf(asm.Issuer))
+	switch {
+	case l.Moved():
+		c.log.Info("the registration's redirect port is taken; registering again", "issuer", asm.Issuer, "port", reg.Port)
+		return nil, l, nil
+	case c.registrationGone(ctx, asm.TokenEndpoint, &reg):
+		c.log.Info("the authorization server no longer knows the registration; registering again", "issuer", asm.Issuer)
+		return nil, l, nil
 	}
-	meta := &oauthex.ClientRegistrationMetadata{
-		RedirectURIs:            []string{l.RedirectURL()},
-		TokenEndpointAuthMethod: "none",
-		GrantTypes:              []string{"authorization_code", "refresh_token"},
-		ResponseTypes:           []string{"code"},
-		ClientName:              c.opts.ClientName,
-	}
-	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, c.hc)
-	if err != nil {
-		l.Close()
-		return nil, nil, fmt.Errorf("registering mcptray at %s: %w", hostOf(asm.Issuer), err)
-	}
-	reg := &registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret,
-		AuthMethod: resp.TokenEndpointAuthMethod, RedirectURI: l.RedirectURL(), Port: l.Port(), Registered: time.Now().UTC()}
-	if err := c.setJSON(regKey(asm.Issuer), reg); err != nil {
-		l.Close()
-		return nil, nil, err
-	}
-	return reg, l, nil
+	return &reg, l, nil
 }

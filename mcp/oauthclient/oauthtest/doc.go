@@ -12,7 +12,8 @@
 // the redirect_uri, which must be registered exactly), /token (PKCE S256
 // checked, refresh tokens rotated: a used one is dead) and /revoke.
 //
-// Preregister adds a confidential client (its secret checked at /token).
+// Preregister adds a confidential client (its secret checked at /token);
+// RegisterConfidential makes registrations confidential, with one auth method.
 // Toggles for the pitfalls: NoExpiry (no expires_in), DeleteClients
 // (invalid_client), WrongAudience (tokens for another resource),
 // RequireScope (403 insufficient_scope on tools/call), SwitchIssuer,

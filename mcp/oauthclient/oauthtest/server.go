@@ -37,6 +37,7 @@ type Server struct {
 	refuse    bool               // guarded by mu: refresh answers invalid_grant
 	supported []string           // guarded by mu: scopes_supported
 	revoked   []string           // guarded by mu: tokens revoked
+	regMethod string             // guarded by mu: the auth method registrations get ("none")
 }
 
 type client struct {
@@ -61,11 +62,14 @@ type Request struct {
 	Form url.Values
 	// Resources are the resource parameters as sent (to count them).
 	Resources []string
+	// AuthMethod is how the client authenticated: client_secret_basic,
+	// client_secret_post or none.
+	AuthMethod string
 }
 
 // New starts a fake; Close stops it.
 func New() *Server {
-	s := &Server{issuer: "as1", clients: map[string]*client{}, codes: map[string]*grant{},
+	s := &Server{issuer: "as1", regMethod: "none", clients: map[string]*client{}, codes: map[string]*grant{},
 		access: map[string]*grant{}, refresh: map[string]*grant{}, expiresIn: time.Hour,
 		supported: []string{"read", "write"}}
 	mux := http.NewServeMux()
@@ -121,6 +125,19 @@ func (s *Server) Preregister(secret string, port int) string {
 		redirectURI: fmt.Sprintf("http://127.0.0.1:%d/callback", port)}
 	s.clients[c.id] = c
 	return c.id
+}
+
+// RegisterConfidential makes registrations from now on get a secret and
+// token_endpoint_auth_method method (client_secret_basic or
+// client_secret_post), and the metadata advertise that method only.
+func (s *Server) RegisterConfidential(method string) { s.set(func() { s.regMethod = method }) }
+
+// methods is token_endpoint_auth_methods_supported. The caller holds mu.
+func (s *Server) methods() []string {
+	if s.regMethod != "none" {
+		return []string{s.regMethod}
+	}
+	return []string{"none", "client_secret_post", "client_secret_basic"}
 }
 
 // DeleteClients forgets every registered client: their requests get
@@ -210,6 +227,12 @@ func (s *Server) record(r *http.Request) {
 	r.ParseForm()
 	req := Request{Method: r.Method, Path: r.URL.Path, Form: r.Form}
 	req.Resources = append(append([]string(nil), r.URL.Query()["resource"]...), r.PostForm["resource"]...)
+	req.AuthMethod = "none"
+	if _, _, ok := r.BasicAuth(); ok {
+		req.AuthMethod = "client_secret_basic"
+	} else if r.PostForm.Get("client_secret") != "" {
+		req.AuthMethod = "client_secret_post"
+	}
 	s.requests = append(s.requests, req)
 }
 
@@ -237,7 +260,7 @@ func (s *Server) asMetadata(as string) http.HandlerFunc {
 			"response_types_supported":              []string{"code"},
 			"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
 			"code_challenge_methods_supported":      []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"none", "client_secret_post", "client_secret_basic"},
+			"token_endpoint_auth_methods_supported": s.methods(),
 			"scopes_supported":                      append(slices.Clone(s.supported), "offline_access"),
 		})
 	}
@@ -257,9 +280,14 @@ func (s *Server) register(as string) http.HandlerFunc {
 			return
 		}
 		c := &client{id: "client-" + random(), issuer: as, redirectURI: meta.RedirectURIs[0]}
+		ans := map[string]any{"client_id": c.id, "redirect_uris": meta.RedirectURIs,
+			"token_endpoint_auth_method": s.regMethod, "grant_types": []string{"authorization_code", "refresh_token"}}
+		if s.regMethod != "none" {
+			c.secret = "dcr-secret-" + random()
+			ans["client_secret"] = c.secret
+		}
 		s.clients[c.id] = c
-		writeJSON(w, http.StatusCreated, map[string]any{"client_id": c.id, "redirect_uris": meta.RedirectURIs,
-			"token_endpoint_auth_method": "none", "grant_types": []string{"authorization_code", "refresh_token"}})
+		writeJSON(w, http.StatusCreated, ans)
 	}
 }
 
