@@ -30,10 +30,15 @@
 // opens a browser or shows the URL; SignIn never does), the code exchange
 // and storage. Registration: the entry's client metadata URL when the
 // authorization server supports CIMD, else the entry's pre-registered
-// client, else a dynamic registration kept per issuer and reused, with the
-// redirect port it was made for. It registers again when that port can't
-// be had, when the issuer changed (a client_id is never sent to another
-// issuer), and, once, when the provider deleted it (invalid_client).
+// client, else a dynamic registration kept per issuer and reused (handed
+// to go-sdk as a pre-registered client bound to that issuer), with the
+// redirect port it was made for. A new registration is go-sdk's own (so
+// the exchange authenticates as the registration says), kept from the
+// client it used. It registers again when the port can't be had, when
+// the issuer changed (a client_id is never sent to another issuer), and,
+// once, when the provider deleted it (invalid_client: a code exchange
+// with a dummy code tells before the browser opens; the real exchange
+// too). Sign-ins on one issuer run one at a time.
 //
 // Store keys (values JSON; the Store adds its own prefix):
 //
