@@ -38,7 +38,7 @@
 // the issuer changed (a client_id is never sent to another issuer), and,
 // once, when the provider deleted it (invalid_client: a code exchange
 // with a dummy code tells before the browser opens; the real exchange
-// too). Sign-ins on one issuer run one at a time.
+// too). Sign-ins that register on one issuer run one at a time.
 //
 // Store keys (values JSON; the Store adds its own prefix):
 //
