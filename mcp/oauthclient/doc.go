@@ -36,8 +36,8 @@
 // the exchange authenticates as the registration says), kept from the
 // client it used. It registers again when the port can't be had, when
 // the issuer changed (a client_id is never sent to another issuer), and,
-// once, when the provider deleted it (invalid_client: a code exchange
-// with a dummy code tells before the browser opens; the real exchange
+// once, when the provider deleted it (invalid_client: a refresh with a
+// dummy refresh token tells before the browser opens; the real exchange
 // too). Sign-ins that register on one issuer run one at a time.
 //
 // Store keys (values JSON; the Store adds its own prefix):
