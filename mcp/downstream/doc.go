@@ -41,7 +41,10 @@
 // HTTPSpec.OAuth (mcp/oauthclient's Handler) signs the SDK's requests and
 // the raw posts alike; a raw post's 401/403 goes to its Authorize and is
 // retried once, as the SDK does; the bearer token joins the session's
-// redactions, and the handler hears the answers (ObserveResponse). Each Session owns its goroutines: a stdout
+// redactions, and the handler hears the answers (ObserveResponse). The
+// first error its Authorize gave during a start is in the start error
+// (authTrack): go-sdk falls back from server/discover to initialize on any
+// error, and that initialize may fail otherwise. Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
 // stops whatever is left of its group, and a monitor that ends the session.
 // All of them end once the process group is gone. Close escalates (close

@@ -136,3 +136,24 @@ func TestStartHTTPOAuth(t *testing.T) {
 		t.Error("the raw error shows the token")
 	}
 }
+
+// A server that answers go-sdk's fallback initialize 400 (2026-07-28
+// only): the sign-in its server/discover asked for is still what the
+// start error says, and errors.As finds it.
+func TestStartHTTPOAuthAfterFallback(t *testing.T) {
+	fake := oauthtest.New()
+	defer fake.Close()
+	fake.RefuseInitialize(true)
+	c := oauthclient.New(&memStore{m: map[string]string{}}, oauthclient.Options{})
+	e := oauthclient.Entry{Server: "remote", URL: fake.MCPURL()}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := StartHTTP(ctx, HTTPSpec{Name: "remote", URL: e.URL, OAuth: c.Handler(e)}, Hooks{})
+	var ns *oauthclient.NeedsSignIn
+	if !errors.As(err, &ns) || !strings.Contains(err.Error(), "needs you to sign in") {
+		t.Fatalf("StartHTTP: %v, want a NeedsSignIn", err)
+	}
+	if strings.Count(err.Error(), "needs you to sign in") != 1 {
+		t.Errorf("the start error says it more than once: %v", err)
+	}
+}

@@ -37,6 +37,7 @@ type Server struct {
 	refuse    bool               // guarded by mu: refresh answers invalid_grant
 	supported []string           // guarded by mu: scopes_supported
 	revoked   []string           // guarded by mu: tokens revoked
+	legacy400 bool               // guarded by mu: initialize answered 400 before the token check
 	regMethod string             // guarded by mu: the auth method registrations get ("none")
 }
 
@@ -139,6 +140,11 @@ func (s *Server) methods() []string {
 	}
 	return []string{"none", "client_secret_post", "client_secret_basic"}
 }
+
+// RefuseInitialize makes the MCP server answer a legacy initialize 400
+// before it looks at the token, as a server of protocol 2026-07-28 only
+// does: a client's sign-in must come from its server/discover's 401.
+func (s *Server) RefuseInitialize(on bool) { s.set(func() { s.legacy400 = on }) }
 
 // DeleteClients forgets every registered client: their requests get
 // invalid_client.
@@ -397,7 +403,14 @@ func (s *Server) revoke(as string) http.HandlerFunc {
 // insufficient_scope to a tools/call without RequireScope's scope.
 func (s *Server) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		s.mu.Lock()
+		if s.legacy400 && strings.Contains(string(body), `"method":"initialize"`) {
+			s.mu.Unlock()
+			http.Error(w, "Missing MCP-Protocol-Version header", http.StatusBadRequest)
+			return
+		}
 		meta := s.ts.URL + "/.well-known/oauth-protected-resource/mcp"
 		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		g := s.access[tok]
@@ -409,14 +422,10 @@ func (s *Server) protect(next http.Handler) http.Handler {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		if need != "" && !slices.Contains(g.scopes, need) {
-			body, _ := io.ReadAll(r.Body)
-			if strings.Contains(string(body), `"tools/call"`) {
-				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="read %s", resource_metadata=%q`, need, meta))
-				http.Error(w, "insufficient scope", http.StatusForbidden)
-				return
-			}
-			r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if need != "" && !slices.Contains(g.scopes, need) && strings.Contains(string(body), `"tools/call"`) {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="read %s", resource_metadata=%q`, need, meta))
+			http.Error(w, "insufficient scope", http.StatusForbidden)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
