@@ -2,6 +2,8 @@ package oauthclient
 
 import (
 	"io"
+
+	"github.com/mcptray/mcptray/mcp/loopback"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -16,11 +18,12 @@ type Client struct {
 	log   *slog.Logger
 
 	mu         sync.Mutex
-	entryLocks map[string]*sync.Mutex // guarded by mu: serialise an entry's refreshes
-	issuerLock map[string]*sync.Mutex // guarded by mu: serialise an issuer's registrations
-	retried    map[string]retryMark   // guarded by mu: by entry, the token a 401's refresh gave
-	challenges map[string]challenge   // guarded by mu: by entry, the server's last 401/403
-	cache      map[string]cached      // guarded by mu: by entry, its record as last read or written
+	entryLocks map[string]*sync.Mutex        // guarded by mu: serialise an entry's refreshes
+	issuerLock map[string]*sync.Mutex        // guarded by mu: serialise an issuer's registrations
+	retried    map[string]retryMark          // guarded by mu: by entry, the token a 401's refresh gave
+	challenges map[string]challenge          // guarded by mu: by entry, the server's last 401/403
+	cache      map[string]cached             // guarded by mu: by entry, its record as last read or written
+	waiting    map[string]*loopback.Listener // guarded by mu: by entry, the listener of its sign-in in progress
 }
 
 // cached is an entry's token record as this Client last read or wrote it
@@ -76,6 +79,7 @@ func New(store Store, opts Options) *Client {
 		retried:    map[string]retryMark{},
 		challenges: map[string]challenge{},
 		cache:      map[string]cached{},
+		waiting:    map[string]*loopback.Listener{},
 	}
 }
 

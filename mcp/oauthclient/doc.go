@@ -14,6 +14,7 @@
 //	info, err := c.SignIn(ctx, entry, open)   // the person's sign-in
 //	err := c.Logout(ctx, entry)               // revoke where offered, forget
 //	info, err := c.Info(entry)                // issuer, scopes, expiry, state: never a token
+//	err := c.Complete(entry, pastedAddress)   // a sign-in whose browser is on another machine
 //
 // Handler never opens a browser (Options.OnNeedsSignIn hears each
 // NeedsSignIn it answers, also mid-session). With a usable stored token it serves it,

@@ -256,6 +256,16 @@ func (c *Client) fetchCode(ctx context.Context, e Entry, l *loopback.Listener, a
 			return loopback.Page{Title: "Signed in?", Body: "mcptray got the answer but is still finishing. You can close this tab."}
 		}
 	})
+	c.mu.Lock()
+	c.waiting[e.Server] = l
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.waiting[e.Server] == l {
+			delete(c.waiting, e.Server)
+		}
+		c.mu.Unlock()
+	}()
 	// open may wait for the page to be shown (a browser run to the end,
 	// a test's stand-in), which waits for the exchange: it runs on its own.
 	opened := make(chan error, 1)
@@ -353,4 +363,22 @@ func (c *Client) storedRegistration(ctx context.Context, asm *oauthex.AuthServer
 		return nil, l, nil
 	}
 	return &reg, l, nil
+}
+
+// Complete finishes e's sign-in in progress with the address the
+// person's browser ended on, pasted by the person: for a browser on
+// another machine (an SSH session), whose redirect to 127.0.0.1 never
+// reaches mcptray. The address is checked as the redirect would be (this
+// sign-in's state, once); SignIn then goes on as after the redirect.
+func (c *Client) Complete(e Entry, redirect string) error {
+	c.mu.Lock()
+	l := c.waiting[e.Server]
+	c.mu.Unlock()
+	if l == nil {
+		return fmt.Errorf("no sign-in to %s is waiting for its browser", e.Server)
+	}
+	if _, err := l.Deliver(redirect); err != nil {
+		return fmt.Errorf("completing the sign-in to %s: %w", e.Server, err)
+	}
+	return nil
 }

@@ -342,3 +342,48 @@ func TestPreregisteredClient(t *testing.T) {
 	}
 	e.noSecrets(t, err2s(err))
 }
+
+// A browser on another machine: its redirect to 127.0.0.1 goes nowhere;
+// the person pastes the address it ended on, and Complete finishes the
+// sign-in. A wrong address is refused and the sign-in goes on.
+func TestCompletePasted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pasted := make(chan string, 1)
+	open := func(authURL string) error {
+		// The other machine's browser: follows /authorize, stops at the redirect.
+		cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := cl.Get(authURL)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		pasted <- resp.Header.Get("Location")
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.c.SignIn(t.Context(), e.entry, open)
+		done <- err
+	}()
+	addr := <-pasted
+	if err := e.c.Complete(e.entry, strings.Replace(addr, "state=", "state=x", 1)); err == nil {
+		t.Error("a wrong state was taken")
+	}
+	if err := e.c.Complete(oauthclient.Entry{Server: "other"}, addr); err == nil {
+		t.Error("Complete of an entry with no sign-in succeeded")
+	}
+	if err := e.c.Complete(e.entry, addr); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	cs, err := e.connect(t, e.c, e.entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := echo(t, cs); err != nil {
+		t.Fatal(err)
+	}
+}
