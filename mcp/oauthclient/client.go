@@ -1,6 +1,7 @@
 package oauthclient
 
 import (
+	"context"
 	"io"
 
 	"github.com/mcptray/mcptray/mcp/loopback"
@@ -24,6 +25,13 @@ type Client struct {
 	challenges map[string]challenge          // guarded by mu: by entry, the server's last 401/403
 	cache      map[string]cached             // guarded by mu: by entry, its record as last read or written
 	waiting    map[string]*loopback.Listener // guarded by mu: by entry, the listener of its sign-in in progress
+	signIns    map[string]*signInRun         // guarded by mu: by entry, its sign-in in progress
+}
+
+// signInRun is a sign-in in progress; a newer one for the same entry
+// cancels it (the person gave up on its browser tab and asked again).
+type signInRun struct {
+	cancel context.CancelCauseFunc
 }
 
 // cached is an entry's token record as this Client last read or wrote it
@@ -80,6 +88,7 @@ func New(store Store, opts Options) *Client {
 		challenges: map[string]challenge{},
 		cache:      map[string]cached{},
 		waiting:    map[string]*loopback.Listener{},
+		signIns:    map[string]*signInRun{},
 	}
 }
 

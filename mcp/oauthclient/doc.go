@@ -39,7 +39,8 @@
 // the issuer changed (a client_id is never sent to another issuer), and,
 // once, when the provider deleted it (invalid_client: a refresh with a
 // dummy refresh token tells before the browser opens; the real exchange
-// too). Sign-ins that register on one issuer run one at a time.
+// too). Sign-ins that register on one issuer run one at a time; a new
+// sign-in of an entry ends the one it had waiting (its tab abandoned).
 //
 // Store keys (values JSON; the Store adds its own prefix):
 //

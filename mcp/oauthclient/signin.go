@@ -17,6 +17,10 @@ import (
 	"golang.org/x/oauth2"
 )
 
+// errSuperseded ends a sign-in that a newer one of the same entry
+// replaced.
+var errSuperseded = errors.New("a newer sign-in replaced this one")
+
 // callbackPath is the loopback redirect's path.
 const callbackPath = "/callback"
 
@@ -34,6 +38,22 @@ func (c *Client) SignIn(ctx context.Context, e Entry, open func(url string) erro
 	if open == nil {
 		return Info{}, errors.New("signing in: nothing to open the sign-in page with")
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	run := &signInRun{cancel: cancel}
+	c.mu.Lock()
+	if old := c.signIns[e.Server]; old != nil {
+		old.cancel(errSuperseded)
+	}
+	c.signIns[e.Server] = run
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.signIns[e.Server] == run {
+			delete(c.signIns, e.Server)
+		}
+		c.mu.Unlock()
+		cancel(nil)
+	}()
 	req, resp, err := c.challengeFor(ctx, e)
 	if err != nil {
 		return Info{}, err
@@ -289,6 +309,9 @@ func (c *Client) fetchCode(ctx context.Context, e Entry, l *loopback.Listener, a
 			}
 			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), errSuperseded) {
+				return nil, errSuperseded
+			}
 			return nil, fmt.Errorf("the sign-in was stopped before it finished: %w", ctx.Err())
 		case <-t.C:
 			return nil, fmt.Errorf("the sign-in was not finished in the browser within %v", c.opts.SignInTimeout)

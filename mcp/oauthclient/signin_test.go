@@ -387,3 +387,25 @@ func TestCompletePasted(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A second sign-in of the same entry (the first's tab abandoned) ends the
+// first at once, and finishes itself.
+func TestSignInSupersedes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	opened := make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		_, err := e.c.SignIn(t.Context(), e.entry, func(string) error { close(opened); return nil })
+		first <- err
+	}()
+	<-opened
+	e.signIn(t, e.c, e.entry)
+	err := <-first
+	if err == nil || !strings.Contains(err.Error(), "newer sign-in") {
+		t.Errorf("the first sign-in: %v", err)
+	}
+	if info, _ := e.c.Info(e.entry); info.State != oauthclient.StateSignedIn {
+		t.Errorf("Info = %+v", info)
+	}
+}
