@@ -33,7 +33,7 @@ func (c *Client) SignIn(ctx context.Context, e Entry, open func(url string) erro
 		return Info{}, errors.New("signing in: the entry has no name or no URL")
 	}
 	if u, err := url.Parse(e.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return Info{}, fmt.Errorf("signing in to %s: its URL %q is not an http(s) URL", e.Server, e.URL)
+		return Info{}, fmt.Errorf("signing in to %s: its URL is not an http(s) URL", e.Server) // the URL may hold a secret
 	}
 	if open == nil {
 		return Info{}, errors.New("signing in: nothing to open the sign-in page with")
@@ -226,7 +226,7 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		err = errors.New("no token came back")
 	}
 	if err != nil {
-		outcome <- loopback.Page{Title: "The sign-in did not complete", Body: "mcptray could not finish signing in to " + e.Server + ". It says why."}
+		outcome <- loopback.Page{Title: "The sign-in did not complete", Body: "mcptray could not finish signing in to " + e.Server + "; it says why where you started the sign-in."}
 		return err
 	}
 	if registered {
