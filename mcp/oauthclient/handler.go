@@ -183,6 +183,9 @@ func (h *handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 		unlock()
 		return nil // refreshed meanwhile
 	}
+	if err == nil && cur != nil {
+		r = cur // the Store's: its refresh token is the latest
+	}
 	n, err := c.refreshAndSave(ctx, e, r)
 	unlock()
 	if err != nil {
