@@ -409,3 +409,36 @@ func TestSignInSupersedes(t *testing.T) {
 		t.Errorf("Info = %+v", info)
 	}
 }
+
+// A Client ID Metadata Document where the authorization server takes
+// one: no registration, the URL as client_id on every request; without
+// support, the entry falls back to a dynamic registration.
+func TestMetadataDocument(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const doc = "https://mcptray.example/client.json"
+	en := e.entry
+	en.ClientMetadataURL = doc
+	info := e.signIn(t, e.c, en) // not supported yet: registers
+	if info.Registration != "dynamic" || e.fake.Count("/register", "") != 1 {
+		t.Errorf("without CIMD support: %+v, %d registrations", info, e.fake.Count("/register", ""))
+	}
+	e.fake.AcceptMetadataDocuments(true)
+	e.fake.ExpiresIn(30 * time.Second)
+	info = e.signIn(t, e.c, en)
+	if info.Registration != "metadata-document" || e.fake.Count("/register", "") != 1 {
+		t.Errorf("with CIMD support: %+v, %d registrations", info, e.fake.Count("/register", ""))
+	}
+	cs, err := e.connect(t, e.c, en)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := echo(t, cs); err != nil {
+		t.Fatal(err)
+	}
+	rs := e.fake.Requests()
+	last := rs[len(rs)-1]
+	if last.Form.Get("grant_type") != "refresh_token" || last.Form.Get("client_id") != doc {
+		t.Errorf("the last request: %s %v, want a refresh as %s", last.Path, last.Form.Get("grant_type"), doc)
+	}
+}

@@ -13,7 +13,8 @@
 // checked, refresh tokens rotated: a used one is dead) and /revoke.
 //
 // Preregister adds a confidential client (its secret checked at /token);
-// RegisterConfidential makes registrations confidential, with one auth method.
+// RegisterConfidential makes registrations confidential, with one auth method;
+// AcceptMetadataDocuments takes an https client_id (CIMD).
 // Toggles for the pitfalls: NoExpiry (no expires_in), DeleteClients
 // (invalid_client), WrongAudience (tokens for another resource),
 // RequireScope (403 insufficient_scope on tools/call), SwitchIssuer,

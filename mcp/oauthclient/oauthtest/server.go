@@ -38,6 +38,7 @@ type Server struct {
 	supported []string           // guarded by mu: scopes_supported
 	revoked   []string           // guarded by mu: tokens revoked
 	legacy400 bool               // guarded by mu: initialize answered 400 before the token check
+	cimd      bool               // guarded by mu: client ID metadata documents accepted
 	regMethod string             // guarded by mu: the auth method registrations get ("none")
 }
 
@@ -145,6 +146,24 @@ func (s *Server) methods() []string {
 // before it looks at the token, as a server of protocol 2026-07-28 only
 // does: a client's sign-in must come from its server/discover's 401.
 func (s *Server) RefuseInitialize(on bool) { s.set(func() { s.legacy400 = on }) }
+
+// AcceptMetadataDocuments makes the authorization servers advertise
+// client_id_metadata_document_supported and take an https client_id as
+// a public client whose redirect URIs are loopback ones (the document is
+// not fetched).
+func (s *Server) AcceptMetadataDocuments(on bool) { s.set(func() { s.cimd = on }) }
+
+// client is the client of id at issuer as; a metadata document's when
+// they are accepted. The caller holds mu.
+func (s *Server) client(id, as, redirectURI string) *client {
+	if c := s.clients[id]; c != nil && c.issuer == as {
+		return c
+	}
+	if s.cimd && strings.HasPrefix(id, "https://") && strings.HasPrefix(redirectURI, "http://127.0.0.1:") {
+		return &client{id: id, issuer: as, redirectURI: redirectURI}
+	}
+	return nil
+}
 
 // DeleteClients forgets every registered client: their requests get
 // invalid_client.
@@ -268,6 +287,7 @@ func (s *Server) asMetadata(as string) http.HandlerFunc {
 			"code_challenge_methods_supported":      []string{"S256"},
 			"token_endpoint_auth_methods_supported": s.methods(),
 			"scopes_supported":                      append(slices.Clone(s.supported), "offline_access"),
+			"client_id_metadata_document_supported": s.cimd,
 		})
 	}
 }
@@ -303,8 +323,8 @@ func (s *Server) authorize(as string) http.HandlerFunc {
 		defer s.mu.Unlock()
 		s.record(r)
 		q := r.URL.Query()
-		c := s.clients[q.Get("client_id")]
-		if c == nil || c.issuer != as {
+		c := s.client(q.Get("client_id"), as, q.Get("redirect_uri"))
+		if c == nil {
 			http.Error(w, "unknown client", http.StatusBadRequest) // never redirected (RFC 6749 §4.1.2.1)
 			return
 		}
@@ -337,7 +357,7 @@ func (s *Server) token(as string) http.HandlerFunc {
 			id, _ = url.QueryUnescape(u)
 			secret, _ = url.QueryUnescape(p)
 		}
-		if c := s.clients[id]; c == nil || c.issuer != as || c.secret != secret {
+		if c := s.client(id, as, f.Get("redirect_uri")); c == nil && !(s.cimd && strings.HasPrefix(id, "https://")) || c != nil && c.secret != secret {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 			return
 		}
