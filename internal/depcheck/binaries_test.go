@@ -21,7 +21,7 @@ func TestWhatTheBinariesLink(t *testing.T) {
 	// small, and what package google's rate-limit backoff reads.
 	small := []string{"google.golang.org/api/googleapi", "google.golang.org/api/internal/third_party/uritemplates"}
 	// The test kits are for tests: no binary links them.
-	testOnly := []string{module + "/internal/testkit", module + "/internal/testdaemon", module + "/internal/testkeyring", module + "/mcp/mcptest"}
+	testOnly := []string{module + "/internal/testkit", module + "/internal/testdaemon", module + "/internal/testkeyring", module + "/mcp/mcptest", module + "/mcp/oauthclient/oauthtest"}
 	for _, tags := range []string{"", "headless"} {
 		for _, p := range deps(t, tags, ".") {
 			if startsWithAny(p, testOnly) {
@@ -36,7 +36,7 @@ func TestWhatTheBinariesLink(t *testing.T) {
 	}
 	core := []string{"fyne.io/", module + "/app", module + "/cli", module + "/mcp", module + "/store", module + "/ui"}
 	allowed := []string{module + "/app/config", module + "/app/googlekeys", module + "/app/keyring", module + "/cli/googleserve",
-		module + "/mcp/servers/google", module + "/mcp/servers/localroots", module + "/mcp/downstream", module + "/mcp/wire", module + "/mcp/stdioserver", module + "/mcp/exitwait"}
+		module + "/mcp/servers/google", module + "/mcp/loopback", module + "/mcp/servers/localroots", module + "/mcp/downstream", module + "/mcp/wire", module + "/mcp/stdioserver", module + "/mcp/exitwait"}
 	linked := deps(t, "", "./cmd/mcptray-google")
 	for _, p := range linked {
 		if startsWithAny(p, testOnly) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/wire"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -116,6 +117,13 @@ type HTTPSpec struct {
 
 	StartTimeout time.Duration // as in StdioSpec
 	Router       Router        // as in StdioSpec
+
+	// OAuth, when set, signs every request (the SDK's and the raw
+	// fast path's) with its token and answers the server's 401/403
+	// (mcp/oauthclient's Handler). Its errors (a sign-in needed) come
+	// back wrapped in StartHTTP's and the calls' errors; its tokens are
+	// redacted from everything the server says.
+	OAuth auth.OAuthHandler
 }
 
 // Hooks receive what a server says outside of replies. Every field is
