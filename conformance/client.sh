@@ -20,6 +20,27 @@
 #     in.
 #     MCPTRAY_BIN (default bin/mcptray) names the binary.
 #
+#     An auth/* scenario (issue 35): URL answers 401 until mcptray signs
+#     in. The run gets a desktop session of its own
+#     (scripts/desktop-session.sh: a fresh keyring, so no token or
+#     registration of an earlier scenario is reused). The entry carries
+#     what the go-sdk's everything-client configures: the Client ID
+#     Metadata Document URL (x-mcptray.oauth.clientMetadataUrl) and, when
+#     the suite gives one in MCP_CONFORMANCE_CONTEXT, the pre-registered
+#     client ("oauth": clientId, and clientSecret as ${keyring:…}, stored
+#     with `mcptray secret set` through stdin). The context leaves the
+#     environment before the daemon starts. The daemon's $BROWSER is
+#     conformance/browser.sh, which follows the suite's auto-approving
+#     /authorize back to mcptray's loopback listener. Once the server
+#     waits in needs-sign-in, conformance/inbox-answer.mjs answers the
+#     "Sign in to suite at HOST" request with yes (and every later one: a
+#     step-up), or, with CONFORMANCE_SIGNIN=login, `mcptray auth login
+#     suite` signs in; then everything-client calls the tool through
+#     mcptray. A sign-in that fails ends the run at once (the server's log
+#     says "sign-in:", or `auth login` fails). Last, no file of the run
+#     (the config, the data dir, the logs) may hold the suite's tokens
+#     (test-token…) or a client secret.
+#
 # scripts/conformance.sh runs it under both suites: 0.1.16's four
 # scenarios, and 0.2.0-alpha.12's requirement sets (`requirements`), where
 # the suite's test server may speak 2026-07-28 only.
@@ -49,6 +70,11 @@ if [[ $# -ne 1 || ! $via =~ ^(proxy|mcptray)$ ]]; then
 fi
 url=$1
 scenario=${MCP_CONFORMANCE_SCENARIO:?MCP_CONFORMANCE_SCENARIO is not set (the suite sets it)}
+# An auth/* scenario through mcptray runs in a desktop session of its own:
+# a fresh keyring for a fresh daemon.
+if [[ $via == mcptray && $scenario == auth/* && -z ${CONFORMANCE_AUTH_SESSION:-} ]]; then
+	CONFORMANCE_AUTH_SESSION=1 exec "$conf_root/scripts/desktop-session.sh" "$0" --via mcptray "$url"
+fi
 deadline=$((SECONDS + ${CONFORMANCE_CLIENT_DEADLINE:-25}))
 client=$(build_tool everything-client github.com/modelcontextprotocol/go-sdk/conformance/everything-client)
 
@@ -101,21 +127,115 @@ show_logs() {
 	cat "$tmp/daemon.log" "$data/logs/suite.log" >&2 2>/dev/null || true
 }
 
+# auth_config adds to $entry the entry's OAuth settings, as the go-sdk's
+# everything-client configures its own: the CIMD URL the suite expects,
+# and the pre-registered client of MCP_CONFORMANCE_CONTEXT, whose secret
+# goes to the keyring through stdin. It takes the context out of the
+# environment and puts conformance/browser.sh in $BROWSER.
+auth_config() {
+	local context=${MCP_CONFORMANCE_CONTEXT:-} id
+	unset MCP_CONFORMANCE_CONTEXT
+	export BROWSER="$conf_root/conformance/browser.sh" CONFORMANCE_BROWSER_LOG="$tmp/browser.log"
+	entry=', "x-mcptray": { "oauth": { "clientMetadataUrl": "https://conformance-test.local/client-metadata.json" } }'
+	secrets+=(test-token test-client-secret)
+	[[ -n $context ]] || return 0
+	id=$(printf '%s' "$context" | conf_json - 'j.client_id')
+	[[ -n $id ]] || return 0
+	if [[ ! $id =~ ^[A-Za-z0-9._:/-]+$ ]]; then
+		echo "client.sh: the suite's client_id is not one this script writes into JSON" >&2
+		exit 1
+	fi
+	if ! printf '%s' "$context" | conf_json - 'j.client_secret' |
+		"$mcptray" secret set conformance-client-secret --data "$data" >/dev/null; then
+		echo "client.sh: could not store the suite's client secret in the keyring" >&2
+		exit 1
+	fi
+	secrets+=("$(printf '%s' "$context" | conf_json - 'j.client_secret')")
+	entry=", \"oauth\": { \"clientId\": \"$id\", \"clientSecret\": \"\${keyring:conformance-client-secret}\" }$entry"
+}
+
+# server_state prints the state of the server "suite" (empty when the
+# daemon does not answer yet).
+server_state() {
+	"$mcptray" status --json --data "$data" 2>/dev/null |
+		conf_json - 'j.servers?.find((s) => s.name === "suite")?.state' || true
+}
+
+# auth_sign_in waits for the server to need a sign-in, then has the person
+# sign in: the inbox's request answered with yes (the watcher stays for
+# the step-ups), or `mcptray auth login` with CONFORMANCE_SIGNIN=login.
+# It returns once the server is ready, and fails when it ends in error,
+# when the sign-in fails, or at the deadline.
+auth_sign_in() {
+	local state=""
+	until [[ $state == needs-sign-in || $state == ready ]]; do
+		if ((SECONDS >= deadline)) || [[ $state == error || $state == crash-loop ]]; then
+			echo "client.sh: the server never asked for a sign-in (state ${state:-unknown})" >&2
+			return 1
+		fi
+		sleep 0.1
+		state=$(server_state)
+	done
+	"$conf_node" "$conf_root/conformance/inbox-answer.mjs" "$mcptray" "$data" suite >"$tmp/inbox-answers.log" 2>&1 &
+	conf_pids+=($!)
+	if [[ ${CONFORMANCE_SIGNIN:-inbox} == login && $state == needs-sign-in ]]; then
+		if ! "$mcptray" auth login suite --data "$data" >&2; then
+			echo "client.sh: mcptray auth login suite failed" >&2
+			return 1
+		fi
+	fi
+	until [[ $state == ready ]]; do
+		if ((SECONDS >= deadline)) || [[ $state == error || $state == crash-loop ]]; then
+			echo "client.sh: the server is not ready after the sign-in (state ${state:-unknown})" >&2
+			return 1
+		fi
+		if grep -q '\[lifecycle\] sign-in: ' "$data/logs/suite.log" 2>/dev/null; then
+			echo "client.sh: the sign-in failed (the server's log says why)" >&2
+			return 1
+		fi
+		sleep 0.1
+		state=$(server_state)
+	done
+}
+
+# auth_no_leak fails when a file of the run holds one of $secrets: the
+# suite's access tokens (test-token…), its registrations' client secret,
+# the pre-registered client's secret. The values reach grep on a pipe,
+# never in argv; the output names the files only.
+auth_no_leak() {
+	local found
+	found=$(grep -rlaF -f <(printf '%s\n' "${secrets[@]}") "$tmp" 2>/dev/null || true)
+	if [[ -n $found ]]; then
+		echo "client.sh: a token or client secret is in a file of the run:" >&2
+		printf '  %s\n' "${found//$tmp/\$TMP}" >&2
+		return 1
+	fi
+}
+
 elicitation=""
 if [[ -n ${CONFORMANCE_ELICITATION:-} ]]; then
 	elicitation=", \"elicitation\": \"$CONFORMANCE_ELICITATION\""
+fi
+entry=""
+secrets=() # what no file of the run may hold (auth/*)
+if [[ $scenario == auth/* ]]; then
+	auth_config
 fi
 # approve off: the suite's tools carry no annotations, and the protocol is
 # what it checks (the approvals have tests of their own).
 cat >"$tmp/mcp.json" <<EOF
 {
-  "mcpServers": { "suite": { "type": "http", "url": "$url" } },
+  "mcpServers": { "suite": { "type": "http", "url": "$url"$entry } },
   "x-mcptray": { "listen": "127.0.0.1:0", "approve": "off"$elicitation }
 }
 EOF
 "$mcptray" daemon --config "$tmp/mcp.json" --data "$data" >"$tmp/daemon.log" 2>&1 &
 conf_pids+=($!)
 
+if [[ $scenario == auth/* ]] && ! auth_sign_in; then
+	show_logs
+	exit 1
+fi
 # Ready means mcptray initialized the suite's server and listed its tools.
 if ! mcptray_ready "$mcptray" "$data" suite "$deadline"; then
 	show_logs
@@ -138,5 +258,8 @@ fi
 if [[ -n ${with_inbox:-} && -z $inbox_answered ]]; then
 	echo "client.sh: the elicitation never showed in \`mcptray inbox --json\` (x-mcptray.elicitation is local)" >&2
 	show_logs
+	exit 1
+fi
+if [[ $scenario == auth/* ]] && ! auth_no_leak; then
 	exit 1
 fi
