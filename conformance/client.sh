@@ -133,7 +133,7 @@ show_logs() {
 # goes to the keyring through stdin. It takes the context out of the
 # environment and puts conformance/browser.sh in $BROWSER.
 auth_config() {
-	local context=${MCP_CONFORMANCE_CONTEXT:-} id
+	local context=${MCP_CONFORMANCE_CONTEXT:-} id secret
 	unset MCP_CONFORMANCE_CONTEXT
 	export BROWSER="$conf_root/conformance/browser.sh" CONFORMANCE_BROWSER_LOG="$tmp/browser.log"
 	entry=', "x-mcptray": { "oauth": { "clientMetadataUrl": "https://conformance-test.local/client-metadata.json" } }'
@@ -150,7 +150,9 @@ auth_config() {
 		echo "client.sh: could not store the suite's client secret in the keyring" >&2
 		exit 1
 	fi
-	secrets+=("$(printf '%s' "$context" | conf_json - 'j.client_secret')")
+	secret=$(printf '%s' "$context" | conf_json - 'j.client_secret')
+	# Never an empty pattern: grep -f would match every file.
+	[[ -z $secret ]] || secrets+=("$secret")
 	entry=", \"oauth\": { \"clientId\": \"$id\", \"clientSecret\": \"\${keyring:conformance-client-secret}\" }$entry"
 }
 
