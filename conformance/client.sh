@@ -29,7 +29,8 @@
 #     the suite gives one in MCP_CONFORMANCE_CONTEXT, the pre-registered
 #     client ("oauth": clientId, and clientSecret as ${keyring:…}, stored
 #     with `mcptray secret set` through stdin). The context leaves the
-#     environment before the daemon starts. The daemon's $BROWSER is
+#     environment before the session starts, and reaches the run inside
+#     it on a pipe. The daemon's $BROWSER is
 #     conformance/browser.sh, which follows the suite's auto-approving
 #     /authorize back to mcptray's loopback listener. Once the server
 #     waits in needs-sign-in, conformance/inbox-answer.mjs answers the
@@ -71,9 +72,13 @@ fi
 url=$1
 scenario=${MCP_CONFORMANCE_SCENARIO:?MCP_CONFORMANCE_SCENARIO is not set (the suite sets it)}
 # An auth/* scenario through mcptray runs in a desktop session of its own:
-# a fresh keyring for a fresh daemon.
+# a fresh keyring for a fresh daemon. The suite's context (it may hold a
+# client secret) crosses into it on a pipe (fd 3), not in the environment
+# of the session's services.
 if [[ $via == mcptray && $scenario == auth/* && -z ${CONFORMANCE_AUTH_SESSION:-} ]]; then
-	CONFORMANCE_AUTH_SESSION=1 exec "$conf_root/scripts/desktop-session.sh" "$0" --via mcptray "$url"
+	exec 3< <(printf '%s' "${MCP_CONFORMANCE_CONTEXT:-}")
+	unset MCP_CONFORMANCE_CONTEXT
+	CONFORMANCE_AUTH_SESSION=fd3 exec "$conf_root/scripts/desktop-session.sh" "$0" --via mcptray "$url"
 fi
 deadline=$((SECONDS + ${CONFORMANCE_CLIENT_DEADLINE:-25}))
 client=$(build_tool everything-client github.com/modelcontextprotocol/go-sdk/conformance/everything-client)
@@ -135,6 +140,10 @@ show_logs() {
 auth_config() {
 	local context=${MCP_CONFORMANCE_CONTEXT:-} id secret
 	unset MCP_CONFORMANCE_CONTEXT
+	if [[ ${CONFORMANCE_AUTH_SESSION:-} == fd3 ]]; then
+		context=$(cat <&3)
+		exec 3<&-
+	fi
 	export BROWSER="$conf_root/conformance/browser.sh" CONFORMANCE_BROWSER_LOG="$tmp/browser.log"
 	entry=', "x-mcptray": { "oauth": { "clientMetadataUrl": "https://conformance-test.local/client-metadata.json" } }'
 	secrets+=(test-token test-client-secret)
