@@ -187,14 +187,16 @@ auth_sign_in() {
 		sleep 0.1
 		state=$(server_state)
 	done
-	"$conf_node" "$conf_root/conformance/inbox-answer.mjs" "$mcptray" "$data" suite >"$tmp/inbox-answers.log" 2>&1 &
-	conf_pids+=($!)
+	# With auth login, the watcher starts after it: its yes to the open
+	# request would start a second sign-in beside the first.
 	if [[ ${CONFORMANCE_SIGNIN:-inbox} == login && $state == needs-sign-in ]]; then
 		if ! "$mcptray" auth login suite --data "$data" >&2; then
 			echo "client.sh: mcptray auth login suite failed" >&2
 			return 1
 		fi
 	fi
+	"$conf_node" "$conf_root/conformance/inbox-answer.mjs" "$mcptray" "$data" suite >"$tmp/inbox-answers.log" 2>&1 &
+	conf_pids+=($!)
 	until [[ $state == ready ]]; do
 		if ((SECONDS >= deadline)) || [[ $state == error || $state == crash-loop ]]; then
 			echo "client.sh: the server is not ready after the sign-in (state ${state:-unknown})" >&2
