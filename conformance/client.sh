@@ -38,9 +38,10 @@
 #     step-up), or, with CONFORMANCE_SIGNIN=login, `mcptray auth login
 #     suite` signs in; then everything-client calls the tool through
 #     mcptray. A sign-in that fails ends the run at once (the server's log
-#     says "sign-in:", or `auth login` fails). Last, no file of the run
-#     (the config, the data dir, the logs) may hold the suite's tokens
-#     (test-token…) or a client secret.
+#     says "sign-in:", or `auth login` fails). Last, whatever the outcome,
+#     once the daemon is stopped, no file of the run (the config, the data
+#     dir, the logs) may hold the suite's tokens (test-token…) or a client
+#     secret.
 #
 # scripts/conformance.sh runs it under both suites: 0.1.16's four
 # scenarios, and 0.2.0-alpha.12's requirement sets (`requirements`), where
@@ -53,9 +54,17 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 tmp=""
+secrets=() # what no file of the run may hold (auth/*: auth_no_leak)
+# cleanup stops what the run started; then, in an auth/* run, whatever
+# its outcome, no file of it may hold a token or a client secret.
 cleanup() {
+	local rc=$?
 	conf_cleanup
+	if [[ -n $tmp && ${#secrets[@]} -gt 0 ]] && ! auth_no_leak; then
+		rc=1
+	fi
 	[[ -z $tmp ]] || rm -rf "$tmp"
+	exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -138,7 +147,7 @@ show_logs() {
 # goes to the keyring through stdin. It takes the context out of the
 # environment and puts conformance/browser.sh in $BROWSER.
 auth_config() {
-	local context=${MCP_CONFORMANCE_CONTEXT:-} id secret
+	local context=${MCP_CONFORMANCE_CONTEXT:-} id secret oauth
 	unset MCP_CONFORMANCE_CONTEXT
 	if [[ ${CONFORMANCE_AUTH_SESSION:-} == fd3 ]]; then
 		context=$(cat <&3)
@@ -154,15 +163,17 @@ auth_config() {
 		echo "client.sh: the suite's client_id is not one this script writes into JSON" >&2
 		exit 1
 	fi
-	if ! printf '%s' "$context" | conf_json - 'j.client_secret' |
-		"$mcptray" secret set conformance-client-secret --data "$data" >/dev/null; then
-		echo "client.sh: could not store the suite's client secret in the keyring" >&2
-		exit 1
-	fi
+	oauth="\"clientId\": \"$id\""
 	secret=$(printf '%s' "$context" | conf_json - 'j.client_secret')
-	# Never an empty pattern: grep -f would match every file.
-	[[ -z $secret ]] || secrets+=("$secret")
-	entry=", \"oauth\": { \"clientId\": \"$id\", \"clientSecret\": \"\${keyring:conformance-client-secret}\" }$entry"
+	if [[ -n $secret ]]; then # never an empty pattern: grep -f would match every file
+		secrets+=("$secret")
+		if ! printf '%s\n' "$secret" | "$mcptray" secret set conformance-client-secret --data "$data" >/dev/null; then
+			echo "client.sh: could not store the suite's client secret in the keyring" >&2
+			exit 1
+		fi
+		oauth+=', "clientSecret": "${keyring:conformance-client-secret}"'
+	fi
+	entry=", \"oauth\": { $oauth }$entry"
 }
 
 # server_state prints the state of the server "suite" (empty when the
@@ -214,7 +225,8 @@ auth_sign_in() {
 # auth_no_leak fails when a file of the run holds one of $secrets: the
 # suite's access tokens (test-token…), its registrations' client secret,
 # the pre-registered client's secret. The values reach grep on a pipe,
-# never in argv; the output names the files only.
+# never in argv; the output names the files only. cleanup runs it once
+# the daemon is stopped.
 auth_no_leak() {
 	local found
 	found=$(grep -rlaF -f <(printf '%s\n' "${secrets[@]}") "$tmp" 2>/dev/null || true)
@@ -230,7 +242,6 @@ if [[ -n ${CONFORMANCE_ELICITATION:-} ]]; then
 	elicitation=", \"elicitation\": \"$CONFORMANCE_ELICITATION\""
 fi
 entry=""
-secrets=() # what no file of the run may hold (auth/*)
 if [[ $scenario == auth/* ]]; then
 	auth_config
 fi
@@ -271,8 +282,5 @@ fi
 if [[ -n ${with_inbox:-} && -z $inbox_answered ]]; then
 	echo "client.sh: the elicitation never showed in \`mcptray inbox --json\` (x-mcptray.elicitation is local)" >&2
 	show_logs
-	exit 1
-fi
-if [[ $scenario == auth/* ]] && ! auth_no_leak; then
 	exit 1
 fi
