@@ -41,7 +41,8 @@
 #     says "sign-in:", or `auth login` fails). Last, whatever the outcome,
 #     once the daemon is stopped, no file of the run (the config, the data
 #     dir, the logs) may hold the suite's tokens (test-token…) or a client
-#     secret.
+#     secret: the run fails, and, with CONFORMANCE_LEAK_LOG set, appends
+#     "SCENARIO: FILES" to that file.
 #
 # scripts/conformance.sh runs it under both suites: 0.1.16's four
 # scenarios, and 0.2.0-alpha.12's requirement sets (`requirements`), where
@@ -233,6 +234,11 @@ auth_no_leak() {
 	if [[ -n $found ]]; then
 		echo "client.sh: a token or client secret is in a file of the run:" >&2
 		printf '  %s\n' "${found//$tmp/\$TMP}" >&2
+		# The suite ignores the exit status of the scenarios where the
+		# client must fail: the leak is recorded for the caller too.
+		if [[ -n ${CONFORMANCE_LEAK_LOG:-} ]]; then
+			echo "$scenario: ${found//$'\n'/ }" | sed "s|$tmp|\$TMP|g" >>"$CONFORMANCE_LEAK_LOG"
+		fi
 		return 1
 	fi
 }

@@ -412,9 +412,17 @@ JSON
 	for rev in "${revisions[@]}"; do
 		mapfile -t scenarios < <(set_scenarios client "$rev")
 		client_set "$rev" direct "$client" "${scenarios[@]}" || rc=1
-		client_set "$rev" mcptray "$conf_root/conformance/client.sh --via mcptray" "${scenarios[@]}" || rc=1
+		CONFORMANCE_LEAK_LOG="$req_out/leaks.txt" \
+			client_set "$rev" mcptray "$conf_root/conformance/client.sh --via mcptray" "${scenarios[@]}" || rc=1
 		echo "client $rev: $(grep -c '^pass auth/' "$req_out/client-$rev/mcptray.txt")/$(grep -c ' auth/' "$req_out/client-$rev/mcptray.txt") auth/* scenarios pass through mcptray"
 	done
+	# A token or client secret in a file fails the run, even in a scenario
+	# whose client must fail (the suite ignores its exit status there).
+	if [[ -s $req_out/leaks.txt ]]; then
+		echo "conformance: a token or client secret was left in a file (files named, never the value):"
+		sed 's/^/  /' "$req_out/leaks.txt"
+		rc=1
+	fi
 
 	echo
 	echo "== scenarios that pass direct but fail through mcptray, against conformance/known-gaps.txt"
