@@ -228,7 +228,9 @@ package-check: package
 # against mcptray's /mcp/everything in front of the go-sdk's everything-server,
 # and the client scenarios with mcptray as the client (0.1.16); then the
 # requirement sets 2025-11-25 and 2026-07-28 of 0.2.0-alpha.12, direct and
-# through mcptray, held to conformance/known-gaps.txt (≈ 60 s warm in all).
+# through mcptray, the auth/* client scenarios included (a fresh daemon signs
+# in through its inbox), held to conformance/known-gaps.txt (≈ 2 min 40 s warm
+# in all, ≈ 3 min 30 s once the OAuth client signs in; 2 shared cores).
 # node 22 and the suites are installed into .cache when missing (≈ 16 s
 # cold, then < 1 s). In the desktop session: the HTTP token lives in the
 # keyring.

@@ -6,7 +6,8 @@
 //
 // It runs `MCPTRAY inbox watch --json --data DATA` and answers each added
 // request of SERVER with `MCPTRAY inbox answer ID --data DATA`: an approval
-// with --yes; a form with every required field that has no default (a
+// or a confirmation (a sign-in's "Sign in to NAME at HOST" among them) with
+// --yes; a form with every required field that has no default (a
 // string "conformance", or its first option; a number its minimum or 1; a
 // boolean true), the other fields taking their defaults. A secret field's
 // value (a throwaway) goes through stdin (--field NAME=-), never argv. It

@@ -40,7 +40,9 @@
 #       over stdio; mcptray as the client of the suite's test server, via
 #       conformance/client.sh), with conformance/inbox-answer.mjs answering
 #       whatever the gateway puts in the inbox meanwhile. The auth/* client
-#       scenarios are not run (no OAuth client yet, issue 35). Then
+#       scenarios (issue 35) run the same way: a fresh daemon signs in to
+#       the suite's server through its inbox and $BROWSER
+#       (conformance/client.sh, conformance/browser.sh). Then
 #       conformance/gapcheck: fails on a scenario that passes direct and
 #       fails through mcptray unless conformance/known-gaps.txt lists it,
 #       and on a listed one that passes. Needs a keyring, like mcptray.
@@ -346,7 +348,7 @@ client_set() {
 cmd_requirements() {
 	[[ $# -eq 0 ]] || usage
 	local bin=${MCPTRAY_BIN:-$conf_root/bin/mcptray} server client gapcheck tmp data url rev pid port s rc=0
-	local -a scenarios auth
+	local -a scenarios
 	install_suite || return 1
 	server=$(build_tool everything-server "$sdk/conformance/everything-server") || return 1
 	client=$(build_tool everything-client "$sdk/conformance/everything-client") || return 1
@@ -405,16 +407,22 @@ JSON
 
 	echo
 	echo "== client scenarios: the go-sdk everything-client direct (the baseline), then mcptray as the client"
+	# The auth/* ones too (issue 35): through mcptray, each in a desktop
+	# session of its own, signed in through the inbox (conformance/client.sh).
 	for rev in "${revisions[@]}"; do
-		scenarios=() auth=()
-		while read -r s; do
-			[[ $s == auth/* ]] && auth+=("$s") || scenarios+=("$s")
-		done < <(set_scenarios client "$rev")
+		mapfile -t scenarios < <(set_scenarios client "$rev")
 		client_set "$rev" direct "$client" "${scenarios[@]}" || rc=1
-		client_set "$rev" mcptray "$conf_root/conformance/client.sh --via mcptray" "${scenarios[@]}" || rc=1
-		echo "client $rev, not run: ${#auth[@]} auth/* scenarios (mcptray has no OAuth client for remote servers yet, issue 35)"
-		printf '%s\n' "${auth[@]}" >"$req_out/client-$rev/not-run.txt"
+		CONFORMANCE_LEAK_LOG="$req_out/leaks.txt" \
+			client_set "$rev" mcptray "$conf_root/conformance/client.sh --via mcptray" "${scenarios[@]}" || rc=1
+		echo "client $rev: $(grep -c '^pass auth/' "$req_out/client-$rev/mcptray.txt")/$(grep -c ' auth/' "$req_out/client-$rev/mcptray.txt") auth/* scenarios pass through mcptray"
 	done
+	# A token or client secret in a file fails the run, even in a scenario
+	# whose client must fail (the suite ignores its exit status there).
+	if [[ -s $req_out/leaks.txt ]]; then
+		echo "conformance: a token or client secret was left in a file (files named, never the value):"
+		sed 's/^/  /' "$req_out/leaks.txt"
+		rc=1
+	fi
 
 	echo
 	echo "== scenarios that pass direct but fail through mcptray, against conformance/known-gaps.txt"

@@ -32,7 +32,9 @@
 // 2026-07-28 (it refuses a later initialize), and on that revision a
 // server's tool can no longer send elicitation/create or sampling during
 // a call, which the servers written for 2025-11-25 do (go-sdk's own
-// conformance everything-server among them). Start lists every page of
+// conformance everything-server among them); go-sdk makes that choice per
+// connection, never per request (sdk_wire_choice_test.go pins it;
+// docs/protocol.md says what it costs). Start lists every page of
 // tools. StartHTTP does the same for a
 // remote streamable-HTTP server (http_checks.go: checkTap holds its
 // responses to the same checks of requests and tools with a key twice),
