@@ -83,6 +83,10 @@ type Options struct {
 	// x-mcptray.trustConfigEdits: true does (app/trust). Tests that are not
 	// about approvals set it.
 	TrustConfigEdits bool
+	// RemoteAuth signs the person in to remote servers that ask for it
+	// (OAuth; signin.go); nil: a remote server that answers 401 is an
+	// error, as before.
+	RemoteAuth RemoteAuth
 }
 
 // Core is the running heart of mcptray. See the package doc.
