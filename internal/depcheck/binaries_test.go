@@ -36,7 +36,7 @@ func TestWhatTheBinariesLink(t *testing.T) {
 	}
 	core := []string{"fyne.io/", module + "/app", module + "/cli", module + "/mcp", module + "/store", module + "/ui"}
 	allowed := []string{module + "/app/config", module + "/app/googlekeys", module + "/app/keyring", module + "/cli/googleserve",
-		module + "/mcp/servers/google", module + "/mcp/servers/localroots", module + "/mcp/downstream", module + "/mcp/wire", module + "/mcp/stdioserver", module + "/mcp/exitwait"}
+		module + "/mcp/servers/google", module + "/mcp/loopback", module + "/mcp/servers/localroots", module + "/mcp/downstream", module + "/mcp/wire", module + "/mcp/stdioserver", module + "/mcp/exitwait"}
 	linked := deps(t, "", "./cmd/mcptray-google")
 	for _, p := range linked {
 		if startsWithAny(p, testOnly) {

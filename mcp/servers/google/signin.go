@@ -3,19 +3,15 @@ package google
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"html"
-	"io"
-	"net"
-	"net/http"
+	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/mcp/loopback"
 	"golang.org/x/oauth2"
 )
 
@@ -27,8 +23,8 @@ const DefaultSignInTimeout = 5 * time.Minute
 const callbackPath = "/oauth2callback"
 
 // SignIn is one installed-app sign-in in progress: a loopback listener on
-// 127.0.0.1:PORT waiting for Google's redirect. Open URL in a browser,
-// then Wait. Close ends it.
+// 127.0.0.1:PORT (mcp/loopback) waiting for Google's redirect. Open URL in
+// a browser, then Wait. Close ends it.
 type SignIn struct {
 	// URL is Google's consent page for this sign-in.
 	URL string
@@ -38,12 +34,9 @@ type SignIn struct {
 	clientID string
 	services []string
 	verifier string
-	state    string
-	host     string // the listener's 127.0.0.1:PORT, the only Host answered
-	srv      *http.Server
+	l        *loopback.Listener
 
-	once sync.Once         // the first valid redirect finishes the sign-in
-	done chan signInResult // buffered: the outcome
+	res signInResult // written by finish before l.Done is closed
 }
 
 type signInResult struct {
@@ -77,40 +70,31 @@ func (a *Accounts) StartSignIn(services []string, loginHint string) (*SignIn, er
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := loopback.Listen(0, callbackPath)
 	if err != nil {
-		return nil, fmt.Errorf("listening on the loopback address for Google's redirect: %w", err)
+		return nil, fmt.Errorf("google sign-in: %w", err)
 	}
+	state := randomID()
 	s := &SignIn{
 		a:        a,
-		cfg:      c.config(fmt.Sprintf("http://%s%s", ln.Addr(), callbackPath), scopesFor(services)),
+		cfg:      c.config(l.RedirectURL(), scopesFor(services)),
 		clientID: c.ID,
 		services: slices.Clone(services),
 		verifier: oauth2.GenerateVerifier(),
-		state:    randomID(),
-		host:     ln.Addr().String(),
-		done:     make(chan signInResult, 1),
+		l:        l,
 	}
 	opts := []oauth2.AuthCodeOption{oauth2.AccessTypeOffline, oauth2.ApprovalForce, oauth2.S256ChallengeOption(s.verifier)}
 	if loginHint != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
 	}
-	s.URL = s.cfg.AuthCodeURL(s.state, opts...)
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.callback), ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln)
+	s.URL = s.cfg.AuthCodeURL(state, opts...)
+	l.Serve(state, s.finishRedirect)
 	return s, nil
 }
 
 // Close stops the loopback listener, letting a page being sent finish
 // (for a second at most).
-func (s *SignIn) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil {
-		return s.srv.Close()
-	}
-	return nil
-}
+func (s *SignIn) Close() error { return s.l.Close() }
 
 // Wait waits for the browser to come back (Options.SignInTimeout at most) and
 // returns the account signed in.
@@ -118,8 +102,8 @@ func (s *SignIn) Wait(ctx context.Context) (*Added, error) {
 	t := time.NewTimer(s.a.opts.SignInTimeout)
 	defer t.Stop()
 	select {
-	case r := <-s.done:
-		return r.added, r.err
+	case <-s.l.Done():
+		return s.res.added, s.res.err
 	case <-ctx.Done():
 		return nil, fmt.Errorf("the Google sign-in was stopped before it finished: %w", ctx.Err())
 	case <-t.C:
@@ -127,59 +111,28 @@ func (s *SignIn) Wait(ctx context.Context) (*Added, error) {
 	}
 }
 
-// callback serves Google's redirect to the loopback address, and shows the
-// browser a short page.
-func (s *SignIn) callback(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != callbackPath {
-		http.NotFound(w, r)
-		return
+// finishRedirect serves Google's redirect (the loopback listener checked
+// its Host and state): it exchanges the code and says how it went.
+func (s *SignIn) finishRedirect(q url.Values) loopback.Page {
+	var res signInResult
+	if e := q.Get("error"); e != "" {
+		res.err = googleDenied(e, q.Get("error_description"))
+	} else if code := q.Get("code"); code == "" {
+		res.err = errors.New("google's redirect carried no authorization code")
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res.added, res.err = s.finish(ctx, code)
+		cancel()
 	}
-	// A page of another site that had its name resolve to 127.0.0.1 (DNS
-	// rebinding) sends its own name as Host; Google's redirect names
-	// 127.0.0.1:PORT, the redirect_uri.
-	if r.Host != s.host {
-		page(w, http.StatusBadRequest, "Wrong address",
-			"This request is not addressed to mcptray's sign-in (http://"+s.host+").")
-		return
+	s.res = res
+	if res.err != nil {
+		return loopback.Page{Title: "The sign-in did not complete", Body: capitalize(res.err.Error()) + "."}
 	}
-	q := r.URL.Query()
-	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(s.state)) != 1 {
-		page(w, http.StatusBadRequest, "This sign-in link is out of date",
-			"It does not belong to the sign-in mcptray is waiting for. Start the sign-in again from mcptray.")
-		return
+	body := "Signed in to Google as " + res.added.Account.Email + ". You can close this tab."
+	for _, m := range res.added.Messages() {
+		body += "\n\nNote: " + m + "."
 	}
-	handled := false
-	s.once.Do(func() {
-		handled = true
-		var res signInResult
-		if e := q.Get("error"); e != "" {
-			res.err = googleDenied(e, q.Get("error_description"))
-		} else if code := q.Get("code"); code == "" {
-			res.err = errors.New("google's redirect carried no authorization code")
-		} else {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			res.added, res.err = s.finish(ctx, code)
-			cancel()
-		}
-		// The page first: once the outcome is delivered, the sign-in may
-		// be closed.
-		if res.err != nil {
-			page(w, http.StatusOK, "The sign-in did not complete", capitalize(res.err.Error())+".")
-		} else {
-			body := "Signed in to Google as " + res.added.Account.Email + ". You can close this tab."
-			for _, m := range res.added.Messages() {
-				body += "\n\nNote: " + m + "."
-			}
-			page(w, http.StatusOK, "Signed in", body)
-		}
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-		s.done <- res
-	})
-	if !handled {
-		page(w, http.StatusOK, "Already done", "This sign-in is complete. You can close this tab.")
-	}
+	return loopback.Page{Title: "Signed in", Body: body}
 }
 
 func googleDenied(code, desc string) error {
@@ -267,20 +220,6 @@ func (s *SignIn) email(tok *oauth2.Token) (string, error) {
 		return "", errors.New("the ID token in Google's answer has no email address (was the email scope refused?)")
 	}
 	return strings.ToLower(email), nil
-}
-
-// page writes the small page the browser shows after the redirect.
-func page(w http.ResponseWriter, code int, title, body string) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	paras := ""
-	for _, p := range strings.Split(body, "\n\n") {
-		paras += "<p>" + html.EscapeString(p) + "</p>\n"
-	}
-	io.WriteString(w, `<!doctype html><html><head><meta charset="utf-8"><title>mcptray: `+html.EscapeString(title)+
-		`</title></head><body style="font-family:sans-serif;max-width:40em;margin:3em auto"><h1>`+
-		html.EscapeString(title)+"</h1>\n"+paras+"</body></html>\n")
 }
 
 func capitalize(s string) string {
