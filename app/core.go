@@ -25,6 +25,7 @@ import (
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/oauthclient"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -84,8 +85,8 @@ type Options struct {
 	// about approvals set it.
 	TrustConfigEdits bool
 	// RemoteAuth signs the person in to remote servers that ask for it
-	// (OAuth; signin.go); nil: a remote server that answers 401 is an
-	// error, as before.
+	// (OAuth; signin.go); default mcp/oauthclient over Secrets
+	// (oauthclient.go).
 	RemoteAuth RemoteAuth
 }
 
@@ -197,6 +198,9 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Secrets == nil {
 		opts.Secrets = osKeyring{}
+	}
+	if opts.RemoteAuth == nil {
+		opts.RemoteAuth = NewRemoteAuth(opts.Secrets, oauthclient.Options{Logger: opts.Logger})
 	}
 	if opts.InstallMarks == nil {
 		opts.InstallMarks = osKeyring{}

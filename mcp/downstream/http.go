@@ -38,7 +38,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 		},
 	}
 	s.logLevel = levelOf(spec.LogLevel)
-	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client}
+	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: spec.OAuth}
 	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
 		s.endLife()

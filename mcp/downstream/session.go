@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcp/wire"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -116,6 +117,10 @@ type HTTPSpec struct {
 
 	StartTimeout time.Duration // as in StdioSpec
 	Router       Router        // as in StdioSpec
+	// OAuth, when set, authorizes the SDK's requests to the server
+	// (mcp/oauthclient's Handler): its Authorize's error (a sign-in
+	// needed) is wrapped in StartHTTP's.
+	OAuth auth.OAuthHandler
 }
 
 // Hooks receive what a server says outside of replies. Every field is

@@ -1,0 +1,129 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mcptray/mcptray/app/config"
+	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/app/keyring"
+	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/oauthclient"
+)
+
+// NewRemoteAuth is the core's RemoteAuth over mcp/oauthclient, its tokens
+// and registrations kept in store (entries "oauth/KEY"), read through a
+// cache in memory: the instance is the only writer (the CLI's sign-ins go
+// through it), and the transport asks for the token on every request.
+func NewRemoteAuth(store SecretStore, opts oauthclient.Options) RemoteAuth {
+	return &remoteAuth{c: oauthclient.New(&cachedStore{store: store, m: map[string]cached{}}, opts)}
+}
+
+// remoteAuth is RemoteAuth over an oauthclient.Client.
+type remoteAuth struct{ c *oauthclient.Client }
+
+func entryOf(spec config.Server) oauthclient.Entry {
+	e := oauthclient.Entry{Server: spec.Name, URL: spec.URL}
+	if o := spec.OAuth; o != nil {
+		e.ClientID, e.ClientSecret, e.Scopes, e.ClientMetadataURL = o.ClientID, o.ClientSecret, o.Scopes, o.ClientMetadataURL
+	}
+	return e
+}
+
+func (a *remoteAuth) Wire(spec config.Server, hs *downstream.HTTPSpec) {
+	hs.OAuth = a.c.Handler(entryOf(spec))
+}
+
+func (a *remoteAuth) NeedsSignIn(err error) (control.SignInStatus, bool) {
+	var need *oauthclient.NeedsSignIn
+	if !errors.As(err, &need) {
+		return control.SignInStatus{}, false
+	}
+	return control.SignInStatus{IssuerHost: need.IssuerHost, StepUp: need.StepUp}, true
+}
+
+func (a *remoteAuth) SignIn(ctx context.Context, spec config.Server, open func(string) error) (control.AuthInfo, error) {
+	info, err := a.c.SignIn(ctx, entryOf(spec), open)
+	if err != nil {
+		return control.AuthInfo{}, err
+	}
+	return authInfo(info), nil
+}
+
+func (a *remoteAuth) Logout(ctx context.Context, spec config.Server) error {
+	return a.c.Logout(ctx, entryOf(spec))
+}
+
+func (a *remoteAuth) Info(spec config.Server) (control.AuthInfo, error) {
+	info, err := a.c.Info(entryOf(spec))
+	if err != nil {
+		return control.AuthInfo{}, err
+	}
+	return authInfo(info), nil
+}
+
+func authInfo(i oauthclient.Info) control.AuthInfo {
+	return control.AuthInfo{Server: i.Server, Issuer: i.Issuer, Scopes: i.Scopes, Expiry: i.Expiry, State: string(i.State)}
+}
+
+// cachedStore is oauthclient's Store over a SecretStore, with what it
+// read or wrote kept in memory (a missing entry too).
+type cachedStore struct {
+	store SecretStore
+	mu    sync.Mutex        // guards m
+	m     map[string]cached // by key
+}
+
+type cached struct {
+	v  string
+	ok bool // false: the store has no such entry
+}
+
+func oauthEntry(key string) string { return "oauth/" + key }
+
+func (s *cachedStore) Get(key string) (string, error) {
+	s.mu.Lock()
+	c, hit := s.m[key]
+	s.mu.Unlock()
+	if !hit {
+		v, err := s.store.Get(oauthEntry(key))
+		switch {
+		case errors.Is(err, keyring.ErrNotFound):
+			c = cached{}
+		case err != nil:
+			return "", fmt.Errorf("reading the keyring: %w", err)
+		default:
+			c = cached{v: v, ok: true}
+		}
+		s.mu.Lock()
+		s.m[key] = c
+		s.mu.Unlock()
+	}
+	if !c.ok {
+		return "", oauthclient.ErrNotFound
+	}
+	return c.v, nil
+}
+
+func (s *cachedStore) Set(key, value string) error {
+	if err := s.store.Set(oauthEntry(key), value); err != nil {
+		return fmt.Errorf("saving to the keyring: %w", err)
+	}
+	s.mu.Lock()
+	s.m[key] = cached{v: value, ok: true}
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *cachedStore) Delete(key string) error {
+	err := s.store.Delete(oauthEntry(key))
+	if err != nil && !errors.Is(err, keyring.ErrNotFound) {
+		return fmt.Errorf("deleting from the keyring: %w", err)
+	}
+	s.mu.Lock()
+	s.m[key] = cached{}
+	s.mu.Unlock()
+	return nil
+}
