@@ -27,7 +27,7 @@ type remoteAuth struct{ c *oauthclient.Client }
 func entryOf(spec config.Server) oauthclient.Entry {
 	e := oauthclient.Entry{Server: spec.Name, URL: spec.URL}
 	if o := spec.OAuth; o != nil {
-		e.ClientID, e.ClientSecret, e.Scopes, e.ClientMetadataURL = o.ClientID, o.ClientSecret, o.Scopes, o.ClientMetadataURL
+		e.ClientID, e.ClientSecret, e.Scopes, e.ClientMetadataURL, e.CallbackPort = o.ClientID, o.ClientSecret, o.Scopes, o.ClientMetadataURL, o.CallbackPort
 	}
 	return e
 }

@@ -52,7 +52,7 @@ func (s Server) Fingerprint() string {
 		field(h, k, s.Headers[k])
 	}
 	if o := s.OAuth; o != nil {
-		field(h, "oauth", o.ClientID, o.ClientSecret, o.ClientMetadataURL, strconv.Itoa(len(o.Scopes)))
+		field(h, "oauth", o.ClientID, o.ClientSecret, o.ClientMetadataURL, strconv.Itoa(o.CallbackPort), strconv.Itoa(len(o.Scopes)))
 		field(h, o.Scopes...)
 	}
 	keys := slices.DeleteFunc(sortedKeys(s.Settings), func(k string) bool { return slices.Contains(ruleKeys, k) })

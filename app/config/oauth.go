@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +21,9 @@ type OAuth struct {
 	ClientSecret      string
 	Scopes            []string
 	ClientMetadataURL string
+	// CallbackPort is the loopback port the pre-registered client's
+	// redirect URI names ("callbackPort"); 0: any.
+	CallbackPort int
 }
 
 // readOAuth reads the entry's "oauth" block and its
@@ -60,6 +64,13 @@ func readOAuth(n *node, text []byte) (*rawOAuth, error) {
 				o.scopes = append(o.scopes, scope)
 			}
 		}
+		if m := v.get("callbackPort"); m != nil {
+			p, err := strconv.Atoi(string(m.raw(text)))
+			if m.kind != kindNumber || err != nil || p < 1 || p > 65535 {
+				return nil, errors.New("oauth.callbackPort must be a port number, 1 to 65535")
+			}
+			o.callbackPort = p
+		}
 		if o.clientSecret != "" && !IsKeyringRef(o.clientSecret) {
 			// The value is not repeated: it is a secret.
 			return nil, errors.New(`oauth.clientSecret must be a ${keyring:NAME} reference, not the secret itself: store it with "mcptray secret set NAME" and write "${keyring:NAME}"`)
@@ -94,6 +105,7 @@ func readOAuth(n *node, text []byte) (*rawOAuth, error) {
 type rawOAuth struct {
 	clientID, clientSecret, clientMetadataURL string
 	scopes                                    []string
+	callbackPort                              int
 }
 
 // checkClientMetadataURL: a Client ID Metadata Document's URL is the
@@ -108,7 +120,7 @@ func checkClientMetadataURL(s string) error {
 
 // resolve expands the client secret's ${keyring:NAME}.
 func (o *rawOAuth) resolve(r *resolver) (*OAuth, error) {
-	out := &OAuth{ClientID: o.clientID, Scopes: o.scopes, ClientMetadataURL: o.clientMetadataURL}
+	out := &OAuth{ClientID: o.clientID, Scopes: o.scopes, ClientMetadataURL: o.clientMetadataURL, CallbackPort: o.callbackPort}
 	if o.clientSecret != "" {
 		v, err := r.expand(o.clientSecret, "oauth.clientSecret")
 		if err != nil {
@@ -131,4 +143,7 @@ func (o *rawOAuth) addToLaunch(l *Launch, key []byte) {
 	l.addValue(key, "oauth", "oauth.clientSecret", o.clientSecret)
 	l.addValue(key, "oauth", "oauth.scopes", strings.Join(o.scopes, " "))
 	l.addValue(key, "oauth", "x-mcptray.oauth.clientMetadataUrl", o.clientMetadataURL)
+	if o.callbackPort != 0 {
+		l.addValue(key, "oauth", "oauth.callbackPort", strconv.Itoa(o.callbackPort))
+	}
 }

@@ -13,13 +13,13 @@ import (
 func TestOAuthBlock(t *testing.T) {
 	t.Parallel()
 	s := parseEntry(t, `{"url": "https://mcp.example/mcp",
-	  "oauth": {"clientId": "cid", "clientSecret": "${keyring:remote-token}", "scopes": ["read", "write"], "callbackPort": 8080},
+	  "oauth": {"clientId": "cid", "clientSecret": "${keyring:remote-token}", "scopes": ["read", "write"], "callbackPort": 8080, "unknownKey": 1},
 	  "x-mcptray": {"oauth": {"clientMetadataUrl": "https://me.example/client.json"}}}`, testEnv())
 	if s.Err != nil {
 		t.Fatal(s.Err)
 	}
-	want := OAuth{ClientID: "cid", ClientSecret: secretToken, Scopes: []string{"read", "write"}, ClientMetadataURL: "https://me.example/client.json"}
-	if s.OAuth == nil || s.OAuth.ClientID != want.ClientID || s.OAuth.ClientSecret != want.ClientSecret ||
+	want := OAuth{ClientID: "cid", ClientSecret: secretToken, Scopes: []string{"read", "write"}, ClientMetadataURL: "https://me.example/client.json", CallbackPort: 8080}
+	if s.OAuth == nil || s.OAuth.ClientID != want.ClientID || s.OAuth.ClientSecret != want.ClientSecret || s.OAuth.CallbackPort != want.CallbackPort ||
 		!slices.Equal(s.OAuth.Scopes, want.Scopes) || s.OAuth.ClientMetadataURL != want.ClientMetadataURL {
 		t.Fatalf("OAuth = %+v, want %+v", s.OAuth, want)
 	}
@@ -42,6 +42,9 @@ func TestOAuthBlock(t *testing.T) {
 		{`{"url": "https://a/mcp", "oauth": {"clientId": "a", "clientSecret": "x${keyring:remote-token}"}}`, `x: oauth.clientSecret must be a ${keyring:NAME} reference`},
 		{`{"url": "https://a/mcp", "oauth": {"clientSecret": "${keyring:remote-token}"}}`, `x: oauth.clientSecret needs oauth.clientId`},
 		{`{"url": "https://a/mcp", "oauth": {"clientId": "a", "clientSecret": "${keyring:missing}"}}`, `x: keyring entry "missing" not found`},
+		{`{"url": "https://a/mcp", "oauth": {"callbackPort": "80"}}`, `x: oauth.callbackPort must be a port number, 1 to 65535`},
+		{`{"url": "https://a/mcp", "oauth": {"callbackPort": 70000}}`, `x: oauth.callbackPort must be a port number, 1 to 65535`},
+		{`{"url": "https://a/mcp", "oauth": {"callbackPort": 1.5}}`, `x: oauth.callbackPort must be a port number, 1 to 65535`},
 		{`{"url": "https://a/mcp", "x-mcptray": {"oauth": true}}`, `x: x-mcptray.oauth must be an object, got bool`},
 		{`{"url": "https://a/mcp", "x-mcptray": {"oauth": {"clientMetadataUrl": 1}}}`, `x: x-mcptray.oauth.clientMetadataUrl must be a string, got number`},
 		{`{"url": "https://a/mcp", "x-mcptray": {"oauth": {"clientMetadataUrl": "http://me.example/c.json"}}}`, `x: x-mcptray.oauth.clientMetadataUrl must be an https URL with a path`},
