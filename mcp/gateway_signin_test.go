@@ -16,7 +16,7 @@ import (
 func TestGatewayNeedsSignInText(t *testing.T) {
 	g, _ := newTestGateway(t, GatewayOptions{})
 	cached := []*downstream.Tool{{Name: "search", Description: "Searches.", InputSchema: map[string]any{"type": "object"}}}
-	g.SetConfigured([]ConfiguredServer{{Name: "linear", Enabled: true, State: "needs-sign-in", CachedTools: cached}})
+	g.SetConfigured([]ConfiguredServer{{Name: "linear", Enabled: true, State: "needs-sign-in", CachedTools: cached}, {Name: "fresh", Enabled: true, State: "needs-sign-in"}})
 	want := "linear needs you to sign in; mcptray has asked you in its tray."
 	stable := connectStream(t, g, UpstreamOptions{Tools: ToolsStable}, nil)
 	res, _, err := stable.call(t, "linear__search", map[string]any{})
@@ -27,5 +27,10 @@ func TestGatewayNeedsSignInText(t *testing.T) {
 	res, _, err = dynamic.call(t, "mcptray__call_tool", map[string]any{"server": "linear", "tool": "search"})
 	if err != nil || !res.IsError || !strings.Contains(textOf(t, res), want) {
 		t.Errorf("dynamic: %v %v %q", res, err, textOf(t, res))
+	}
+	// A server never signed in has no tools known yet: the same answer.
+	res, _, err = dynamic.call(t, "mcptray__call_tool", map[string]any{"server": "fresh", "tool": "anything"})
+	if err != nil || !res.IsError || textOf(t, res) != "fresh needs you to sign in; mcptray has asked you in its tray." {
+		t.Errorf("dynamic, no tools known: %v %v %q", res, err, textOf(t, res))
 	}
 }
