@@ -76,6 +76,10 @@ func newRequestView(req inbox.Request, now func() time.Time, answer func(string,
 		box.Add(launchResetDetail(req))
 		v.accept = widget.NewButton("Approve all", func() { v.send(inbox.ActionAccept) })
 		buttons = container.NewHBox(v.accept, widget.NewButton("Choose one by one", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindSignIn:
+		box.Add(signInDetail(req))
+		v.accept = widget.NewButton("Sign in", func() { v.send(inbox.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Not now", func() { v.send(inbox.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -292,4 +296,18 @@ func (v *requestView) sendScope(action, scope string) {
 		v.problem.SetText(err.Error())
 		v.problem.Show()
 	}
+}
+
+// signInDetail shows where a remote server's sign-in happens: the
+// authorization server's host, prominently, and what a yes does.
+func signInDetail(req inbox.Request) fyne.CanvasObject {
+	host := ""
+	if req.SignIn != nil {
+		host = req.SignIn.IssuerHost
+	}
+	h := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: host})
+	note := widget.NewLabel("Sign in opens this site in your browser. The tokens it gives stay in your keyring; assistants never see them or this page.")
+	note.Wrapping = fyne.TextWrapWord
+	note.Importance = widget.LowImportance
+	return container.NewVBox(h, note)
 }

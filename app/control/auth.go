@@ -75,6 +75,9 @@ func (h *Handler) authRoutes() {
 		writeAuthError(w, h.b.SignOut(r.Context(), r.PathValue("name")))
 	}))
 	h.mux.HandleFunc("POST /v1/auth/{name}/login", h.personOnly("sign in to a server", h.signIn))
+	h.mux.HandleFunc("POST /v1/auth/{name}/ask", h.personOnly("ask for a sign-in", func(w http.ResponseWriter, r *http.Request) {
+		writeAuthError(w, h.b.AskSignIn(r.PathValue("name")))
+	}))
 }
 
 // signIn runs a sign-in for the person. With ?browser=client the address
@@ -135,6 +138,9 @@ type authBackend interface {
 	// SignIn signs the person in to name and restarts it; open gets the
 	// address to visit (nil: the instance's browser opener).
 	SignIn(ctx context.Context, name string, open func(url string) error) (AuthInfo, error)
+	// AskSignIn puts name's sign-in request in the inbox again (the
+	// tray's "Sign in…"), when it waits for a sign-in.
+	AskSignIn(name string) error
 	// SignOut forgets name's tokens (revoking them where the server
 	// supports it) and restarts it.
 	SignOut(ctx context.Context, name string) error

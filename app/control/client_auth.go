@@ -27,6 +27,12 @@ func (cl *Client) SignOut(ctx context.Context, name string) error {
 	return cl.do(ctx, http.MethodPost, "/v1/auth/"+url.PathEscape(name)+"/logout", nil)
 }
 
+// AskSignIn asks the instance to put name's sign-in request in the
+// inbox again.
+func (cl *Client) AskSignIn(ctx context.Context, name string) error {
+	return cl.do(ctx, http.MethodPost, "/v1/auth/"+url.PathEscape(name)+"/ask", nil)
+}
+
 // SignIn asks the instance to sign the person in to name, and waits for
 // the outcome. With onURL nil the instance opens its browser; otherwise
 // onURL gets the address to visit (`auth login --no-browser`).
