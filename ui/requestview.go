@@ -189,7 +189,6 @@ func launchDetail(req inbox.Request) fyne.CanvasObject {
 		box.Add(monoBlock(strings.Join(l.Changes, "\n")))
 	}
 	note := widget.NewLabel("A config edit runs code: allow it only if you made this change.")
-	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	box.Add(note)
 	return box
@@ -211,7 +210,6 @@ func launchResetDetail(req inbox.Request) fyne.CanvasObject {
 	scroll := container.NewVScroll(monoBlock(strings.Join(lines, "\n")))
 	scroll.SetMinSize(fyne.NewSize(360, 140))
 	note := widget.NewLabel("Approve all only if you know these entries: anything that can write your files could have added one.")
-	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	return container.NewVBox(head, scroll, note)
 }
@@ -308,6 +306,5 @@ func signInDetail(req inbox.Request) fyne.CanvasObject {
 	h := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: host})
 	note := widget.NewLabel("Sign in opens this site in your browser. The tokens it gives stay in your keyring; assistants never see them or this page.")
 	note.Wrapping = fyne.TextWrapWord
-	note.Importance = widget.LowImportance
 	return container.NewVBox(h, note)
 }
