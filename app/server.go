@@ -43,6 +43,11 @@ type server struct {
 	// server); signingIn: a sign-in runs (one at a time). Guarded by
 	// core.mu (signin.go).
 	signInAsked, signingIn bool
+	// stepUps counts the session's sign-ins asked during calls (at most
+	// maxStepUps); callAsk is the one such question open, which every
+	// call that needs it waits for. Guarded by core.mu (signin.go).
+	stepUps int
+	callAsk *callAsk
 }
 
 func newServer(c *Core, spec config.Server) *server {
@@ -277,6 +282,10 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}
 		if a := s.core.opts.RemoteAuth; a != nil {
 			a.Wire(spec, &hs)
+			s.core.mu.Lock()
+			s.stepUps = 0 // a new session
+			s.core.mu.Unlock()
+			hs.AskAuth = func(ctx context.Context, err error) bool { return s.askDuringCall(ctx, err) }
 		}
 		return downstream.StartHTTP(ctx, hs, hooks)
 	}

@@ -223,3 +223,96 @@ func (s *server) needsSignIn(err error) (control.SignInStatus, bool) {
 	}
 	return s.core.opts.RemoteAuth.NeedsSignIn(err)
 }
+
+// maxStepUps is how many times one session of a server asks the person to
+// sign in during calls (a 403 insufficient_scope, a token refused and not
+// refreshed); past it, such a call fails and says how to sign in.
+const maxStepUps = 3
+
+// callAsk is one question asked during calls: done is closed once ok
+// says whether the person signed in.
+type callAsk struct {
+	done chan struct{}
+	ok   bool
+}
+
+// askDuringCall is a ready session's downstream.HTTPSpec.AskAuth: a call
+// the server refused for want of a sign-in (or more scopes) waits while
+// the inbox asks the person; their yes signs in, and the call is tried
+// again. Calls that need it meanwhile wait for the same answer. At most
+// maxStepUps questions per session.
+func (s *server) askDuringCall(ctx context.Context, err error) bool {
+	c := s.core
+	need, ok := s.needsSignIn(err)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	a := s.callAsk
+	if a == nil {
+		if s.stepUps >= maxStepUps {
+			c.mu.Unlock()
+			s.log.Write(logLifecycle, fmt.Sprintf("a call needs a sign-in again; asked %d times in this session already: `mcptray auth login %s` signs in", maxStepUps, s.name))
+			return false
+		}
+		s.stepUps++
+		a = &callAsk{done: make(chan struct{})}
+		s.callAsk = a
+		c.mu.Unlock()
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			s.runCallAsk(a, need)
+		}()
+	} else {
+		c.mu.Unlock()
+	}
+	select {
+	case <-a.done:
+		return a.ok
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// runCallAsk asks the person once for the calls that wait (askDuringCall)
+// and, on their yes, signs in without a restart: the session's handler
+// serves the new token to the retried calls.
+func (s *server) runCallAsk(a *callAsk, need control.SignInStatus) {
+	c := s.core
+	defer func() {
+		c.mu.Lock()
+		s.callAsk = nil
+		c.mu.Unlock()
+		close(a.done)
+	}()
+	c.mu.Lock()
+	ctx := s.runCtx
+	c.mu.Unlock()
+	if ctx == nil {
+		return
+	}
+	msg := fmt.Sprintf("Sign in to %s at %s", s.name, need.IssuerHost)
+	if need.StepUp {
+		msg = fmt.Sprintf("%s needs more access at %s: sign in again", s.name, need.IssuerHost)
+	}
+	s.log.Write(logLifecycle, "a call waits for a sign-in at "+need.IssuerHost+": asked in the inbox")
+	req := inbox.Request{Kind: inbox.KindSignIn, Server: s.name, Source: inbox.SourceMcptray, Message: msg,
+		Mode: "form", Confirm: true, AcceptLabel: "Sign in", SignIn: &inbox.SignIn{IssuerHost: need.IssuerHost, StepUp: need.StepUp}}
+	r := c.inbox.Ask(ctx, req, "", c.inboxTimeout())
+	if r.Outcome != store.OutcomeAccept {
+		s.log.Write(logLifecycle, "sign-in not started ("+outcomeWords(r.Outcome)+"): the call fails")
+		return
+	}
+	spec, _, err := c.remoteSpec(s.name)
+	if err == nil {
+		_, err = c.opts.RemoteAuth.SignIn(ctx, spec, c.opts.OpenURL)
+	}
+	if err != nil {
+		s.log.Write(logLifecycle, "sign-in: "+err.Error())
+		c.notice("Signing in to "+s.name+" failed", err.Error())
+		return
+	}
+	s.log.Write(logLifecycle, "signed in: the call is tried again")
+	a.ok = true
+}

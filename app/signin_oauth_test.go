@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,4 +117,76 @@ func TestSignInOAuth(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A call refused for want of a scope (403 insufficient_scope) waits while
+// the inbox asks; the person's yes signs in again, with the scope, and the
+// same call goes through, with no restart. A no fails the call. At most
+// maxStepUps questions per session.
+func TestSignInStepUpDuringCall(t *testing.T) {
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	browsed := make(chan error, 10)
+	h := startCore(t, servers("remote", fmt.Sprintf(`{"url": %q, "x-mcptray": {"approve": "off"}}`, as.MCPURL())), func(o *Options) {
+		o.Secrets = &memSecrets{m: map[string]string{}}
+		o.OpenURL = func(u string) error { go func() { browsed <- oauthtest.Browser(u) }(); return nil }
+	})
+	h.wait("needs-sign-in", stateIs("remote", control.StateNeedsSignIn))
+	if err := h.core.Answer(waitSignInRequest(t, h).ID, inbox.Answer{Action: inbox.ActionAccept, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-browsed; err != nil {
+		t.Fatal(err)
+	}
+	h.wait("ready", stateIs("remote", control.StateReady))
+	restarts := h.server("remote").Restarts
+
+	as.RequireScope("admin")
+	c := openRPC(t, h, "", "")
+	reply := asyncCall(c, "remote__echo", map[string]any{"text": "more"})
+	req := waitSignInRequest(t, h)
+	if req.SignIn == nil || !req.SignIn.StepUp || !strings.Contains(req.Message, "needs more access") {
+		t.Errorf("request: %+v", req)
+	}
+	if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-browsed; err != nil {
+		t.Fatal(err)
+	}
+	if r := waitReply(t, reply); !strings.Contains(r, `"text":"more"`) || strings.Contains(r, `"isError":true`) {
+		t.Errorf("the call after the step-up: %s", r)
+	}
+	if s := h.server("remote"); s.State != control.StateReady || s.Restarts != restarts {
+		t.Errorf("the step-up restarted the server: %+v", s)
+	}
+	list, _ := h.core.AuthList()
+	if len(list) != 1 || !slices.Contains(list[0].Scopes, "admin") {
+		t.Errorf("scopes after the step-up: %+v", list)
+	}
+
+	// A no fails the call.
+	as.RequireScope("root")
+	reply = asyncCall(c, "remote__echo", map[string]any{"text": "again"})
+	if err := h.core.Answer(waitSignInRequest(t, h).ID, inbox.Answer{Action: inbox.ActionDecline, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := waitReply(t, reply); strings.Contains(r, `"text":"again"`) || !strings.Contains(r, "sign in") {
+		t.Errorf("the call after a no: %s", r)
+	}
+
+	// A third question, and then no more in this session: the call fails
+	// at once and the log says how to sign in.
+	reply = asyncCall(c, "remote__echo", map[string]any{"text": "third"})
+	if err := h.core.Answer(waitSignInRequest(t, h).ID, inbox.Answer{Action: inbox.ActionDecline, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	waitReply(t, reply)
+	if r := waitReply(t, asyncCall(c, "remote__echo", map[string]any{"text": "fourth"})); strings.Contains(r, `"text":"fourth"`) {
+		t.Errorf("the fourth call: %s", r)
+	}
+	if n := len(h.core.Inbox()); n != 0 {
+		t.Errorf("%d requests after the third question, want none", n)
+	}
+	h.waitLog("remote", "asked 3 times in this session already")
 }

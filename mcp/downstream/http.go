@@ -39,6 +39,11 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	}
 	s.logLevel = levelOf(spec.LogLevel)
 	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: spec.OAuth}
+	var asking *askingHandler
+	if spec.OAuth != nil && spec.AskAuth != nil {
+		asking = &askingHandler{OAuthHandler: spec.OAuth, ask: spec.AskAuth}
+		transport.OAuthHandler = asking
+	}
 	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
 		s.endLife()
@@ -52,6 +57,9 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		s.Close()
 		return nil, httpStartError(ctx, spec.URL, "tools/list", budget, err)
+	}
+	if asking != nil {
+		asking.ready.Store(true)
 	}
 	return s, nil
 }

@@ -121,6 +121,10 @@ type HTTPSpec struct {
 	// (mcp/oauthclient's Handler): its Authorize's error (a sign-in
 	// needed) is wrapped in StartHTTP's.
 	OAuth auth.OAuthHandler
+	// AskAuth, with OAuth, is called when OAuth cannot authorize a request
+	// of the ready session (not of the start): it may wait for the person
+	// to sign in, and returns true to retry the request (http_auth.go).
+	AskAuth func(ctx context.Context, err error) bool
 }
 
 // Hooks receive what a server says outside of replies. Every field is
