@@ -18,7 +18,11 @@ import (
 // cache in memory: the instance is the only writer (the CLI's sign-ins go
 // through it), and the transport asks for the token on every request.
 func NewRemoteAuth(store SecretStore, opts oauthclient.Options) RemoteAuth {
-	return &remoteAuth{c: oauthclient.New(&cachedStore{store: store, m: map[string]cached{}}, opts)}
+	log := func(string, error) {}
+	if opts.Logger != nil {
+		log = func(msg string, err error) { opts.Logger.Warn(msg, "err", err) }
+	}
+	return &remoteAuth{c: oauthclient.New(&cachedStore{store: store, log: log, m: map[string]cached{}}, opts)}
 }
 
 // remoteAuth is RemoteAuth over an oauthclient.Client.
@@ -71,9 +75,11 @@ func authInfo(i oauthclient.Info) control.AuthInfo {
 // cachedStore is oauthclient's Store over a SecretStore, with what it
 // read or wrote kept in memory (a missing entry too).
 type cachedStore struct {
-	store SecretStore
-	mu    sync.Mutex        // guards m
-	m     map[string]cached // by key
+	store       SecretStore
+	log         func(msg string, err error)
+	unavailable sync.Once         // logs the keyring's absence once
+	mu          sync.Mutex        // guards m
+	m           map[string]cached // by key
 }
 
 type cached struct {
@@ -91,6 +97,12 @@ func (s *cachedStore) Get(key string) (string, error) {
 		v, err := s.store.Get(oauthEntry(key))
 		switch {
 		case errors.Is(err, keyring.ErrNotFound):
+			c = cached{}
+		case errors.Is(err, keyring.ErrUnavailable):
+			// No keyring (no session D-Bus, say): nothing stored, so
+			// remote servers that need no sign-in run as before, and one
+			// that needs it asks; the sign-in then says what is missing.
+			s.unavailable.Do(func() { s.log("no keyring: remote servers' sign-ins cannot be kept", err) })
 			c = cached{}
 		case err != nil:
 			return "", fmt.Errorf("reading the keyring: %w", err)

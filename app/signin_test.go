@@ -19,8 +19,10 @@ import (
 	"github.com/mcptray/mcptray/app/config"
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/oauthclient/oauthtest"
 )
 
 // A remote server that answers 401 waits in needs-sign-in with one inbox
@@ -214,6 +216,10 @@ func guardedFake(t *testing.T, auth *fakeAuth) string {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if auth == nil {
+			proxy.ServeHTTP(w, r)
+			return
+		}
 		tok := auth.current()
 		if tok == "" || r.Header.Get("Authorization") != "Bearer "+tok {
 			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://`+r.Host+`/.well-known/oauth-protected-resource"`)
@@ -225,3 +231,24 @@ func guardedFake(t *testing.T, auth *fakeAuth) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
+
+// Without a keyring, a remote server that needs no sign-in runs as
+// before (the OAuth client finds nothing stored); one that needs a
+// sign-in waits for it.
+func TestRemoteWithoutKeyring(t *testing.T) {
+	plain := guardedFake(t, nil)
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	h := startCore(t, servers("plain", fmt.Sprintf(`{"url": %q}`, plain), "remote", fmt.Sprintf(`{"url": %q}`, as.MCPURL())),
+		func(o *Options) { o.Secrets = noKeyring{} })
+	h.wait("plain ready, remote waiting", stateIs("plain", control.StateReady, "remote", control.StateNeedsSignIn))
+}
+
+// noKeyring is a SecretStore with no keyring behind it.
+type noKeyring struct{}
+
+func (noKeyring) Get(string) (string, error) { return "", errNoKeyring }
+func (noKeyring) Set(string, string) error   { return errNoKeyring }
+func (noKeyring) Delete(string) error        { return errNoKeyring }
+
+var errNoKeyring = fmt.Errorf("no session D-Bus: %w", keyring.ErrUnavailable)

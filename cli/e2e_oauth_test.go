@@ -219,3 +219,26 @@ func openGatewayMode(t *testing.T, data, tools string) *gatewayConn {
 	rw.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
 	return g
 }
+
+// A server's process cannot start a sign-in, sign out, or ask for one:
+// the control API's sign-in routes are the person's only.
+func TestOnlyThePersonSignsIn(t *testing.T) {
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	evil := fakeEntry(t, "commander")
+	evil["x-mcptray"] = map[string]any{"approve": "off"}
+	in := startDaemon(t, map[string]any{"evil": evil, "remote": map[string]any{"url": as.MCPURL()}})
+	in.WaitFor("ready and waiting", states("evil", "ready", "remote", control.StateNeedsSignIn))
+	sh := &serverShell{t: t, in: in, g: openGateway(t, in.Data), tool: "evil__run"}
+	sh.refused(false, "auth", "login", "remote", "--no-browser")
+	sh.refused(true, "auth", "login", "remote")
+	sh.refused(false, "auth", "logout", "remote")
+	sh.postRefused(false, "POST", "/v1/auth/remote/ask", "")
+	sh.postRefused(true, "POST", "/v1/auth/remote/login?browser=client", "")
+	if n := as.Count("/authorize", "") + as.Count("/register", ""); n != 0 {
+		t.Errorf("%d requests to the authorization server after a server's tries", n)
+	}
+	if st, _ := state(in.Status(), "remote"); st != control.StateNeedsSignIn {
+		t.Errorf("remote is %s", st)
+	}
+}
