@@ -162,11 +162,13 @@ func (c *Core) SignIn(ctx context.Context, name string, open func(url string) er
 		s.signingIn = false
 		c.mu.Unlock()
 	}()
+	signCtx, stop := context.WithCancel(ctx)
+	defer stop()
 	if open == nil {
-		open = c.opts.OpenURL
+		open = c.browserOrInbox(signCtx, s, stop)
 	}
 	s.log.Write(logLifecycle, "signing in")
-	info, err := c.opts.RemoteAuth.SignIn(ctx, spec, open)
+	info, err := c.opts.RemoteAuth.SignIn(signCtx, spec, open)
 	if err != nil {
 		return control.AuthInfo{}, fmt.Errorf("signing in to %s: %w", name, err)
 	}
@@ -306,7 +308,9 @@ func (s *server) runCallAsk(a *callAsk, need control.SignInStatus) {
 	}
 	spec, _, err := c.remoteSpec(s.name)
 	if err == nil {
-		_, err = c.opts.RemoteAuth.SignIn(ctx, spec, c.opts.OpenURL)
+		signCtx, stop := context.WithCancel(ctx)
+		_, err = c.opts.RemoteAuth.SignIn(signCtx, spec, c.browserOrInbox(signCtx, s, stop))
+		stop()
 	}
 	if err != nil {
 		s.log.Write(logLifecycle, "sign-in: "+err.Error())

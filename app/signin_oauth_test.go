@@ -4,6 +4,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/oauthclient/oauthtest"
 )
 
@@ -189,4 +191,38 @@ func TestSignInStepUpDuringCall(t *testing.T) {
 		t.Errorf("%d requests after the third question, want none", n)
 	}
 	h.waitLog("remote", "asked 3 times in this session already")
+}
+
+// No browser opens (no desktop, a failing $BROWSER): after the yes, the
+// inbox shows the sign-in's address to copy; visiting it finishes the
+// sign-in, and the request goes.
+func TestSignInWithoutBrowser(t *testing.T) {
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	h := startCore(t, servers("remote", fmt.Sprintf(`{"url": %q}`, as.MCPURL())), func(o *Options) {
+		o.Secrets = &memSecrets{m: map[string]string{}}
+		o.OpenURL = func(string) error { return errors.New("no browser here") }
+	})
+	h.wait("needs-sign-in", stateIs("remote", control.StateNeedsSignIn))
+	if err := h.core.Answer(waitSignInRequest(t, h).ID, inbox.Answer{Action: inbox.ActionAccept, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	var req inbox.Request
+	testkit.WaitFor(t, "the address in the inbox", func() bool {
+		for _, r := range h.core.Inbox() {
+			if r.Kind == inbox.KindSignIn && r.Mode == "url" {
+				req = r
+				return true
+			}
+		}
+		return false
+	})
+	if !strings.HasPrefix(req.URL, as.Issuer()+"/authorize?") || !strings.Contains(req.Message, "could not open a browser") {
+		t.Errorf("request: %+v", req)
+	}
+	if err := oauthtest.Browser(req.URL); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("ready", stateIs("remote", control.StateReady))
+	testkit.WaitFor(t, "the request to go", func() bool { return len(h.core.Inbox()) == 0 })
 }

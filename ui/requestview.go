@@ -76,6 +76,18 @@ func newRequestView(req inbox.Request, now func() time.Time, answer func(string,
 		box.Add(launchResetDetail(req))
 		v.accept = widget.NewButton("Approve all", func() { v.send(inbox.ActionAccept) })
 		buttons = container.NewHBox(v.accept, widget.NewButton("Choose one by one", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindSignIn && req.Mode == "url":
+		// No browser opened: the address to copy, and a way to give up.
+		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		u.Wrapping = fyne.TextWrapBreak
+		u.Selectable = true
+		box.Add(u)
+		v.accept = widget.NewButton("Copy the address", func() {
+			if a := fyne.CurrentApp(); a != nil {
+				a.Clipboard().SetContent(req.URL)
+			}
+		})
+		buttons = container.NewHBox(v.accept, widget.NewButton("Stop signing in", func() { v.send(inbox.ActionDecline) }))
 	case req.Kind == inbox.KindSignIn:
 		box.Add(signInDetail(req))
 		v.accept = widget.NewButton("Sign in", func() { v.send(inbox.ActionAccept) })
