@@ -201,6 +201,7 @@ func launchDetail(req inbox.Request) fyne.CanvasObject {
 		box.Add(monoBlock(strings.Join(l.Changes, "\n")))
 	}
 	note := widget.NewLabel("A config edit runs code: allow it only if you made this change.")
+	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	box.Add(note)
 	return box
@@ -222,6 +223,7 @@ func launchResetDetail(req inbox.Request) fyne.CanvasObject {
 	scroll := container.NewVScroll(monoBlock(strings.Join(lines, "\n")))
 	scroll.SetMinSize(fyne.NewSize(360, 140))
 	note := widget.NewLabel("Approve all only if you know these entries: anything that can write your files could have added one.")
+	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	return container.NewVBox(head, scroll, note)
 }
