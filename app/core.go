@@ -22,6 +22,7 @@ import (
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/loginenv"
+	"github.com/mcptray/mcptray/app/oauthkeys"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
@@ -85,9 +86,12 @@ type Options struct {
 	// about approvals set it.
 	TrustConfigEdits bool
 	// RemoteAuth signs the person in to remote servers that ask for it
-	// (OAuth; signin.go); default mcp/oauthclient over Secrets
+	// (OAuth; signin.go); default mcp/oauthclient over OAuthStore
 	// (oauthclient.go).
 	RemoteAuth RemoteAuth
+	// OAuthStore keeps remote servers' tokens and registrations; default
+	// the OS keyring (app/oauthkeys: entries "oauth/…", big values split).
+	OAuthStore oauthclient.Store
 }
 
 // Core is the running heart of mcptray. See the package doc.
@@ -200,7 +204,11 @@ func New(opts Options) (*Core, error) {
 		opts.Secrets = osKeyring{}
 	}
 	if opts.RemoteAuth == nil {
-		opts.RemoteAuth = NewRemoteAuth(opts.Secrets, oauthclient.Options{Logger: opts.Logger})
+		store := opts.OAuthStore
+		if store == nil {
+			store = oauthkeys.Store{}
+		}
+		opts.RemoteAuth = NewRemoteAuth(store, oauthclient.Options{Logger: opts.Logger})
 	}
 	if opts.InstallMarks == nil {
 		opts.InstallMarks = osKeyring{}

@@ -14,10 +14,12 @@ import (
 )
 
 // NewRemoteAuth is the core's RemoteAuth over mcp/oauthclient, its tokens
-// and registrations kept in store (entries "oauth/KEY"), read through a
-// cache in memory: the instance is the only writer (the CLI's sign-ins go
-// through it), and the transport asks for the token on every request.
-func NewRemoteAuth(store SecretStore, opts oauthclient.Options) RemoteAuth {
+// and registrations kept in store (the app's: app/oauthkeys, the OS
+// keyring's entries "oauth/…"), read through a cache in memory: the
+// instance is the only writer (the CLI's sign-ins go through it), and the
+// transport asks for the token on every request. A store call is bounded
+// by the keyring's timeout (a locked keyring may wait for the person).
+func NewRemoteAuth(store oauthclient.Store, opts oauthclient.Options) RemoteAuth {
 	log := func(string, error) {}
 	if opts.Logger != nil {
 		log = func(msg string, err error) { opts.Logger.Warn(msg, "err", err) }
@@ -72,10 +74,10 @@ func authInfo(i oauthclient.Info) control.AuthInfo {
 	return control.AuthInfo{Server: i.Server, Issuer: i.Issuer, Scopes: i.Scopes, Expiry: i.Expiry, State: string(i.State)}
 }
 
-// cachedStore is oauthclient's Store over a SecretStore, with what it
-// read or wrote kept in memory (a missing entry too).
+// cachedStore is an oauthclient.Store with what it read or wrote kept in
+// memory (a missing entry too).
 type cachedStore struct {
-	store       SecretStore
+	store       oauthclient.Store
 	log         func(msg string, err error)
 	unavailable sync.Once         // logs the keyring's absence once
 	mu          sync.Mutex        // guards m
@@ -87,16 +89,14 @@ type cached struct {
 	ok bool // false: the store has no such entry
 }
 
-func oauthEntry(key string) string { return "oauth/" + key }
-
 func (s *cachedStore) Get(key string) (string, error) {
 	s.mu.Lock()
 	c, hit := s.m[key]
 	s.mu.Unlock()
 	if !hit {
-		v, err := s.store.Get(oauthEntry(key))
+		v, err := keyring.WithTimeout(keyringTimeout, func() (string, error) { return s.store.Get(key) })
 		switch {
-		case errors.Is(err, keyring.ErrNotFound):
+		case errors.Is(err, oauthclient.ErrNotFound):
 			c = cached{}
 		case errors.Is(err, keyring.ErrUnavailable):
 			// No keyring (no session D-Bus, say): nothing stored, so
@@ -120,7 +120,7 @@ func (s *cachedStore) Get(key string) (string, error) {
 }
 
 func (s *cachedStore) Set(key, value string) error {
-	if err := s.store.Set(oauthEntry(key), value); err != nil {
+	if _, err := keyring.WithTimeout(keyringTimeout, func() (string, error) { return "", s.store.Set(key, value) }); err != nil {
 		return fmt.Errorf("saving to the keyring: %w", err)
 	}
 	s.mu.Lock()
@@ -130,8 +130,8 @@ func (s *cachedStore) Set(key, value string) error {
 }
 
 func (s *cachedStore) Delete(key string) error {
-	err := s.store.Delete(oauthEntry(key))
-	if err != nil && !errors.Is(err, keyring.ErrNotFound) {
+	_, err := keyring.WithTimeout(keyringTimeout, func() (string, error) { return "", s.store.Delete(key) })
+	if err != nil && !errors.Is(err, oauthclient.ErrNotFound) {
 		return fmt.Errorf("deleting from the keyring: %w", err)
 	}
 	s.mu.Lock()

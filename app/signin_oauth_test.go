@@ -18,6 +18,7 @@ import (
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/internal/testkit"
+	"github.com/mcptray/mcptray/mcp/oauthclient"
 	"github.com/mcptray/mcptray/mcp/oauthclient/oauthtest"
 )
 
@@ -29,12 +30,12 @@ import (
 func TestSignInOAuth(t *testing.T) {
 	as := oauthtest.New()
 	t.Cleanup(as.Close)
-	secrets := &memSecrets{m: map[string]string{}}
+	secrets := newMemOAuth()
 	var mu sync.Mutex
 	visits := 0
 	browsed := make(chan error, 10)
 	h := startCore(t, servers("remote", fmt.Sprintf(`{"url": %q}`, as.MCPURL())), func(o *Options) {
-		o.Secrets = secrets
+		o.OAuthStore = secrets
 		o.OpenURL = func(u string) error {
 			mu.Lock()
 			visits++
@@ -88,7 +89,7 @@ func TestSignInOAuth(t *testing.T) {
 	var tokens []string
 	secrets.mu.Lock()
 	for k, v := range secrets.m {
-		if !strings.HasPrefix(k, "oauth/") {
+		if !strings.HasPrefix(k, "token/") {
 			continue
 		}
 		var rec map[string]any
@@ -130,7 +131,7 @@ func TestSignInStepUpDuringCall(t *testing.T) {
 	t.Cleanup(as.Close)
 	browsed := make(chan error, 10)
 	h := startCore(t, servers("remote", fmt.Sprintf(`{"url": %q, "x-mcptray": {"approve": "off"}}`, as.MCPURL())), func(o *Options) {
-		o.Secrets = &memSecrets{m: map[string]string{}}
+		o.OAuthStore = newMemOAuth()
 		o.OpenURL = func(u string) error { go func() { browsed <- oauthtest.Browser(u) }(); return nil }
 	})
 	h.wait("needs-sign-in", stateIs("remote", control.StateNeedsSignIn))
@@ -200,7 +201,7 @@ func TestSignInWithoutBrowser(t *testing.T) {
 	as := oauthtest.New()
 	t.Cleanup(as.Close)
 	h := startCore(t, servers("remote", fmt.Sprintf(`{"url": %q}`, as.MCPURL())), func(o *Options) {
-		o.Secrets = &memSecrets{m: map[string]string{}}
+		o.OAuthStore = newMemOAuth()
 		o.OpenURL = func(string) error { return errors.New("no browser here") }
 	})
 	h.wait("needs-sign-in", stateIs("remote", control.StateNeedsSignIn))
@@ -225,4 +226,37 @@ func TestSignInWithoutBrowser(t *testing.T) {
 	}
 	h.wait("ready", stateIs("remote", control.StateReady))
 	testkit.WaitFor(t, "the request to go", func() bool { return len(h.core.Inbox()) == 0 })
+}
+
+// memOAuth is an oauthclient.Store in memory, for the tests that are not
+// about the keyring (app/oauthkeys has those).
+type memOAuth struct {
+	mu sync.Mutex // guards m
+	m  map[string]string
+}
+
+func newMemOAuth() *memOAuth { return &memOAuth{m: map[string]string{}} }
+
+func (s *memOAuth) Get(key string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[key]
+	if !ok {
+		return "", oauthclient.ErrNotFound
+	}
+	return v, nil
+}
+
+func (s *memOAuth) Set(key, value string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[key] = value
+	return nil
+}
+
+func (s *memOAuth) Delete(key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, key)
+	return nil
 }

@@ -240,7 +240,7 @@ func TestRemoteWithoutKeyring(t *testing.T) {
 	as := oauthtest.New()
 	t.Cleanup(as.Close)
 	h := startCore(t, servers("plain", fmt.Sprintf(`{"url": %q}`, plain), "remote", fmt.Sprintf(`{"url": %q}`, as.MCPURL())),
-		func(o *Options) { o.Secrets = noKeyring{} })
+		func(o *Options) { o.OAuthStore = noKeyring{} })
 	h.wait("plain ready, remote waiting", stateIs("plain", control.StateReady, "remote", control.StateNeedsSignIn))
 }
 

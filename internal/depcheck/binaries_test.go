@@ -21,7 +21,7 @@ func TestWhatTheBinariesLink(t *testing.T) {
 	// small, and what package google's rate-limit backoff reads.
 	small := []string{"google.golang.org/api/googleapi", "google.golang.org/api/internal/third_party/uritemplates"}
 	// The test kits are for tests: no binary links them.
-	testOnly := []string{module + "/internal/testkit", module + "/internal/testdaemon", module + "/internal/testkeyring", module + "/mcp/mcptest"}
+	testOnly := []string{module + "/internal/testkit", module + "/internal/testdaemon", module + "/internal/testkeyring", module + "/mcp/mcptest", module + "/mcp/oauthclient/oauthtest"}
 	for _, tags := range []string{"", "headless"} {
 		for _, p := range deps(t, tags, ".") {
 			if startsWithAny(p, testOnly) {

@@ -36,6 +36,8 @@ import (
 // imports no package of the module but app/config (the secrets' names) and
 // the test kit in its tests. app/googleaccounts, the Google tab's facade,
 // imports no app package but app/googlekeys and app/keyring, and no cli.
+// app/oauthkeys, the remote servers' sign-ins on the keyring, imports no
+// app package but app/keyring, and no cli: the CLI and the core both use it.
 // app/assistants (setup, import, the Assistants tab's API) imports no app
 // package but app/config, and no cli: the CLI and the UI both use it.
 // app/config, which reads mcp.json and makes every edit of it, imports no
@@ -94,6 +96,8 @@ func forbidden(from, to string) string {
 		return "the keyring imports no package of the module but app/config"
 	case in(from, "app/googleaccounts") && (in(to, "app") && !in(to, "app/googleaccounts") && !in(to, "app/googlekeys") && !in(to, "app/keyring") || in(to, "cli")):
 		return "the Google accounts' facade imports no app package but app/googlekeys and app/keyring, and no cli"
+	case in(from, "app/oauthkeys") && (in(to, "app") && !in(to, "app/oauthkeys") && !in(to, "app/keyring") || in(to, "cli")):
+		return "the OAuth keys import no app package but app/keyring, and no cli"
 	case in(from, "app/assistants") && (in(to, "app") && !in(to, "app/assistants") && !in(to, "app/config") || in(to, "cli")):
 		return "the assistants' configs import no app package but app/config, and no cli"
 	case in(from, "internal/testkit") && (to == module || strings.HasPrefix(to, module+"/")):
@@ -261,6 +265,7 @@ func TestDepsRules(t *testing.T) {
 		m("app/events"):             {m("app"), m("app/inbox"), m("app/config"), m("cli"), m("store"), m("mcp")},
 		m("app/control"):            {m("app"), m("app/config"), m("app/events"), m("app/inbox"), m("app/trust"), m("cli"), m("mcp"), m("mcp/downstream"), m("mcp/wire")},
 		m("app/googleaccounts"):     {m("app"), m("app/googlekeys"), m("app/keyring"), m("app/config"), m("cli"), m("mcp/servers/google")},
+		m("app/oauthkeys"):          {m("app/keyring"), m("app"), m("mcp/oauthclient")},
 		m("app/inbox"):              {m("app"), m("app/config"), m("app/events"), m("app/control"), m("app/trust"), m("cli"), m("ui"), m("mcp"), m("store")},
 		m("app/trust"):              {m("app"), m("app/config"), m("app/inbox"), m("app/keyring"), m("app/control"), m("app/events"), m("cli"), m("ui"), m("mcp"), m("mcp/downstream"), m("store")},
 		m("mcp"):                    {m("store"), m("app"), "github.com/modelcontextprotocol/go-sdk/mcp"},
@@ -309,6 +314,7 @@ func TestDepsRules(t *testing.T) {
 		"app/keyring imports " + m("cli") + " (forbidden: the keyring imports no package of the module but app/config)",
 		"app/keyring imports " + m("ui") + " (forbidden: nothing but main imports ui)",
 		"app/keyring imports github.com/modelcontextprotocol/go-sdk/mcp (forbidden: only mcp may use the MCP SDK)",
+		"app/oauthkeys imports " + m("app") + " (forbidden: the OAuth keys import no app package but app/keyring, and no cli)",
 		"app/trust imports " + m("app") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",
 		"app/trust imports " + m("app/control") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",
 		"app/trust imports " + m("app/events") + " (forbidden: trust imports neither app, app/control, app/events nor cli)",

@@ -37,7 +37,14 @@
 // remote streamable-HTTP server (http_checks.go: checkTap holds its
 // responses to the same checks of requests and tools with a key twice),
 // server/discover first: a request over HTTP leaves no state behind, and
-// go-sdk serves 2026-07-28 over HTTP only where it keeps no session. Each Session owns its goroutines: a stdout
+// go-sdk serves 2026-07-28 over HTTP only where it keeps no session.
+// HTTPSpec.OAuth (mcp/oauthclient's Handler) signs the SDK's requests and
+// the raw posts alike; a raw post's 401/403 goes to its Authorize and is
+// retried once, as the SDK does; the bearer token joins the session's
+// redactions, and the handler hears the answers (ObserveResponse). The
+// first error its Authorize gave during a start is in the start error
+// (authTrack): go-sdk falls back from server/discover to initialize on any
+// error, and that initialize may fail otherwise. Each Session owns its goroutines: a stdout
 // reader, a stderr reader, a reaper that waits for the process and then
 // stops whatever is left of its group, and a monitor that ends the session.
 // All of them end once the process group is gone. Close escalates (close

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,31 +34,37 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 	client := &http.Client{
-		Transport: &headerTransport{base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
+		Transport: &headerTransport{sess: s, observer: observerOf(spec.OAuth), base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
 	}
 	s.logLevel = levelOf(spec.LogLevel)
-	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: spec.OAuth}
+	var oauth auth.OAuthHandler
+	var authErrs *authTrack
 	var asking *askingHandler
-	if spec.OAuth != nil && spec.AskAuth != nil {
-		asking = &askingHandler{OAuthHandler: spec.OAuth, ask: spec.AskAuth}
-		transport.OAuthHandler = asking
+	if spec.OAuth != nil {
+		authErrs = &authTrack{OAuthHandler: spec.OAuth}
+		oauth = authErrs
+		if spec.AskAuth != nil {
+			asking = &askingHandler{OAuthHandler: authErrs, ask: spec.AskAuth}
+			oauth = asking
+		}
 	}
+	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: oauth}
 	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
 		s.endLife()
-		return nil, httpStartError(ctx, spec.URL, "initialize", budget, err)
+		return nil, httpStartError(ctx, spec.URL, "initialize", budget, authErrs.join(err))
 	}
 	s.cs = cs
 	s.newWire = s.ProtocolVersion() >= NewWireVersion
-	s.raw = &rawHTTP{client: rawClient(spec.Headers), url: spec.URL}
+	s.raw = &rawHTTP{client: rawClient(spec.Headers, s, observerOf(spec.OAuth)), url: spec.URL, oauth: spec.OAuth}
 	s.rawReady.Store(true)
 	go s.monitorHTTP()
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		s.Close()
-		return nil, httpStartError(ctx, spec.URL, "tools/list", budget, err)
+		return nil, httpStartError(ctx, spec.URL, "tools/list", budget, authErrs.join(err))
 	}
 	if asking != nil {
 		asking.ready.Store(true)
@@ -72,6 +80,63 @@ func httpStartError(ctx context.Context, rawURL, phase string, budget time.Durat
 	// user info (which may hold credentials) out of the message.
 	msg := strings.ReplaceAll(err.Error(), rawURL, redactURL(rawURL))
 	return &startupError{msg: phase + ": " + msg, cause: err}
+}
+
+// authTrack keeps the first error the OAuth handler's Authorize returned
+// during a start. go-sdk falls back from server/discover to initialize on
+// any error, so a sign-in needed on the first may end the start with the
+// second's answer (a server may refuse that initialize for another
+// reason): the start error carries it all the same.
+type authTrack struct {
+	auth.OAuthHandler
+	mu    sync.Mutex
+	first error // guarded by mu
+}
+
+func (t *authTrack) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	err := t.OAuthHandler.Authorize(ctx, req, resp)
+	if err != nil {
+		t.mu.Lock()
+		if t.first == nil {
+			t.first = err
+		}
+		t.mu.Unlock()
+	}
+	return err
+}
+
+// ObserveResponse passes the answers on to the handler, if it hears them.
+func (t *authTrack) ObserveResponse(req *http.Request, resp *http.Response) {
+	if o := observerOf(t.OAuthHandler); o != nil {
+		o.ObserveResponse(req, resp)
+	}
+}
+
+// join is err with the handler's first error, when err does not carry
+// it already: that one says what to do (sign in), so it comes first.
+func (t *authTrack) join(err error) error {
+	if t == nil || err == nil {
+		return err
+	}
+	t.mu.Lock()
+	first := t.first
+	t.mu.Unlock()
+	if first == nil || errors.Is(err, first) || strings.Contains(err.Error(), first.Error()) {
+		return err
+	}
+	return &joined{first: first, then: err}
+}
+
+// joined is a start error after an authorization error.
+type joined struct{ first, then error }
+
+func (j *joined) Error() string   { return j.first.Error() + " (then: " + j.then.Error() + ")" }
+func (j *joined) Unwrap() []error { return []error{j.first, j.then} }
+
+// observerOf is h's responseObserver, or nil.
+func observerOf(h any) responseObserver {
+	o, _ := h.(responseObserver)
+	return o
 }
 
 // redactURL drops user info, query and fragment.
@@ -104,10 +169,13 @@ func (s *Session) monitorHTTP() {
 	close(s.done)
 }
 
-// headerTransport adds the configured headers to every request.
+// headerTransport adds the configured headers to every request, and
+// puts a bearer token it carries (OAuth's) in the session's redactions.
 type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string // values are secrets as far as we know: never logged
+	base     http.RoundTripper
+	headers  map[string]string // values are secrets as far as we know: never logged
+	sess     *Session
+	observer responseObserver // the OAuth handler's, if it has one
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -117,5 +185,20 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	return t.base.RoundTrip(req)
+	tok, bearer := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+	if bearer && tok != "" && t.sess != nil {
+		t.sess.addSecret(tok)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && bearer && t.observer != nil {
+		t.observer.ObserveResponse(req, resp)
+	}
+	return resp, err
+}
+
+// responseObserver is what an OAuth handler may implement to hear the
+// server's answers to the requests it signed (mcp/oauthclient's does:
+// a token that worked is no longer suspect).
+type responseObserver interface {
+	ObserveResponse(req *http.Request, resp *http.Response)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcptray/mcptray/mcp/wire"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -36,6 +37,7 @@ import (
 type rawHTTP struct {
 	client *http.Client // the session's (headers, no redirects), without the SDK's taps
 	url    string
+	oauth  auth.OAuthHandler // signs the posts, answers a 401/403 (nil: none)
 }
 
 // writeRaw posts line on its own goroutine; the answer goes to the Tap.
@@ -63,21 +65,16 @@ func (s *Session) postRaw(line []byte) {
 			s.tapRaw(wire.ErrorLine(id, jsonrpc.CodeInternalError, s.RedactText("posting to the server: "+err.Error())))
 		}
 	}
-	req, err := http.NewRequestWithContext(s.life, http.MethodPost, s.raw.url, bytes.NewReader(line))
-	if err != nil {
-		fail(err)
-		return
+	resp, err := s.postRawOnce(line)
+	if err == nil && s.raw.oauth != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		// As the SDK does: the handler answers (a refresh, or the
+		// sign-in it needs, as an error), and the post is retried once.
+		if aerr := s.raw.oauth.Authorize(s.life, resp.Request, resp); aerr != nil {
+			fail(aerr)
+			return
+		}
+		resp, err = s.postRawOnce(line)
 	}
-	h := req.Header
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
-	if sid := s.cs.ID(); sid != "" {
-		h.Set("Mcp-Session-Id", sid)
-	}
-	if res := s.cs.InitializeResult(); res != nil && res.ProtocolVersion != "" {
-		h.Set("Mcp-Protocol-Version", res.ProtocolVersion)
-	}
-	resp, err := s.raw.client.Do(req)
 	if err != nil {
 		fail(errors.New(strings.ReplaceAll(err.Error(), s.raw.url, redactURL(s.raw.url))))
 		return
@@ -109,6 +106,38 @@ func (s *Session) postRaw(line []byte) {
 	default:
 		fail(fmt.Errorf("answer of type %q", mt))
 	}
+}
+
+// postRawOnce posts line on the SDK's session, signed with the OAuth
+// handler's token when there is one.
+func (s *Session) postRawOnce(line []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(s.life, http.MethodPost, s.raw.url, bytes.NewReader(line))
+	if err != nil {
+		return nil, err
+	}
+	h := req.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if sid := s.cs.ID(); sid != "" {
+		h.Set("Mcp-Session-Id", sid)
+	}
+	if res := s.cs.InitializeResult(); res != nil && res.ProtocolVersion != "" {
+		h.Set("Mcp-Protocol-Version", res.ProtocolVersion)
+	}
+	if s.raw.oauth != nil {
+		ts, err := s.raw.oauth.TokenSource(s.life)
+		if err != nil {
+			return nil, err
+		}
+		if ts != nil {
+			// An error here (a refresh refused) sends no token: the
+			// server's 401 reaches the handler.
+			if tok, err := ts.Token(); err == nil && tok.AccessToken != "" {
+				h.Set("Authorization", "Bearer "+tok.AccessToken)
+			}
+		}
+	}
+	return s.raw.client.Do(req)
 }
 
 // tapBody hands a JSON body (one message or a batch) to the Tap and
@@ -208,9 +237,9 @@ func (s *Session) tapRaw(msg []byte) {
 }
 
 // rawClient is the http.Client of an HTTP session's raw lines.
-func rawClient(headers map[string]string) *http.Client {
+func rawClient(headers map[string]string, s *Session, o responseObserver) *http.Client {
 	return &http.Client{
-		Transport: &headerTransport{base: http.DefaultTransport, headers: headers},
+		Transport: &headerTransport{base: http.DefaultTransport, headers: headers, sess: s, observer: o},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},

@@ -117,9 +117,12 @@ type HTTPSpec struct {
 
 	StartTimeout time.Duration // as in StdioSpec
 	Router       Router        // as in StdioSpec
-	// OAuth, when set, authorizes the SDK's requests to the server
-	// (mcp/oauthclient's Handler): its Authorize's error (a sign-in
-	// needed) is wrapped in StartHTTP's.
+
+	// OAuth, when set, signs every request (the SDK's and the raw
+	// fast path's) with its token and answers the server's 401/403
+	// (mcp/oauthclient's Handler). Its errors (a sign-in needed) come
+	// back wrapped in StartHTTP's and the calls' errors; its tokens are
+	// redacted from everything the server says.
 	OAuth auth.OAuthHandler
 	// AskAuth, with OAuth, is called when OAuth cannot authorize a request
 	// of the ready session (not of the start): it may wait for the person

@@ -14,7 +14,9 @@
 // once and shows the person finish's Page; a stray callback (no state, a
 // wrong one, another Host or path) gets an error page and neither ends
 // nor hijacks the sign-in; a second good one sees "Already done". Done
-// is closed once finish returned and its page was sent. Close stops the
+// is closed once finish returned and its page was sent. Deliver takes a
+// redirect the person pasted instead (a browser on another machine), with
+// the same checks and the same once. Close stops the
 // server, letting a page being sent finish (a second at most).
 //
 // The timeout is the caller's: it stops waiting on Done and Closes.

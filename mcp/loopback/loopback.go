@@ -3,6 +3,7 @@ package loopback
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -142,6 +143,42 @@ func (l *Listener) callback(w http.ResponseWriter, r *http.Request) {
 	if !handled {
 		WritePage(w, http.StatusOK, Page{"Already done", "This sign-in is complete. You can close this tab."})
 	}
+}
+
+// Deliver finishes the sign-in with a redirect the person copied from the
+// browser's address bar, for a browser on another machine (an SSH
+// session), whose redirect to 127.0.0.1 never reaches this listener. As
+// for a request, only this sign-in's state is taken, once; the Page is
+// what the browser would have shown.
+func (l *Listener) Deliver(redirect string) (Page, error) {
+	u, err := url.Parse(strings.TrimSpace(redirect))
+	if err != nil {
+		return Page{}, errors.New("that is not an address")
+	}
+	l.mu.Lock()
+	state, finish := l.state, l.finish
+	l.mu.Unlock()
+	if finish == nil {
+		return Page{}, errors.New("no sign-in is waiting")
+	}
+	q := u.Query()
+	if q.Get("state") == "" {
+		return Page{}, errors.New("that address is not a sign-in's redirect (it has no state)")
+	}
+	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(state)) != 1 {
+		return Page{}, errors.New("that address belongs to another sign-in")
+	}
+	var p Page
+	handled := false
+	l.once.Do(func() {
+		handled = true
+		p = finish(q)
+		close(l.done)
+	})
+	if !handled {
+		return Page{}, errors.New("this sign-in is already complete")
+	}
+	return p, nil
 }
 
 // WritePage writes the small page the browser shows after the redirect.

@@ -152,3 +152,38 @@ func TestStrayCallbacksRefused(t *testing.T) {
 }
 
 func itoaStatus(s int) string { return strconv.Itoa(s) }
+
+// A redirect pasted from another machine's browser: checked like a
+// request, taken once.
+func TestDeliver(t *testing.T) {
+	t.Parallel()
+	l, err := loopback.Listen(0, "/cb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.Deliver(l.RedirectURL() + "?code=c&state=s"); err == nil {
+		t.Error("Deliver before Serve succeeded")
+	}
+	var got atomic.Value
+	l.Serve("the-state", func(q url.Values) loopback.Page {
+		got.Store(q.Get("code"))
+		return loopback.Page{Title: "Signed in"}
+	})
+	for _, bad := range []string{"%zz", l.RedirectURL() + "?code=evil", l.RedirectURL() + "?code=evil&state=other"} {
+		if _, err := l.Deliver(bad); err == nil {
+			t.Errorf("Deliver(%q) succeeded", bad)
+		}
+	}
+	p, err := l.Deliver("  http://127.0.0.1:1/cb?code=good&state=the-state\n")
+	if err != nil || p.Title != "Signed in" {
+		t.Fatalf("Deliver = %+v, %v", p, err)
+	}
+	<-l.Done()
+	if got.Load() != "good" {
+		t.Errorf("finish saw %v", got.Load())
+	}
+	if _, err := l.Deliver(l.RedirectURL() + "?code=again&state=the-state"); err == nil || !strings.Contains(err.Error(), "already complete") {
+		t.Errorf("a second Deliver: %v", err)
+	}
+}

@@ -1,7 +1,10 @@
 package oauthclient
 
 import (
+	"context"
 	"io"
+
+	"github.com/mcptray/mcptray/mcp/loopback"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -16,10 +19,27 @@ type Client struct {
 	log   *slog.Logger
 
 	mu         sync.Mutex
-	entryLocks map[string]*sync.Mutex // guarded by mu: serialise an entry's refreshes
-	issuerLock map[string]*sync.Mutex // guarded by mu: serialise an issuer's registrations
-	retried    map[string]retryMark   // guarded by mu: by entry, the token a 401's refresh gave
-	challenges map[string]challenge   // guarded by mu: by entry, the server's last 401/403
+	entryLocks map[string]*sync.Mutex        // guarded by mu: serialise an entry's refreshes
+	issuerLock map[string]*sync.Mutex        // guarded by mu: serialise an issuer's registrations
+	retried    map[string]retryMark          // guarded by mu: by entry, the token a 401's refresh gave
+	challenges map[string]challenge          // guarded by mu: by entry, the server's last 401/403
+	cache      map[string]cached             // guarded by mu: by entry, its record as last read or written
+	waiting    map[string]*loopback.Listener // guarded by mu: by entry, the listener of its sign-in in progress
+	signIns    map[string]*signInRun         // guarded by mu: by entry, its sign-in in progress
+}
+
+// signInRun is a sign-in in progress; a newer one for the same entry
+// cancels it (the person gave up on its browser tab and asked again).
+type signInRun struct {
+	cancel context.CancelCauseFunc
+}
+
+// cached is an entry's token record as this Client last read or wrote it
+// (r nil: none), so that a request costs no keyring read. A 401 and a
+// refresh read the Store again (another process may have signed in or
+// rotated the token).
+type cached struct {
+	r *tokenRecord
 }
 
 // retryMark is a token obtained because the server answered 401: another
@@ -66,6 +86,9 @@ func New(store Store, opts Options) *Client {
 		issuerLock: map[string]*sync.Mutex{},
 		retried:    map[string]retryMark{},
 		challenges: map[string]challenge{},
+		cache:      map[string]cached{},
+		waiting:    map[string]*loopback.Listener{},
+		signIns:    map[string]*signInRun{},
 	}
 }
 

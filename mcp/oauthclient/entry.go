@@ -50,6 +50,11 @@ type Options struct {
 	// ClientName is the client_name of a dynamic registration ("" :
 	// "mcptray").
 	ClientName string
+	// OnNeedsSignIn, when set, is called (on the requesting goroutine;
+	// it must not block) each time a handler's Authorize answers
+	// NeedsSignIn: also during a session's calls, whose errors the app
+	// may not see.
+	OnNeedsSignIn func(*NeedsSignIn)
 	// Logger gets what a person debugging wants to know, never a token
 	// (nil: discard).
 	Logger *slog.Logger

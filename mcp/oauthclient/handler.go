@@ -39,7 +39,7 @@ func (h *handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 // usable is e's token record, refreshed when it is about to expire; nil
 // when there is none, or it cannot be refreshed (then a sign-in is due).
 func (c *Client) usable(ctx context.Context, e Entry) (*tokenRecord, error) {
-	r, err := c.load(e)
+	r, err := c.current(e)
 	if err != nil || r == nil {
 		return nil, err
 	}
@@ -81,6 +81,13 @@ func (c *Client) refreshAndSave(ctx context.Context, e Entry, r *tokenRecord) (*
 	n, err := c.refresh(ctx, r, c.secretFor(e, r))
 	if err != nil {
 		if refusedGrant(err) {
+			// Another process (the CLI, a second mcptray) may have
+			// rotated it: its token is the one to use, not a reason to
+			// forget.
+			if cur, rerr := c.read(e); rerr == nil && cur != nil && cur.URL == e.URL && cur.RefreshToken != r.RefreshToken {
+				c.remember(e.Server, cur)
+				return cur, nil
+			}
 			c.log.Info("the authorization server refused to refresh a token; a sign-in is needed", "server", e.Server, "issuer", r.Issuer)
 			if ferr := c.forget(e); ferr != nil {
 				c.log.Warn("forgetting a refused token", "server", e.Server, "err", ferr)
@@ -106,6 +113,14 @@ func (c *Client) secretFor(e Entry, r *tokenRecord) string {
 
 // Authorize answers a 401 or 403 of the server (see the package doc).
 func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	err := h.authorize(ctx, req, resp)
+	if ns, ok := err.(*NeedsSignIn); ok && h.c.opts.OnNeedsSignIn != nil {
+		h.c.opts.OnNeedsSignIn(ns)
+	}
+	return err
+}
+
+func (h *handler) authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	defer io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	c, e := h.c, h.e
@@ -132,6 +147,13 @@ func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	}
 	sent, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
 	if sent != r.AccessToken {
+		if r.RefreshToken == "" && !r.Expiry.IsZero() && time.Now().After(r.Expiry) {
+			// Expired, and nothing to refresh it with: TokenSource sent none.
+			if err := c.forget(e); err != nil {
+				return err
+			}
+			return c.needsSignIn(ctx, e, cs, r)
+		}
 		return nil // the token changed since (a sign-in, another refresh): retry with it
 	}
 	c.mu.Lock()
@@ -161,6 +183,9 @@ func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		unlock()
 		return nil // refreshed meanwhile
 	}
+	if err == nil && cur != nil {
+		r = cur // the Store's: its refresh token is the latest
+	}
 	n, err := c.refreshAndSave(ctx, e, r)
 	unlock()
 	if err != nil {
@@ -173,6 +198,22 @@ func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	c.retried[e.Server] = retryMark{access: n.AccessToken, at: time.Now()}
 	c.mu.Unlock()
 	return nil
+}
+
+// ObserveResponse is told of each answer of the server to a request the
+// handler's token signed (downstream calls it): a token a 401 made that
+// then worked is no longer suspect, so a later 401 on it is refreshed
+// again rather than counted as a refusal.
+func (h *handler) ObserveResponse(req *http.Request, resp *http.Response) {
+	if resp.StatusCode/100 != 2 {
+		return
+	}
+	sent, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+	h.c.mu.Lock()
+	defer h.c.mu.Unlock()
+	if m, ok := h.c.retried[h.e.Server]; ok && m.access == sent {
+		delete(h.c.retried, h.e.Server)
+	}
 }
 
 // needsSignIn is the NeedsSignIn for e: the issuer from discovery (the

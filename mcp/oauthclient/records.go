@@ -99,16 +99,48 @@ func keyKind(key string) string {
 	return "the sign-in's record"
 }
 
-// load is e's token record; nil when there is none for e's URL.
+// current is e's token record as last read or written, read from the
+// Store when there is none yet; nil when there is none for e's URL.
+func (c *Client) current(e Entry) (*tokenRecord, error) {
+	c.mu.Lock()
+	ce, ok := c.cache[e.Server]
+	c.mu.Unlock()
+	if ok && (ce.r == nil || ce.r.URL == e.URL) {
+		return ce.r, nil
+	}
+	return c.load(e)
+}
+
+// load reads e's token record from the Store; nil when there is none for
+// e's URL.
 func (c *Client) load(e Entry) (*tokenRecord, error) {
+	r, err := c.read(e)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil || r.URL != e.URL {
+		c.remember(e.Server, nil) // another URL's token is never served
+		return nil, nil
+	}
+	c.remember(e.Server, r)
+	return r, nil
+}
+
+func (c *Client) remember(server string, r *tokenRecord) {
+	c.mu.Lock()
+	c.cache[server] = cached{r: r}
+	c.mu.Unlock()
+}
+
+func (c *Client) read(e Entry) (*tokenRecord, error) {
 	var p pointer
 	ok, err := c.getJSON(pointerKey(e.Server), &p)
-	if err != nil || !ok || p.URL != e.URL {
+	if err != nil || !ok {
 		return nil, err
 	}
 	var r tokenRecord
 	ok, err = c.getJSON(tokenKey(p.Issuer, e.Server), &r)
-	if err != nil || !ok || r.URL != e.URL {
+	if err != nil || !ok {
 		return nil, err
 	}
 	return &r, nil
@@ -125,6 +157,7 @@ func (c *Client) save(e Entry, r *tokenRecord) error {
 	if err := c.setJSON(pointerKey(e.Server), pointer{Issuer: r.Issuer, URL: r.URL}); err != nil {
 		return err
 	}
+	c.remember(e.Server, r)
 	if had && old.Issuer != r.Issuer {
 		return c.delete(tokenKey(old.Issuer, e.Server))
 	}
@@ -133,6 +166,7 @@ func (c *Client) save(e Entry, r *tokenRecord) error {
 
 // forget deletes e's token and pointer.
 func (c *Client) forget(e Entry) error {
+	c.remember(e.Server, nil)
 	var p pointer
 	ok, err := c.getJSON(pointerKey(e.Server), &p)
 	if err != nil {

@@ -17,6 +17,10 @@ import (
 	"golang.org/x/oauth2"
 )
 
+// errSuperseded ends a sign-in that a newer one of the same entry
+// replaced.
+var errSuperseded = errors.New("a newer sign-in replaced this one")
+
 // callbackPath is the loopback redirect's path.
 const callbackPath = "/callback"
 
@@ -29,11 +33,27 @@ func (c *Client) SignIn(ctx context.Context, e Entry, open func(url string) erro
 		return Info{}, errors.New("signing in: the entry has no name or no URL")
 	}
 	if u, err := url.Parse(e.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return Info{}, fmt.Errorf("signing in to %s: its URL %q is not an http(s) URL", e.Server, e.URL)
+		return Info{}, fmt.Errorf("signing in to %s: its URL is not an http(s) URL", e.Server) // the URL may hold a secret
 	}
 	if open == nil {
 		return Info{}, errors.New("signing in: nothing to open the sign-in page with")
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	run := &signInRun{cancel: cancel}
+	c.mu.Lock()
+	if old := c.signIns[e.Server]; old != nil {
+		old.cancel(errSuperseded)
+	}
+	c.signIns[e.Server] = run
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.signIns[e.Server] == run {
+			delete(c.signIns, e.Server)
+		}
+		c.mu.Unlock()
+		cancel(nil)
+	}()
 	req, resp, err := c.challengeFor(ctx, e)
 	if err != nil {
 		return Info{}, err
@@ -123,6 +143,7 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		RevocationEndpoint: asm.RevocationEndpoint}
 	var l *loopback.Listener
 	var err error
+	registered := false // go-sdk registers a new client this round
 	switch {
 	case e.ClientMetadataURL != "" && asm.ClientIDMetadataDocumentSupported:
 		if l, err = loopback.Listen(e.CallbackPort, callbackPath); err != nil {
@@ -145,18 +166,42 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		cfg.PreregisteredClient = pre
 		rec.Registration, rec.ClientID, rec.AuthMethod = "preregistered", e.ClientID, authMethod(asm.TokenEndpointAuthMethodsSupported)
 	default:
+		// One registration per issuer: a second sign-in on it waits for
+		// the first, then reuses what it registered.
+		unlock := c.lockIssuer(asm.Issuer)
+		defer unlock()
 		var reg *registration
-		reg, l, err = c.registration(ctx, asm)
+		reg, l, err = c.storedRegistration(ctx, asm)
 		if err != nil {
 			return err
 		}
-		pre := &oauthex.ClientCredentials{ClientID: reg.ClientID, Issuer: asm.Issuer}
-		if reg.ClientSecret != "" {
-			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: reg.ClientSecret}
+		rec.Registration = "dynamic"
+		if reg != nil {
+			pre := &oauthex.ClientCredentials{ClientID: reg.ClientID, Issuer: asm.Issuer}
+			if reg.ClientSecret != "" {
+				pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: reg.ClientSecret}
+			}
+			cfg.PreregisteredClient = pre
+			rec.ClientID, rec.ClientSecret, rec.AuthMethod = reg.ClientID, reg.ClientSecret, reg.AuthMethod
+			if rec.AuthMethod == "" {
+				rec.AuthMethod = authMethod(asm.TokenEndpointAuthMethodsSupported)
+			}
+			break
 		}
-		cfg.PreregisteredClient = pre
-		rec.Registration, rec.ClientID, rec.ClientSecret = "dynamic", reg.ClientID, reg.ClientSecret
-		rec.AuthMethod = authMethod(asm.TokenEndpointAuthMethodsSupported)
+		if asm.RegistrationEndpoint == "" {
+			l.Close()
+			return fmt.Errorf("%s offers no dynamic client registration; give mcptray a client in the entry's \"oauth\" block (clientId)", hostOf(asm.Issuer))
+		}
+		// go-sdk registers (and so authenticates at the token endpoint
+		// the way the registration says); SignIn keeps what it registered.
+		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs:            []string{l.RedirectURL()},
+			TokenEndpointAuthMethod: "none",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			ClientName:              c.opts.ClientName,
+		}}
+		registered = true
 	}
 	defer l.Close()
 	cfg.RedirectURL = l.RedirectURL()
@@ -166,9 +211,9 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		return c.fetchCode(ctx, e, l, args.URL, open, outcome)
 	}
 	var tok *oauth2.Token
-	var requested []string
+	var used *oauth2.Config // the client go-sdk used: a new registration's id, secret and auth style
 	cfg.NewTokenSource = func(ctx context.Context, oc *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
-		tok, requested = t, oc.Scopes
+		tok, used = t, oc
 		return oauth2.StaticTokenSource(t), nil
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
@@ -181,11 +226,20 @@ func (c *Client) signInOnce(ctx context.Context, e Entry, d *discovery, req *htt
 		err = errors.New("no token came back")
 	}
 	if err != nil {
-		outcome <- loopback.Page{Title: "The sign-in did not complete", Body: "mcptray could not finish signing in to " + e.Server + ". It says why."}
+		outcome <- loopback.Page{Title: "The sign-in did not complete", Body: "mcptray could not finish signing in to " + e.Server + "; it says why where you started the sign-in."}
 		return err
 	}
+	if registered {
+		reg := &registration{Issuer: asm.Issuer, ClientID: used.ClientID, ClientSecret: used.ClientSecret,
+			AuthMethod: styleMethod(used.Endpoint.AuthStyle, used.ClientSecret), RedirectURI: l.RedirectURL(), Port: l.Port(),
+			Registered: time.Now().UTC()}
+		if err := c.setJSON(regKey(asm.Issuer), reg); err != nil {
+			c.log.Warn("keeping the new registration", "issuer", asm.Issuer, "err", err)
+		}
+		rec.ClientID, rec.ClientSecret, rec.AuthMethod = reg.ClientID, reg.ClientSecret, reg.AuthMethod
+	}
 	rec.AccessToken, rec.RefreshToken, rec.TokenType, rec.Expiry = tok.AccessToken, tok.RefreshToken, tok.TokenType, tok.Expiry
-	rec.Scopes = requested
+	rec.Scopes = used.Scopes
 	if s, _ := tok.Extra("scope").(string); s != "" {
 		rec.Scopes = strings.Fields(s)
 	}
@@ -222,24 +276,46 @@ func (c *Client) fetchCode(ctx context.Context, e Entry, l *loopback.Listener, a
 			return loopback.Page{Title: "Signed in?", Body: "mcptray got the answer but is still finishing. You can close this tab."}
 		}
 	})
-	if err := open(authURL); err != nil {
-		return nil, fmt.Errorf("opening the sign-in page: %w", err)
-	}
+	c.mu.Lock()
+	c.waiting[e.Server] = l
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.waiting[e.Server] == l {
+			delete(c.waiting, e.Server)
+		}
+		c.mu.Unlock()
+	}()
+	// open may wait for the page to be shown (a browser run to the end,
+	// a test's stand-in), which waits for the exchange: it runs on its own.
+	opened := make(chan error, 1)
+	go func() { opened <- open(authURL) }()
 	t := time.NewTimer(c.opts.SignInTimeout)
 	defer t.Stop()
-	select {
-	case q := <-got:
-		if q.Get("error") != "" {
-			return nil, denied(q)
+	for {
+		select {
+		case err := <-opened:
+			if err != nil {
+				return nil, fmt.Errorf("opening the sign-in page: %w", err)
+			}
+			opened = nil
+			continue
+		case q := <-got:
+			if q.Get("error") != "" {
+				return nil, denied(q)
+			}
+			if q.Get("code") == "" {
+				return nil, errors.New("the authorization server's redirect carried no code")
+			}
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), errSuperseded) {
+				return nil, errSuperseded
+			}
+			return nil, fmt.Errorf("the sign-in was stopped before it finished: %w", ctx.Err())
+		case <-t.C:
+			return nil, fmt.Errorf("the sign-in was not finished in the browser within %v", c.opts.SignInTimeout)
 		}
-		if q.Get("code") == "" {
-			return nil, errors.New("the authorization server's redirect carried no code")
-		}
-		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("the sign-in was stopped before it finished: %w", ctx.Err())
-	case <-t.C:
-		return nil, fmt.Errorf("the sign-in was not finished in the browser within %v", c.opts.SignInTimeout)
 	}
 }
 
@@ -270,63 +346,62 @@ func authMethod(supported []string) string {
 	return ""
 }
 
-// registration is the issuer's stored dynamic registration with a
-// listener on its redirect port, or a new one (registered and stored)
-// when there is none, its port can't be had, or the provider deleted it.
-func (c *Client) registration(ctx context.Context, asm *oauthex.AuthServerMeta) (*registration, *loopback.Listener, error) {
-	unlock := c.lockIssuer(asm.Issuer)
-	defer unlock()
+// styleMethod names the token endpoint authentication go-sdk used.
+func styleMethod(style oauth2.AuthStyle, secret string) string {
+	switch {
+	case secret == "":
+		return "none"
+	case style == oauth2.AuthStyleInParams:
+		return "client_secret_post"
+	case style == oauth2.AuthStyleInHeader:
+		return "client_secret_basic"
+	}
+	return ""
+}
+
+// storedRegistration is the issuer's stored dynamic registration with a
+// listener on its redirect port; nil (with a listener on another port)
+// when a new one is due: there is none, its port can't be had, or the
+// provider deleted it. The caller holds the issuer's lock.
+func (c *Client) storedRegistration(ctx context.Context, asm *oauthex.AuthServerMeta) (*registration, *loopback.Listener, error) {
 	var reg registration
 	ok, err := c.getJSON(regKey(asm.Issuer), &reg)
 	if err != nil {
 		return nil, nil, err
 	}
-	if ok && reg.Issuer == asm.Issuer && reg.Port > 0 {
-		l, err := loopback.Listen(reg.Port, callbackPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		switch {
-		case l.Moved():
-			c.log.Info("the registration's redirect port is taken; registering again", "issuer", asm.Issuer, "port", reg.Port)
-			return c.register(ctx, asm, l)
-		case c.registrationGone(ctx, asm.TokenEndpoint, &reg):
-			c.log.Info("the authorization server no longer knows the registration; registering again", "issuer", asm.Issuer)
-			return c.register(ctx, asm, l)
-		}
-		return &reg, l, nil
+	if !ok || reg.Issuer != asm.Issuer || reg.Port <= 0 {
+		l, err := loopback.Listen(0, callbackPath)
+		return nil, l, err
 	}
-	l, err := loopback.Listen(0, callbackPath)
+	l, err := loopback.Listen(reg.Port, callbackPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	return c.register(ctx, asm, l)
+	switch {
+	case l.Moved():
+		c.log.Info("the registration's redirect port is taken; registering again", "issuer", asm.Issuer, "port", reg.Port)
+		return nil, l, nil
+	case c.registrationGone(ctx, asm.TokenEndpoint, &reg):
+		c.log.Info("the authorization server no longer knows the registration; registering again", "issuer", asm.Issuer)
+		return nil, l, nil
+	}
+	return &reg, l, nil
 }
 
-// register registers a client for l's redirect URI (RFC 7591) and stores
-// it. The caller holds the issuer's lock.
-func (c *Client) register(ctx context.Context, asm *oauthex.AuthServerMeta, l *loopback.Listener) (*registration, *loopback.Listener, error) {
-	if asm.RegistrationEndpoint == "" {
-		l.Close()
-		return nil, nil, fmt.Errorf("%s offers no dynamic client registration; give mcptray a client in the entry's \"oauth\" block (clientId)", hostOf(asm.Issuer))
+// Complete finishes e's sign-in in progress with the address the
+// person's browser ended on, pasted by the person: for a browser on
+// another machine (an SSH session), whose redirect to 127.0.0.1 never
+// reaches mcptray. The address is checked as the redirect would be (this
+// sign-in's state, once); SignIn then goes on as after the redirect.
+func (c *Client) Complete(e Entry, redirect string) error {
+	c.mu.Lock()
+	l := c.waiting[e.Server]
+	c.mu.Unlock()
+	if l == nil {
+		return fmt.Errorf("no sign-in to %s is waiting for its browser", e.Server)
 	}
-	meta := &oauthex.ClientRegistrationMetadata{
-		RedirectURIs:            []string{l.RedirectURL()},
-		TokenEndpointAuthMethod: "none",
-		GrantTypes:              []string{"authorization_code", "refresh_token"},
-		ResponseTypes:           []string{"code"},
-		ClientName:              c.opts.ClientName,
+	if _, err := l.Deliver(redirect); err != nil {
+		return fmt.Errorf("completing the sign-in to %s: %w", e.Server, err)
 	}
-	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, c.hc)
-	if err != nil {
-		l.Close()
-		return nil, nil, fmt.Errorf("registering mcptray at %s: %w", hostOf(asm.Issuer), err)
-	}
-	reg := &registration{Issuer: asm.Issuer, ClientID: resp.ClientID, ClientSecret: resp.ClientSecret,
-		AuthMethod: resp.TokenEndpointAuthMethod, RedirectURI: l.RedirectURL(), Port: l.Port(), Registered: time.Now().UTC()}
-	if err := c.setJSON(regKey(asm.Issuer), reg); err != nil {
-		l.Close()
-		return nil, nil, err
-	}
-	return reg, l, nil
+	return nil
 }

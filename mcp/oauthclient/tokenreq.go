@@ -132,13 +132,18 @@ func (c *Client) revoke(ctx context.Context, r *tokenRecord, secret, token, hint
 	return nil
 }
 
+// registrationCheck is the refresh token registrationGone sends: one no
+// authorization server issued.
+const registrationCheck = "mcptray-registration-check"
+
 // registrationGone asks the token endpoint whether it still knows a
-// client: a code exchange with a code that cannot be valid is answered
+// client: a refresh with a refresh token that cannot be valid is answered
 // invalid_client for a client the provider deleted, invalid_grant for one
-// it knows. Anything else (no answer, another error) counts as known.
+// it knows (RFC 6749 §5.2). A refresh, not a code exchange: an
+// authorization server checks PKCE on every code it is sent. Anything
+// else (no answer, another error, even a token) counts as known.
 func (c *Client) registrationGone(ctx context.Context, tokenEndpoint string, reg *registration) bool {
-	form := url.Values{"grant_type": {"authorization_code"}, "code": {"mcptray-registration-check"},
-		"redirect_uri": {reg.RedirectURI}, "code_verifier": {oauth2.GenerateVerifier()}}
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {registrationCheck}}
 	_, err := c.tokenRequest(ctx, tokenEndpoint, form, reg.ClientID, reg.ClientSecret, reg.AuthMethod)
 	var re *oauth2.RetrieveError
 	return errors.As(err, &re) && re.ErrorCode == "invalid_client"

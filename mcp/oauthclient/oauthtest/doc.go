@@ -12,10 +12,14 @@
 // the redirect_uri, which must be registered exactly), /token (PKCE S256
 // checked, refresh tokens rotated: a used one is dead) and /revoke.
 //
+// Preregister adds a confidential client (its secret checked at /token);
+// RegisterConfidential makes registrations confidential, with one auth method;
+// AcceptMetadataDocuments takes an https client_id (CIMD).
 // Toggles for the pitfalls: NoExpiry (no expires_in), DeleteClients
 // (invalid_client), WrongAudience (tokens for another resource),
 // RequireScope (403 insufficient_scope on tools/call), SwitchIssuer,
-// RefuseRefresh (invalid_grant). Counts and Requests say what clients
+// RefuseRefresh (invalid_grant), RefuseInitialize (a 2026-07-28-only
+// server: legacy initialize answered 400). Counts and Requests say what clients
 // did; Browser is a stand-in browser that follows /authorize's 302 to the
 // loopback listener.
 //

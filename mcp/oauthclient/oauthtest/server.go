@@ -37,11 +37,15 @@ type Server struct {
 	refuse    bool               // guarded by mu: refresh answers invalid_grant
 	supported []string           // guarded by mu: scopes_supported
 	revoked   []string           // guarded by mu: tokens revoked
+	legacy400 bool               // guarded by mu: initialize answered 400 before the token check
+	cimd      bool               // guarded by mu: client ID metadata documents accepted
+	regMethod string             // guarded by mu: the auth method registrations get ("none")
 }
 
 type client struct {
 	id, issuer  string
 	redirectURI string
+	secret      string // a pre-registered client's ("" for a public one)
 }
 
 type grant struct {
@@ -60,11 +64,14 @@ type Request struct {
 	Form url.Values
 	// Resources are the resource parameters as sent (to count them).
 	Resources []string
+	// AuthMethod is how the client authenticated: client_secret_basic,
+	// client_secret_post or none.
+	AuthMethod string
 }
 
 // New starts a fake; Close stops it.
 func New() *Server {
-	s := &Server{issuer: "as1", clients: map[string]*client{}, codes: map[string]*grant{},
+	s := &Server{issuer: "as1", regMethod: "none", clients: map[string]*client{}, codes: map[string]*grant{},
 		access: map[string]*grant{}, refresh: map[string]*grant{}, expiresIn: time.Hour,
 		supported: []string{"read", "write"}}
 	mux := http.NewServeMux()
@@ -82,7 +89,7 @@ func New() *Server {
 	}) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text}}}, nil, nil
 	})
-	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: true})
 	mux.Handle("/mcp", s.protect(mcpHandler))
 	s.ts = httptest.NewServer(mux)
 	return s
@@ -109,6 +116,54 @@ func (s *Server) NoExpiry(on bool) { s.set(func() { s.noExpiry = on }) }
 
 // ExpiresIn sets the expires_in of tokens issued from now on.
 func (s *Server) ExpiresIn(d time.Duration) { s.set(func() { s.expiresIn = d }) }
+
+// Preregister adds a confidential client of the current issuer, as a
+// person registers one in a provider's console, with the loopback
+// redirect URI of port, and returns its id.
+func (s *Server) Preregister(secret string, port int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &client{id: "pre-" + random(), issuer: s.issuer, secret: secret,
+		redirectURI: fmt.Sprintf("http://127.0.0.1:%d/callback", port)}
+	s.clients[c.id] = c
+	return c.id
+}
+
+// RegisterConfidential makes registrations from now on get a secret and
+// token_endpoint_auth_method method (client_secret_basic or
+// client_secret_post), and the metadata advertise that method only.
+func (s *Server) RegisterConfidential(method string) { s.set(func() { s.regMethod = method }) }
+
+// methods is token_endpoint_auth_methods_supported. The caller holds mu.
+func (s *Server) methods() []string {
+	if s.regMethod != "none" {
+		return []string{s.regMethod}
+	}
+	return []string{"none", "client_secret_post", "client_secret_basic"}
+}
+
+// RefuseInitialize makes the MCP server answer a legacy initialize 400
+// before it looks at the token, as a server of protocol 2026-07-28 only
+// does: a client's sign-in must come from its server/discover's 401.
+func (s *Server) RefuseInitialize(on bool) { s.set(func() { s.legacy400 = on }) }
+
+// AcceptMetadataDocuments makes the authorization servers advertise
+// client_id_metadata_document_supported and take an https client_id as
+// a public client whose redirect URIs are loopback ones (the document is
+// not fetched).
+func (s *Server) AcceptMetadataDocuments(on bool) { s.set(func() { s.cimd = on }) }
+
+// client is the client of id at issuer as; a metadata document's when
+// they are accepted. The caller holds mu.
+func (s *Server) client(id, as, redirectURI string) *client {
+	if c := s.clients[id]; c != nil && c.issuer == as {
+		return c
+	}
+	if s.cimd && strings.HasPrefix(id, "https://") && strings.HasPrefix(redirectURI, "http://127.0.0.1:") {
+		return &client{id: id, issuer: as, redirectURI: redirectURI}
+	}
+	return nil
+}
 
 // DeleteClients forgets every registered client: their requests get
 // invalid_client.
@@ -197,6 +252,12 @@ func (s *Server) record(r *http.Request) {
 	r.ParseForm()
 	req := Request{Method: r.Method, Path: r.URL.Path, Form: r.Form}
 	req.Resources = append(append([]string(nil), r.URL.Query()["resource"]...), r.PostForm["resource"]...)
+	req.AuthMethod = "none"
+	if _, _, ok := r.BasicAuth(); ok {
+		req.AuthMethod = "client_secret_basic"
+	} else if r.PostForm.Get("client_secret") != "" {
+		req.AuthMethod = "client_secret_post"
+	}
 	s.requests = append(s.requests, req)
 }
 
@@ -224,8 +285,9 @@ func (s *Server) asMetadata(as string) http.HandlerFunc {
 			"response_types_supported":              []string{"code"},
 			"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
 			"code_challenge_methods_supported":      []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"none"},
+			"token_endpoint_auth_methods_supported": s.methods(),
 			"scopes_supported":                      append(slices.Clone(s.supported), "offline_access"),
+			"client_id_metadata_document_supported": s.cimd,
 		})
 	}
 }
@@ -244,9 +306,14 @@ func (s *Server) register(as string) http.HandlerFunc {
 			return
 		}
 		c := &client{id: "client-" + random(), issuer: as, redirectURI: meta.RedirectURIs[0]}
+		ans := map[string]any{"client_id": c.id, "redirect_uris": meta.RedirectURIs,
+			"token_endpoint_auth_method": s.regMethod, "grant_types": []string{"authorization_code", "refresh_token"}}
+		if s.regMethod != "none" {
+			c.secret = "dcr-secret-" + random()
+			ans["client_secret"] = c.secret
+		}
 		s.clients[c.id] = c
-		writeJSON(w, http.StatusCreated, map[string]any{"client_id": c.id, "redirect_uris": meta.RedirectURIs,
-			"token_endpoint_auth_method": "none", "grant_types": []string{"authorization_code", "refresh_token"}})
+		writeJSON(w, http.StatusCreated, ans)
 	}
 }
 
@@ -256,8 +323,8 @@ func (s *Server) authorize(as string) http.HandlerFunc {
 		defer s.mu.Unlock()
 		s.record(r)
 		q := r.URL.Query()
-		c := s.clients[q.Get("client_id")]
-		if c == nil || c.issuer != as {
+		c := s.client(q.Get("client_id"), as, q.Get("redirect_uri"))
+		if c == nil {
 			http.Error(w, "unknown client", http.StatusBadRequest) // never redirected (RFC 6749 §4.1.2.1)
 			return
 		}
@@ -285,11 +352,12 @@ func (s *Server) token(as string) http.HandlerFunc {
 		defer s.mu.Unlock()
 		s.record(r)
 		f := r.PostForm
-		id := f.Get("client_id")
-		if u, _, ok := r.BasicAuth(); ok {
+		id, secret := f.Get("client_id"), f.Get("client_secret")
+		if u, p, ok := r.BasicAuth(); ok {
 			id, _ = url.QueryUnescape(u)
+			secret, _ = url.QueryUnescape(p)
 		}
-		if c := s.clients[id]; c == nil || c.issuer != as {
+		if c := s.client(id, as, f.Get("redirect_uri")); c == nil && !(s.cimd && strings.HasPrefix(id, "https://")) || c != nil && c.secret != secret {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 			return
 		}
@@ -355,7 +423,14 @@ func (s *Server) revoke(as string) http.HandlerFunc {
 // insufficient_scope to a tools/call without RequireScope's scope.
 func (s *Server) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		s.mu.Lock()
+		if s.legacy400 && strings.Contains(string(body), `"method":"initialize"`) {
+			s.mu.Unlock()
+			http.Error(w, "Missing MCP-Protocol-Version header", http.StatusBadRequest)
+			return
+		}
 		meta := s.ts.URL + "/.well-known/oauth-protected-resource/mcp"
 		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		g := s.access[tok]
@@ -367,14 +442,10 @@ func (s *Server) protect(next http.Handler) http.Handler {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		if need != "" && !slices.Contains(g.scopes, need) {
-			body, _ := io.ReadAll(r.Body)
-			if strings.Contains(string(body), `"tools/call"`) {
-				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="read %s", resource_metadata=%q`, need, meta))
-				http.Error(w, "insufficient scope", http.StatusForbidden)
-				return
-			}
-			r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if need != "" && !slices.Contains(g.scopes, need) && strings.Contains(string(body), `"tools/call"`) {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="read %s", resource_metadata=%q`, need, meta))
+			http.Error(w, "insufficient scope", http.StatusForbidden)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

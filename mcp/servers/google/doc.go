@@ -10,8 +10,9 @@
 // file of the data dir (AccountsFile) and its refresh token in the
 // keyring; it implements AccountSource, with one token source per account
 // in RAM. A sign-in (signin.go) is a SignIn: StartSignIn starts its
-// loopback HTTP server on a goroutine of its own, Wait waits for Google's
-// redirect, Close stops the server. Add (add.go) drives one from the
+// loopback listener (mcp/loopback, the one shared with remote servers'
+// OAuth: Host and state checked there) on a goroutine of its own, Wait
+// waits for Google's redirect, Close stops the listener. Add (add.go) drives one from the
 // command line, SignInByElicitation (elicit.go) from a tool call.
 //
 // It imports neither the gateway nor app: the keyring is reached through
