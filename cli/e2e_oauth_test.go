@@ -242,3 +242,36 @@ func TestOnlyThePersonSignsIn(t *testing.T) {
 		t.Errorf("remote is %s", st)
 	}
 }
+
+// Bad input to auth login|logout|list gets a clear error: usage errors
+// exit 2, an unknown or local server and a missing instance exit 1.
+func TestRemoteAuthBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cfg, data := filepath.Join(dir, "mcp.json"), filepath.Join(dir, "data")
+	if code, _, errs := cli(t, "auth", "list", "--config", cfg, "--data", data); code != 1 || !strings.Contains(errs, "not running") {
+		t.Errorf("auth list with no instance: %d %q", code, errs)
+	}
+	in := startDaemon(t, map[string]any{"local": fakeEntry(t, "echo")})
+	in.WaitFor("ready", states("local", "ready"))
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"auth", "login"}, 2, "auth login takes 1 argument"},
+		{[]string{"auth", "login", "a", "b"}, 2, "auth login takes 1 argument"},
+		{[]string{"auth", "logout"}, 2, "auth logout takes 1 argument"},
+		{[]string{"auth", "list", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"auth", "login", "nope"}, 1, `"nope"`},
+		{[]string{"auth", "logout", "nope"}, 1, `"nope"`},
+		{[]string{"auth", "login", "local"}, 1, "local: not a remote (http) server"},
+		{[]string{"auth", "logout", "local"}, 1, "local: not a remote (http) server"},
+	} {
+		if code, _, errs := in.Run(c.args...); code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	if code, out, errs := in.Run("auth", "list"); code != 0 || !strings.Contains(out, "no remote (http) servers") {
+		t.Errorf("auth list with no remote server: %d %q %q", code, out, errs)
+	}
+}
