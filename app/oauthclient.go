@@ -58,6 +58,10 @@ func (a *remoteAuth) SignIn(ctx context.Context, spec config.Server, open func(s
 	return authInfo(info), nil
 }
 
+func (a *remoteAuth) Complete(spec config.Server, redirect string) error {
+	return a.c.Complete(entryOf(spec), redirect)
+}
+
 func (a *remoteAuth) Logout(ctx context.Context, spec config.Server) error {
 	return a.c.Logout(ctx, entryOf(spec))
 }

@@ -35,6 +35,9 @@ type RemoteAuth interface {
 	// SignIn signs the person in to the server of spec; open gets the
 	// address to visit.
 	SignIn(ctx context.Context, spec config.Server, open func(url string) error) (control.AuthInfo, error)
+	// Complete finishes the server's sign-in under way with the address
+	// the person's browser ended on, pasted (a browser on another machine).
+	Complete(spec config.Server, redirect string) error
 	// Logout forgets the server's tokens, revoking them where it can.
 	Logout(ctx context.Context, spec config.Server) error
 	// Info is the server's sign-in as `mcptray auth list` shows it.
@@ -175,6 +178,17 @@ func (c *Core) SignIn(ctx context.Context, name string, open func(url string) er
 	info.Server = name
 	s.log.Write(logLifecycle, "signed in at "+info.Issuer+": restarting")
 	return info, c.Restart(name)
+}
+
+// CompleteSignIn finishes the sign-in to name under way with the address
+// the person's browser ended on (`auth login --no-browser`, whose
+// browser is on another machine and cannot reach 127.0.0.1 here).
+func (c *Core) CompleteSignIn(name, redirect string) error {
+	spec, _, err := c.remoteSpec(name)
+	if err != nil {
+		return err
+	}
+	return c.opts.RemoteAuth.Complete(spec, redirect)
 }
 
 // SignOut forgets the tokens of the remote server name and restarts it

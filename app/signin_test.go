@@ -177,6 +177,8 @@ func (a *fakeAuth) SignIn(ctx context.Context, spec config.Server, open func(str
 	return a.Info(spec)
 }
 
+func (a *fakeAuth) Complete(config.Server, string) error { return nil }
+
 func (a *fakeAuth) Logout(ctx context.Context, spec config.Server) error {
 	a.mu.Lock()
 	a.token = ""

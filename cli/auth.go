@@ -34,11 +34,11 @@ func googleAccounts(data string, logger *slog.Logger) *google.Accounts {
 
 // cmdAuth is `mcptray auth login|logout|list` (remote servers;
 // auth_remote.go) and `mcptray auth google …`.
-func cmdAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdAuth(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "login":
-			return authLogin(ctx, args[1:], stdout, stderr)
+			return authLogin(ctx, args[1:], stdin, stdout, stderr)
 		case "logout":
 			return authLogout(ctx, args[1:], stdout)
 		case "list":

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -21,7 +22,7 @@ const authRemoteUsage = `usage:
   mcptray auth list [--json]               each remote server's issuer, scopes, expiry and state
 `
 
-func authLogin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func authLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newFlags("auth login")
 	noBrowser := f.Bool("no-browser", false, "print the sign-in address and wait, instead of opening a browser (SSH sessions)")
 	cl, err := f.parseDial(args, 1)
@@ -32,8 +33,9 @@ func authLogin(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var onURL func(string)
 	if *noBrowser {
 		onURL = func(u string) {
-			fmt.Fprintf(stderr, "Open this address in a browser on this machine to sign in to %s (waiting for it):\n", oneLine(name))
+			fmt.Fprintf(stderr, "Open this address in a browser to sign in to %s (waiting for it). A browser on another machine ends on an address it cannot open (127.0.0.1): paste that address here.\n", oneLine(name))
 			fmt.Fprintln(stdout, u)
+			go pasteRedirects(ctx, cl, name, stdin, stderr)
 		}
 	} else {
 		fmt.Fprintf(stderr, "Signing in to %s in the browser (waiting for it)…\n", oneLine(name))
@@ -94,4 +96,22 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// pasteRedirects reads the addresses the person pastes (a browser on
+// another machine ended on 127.0.0.1, which it cannot reach) and hands
+// each to the sign-in under way, until one completes it or stdin ends.
+func pasteRedirects(ctx context.Context, cl *control.Client, name string, stdin io.Reader, stderr io.Writer) {
+	sc := bufio.NewScanner(stdin)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if err := cl.CompleteSignIn(ctx, name, line); err != nil {
+			fmt.Fprintf(stderr, "that address did not complete the sign-in: %v\n", err)
+			continue
+		}
+		return
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/internal/testdaemon"
+	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/oauthclient/oauthtest"
 )
 
@@ -148,23 +150,37 @@ func TestRemoteSignInEndToEnd(t *testing.T) {
 	}
 	in.WaitFor("needs-sign-in after logout", states("remote", control.StateNeedsSignIn))
 
-	// auth login --no-browser prints the address and waits for it.
+	// auth login --no-browser prints the address and waits: here, as
+	// from an SSH session, the browser is elsewhere, and the person pastes
+	// the address it ended on (a wrong one first).
 	login := exec.Command(exe, "auth", "login", "remote", "--no-browser", "--config", in.Config, "--data", in.Data)
 	login.Env = append(os.Environ(), "MCPTRAY_TEST_AS_MCPTRAY=1", "HOME="+home)
 	stdout, _ := login.StdoutPipe()
-	login.Stderr = new(syncBuffer)
+	paste, _ := login.StdinPipe()
+	loginErr := new(syncBuffer)
+	login.Stderr = loginErr
 	if err := login.Start(); err != nil {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, as.Issuer()+"/authorize?") {
-		t.Fatalf("auth login --no-browser printed %q (%v); stderr %s", line, err, login.Stderr)
+		t.Fatalf("auth login --no-browser printed %q (%v); stderr %s", line, err, loginErr)
 	}
-	if err := oauthtest.Browser(strings.TrimSpace(line)); err != nil {
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(strings.TrimSpace(line))
+	if err != nil {
 		t.Fatal(err)
 	}
+	resp.Body.Close()
+	redirect := resp.Header.Get("Location")
+	if !strings.HasPrefix(redirect, "http://127.0.0.1:") {
+		t.Fatalf("authorize answered %s, Location %q", resp.Status, redirect)
+	}
+	fmt.Fprintln(paste, "http://127.0.0.1:1/callback?state=someone-else&code=x")
+	testkit.WaitFor(t, "the wrong address refused", func() bool { return strings.Contains(loginErr.String(), "that address did not complete the sign-in") })
+	fmt.Fprintln(paste, redirect)
 	if err := login.Wait(); err != nil {
-		t.Fatalf("auth login: %v; stderr %s", err, login.Stderr)
+		t.Fatalf("auth login: %v; stderr %s", err, loginErr)
 	}
 	in.WaitFor("ready after auth login", states("remote", "ready"))
 	if n := visitCount(visits); n != 1 {

@@ -211,9 +211,9 @@ var commands = []command{
 		summary: "sign in to a remote server",
 		about: "Signs in to a remote server that asks for it (state needs-sign-in), through the running instance: it opens the browser ($BROWSER, else the desktop's), " +
 			"waits for the loopback redirect on 127.0.0.1, keeps the tokens in the keyring and restarts the server. " +
-			"--no-browser prints the address on stdout instead and waits (for SSH sessions: open it in a browser on the machine mcptray runs on). " +
+			"--no-browser prints the address on stdout instead and waits (SSH sessions): open it in any browser; one on another machine ends on a 127.0.0.1 address it cannot open, so paste that address into this command's input. " +
 			"The inbox's \"Sign in to NAME at HOST\" request does the same.",
-		example: "mcptray auth login linear\nmcptray auth login linear --no-browser   # prints the URL to open"},
+		example: "mcptray auth login linear\nmcptray auth login linear --no-browser   # prints the URL to open; paste where the browser ended"},
 	{path: "auth logout", args: "NAME", listed: true,
 		summary: "revoke and forget a remote server's sign-in",
 		about:   "Revokes the server's tokens where it supports revocation, forgets them, and restarts the server, which then waits for a sign-in.",

@@ -53,6 +53,13 @@ type AuthList struct {
 // not a remote (HTTP) one.
 var ErrNotRemote = errors.New("not a remote (http) server")
 
+// completeBody is POST /v1/auth/{name}/complete's body: the address the
+// person's browser ended on (it holds the authorization code: a body,
+// never a URL of this API).
+type completeBody struct {
+	Redirect string `json:"redirect"`
+}
+
 // signInLine is one line of POST /v1/auth/{name}/login's reply: first
 // the address to open when the client opens it itself (browser=client),
 // then the outcome.
@@ -75,6 +82,14 @@ func (h *Handler) authRoutes() {
 		writeAuthError(w, h.b.SignOut(r.Context(), r.PathValue("name")))
 	}))
 	h.mux.HandleFunc("POST /v1/auth/{name}/login", h.personOnly("sign in to a server", h.signIn))
+	h.mux.HandleFunc("POST /v1/auth/{name}/complete", h.personOnly("complete a sign-in", func(w http.ResponseWriter, r *http.Request) {
+		var body completeBody
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&body); err != nil || body.Redirect == "" {
+			writeJSON(w, http.StatusBadRequest, apiError{Error: `the body must be {"redirect": "the address the browser ended on"}`})
+			return
+		}
+		writeAuthError(w, h.b.CompleteSignIn(r.PathValue("name"), body.Redirect))
+	}))
 	h.mux.HandleFunc("POST /v1/auth/{name}/ask", h.personOnly("ask for a sign-in", func(w http.ResponseWriter, r *http.Request) {
 		writeAuthError(w, h.b.AskSignIn(r.PathValue("name")))
 	}))
@@ -141,6 +156,9 @@ type authBackend interface {
 	// AskSignIn puts name's sign-in request in the inbox again (the
 	// tray's "Sign in…"), when it waits for a sign-in.
 	AskSignIn(name string) error
+	// CompleteSignIn finishes name's sign-in under way with the address
+	// the person's browser ended on.
+	CompleteSignIn(name, redirect string) error
 	// SignOut forgets name's tokens (revoking them where the server
 	// supports it) and restarts it.
 	SignOut(ctx context.Context, name string) error

@@ -33,6 +33,20 @@ func (cl *Client) AskSignIn(ctx context.Context, name string) error {
 	return cl.do(ctx, http.MethodPost, "/v1/auth/"+url.PathEscape(name)+"/ask", nil)
 }
 
+// CompleteSignIn hands the instance the address the person's browser
+// ended on, for name's sign-in under way (a browser on another machine).
+func (cl *Client) CompleteSignIn(ctx context.Context, name, redirect string) error {
+	body, _ := json.Marshal(completeBody{Redirect: redirect})
+	r, err := cl.request(ctx, http.MethodPost, "/v1/auth/"+url.PathEscape(name)+"/complete", body)
+	if err != nil {
+		return err
+	}
+	if r.status != http.StatusOK {
+		return r.err(nil)
+	}
+	return nil
+}
+
 // SignIn asks the instance to sign the person in to name, and waits for
 // the outcome. With onURL nil the instance opens its browser; otherwise
 // onURL gets the address to visit (`auth login --no-browser`).
