@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/test"
+
 	"github.com/mcptray/mcptray/app/control"
 	"github.com/mcptray/mcptray/assets"
 )
@@ -33,5 +35,27 @@ func TestTraySignIn(t *testing.T) {
 	item(t, host.last(), "linear —").Action()
 	if len(asked) != 1 || asked[0] != "linear" || toggled != 0 || len(*errs) != 0 {
 		t.Errorf("asked %v, toggled %d, errors %v", asked, toggled, *errs)
+	}
+}
+
+// The Servers tab shows Sign in… for a selected server that waits for a
+// sign-in, and only then; a tap asks in the inbox.
+func TestServersSignInButton(t *testing.T) {
+	var asked []string
+	c := &fakeCore{askSignIn: func(name string) error { asked = append(asked, name); return nil }}
+	st := twoServers()
+	st.Servers[1].Type, st.Servers[1].State = "http", control.StateNeedsSignIn
+	st.Servers[1].SignIn = &control.SignInStatus{IssuerHost: "mcp.linear.app"}
+	m, _, _ := showMain(t, c, st)
+	if m.servers.signIn.Visible() {
+		t.Errorf("Sign in… shows for %s (%s)", m.servers.selected, st.Servers[0].State)
+	}
+	m.servers.list.Select(1)
+	if !m.servers.signIn.Visible() {
+		t.Fatalf("no Sign in… for %s", m.servers.selected)
+	}
+	test.Tap(m.servers.signIn)
+	if len(asked) != 1 || asked[0] != st.Servers[1].Name {
+		t.Errorf("asked %v", asked)
 	}
 }
