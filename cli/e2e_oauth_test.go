@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/app/control"
+	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/internal/testdaemon"
 	"github.com/mcptray/mcptray/internal/testkit"
 	"github.com/mcptray/mcptray/mcp/oauthclient/oauthtest"
@@ -121,6 +122,12 @@ func TestRemoteSignInEndToEnd(t *testing.T) {
 	text, isErr := callResult(t, g.tool("remote__echo", map[string]any{"text": "hi"}))
 	if isErr || !strings.Contains(text, "hi") {
 		t.Errorf("tools/call after the sign-in: %q %t", text, isErr)
+	}
+
+	// The sign-in is in the keyring, under the server's entry and its
+	// issuer.
+	if v, err := keyring.Get("oauth/server/remote"); err != nil || !strings.Contains(v, as.Issuer()) {
+		t.Errorf("the keyring's oauth/server/remote: %q %v", v, err)
 	}
 
 	// A restart reuses the token.
