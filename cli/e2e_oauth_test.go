@@ -89,6 +89,16 @@ func TestRemoteSignInEndToEnd(t *testing.T) {
 	// The assistant's calls are answered, and start nothing: the meta
 	// tools of the dynamic mode, and mcptray's own.
 	dyn := openGatewayMode(t, in.Data, "dynamic")
+	// The gateway hears of the state from the status broadcaster, a
+	// moment after status --json does.
+	testkit.WaitFor(t, "the gateway to know remote waits", func() bool {
+		res, errText := dyn.call("tools/call", map[string]any{"name": "mcptray__call_tool", "arguments": map[string]any{"server": "remote", "tool": "echo"}})
+		if errText != "" {
+			return false
+		}
+		text, _ := callResult(t, res)
+		return strings.Contains(text, "needs you to sign in")
+	})
 	for _, args := range []map[string]any{
 		{"server": "remote", "tool": "echo", "arguments": map[string]any{"text": "hi"}},
 		{"server": "remote", "tool": "sign_in"},
