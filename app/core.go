@@ -22,9 +22,11 @@ import (
 	"github.com/mcptray/mcptray/app/inbox"
 	"github.com/mcptray/mcptray/app/keyring"
 	"github.com/mcptray/mcptray/app/loginenv"
+	"github.com/mcptray/mcptray/app/oauthkeys"
 	"github.com/mcptray/mcptray/app/trust"
 	"github.com/mcptray/mcptray/mcp"
 	"github.com/mcptray/mcptray/mcp/downstream"
+	"github.com/mcptray/mcptray/mcp/oauthclient"
 	"github.com/mcptray/mcptray/store"
 )
 
@@ -83,6 +85,13 @@ type Options struct {
 	// x-mcptray.trustConfigEdits: true does (app/trust). Tests that are not
 	// about approvals set it.
 	TrustConfigEdits bool
+	// RemoteAuth signs the person in to remote servers that ask for it
+	// (OAuth; signin.go); default mcp/oauthclient over OAuthStore
+	// (oauthclient.go).
+	RemoteAuth RemoteAuth
+	// OAuthStore keeps remote servers' tokens and registrations; default
+	// the OS keyring (app/oauthkeys: entries "oauth/…", big values split).
+	OAuthStore oauthclient.Store
 }
 
 // Core is the running heart of mcptray. See the package doc.
@@ -193,6 +202,13 @@ func New(opts Options) (*Core, error) {
 	}
 	if opts.Secrets == nil {
 		opts.Secrets = osKeyring{}
+	}
+	if opts.RemoteAuth == nil {
+		store := opts.OAuthStore
+		if store == nil {
+			store = oauthkeys.Store{}
+		}
+		opts.RemoteAuth = NewRemoteAuth(store, oauthclient.Options{Logger: opts.Logger})
 	}
 	if opts.InstallMarks == nil {
 		opts.InstallMarks = osKeyring{}

@@ -25,6 +25,11 @@
 // fingerprint, never the command line (probes.go), so a restart of
 // mcptray goes straight to it.
 //
+// Remote servers that sign in (OAuth) are signin.go: a start that wants
+// a sign-in waits in needs-sign-in with one inbox request, and only the
+// person starts the sign-in (the request's yes, `mcptray auth login`);
+// oauthclient.go puts mcp/oauthclient behind the RemoteAuth it uses.
+//
 // On Windows the control API is a named pipe (app/control), the instance
 // lock is LockFileEx on DATA/mcptray.lock (instance_windows.go), the data
 // dir gets a protected DACL that grants the user alone, which every file

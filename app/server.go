@@ -35,6 +35,19 @@ type server struct {
 	// pendingLaunch is what the entry would run while it waits for the
 	// person's approval (trust.Waiter.Pending); nil otherwise. Guarded by core.mu.
 	pendingLaunch *config.Launch
+	// spec and runCtx are the spec that runs and its run's context (a
+	// restart or an edit ends it); guarded by core.mu.
+	spec   config.Server
+	runCtx context.Context
+	// signInAsked: the inbox asks the person to sign in (one request per
+	// server); signingIn: a sign-in runs (one at a time). Guarded by
+	// core.mu (signin.go).
+	signInAsked, signingIn bool
+	// stepUps counts the session's sign-ins asked during calls (at most
+	// maxStepUps); callAsk is the one such question open, which every
+	// call that needs it waits for. Guarded by core.mu (signin.go).
+	stepUps int
+	callAsk *callAsk
 }
 
 func newServer(c *Core, spec config.Server) *server {
@@ -104,6 +117,7 @@ func (s *server) setState(state, errText string) {
 	s.setStatus(func(st *control.ServerStatus) {
 		st.State, st.Error, st.Since, st.StderrTail = state, errText, time.Now().UTC(), nil
 		st.NotReading = false // a new session, or none
+		st.SignIn = nil
 		if state != control.StateReady {
 			st.PID, st.Tools = 0, 0
 		}
@@ -157,6 +171,9 @@ func (s *server) manage(ctx context.Context) {
 // run keeps one spec running with restarts and backoff until ctx ends.
 func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 	s.setStatus(func(st *control.ServerStatus) { st.Type, st.Enabled = spec.Type, !spec.Disabled })
+	s.core.mu.Lock()
+	s.spec, s.runCtx = spec, ctx
+	s.core.mu.Unlock()
 	var need *config.InputNeededError
 	runnable := !spec.Disabled && (spec.Err == nil || errors.As(spec.Err, &need))
 	spec.Launch = spec.Launch.Rehash() // the files as they are now (app/trust)
@@ -205,6 +222,13 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 		var uptime time.Duration
 		var reason string
 		var tail []string
+		if need, ok := s.needsSignIn(err); ok {
+			// Not a failure: no backoff, no retry, until the person
+			// signs in (which restarts the server).
+			s.waitSignIn(ctx, need)
+			s.setState(control.StateStopped, "")
+			return
+		}
 		if err != nil {
 			reason, tail = err.Error(), downstream.StderrTail(err)
 			s.log.Write(logLifecycle, "start failed: "+reason)
@@ -254,8 +278,16 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 	}
 	if spec.Type == "http" {
 		s.log.Write(logLifecycle, "connecting to "+redactURL(spec.URL))
-		return downstream.StartHTTP(ctx, downstream.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
-			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}, hooks)
+		hs := downstream.HTTPSpec{Name: spec.Name, URL: spec.URL, Headers: spec.Headers,
+			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}
+		if a := s.core.opts.RemoteAuth; a != nil {
+			a.Wire(spec, &hs)
+			s.core.mu.Lock()
+			s.stepUps = 0 // a new session
+			s.core.mu.Unlock()
+			hs.AskAuth = func(ctx context.Context, err error) bool { return s.askDuringCall(ctx, err) }
+		}
+		return downstream.StartHTTP(ctx, hs, hooks)
 	}
 	// Started by the desktop: wait for the login shell's PATH (bounded
 	// by its timeout).

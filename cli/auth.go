@@ -32,10 +32,21 @@ func googleAccounts(data string, logger *slog.Logger) *google.Accounts {
 	return googlekeys.Accounts(data, logger)
 }
 
-// cmdAuth is `mcptray auth google …`.
-func cmdAuth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// cmdAuth is `mcptray auth login|logout|list` (remote servers;
+// auth_remote.go) and `mcptray auth google …`.
+func cmdAuth(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "login":
+			return authLogin(ctx, args[1:], stdin, stdout, stderr)
+		case "logout":
+			return authLogout(ctx, args[1:], stdout)
+		case "list":
+			return authRemoteList(ctx, args[1:], stdout)
+		}
+	}
 	if len(args) == 0 || args[0] != "google" {
-		return usageError{"auth takes: google client|add|list|remove\n" + authUsage}
+		return usageError{"auth takes: login|logout|list, or google client|add|list|remove\n" + authRemoteUsage + authUsage}
 	}
 	args = args[1:]
 	if len(args) == 0 {

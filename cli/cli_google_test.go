@@ -271,7 +271,7 @@ func TestGoogleAuthBadInput(t *testing.T) {
 		{[]string{"auth", "google", "add"}, 1, "no Google OAuth client is set up: import yours with `mcptray auth google client FILE`"},
 		{[]string{"auth", "google", "remove", "zed@example.com"}, 1, "no Google account zed@example.com"},
 		{[]string{"auth", "google", "frob"}, 2, `auth google takes client, add, list or remove, got "frob"`},
-		{[]string{"auth", "github"}, 2, "auth takes: google client|add|list|remove"},
+		{[]string{"auth", "github"}, 2, "auth takes: login|logout|list, or google client|add|list|remove"},
 	} {
 		code, _, errs := g.run(nil, c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {

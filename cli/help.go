@@ -205,9 +205,25 @@ var commands = []command{
 		summary: "connect once and report",
 		about:   "Connects with the alias and reports the login method, the host key and its fingerprint, and whether sudo needs a password. It runs nothing as root; a password it needs is asked on the terminal.",
 		example: "mcptray ssh alias test prod"},
-	{path: "auth", args: "google client|add|list|remove",
-		summary: "accounts the built-in servers sign in with",
-		about:   "The accounts of the built-in Google servers (gcal, gmail)."},
+	{path: "auth", args: "login|logout|list|google …",
+		summary: "sign-ins: remote servers, and the built-in servers' accounts",
+		about: "The sign-ins of remote (http) servers that ask for one (OAuth), and the accounts of the built-in Google servers (gcal, gmail). " +
+			"Tokens are kept in the OS keyring only, never shown."},
+	{path: "auth login", args: "NAME [--no-browser]", listed: true,
+		summary: "sign in to a remote server",
+		about: "Signs in to a remote server that asks for it (state needs-sign-in), through the running instance: it opens the browser ($BROWSER, else the desktop's), " +
+			"waits for the loopback redirect on 127.0.0.1, keeps the tokens in the keyring and restarts the server. " +
+			"--no-browser prints the address on stdout instead and waits (SSH sessions): open it in any browser; one on another machine ends on a 127.0.0.1 address it cannot open, so paste that address into this command's input. " +
+			"The inbox's \"Sign in to NAME at HOST\" request does the same.",
+		example: "mcptray auth login linear\nmcptray auth login linear --no-browser   # prints the URL to open; paste where the browser ended"},
+	{path: "auth logout", args: "NAME", listed: true,
+		summary: "revoke and forget a remote server's sign-in",
+		about:   "Revokes the server's tokens where it supports revocation, forgets them, and restarts the server, which then waits for a sign-in.",
+		example: "mcptray auth logout linear"},
+	{path: "auth list", args: "[--json]", listed: true,
+		summary: "remote servers' sign-ins: issuer, scopes, expiry, state",
+		about:   "Lists each remote (http) server of mcp.json with its authorization server (issuer), the scopes granted, when the access token expires, and its state (signed-in, signed-out or expired). Never a token.",
+		example: "mcptray auth list\nmcptray auth list --json"},
 	{path: "auth google", args: "client|add|list|remove", listed: true,
 		summary: "Google accounts for gcal and gmail",
 		about: "Google accounts, signed in through your own Google Cloud \"Desktop app\" OAuth client. Only refresh tokens are stored, in the OS keyring (entries google/<email>); " +

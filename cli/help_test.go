@@ -28,6 +28,7 @@ func TestHelpGolden(t *testing.T) {
 		"serve-gmail":  {"serve", "gmail", "--help"},
 		"ssh-alias":    {"ssh", "alias", "--help"},
 		"auth-google":  {"auth", "google", "add", "--help"},
+		"auth-login":   {"auth", "login", "--help"},
 		"restart":      {"restart", "--help"},
 		"setup":        {"setup", "--help"},
 		"import":       {"import", "--help"},

@@ -89,10 +89,20 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	}
 
 	interactive := !*dryRun && term.IsTerminal(int(stdin.Fd()))
-	if len(im.Secrets) > 0 {
-		fmt.Fprintf(stdout, "%d value(s) look like secrets:\n", len(im.Secrets))
+	optional := 0
+	for _, s := range im.Secrets {
+		if s.Required {
+			fmt.Fprintf(stdout, "  %s %s %s → %s (an OAuth client secret: always moved into the keyring)\n", oneLine(s.Server), s.Field, oneLine(s.Key), oneLine(s.Reference()))
+		} else {
+			optional++
+		}
+	}
+	if optional > 0 {
+		fmt.Fprintf(stdout, "%d value(s) look like secrets:\n", optional)
 		for _, s := range im.Secrets {
-			fmt.Fprintf(stdout, "  %s %s %s → %s\n", oneLine(s.Server), s.Field, oneLine(s.Key), oneLine(s.Reference()))
+			if !s.Required {
+				fmt.Fprintf(stdout, "  %s %s %s → %s\n", oneLine(s.Server), s.Field, oneLine(s.Key), oneLine(s.Reference()))
+			}
 		}
 		choice := *move
 		switch {
@@ -107,10 +117,10 @@ func cmdImport(ctx context.Context, args []string, stdin *os.File, stdout, stder
 			choice = true
 			fmt.Fprintln(stdout, "(the diff shows them moved, as --move-secrets would)")
 		default:
-			return usageError{fmt.Sprintf("%d value(s) look like secrets: pass --move-secrets to put them in the keyring (mcp.json gets ${keyring:…} references), or --keep-secrets to copy them into mcp.json as they are", len(im.Secrets))}
+			return usageError{fmt.Sprintf("%d value(s) look like secrets: pass --move-secrets to put them in the keyring (mcp.json gets ${keyring:…} references), or --keep-secrets to copy them into mcp.json as they are", optional)}
 		}
 		for _, s := range im.Secrets {
-			s.Move = choice
+			s.Move = choice || s.Required
 		}
 	}
 

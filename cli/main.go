@@ -179,7 +179,7 @@ func dispatch(ctx context.Context, cmd string, args []string, stdout, stderr io.
 	case "secret":
 		return cmdSecret(ctx, args, os.Stdin, stdout, stderr)
 	case "auth":
-		return cmdAuth(ctx, args, stdout, stderr)
+		return cmdAuth(ctx, args, os.Stdin, stdout, stderr)
 	case "version":
 		return cmdVersion(args, stdout)
 	}

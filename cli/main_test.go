@@ -30,6 +30,9 @@ import (
 // process instead of an exec of mcptray-google), so end-to-end tests run the real command line in a real
 // subprocess without a separate build.
 func TestMain(m *testing.M) {
+	if os.Getenv(testBrowserEnv) != "" {
+		os.Exit(testBrowser(os.Args[1:])) // e2e_oauth_test.go
+	}
 	downstream.RunWatchdogIfRequested()
 	mcptest.Main()
 	testdaemon.Main = func(args []string, stdout, stderr io.Writer) int {

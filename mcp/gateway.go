@@ -430,6 +430,10 @@ func (g *Gateway) notReadyText(name string) string {
 	if state == "needs-approval" {
 		return fmt.Sprintf("The MCP server %q is new or changed in mcptray's config and waits for the person to allow what it runs (mcptray's inbox, or: mcptray approve %s).", name, name)
 	}
+	if state == "needs-sign-in" {
+		// Never the sign-in's address: only the person starts a sign-in.
+		return fmt.Sprintf("%s needs you to sign in; mcptray has asked you in its tray.", name)
+	}
 	if state == "waiting-input" {
 		return fmt.Sprintf("The MCP server %q waits for a value its configuration asks for (${input:…}). The person must give it in mcptray's inbox (the tray, or: mcptray inbox).", name)
 	}

@@ -198,6 +198,10 @@ func (v *view) findMeta(a metaArgs) (*metaServer, *metaTool, *sdk.CallToolResult
 				return &ms, t, nil
 			}
 		}
+		if conf, _ := v.g.serverState(ms.Name); conf.State == "needs-sign-in" {
+			// Its tools are not known before the person signs in.
+			return nil, nil, errorResult(v.g.notReadyText(ms.Name))
+		}
 		return nil, nil, errorResult(fmt.Sprintf("server %q has no tool %q; call %s to see its tools", a.Server, a.Tool, metaList))
 	}
 	return nil, nil, errorResult(fmt.Sprintf("unknown server %q; call %s to see the servers", a.Server, metaList))

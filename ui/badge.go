@@ -91,7 +91,7 @@ func stateColors(state string) (bg, fg fyne.ThemeColorName) {
 		return theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess
 	case control.StateError, control.StateCrashLoop:
 		return theme.ColorNameError, theme.ColorNameForegroundOnError
-	case control.StateWaitingInput, control.StateNeedsApproval:
+	case control.StateWaitingInput, control.StateNeedsApproval, control.StateNeedsSignIn:
 		return theme.ColorNamePrimary, theme.ColorNameForegroundOnPrimary
 	case control.StateStarting, control.StateRestarting, control.StateStopping:
 		return theme.ColorNameWarning, theme.ColorNameForegroundOnWarning

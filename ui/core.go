@@ -25,6 +25,10 @@ type Core interface {
 	SetEnabled(name string, enabled bool) error
 	// Restart stops and starts one server.
 	Restart(name string) error
+	// AskSignIn puts a remote server's "Sign in to NAME at HOST" request
+	// in the inbox (its popup's yes opens the browser), when the server
+	// waits in state needs-sign-in.
+	AskSignIn(name string) error
 	// ServerEntry reads a server's entry as written in mcp.json (variables
 	// unresolved), for Edit. AddServer writes one (replace: Edit, in
 	// place), its secrets stored first; an *config.EntryError refuses it with

@@ -22,6 +22,7 @@ type fakeCore struct {
 	subscribe       func() (<-chan control.Status, func())
 	setEnabled      func(name string, enabled bool) error
 	restart         func(name string) error
+	askSignIn       func(name string) error
 	serverEntry     func(name string) (config.Entry, error)
 	addServer       func(e config.Entry, replace bool) (config.AddResult, error)
 	removeServer    func(name string) ([]string, error)
@@ -117,6 +118,13 @@ func (f *fakeCore) SetToolEnabled(server, tool string, on bool) error {
 		return nil
 	}
 	return f.setTool(server, tool, on)
+}
+
+func (f *fakeCore) AskSignIn(name string) error {
+	if f.askSignIn == nil {
+		return nil
+	}
+	return f.askSignIn(name)
 }
 
 func (f *fakeCore) Restart(name string) error {

@@ -76,6 +76,22 @@ func newRequestView(req inbox.Request, now func() time.Time, answer func(string,
 		box.Add(launchResetDetail(req))
 		v.accept = widget.NewButton("Approve all", func() { v.send(inbox.ActionAccept) })
 		buttons = container.NewHBox(v.accept, widget.NewButton("Choose one by one", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindSignIn && req.Mode == "url":
+		// No browser opened: the address to copy, and a way to give up.
+		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		u.Wrapping = fyne.TextWrapBreak
+		u.Selectable = true
+		box.Add(u)
+		v.accept = widget.NewButton("Copy the address", func() {
+			if a := fyne.CurrentApp(); a != nil {
+				a.Clipboard().SetContent(req.URL)
+			}
+		})
+		buttons = container.NewHBox(v.accept, widget.NewButton("Stop signing in", func() { v.send(inbox.ActionDecline) }))
+	case req.Kind == inbox.KindSignIn:
+		box.Add(signInDetail(req))
+		v.accept = widget.NewButton("Sign in", func() { v.send(inbox.ActionAccept) })
+		buttons = container.NewHBox(v.accept, widget.NewButton("Not now", func() { v.send(inbox.ActionDecline) }))
 	case req.Mode == "url":
 		host := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: req.Host})
 		u := widget.NewLabelWithStyle(req.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -292,4 +308,17 @@ func (v *requestView) sendScope(action, scope string) {
 		v.problem.SetText(err.Error())
 		v.problem.Show()
 	}
+}
+
+// signInDetail shows where a remote server's sign-in happens: the
+// authorization server's host, prominently, and what a yes does.
+func signInDetail(req inbox.Request) fyne.CanvasObject {
+	host := ""
+	if req.SignIn != nil {
+		host = req.SignIn.IssuerHost
+	}
+	h := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: host})
+	note := widget.NewLabel("Sign in opens this site in your browser. The tokens it gives stay in your keyring; assistants never see them or this page.")
+	note.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(h, note)
 }

@@ -57,8 +57,9 @@ type serversScreen struct {
 	edit    *widget.Button
 	remove  *widget.Button
 	restart *widget.Button
-	form    *serverForm   // the form open, if any
-	errText *widget.Label // the selected server's whole last error, wrapped; hidden when it has none
+	signIn  *widget.Button // shown while the selected server waits in needs-sign-in
+	form    *serverForm    // the form open, if any
+	errText *widget.Label  // the selected server's whole last error, wrapped; hidden when it has none
 	detail  *fyne.Container
 	tabs    *container.AppTabs // the selected server's Tools and Log
 	tools   *toolsPane
@@ -92,6 +93,9 @@ func newServersScreen(c Core, now func() time.Time, win func() fyne.Window, onEr
 	s.title.Truncation = fyne.TextTruncateEllipsis
 	s.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), s.restartSelected)
 	s.restart.Disable()
+	s.signIn = widget.NewButtonWithIcon("Sign in…", theme.LoginIcon(), s.signInSelected)
+	s.signIn.Importance = widget.HighImportance
+	s.signIn.Hide()
 	s.add = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), func() { s.showForm(nil) })
 	s.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), s.editSelected)
 	s.edit.Disable()
@@ -106,7 +110,7 @@ func newServersScreen(c Core, now func() time.Time, win func() fyne.Window, onEr
 	s.tools = newToolsPane(c, onError)
 	s.tabs = container.NewAppTabs(container.NewTabItem("Tools", s.tools.root), container.NewTabItem("Log", s.log.root))
 	s.detail = container.NewBorder(
-		container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(s.edit, s.remove, s.restart), s.title), s.errText),
+		container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(s.signIn, s.edit, s.remove, s.restart), s.title), s.errText),
 		nil, nil, nil, s.tabs)
 
 	split := container.NewVSplit(container.NewBorder(container.NewVBox(container.NewHBox(s.add), header), nil, nil, nil, s.list), s.detail)
@@ -198,6 +202,17 @@ func (s *serversScreen) restartSelected() {
 	}
 }
 
+// signInSelected is a tap on Sign in…: the inbox asks (its popup's yes
+// opens the browser).
+func (s *serversScreen) signInSelected() {
+	if s.selected == "" {
+		return
+	}
+	if err := s.core.AskSignIn(s.selected); err != nil {
+		s.onError(fmt.Errorf("signing in to %s: %w", s.selected, err))
+	}
+}
+
 // show selects server name: its title, Restart, its last error and its
 // log.
 func (s *serversScreen) show(name string) {
@@ -218,10 +233,19 @@ func (s *serversScreen) show(name string) {
 // and the stderr lines of a failed start (stderrTail) under it.
 func (s *serversScreen) showError() {
 	text := ""
+	signIn := false
 	if i := s.index(s.selected); i >= 0 {
+		signIn = s.servers[i].State == control.StateNeedsSignIn
 		text = strings.TrimSpace(s.servers[i].Error)
 		if tail := s.servers[i].StderrTail; text != "" && len(tail) > 0 {
 			text += "\n\nIts last words on stderr:\n" + strings.Join(tail, "\n")
+		}
+	}
+	if signIn != s.signIn.Visible() {
+		if signIn {
+			s.signIn.Show()
+		} else {
+			s.signIn.Hide()
 		}
 	}
 	if text == s.errText.Text && s.errText.Visible() == (text != "") {

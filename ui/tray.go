@@ -98,7 +98,11 @@ func (t *tray) menu() trayMenu {
 	checkbox := map[*fyne.MenuItem]bool{}
 	for _, s := range t.st.Servers {
 		name, on := s.Name, s.Enabled
-		item := fyne.NewMenuItem(serverLabel(s, t.waiting[s.Name]), func() { t.toggle(name, !on) })
+		click := func() { t.toggle(name, !on) }
+		if s.State == control.StateNeedsSignIn {
+			click = func() { t.askSignIn(name) }
+		}
+		item := fyne.NewMenuItem(serverLabel(s, t.waiting[s.Name]), click)
 		item.Checked = on
 		checkbox[item] = true
 		items = append(items, item)
@@ -129,6 +133,14 @@ func (t *tray) toggle(name string, on bool) {
 			verb = "on"
 		}
 		t.onError(fmt.Errorf("turning %s %s: %w", name, verb, err))
+	}
+}
+
+// askSignIn is a click on a server's "Sign in…" item: the inbox asks
+// again (its popup's yes opens the browser).
+func (t *tray) askSignIn(name string) {
+	if err := t.core.AskSignIn(name); err != nil {
+		t.onError(fmt.Errorf("signing in to %s: %w", name, err))
 	}
 }
 
@@ -164,11 +176,13 @@ func summary(st control.Status, waiting map[string]int) string {
 		}
 		return "No servers configured"
 	}
-	var running, wait, approve, starting, failed, off int
+	var running, wait, approve, signIn, starting, failed, off int
 	for _, s := range st.Servers {
 		switch {
 		case s.State == control.StateNeedsApproval:
 			approve++
+		case s.State == control.StateNeedsSignIn:
+			signIn++
 		case waiting[s.Name] > 0 || s.State == control.StateWaitingInput:
 			wait++
 		case s.State == control.StateReady:
@@ -187,6 +201,9 @@ func summary(st control.Status, waiting map[string]int) string {
 	}
 	if approve > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting for your approval", approve))
+	}
+	if signIn > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting for you to sign in", signIn))
 	}
 	if starting > 0 {
 		parts = append(parts, fmt.Sprintf("%d starting", starting))
@@ -212,6 +229,8 @@ func serverLabel(s control.ServerStatus, waiting int) string {
 	switch {
 	case s.State == control.StateNeedsApproval:
 		state = "waiting for your approval"
+	case s.State == control.StateNeedsSignIn:
+		state = "Sign in…"
 	case waiting > 0 && s.Enabled, s.State == control.StateWaitingInput:
 		state = "waiting for input"
 	case (s.State == control.StateError || s.State == control.StateCrashLoop) && s.Error != "":
@@ -240,7 +259,7 @@ func trayIcon(st control.Status, pending int) fyne.Resource {
 		return assets.IconAttention
 	}
 	for _, s := range st.Servers {
-		if s.State == control.StateNeedsApproval {
+		if s.State == control.StateNeedsApproval || s.State == control.StateNeedsSignIn {
 			return assets.IconAttention
 		}
 	}

@@ -20,15 +20,18 @@ type Server struct {
 	// Project is, for Claude Code's per-project entries, the project's
 	// folder (which becomes the server's cwd unless it has one); "" for
 	// the user's own list.
-	Project  string
-	Type     string // config.TypeStdio or config.TypeHTTP
-	Command  string
-	Args     []string
-	Env      []KV // in file order
-	EnvFile  string
-	Cwd      string
-	URL      string
-	Headers  []KV
+	Project string
+	Type    string // config.TypeStdio or config.TypeHTTP
+	Command string
+	Args    []string
+	Env     []KV // in file order
+	EnvFile string
+	Cwd     string
+	URL     string
+	Headers []KV
+	// OAuth is an HTTP server's pre-registered OAuth client ("oauth":
+	// {"clientId", "clientSecret", "scopes", "callbackPort"}); nil for none.
+	OAuth    *OAuth
 	Disabled bool
 	// where is the server's place in the assistant's file: its JSON path,
 	// or for Codex its name under mcp_servers.
@@ -232,6 +235,10 @@ func secretsOf(imp *Imported) []*Secret {
 			out = append(out, &Secret{Server: imp.As, Field: f.field, Key: kv.Key, Name: keyringName(imp.As, kv.Key), Scheme: scheme, value: value})
 		}
 	}
+	if o := imp.OAuth; o != nil && o.ClientSecret != "" && !config.IsKeyringRef(o.ClientSecret) {
+		// mcp.json takes an OAuth client secret from the keyring only.
+		out = append(out, &Secret{Server: imp.As, Field: "oauth", Key: "clientSecret", Name: keyringName(imp.As, "oauth-client-secret"), Required: true, Move: true, value: o.ClientSecret})
+	}
 	return out
 }
 
@@ -376,6 +383,9 @@ func (im *Import) entry(s *Imported) json.RawMessage {
 		field("type", jsonString("http"))
 		field("url", jsonString(s.URL))
 		object("headers", s.Headers)
+		if s.OAuth != nil {
+			field("oauth", s.OAuth.json(ref[[2]string{"oauth", "clientSecret"}]))
+		}
 	} else {
 		field("command", jsonString(s.Command))
 		if len(s.Args) > 0 {
@@ -528,6 +538,9 @@ func readJSONServer(name string, raw json.RawMessage) (Server, error) {
 	case url != "":
 		s.Type, s.URL = config.TypeHTTP, url
 		if s.Headers, err = stringMembers(raw, "headers"); err != nil {
+			return s, err
+		}
+		if s.OAuth, err = oauthOf(raw); err != nil {
 			return s, err
 		}
 	default:

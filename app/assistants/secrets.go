@@ -21,6 +21,10 @@ type Secret struct {
 	// (entry keyring/Name) and writes the reference; false copies the
 	// value into mcp.json as it is. False until the person says yes.
 	Move bool
+	// Required: the value must go to the keyring (an OAuth client secret,
+	// which mcp.json takes only as ${keyring:…}): Move stays true
+	// whatever the caller chooses for the others.
+	Required bool
 	// Scheme is an Authorization scheme ("Bearer ") kept in the file
 	// before the reference; "" for most.
 	Scheme string

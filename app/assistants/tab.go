@@ -235,7 +235,7 @@ func (p *ImportPlan) choose(ch ImportChoice) error {
 		return fmt.Errorf("%d choices for the %d secrets of the import", len(ch.Move), len(p.im.Secrets))
 	}
 	for i, s := range p.im.Secrets {
-		s.Move = ch.Move[i]
+		s.Move = ch.Move[i] || s.Required
 	}
 	return nil
 }

@@ -85,6 +85,7 @@ type Server struct {
 	Cwd      string                     // stdio: resolved, ~ expanded, absolute when the file's dir is known; "" if unset
 	URL      string                     // http: resolved, http or https
 	Headers  map[string]string          // http: resolved
+	OAuth    *OAuth                     // http: the OAuth client settings, resolved (oauth.go); nil when the entry has none
 	Disabled bool                       // "disabled": true, or "enabled": false
 	Settings map[string]json.RawMessage // per-entry "x-mcptray", compacted; nil when absent
 	// Rules are the entry's tool switches and approval settings, read from

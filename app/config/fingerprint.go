@@ -23,7 +23,7 @@ var fingerprintKey = func() []byte {
 }()
 
 // Fingerprint is a stable hash of the effective (resolved) spec: type,
-// command, args, env, cwd, url, headers and per-entry settings but the
+// command, args, env, cwd, url, headers, the OAuth client and per-entry settings but the
 // gateway's own (Rules: a tool switched off restarts nothing). Two servers
 // with equal fingerprints need no restart. Name and Disabled are not part of
 // it; a refused entry fingerprints its Err text. An empty list or map counts
@@ -50,6 +50,10 @@ func (s Server) Fingerprint() string {
 	field(h, "headers", strconv.Itoa(len(s.Headers)))
 	for _, k := range sortedKeys(s.Headers) {
 		field(h, k, s.Headers[k])
+	}
+	if o := s.OAuth; o != nil {
+		field(h, "oauth", o.ClientID, o.ClientSecret, o.ClientMetadataURL, strconv.Itoa(o.CallbackPort), strconv.Itoa(len(o.Scopes)))
+		field(h, o.Scopes...)
 	}
 	keys := slices.DeleteFunc(sortedKeys(s.Settings), func(k string) bool { return slices.Contains(ruleKeys, k) })
 	field(h, "settings", strconv.Itoa(len(keys)))

@@ -72,9 +72,20 @@ func buildServer(name string, n *node, text []byte, r *resolver, env Env) Server
 	if s.Type, err = e.kind(); err != nil {
 		return reason(err)
 	}
+	oauth, err := readOAuth(n, text)
+	if err != nil {
+		return reason(err)
+	}
+	if oauth != nil && s.Type != TypeHTTP {
+		return reason(errors.New(`"oauth" goes with a remote server ("url"), not a stdio one`))
+	}
 	s.Launch = launchOf(e, s.Type, env)
+	oauth.addToLaunch(&s.Launch, env.LaunchKey)
 	if s.Type == TypeHTTP {
 		err = e.resolveHTTP(&s, r)
+		if err == nil && oauth != nil {
+			s.OAuth, err = oauth.resolve(r)
+		}
 	} else {
 		err = e.resolveStdio(&s, r, env.Dir)
 	}

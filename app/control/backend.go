@@ -71,6 +71,9 @@ type Backend interface {
 	SetSecret(name, value string) error
 	RemoveSecret(name string) error
 
+	// The sign-ins of remote servers (auth.go).
+	authBackend
+
 	// ReplaceConfig replaces mcp.json, read as old, with new, as
 	// mcptray's own edit (config.ErrChanged: the file is no longer old).
 	ReplaceConfig(old, new []byte) error

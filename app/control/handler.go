@@ -133,6 +133,7 @@ func (h *Handler) routes() {
 		}
 	}))
 	mux.HandleFunc("POST /v1/mcp", h.serveMCPUpgrade)
+	h.authRoutes()
 	h.eventRoutes(mux)  // events.go
 	h.inboxRoutes(mux)  // inbox.go
 	h.configRoutes(mux) // config.go

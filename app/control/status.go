@@ -15,6 +15,9 @@ const (
 	// StateWaitingInput: the entry uses a ${input:ID} the person has not
 	// given yet; it waits in the inbox.
 	StateWaitingInput = "waiting-input"
+	// StateNeedsSignIn: a remote server wants the person to sign in
+	// (OAuth); the inbox asks them, and ServerStatus.SignIn says where.
+	StateNeedsSignIn = "needs-sign-in"
 )
 
 // StateNeedsApproval: a new or changed entry waits for the person's yes
@@ -44,6 +47,9 @@ type ServerStatus struct {
 	// oldest first) when its last start failed; Error quotes the most
 	// telling of them. Empty once it is ready.
 	StderrTail []string `json:"stderrTail,omitempty"`
+	// SignIn says where the person signs in, in state needs-sign-in
+	// (never a token or an address to open).
+	SignIn *SignInStatus `json:"signIn,omitempty"`
 }
 
 // Status is the whole core's state: what `mcptray status --json` prints.

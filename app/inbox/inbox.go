@@ -38,6 +38,10 @@ const (
 	KindLaunchReset = "launch-reset"
 	// KindToolChange: a pinned tool's description changed (ToolChange).
 	KindToolChange = "tool-change"
+	// KindSignIn: a remote server wants the person to sign in (OAuth);
+	// accept starts the sign-in in the browser, decline leaves the server
+	// waiting (SignIn says where).
+	KindSignIn = "sign-in"
 )
 
 // Scopes of a yes to an approval (Answer.Scope).
@@ -115,8 +119,10 @@ type Request struct {
 	// ToolChange shows how a pinned tool changed (kind tool-change):
 	// accept pins the new version, decline keeps it held back.
 	ToolChange *ToolChange `json:"toolChange,omitempty"`
-	Created    time.Time   `json:"created"`
-	Deadline   time.Time   `json:"deadline"`
+	// SignIn says where the person is asked to sign in (kind sign-in).
+	SignIn   *SignIn   `json:"signIn,omitempty"`
+	Created  time.Time `json:"created"`
+	Deadline time.Time `json:"deadline"`
 }
 
 // Answer is a person's answer to a request.

@@ -48,3 +48,12 @@ type ToolChange struct {
 	// "- inputSchema.required[1]: \"path\"", "~ annotations.destructiveHint: false → true".
 	Changes []string `json:"changes,omitempty"`
 }
+
+// SignIn is what an inbox request of kind sign-in shows: where the
+// person signs in. Never a token; the address to visit is made only once
+// the person accepts.
+type SignIn struct {
+	IssuerHost string `json:"issuerHost"`
+	// StepUp: a call needs more scopes than the sign-in granted.
+	StepUp bool `json:"stepUp,omitempty"`
+}

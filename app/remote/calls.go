@@ -23,6 +23,14 @@ func (c *Core) Restart(name string) error {
 	return c.fail(c.cl.Restart(ctx, name))
 }
 
+// AskSignIn asks the person again, in the inbox, to sign in to the
+// remote server name.
+func (c *Core) AskSignIn(name string) error {
+	ctx, cancel := c.call(callTimeout)
+	defer cancel()
+	return c.fail(c.cl.AskSignIn(ctx, name))
+}
+
 // Tools lists a server's tools with their switches.
 func (c *Core) Tools(name string) (control.ToolList, error) {
 	ctx, cancel := c.call(callTimeout)

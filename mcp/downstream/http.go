@@ -42,9 +42,14 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	s.logLevel = levelOf(spec.LogLevel)
 	var oauth auth.OAuthHandler
 	var authErrs *authTrack
+	var asking *askingHandler
 	if spec.OAuth != nil {
 		authErrs = &authTrack{OAuthHandler: spec.OAuth}
 		oauth = authErrs
+		if spec.AskAuth != nil {
+			asking = &askingHandler{OAuthHandler: authErrs, ask: spec.AskAuth}
+			oauth = asking
+		}
 	}
 	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: oauth}
 	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
@@ -60,6 +65,9 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {
 		s.Close()
 		return nil, httpStartError(ctx, spec.URL, "tools/list", budget, authErrs.join(err))
+	}
+	if asking != nil {
+		asking.ready.Store(true)
 	}
 	return s, nil
 }

@@ -124,6 +124,10 @@ type HTTPSpec struct {
 	// back wrapped in StartHTTP's and the calls' errors; its tokens are
 	// redacted from everything the server says.
 	OAuth auth.OAuthHandler
+	// AskAuth, with OAuth, is called when OAuth cannot authorize a request
+	// of the ready session (not of the start): it may wait for the person
+	// to sign in, and returns true to retry the request (http_auth.go).
+	AskAuth func(ctx context.Context, err error) bool
 }
 
 // Hooks receive what a server says outside of replies. Every field is
