@@ -153,9 +153,8 @@ func (c *Core) CheckRemote(name string) error {
 // desktop's browser (Options.OpenURL). One sign-in per server at a time.
 func (c *Core) SignIn(ctx context.Context, name string, open func(url string) error) (control.AuthInfo, error) {
 	if _, s, err := c.remoteSpec(name); err == nil {
-		s.personActed()
 		c.mu.Lock()
-		s.asks = 1
+		s.asks = 1 // the person acted: this sign-in is the first in a row
 		c.mu.Unlock()
 	}
 	return c.signIn(ctx, name, open)
