@@ -605,6 +605,12 @@ func sameConfigured(a, b mcp.ConfiguredServer) bool {
 // SetEnabled turns a server on or off by rewriting its "disabled" key in
 // mcp.json (atomically, every other byte kept); the watcher applies it.
 func (c *Core) SetEnabled(name string, enabled bool) error {
+	c.mu.Lock()
+	s := c.servers[name]
+	c.mu.Unlock()
+	if s != nil {
+		s.personActed() // a sign-in may be asked again (maxAsks)
+	}
 	return c.configFile.SetEnabled(name, enabled)
 }
 
@@ -612,7 +618,20 @@ func (c *Core) SetEnabled(name string, enabled bool) error {
 // is resolved again first (${keyring:…}, ${env:…}, ${input:…}), so a
 // secret set since it failed is used; when mcp.json does not parse now,
 // it restarts with the spec it has.
+// The person's restart starts the count of sign-ins in a row anew
+// (maxAsks); a sign-in's own restart does not.
 func (c *Core) Restart(name string) error {
+	c.mu.Lock()
+	s, ok := c.servers[name]
+	c.mu.Unlock()
+	if ok {
+		s.personActed()
+	}
+	return c.restart(name)
+}
+
+// restart is Restart, keeping the count of sign-ins in a row.
+func (c *Core) restart(name string) error {
 	c.mu.Lock()
 	s, ok := c.servers[name]
 	c.mu.Unlock()

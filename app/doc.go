@@ -28,6 +28,8 @@
 // Remote servers that sign in (OAuth) are signin.go: a start that wants
 // a sign-in waits in needs-sign-in with one inbox request, and only the
 // person starts the sign-in (the request's yes, `mcptray auth login`);
+// at most maxAsks sign-ins are asked in a row, across starts and calls,
+// until one succeeds (then state error until the person acts);
 // oauthclient.go puts mcp/oauthclient behind the RemoteAuth it uses.
 //
 // On Windows the control API is a named pipe (app/control), the instance

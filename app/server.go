@@ -43,10 +43,12 @@ type server struct {
 	// server); signingIn: a sign-in runs (one at a time). Guarded by
 	// core.mu (signin.go).
 	signInAsked, signingIn bool
-	// stepUps counts the session's sign-ins asked during calls (at most
-	// maxStepUps); callAsk is the one such question open, which every
-	// call that needs it waits for. Guarded by core.mu (signin.go).
-	stepUps int
+	// asks counts the sign-ins asked in a row (the inbox's questions,
+	// at a start or during a call, and the person's own sign-in) since
+	// a start or a call last succeeded, across starts (at most
+	// maxAsks); callAsk is the one question open during calls, which
+	// every call that needs it waits for. Guarded by core.mu (signin.go).
+	asks    int
 	callAsk *callAsk
 }
 
@@ -224,7 +226,15 @@ func (s *server) run(ctx context.Context, spec config.Server, first bool) {
 		var tail []string
 		if need, ok := s.needsSignIn(err); ok {
 			// Not a failure: no backoff, no retry, until the person
-			// signs in (which restarts the server).
+			// signs in (which restarts the server). Past maxAsks
+			// sign-ins in a row, an error until the person acts.
+			if msg, over := s.tooManyAsks(need); over {
+				s.stopAsking(msg)
+				s.setState(control.StateError, msg)
+				<-ctx.Done()
+				s.setState(control.StateStopped, "")
+				return
+			}
 			s.waitSignIn(ctx, need)
 			s.setState(control.StateStopped, "")
 			return
@@ -282,10 +292,8 @@ func (s *server) start(ctx context.Context, spec config.Server) (*downstream.Ses
 			StartTimeout: s.core.opts.StartTimeout, Router: s.core.gw.Router(spec.Name), Secrets: s.core.passwordInputs()}
 		if a := s.core.opts.RemoteAuth; a != nil {
 			a.Wire(spec, &hs)
-			s.core.mu.Lock()
-			s.stepUps = 0 // a new session
-			s.core.mu.Unlock()
 			hs.AskAuth = func(ctx context.Context, err error) bool { return s.askDuringCall(ctx, err) }
+			hs.AuthOK = s.signedInOK
 		}
 		return downstream.StartHTTP(ctx, hs, hooks)
 	}
@@ -321,6 +329,7 @@ func (s *server) serve(ctx context.Context, sess *downstream.Session, started ti
 	// The gateway learns of the session before the status says ready, so
 	// a client that sees "ready" can call the server's tools.
 	s.core.serverReady(s.name, sess)
+	s.signedInOK() // the start succeeded: no sign-in asked in a row
 	s.setStatus(func(st *control.ServerStatus) {
 		st.State, st.Error, st.Since, st.StderrTail = control.StateReady, "", ready.UTC(), nil
 		st.PID, st.Tools = sess.PID(), len(sess.Tools())

@@ -69,6 +69,7 @@ func (c *Core) askSignIn(ctx context.Context, s *server, need control.SignInStat
 		return
 	}
 	s.signInAsked = true
+	s.asks++
 	c.mu.Unlock()
 	c.wg.Add(1)
 	go func() {
@@ -89,7 +90,7 @@ func (c *Core) askSignIn(ctx context.Context, s *server, need control.SignInStat
 			s.log.Write(logLifecycle, "sign-in not started ("+outcomeWords(r.Outcome)+"): the server waits; `mcptray auth login "+s.name+"` signs in")
 			return
 		}
-		if _, err := c.SignIn(ctx, s.name, nil); err != nil {
+		if _, err := c.signIn(ctx, s.name, nil); err != nil {
 			s.log.Write(logLifecycle, "sign-in: "+err.Error())
 			c.notice("Signing in to "+s.name+" failed", err.Error())
 		}
@@ -113,6 +114,7 @@ func (c *Core) AskSignIn(name string) error {
 	case need == nil || ctx == nil:
 		return fmt.Errorf("%s does not wait for a sign-in", name)
 	}
+	s.personActed()
 	c.askSignIn(ctx, s, *need)
 	return nil
 }
@@ -145,10 +147,22 @@ func (c *Core) CheckRemote(name string) error {
 	return err
 }
 
-// SignIn signs the person in to the remote server name and restarts it.
-// open gets the address to visit; nil opens the desktop's browser
-// (Options.OpenURL). One sign-in per server at a time.
+// SignIn signs the person in to the remote server name and restarts it
+// (`mcptray auth login`): the person's own sign-in, the first of a new
+// run of maxAsks. open gets the address to visit; nil opens the
+// desktop's browser (Options.OpenURL). One sign-in per server at a time.
 func (c *Core) SignIn(ctx context.Context, name string, open func(url string) error) (control.AuthInfo, error) {
+	if _, s, err := c.remoteSpec(name); err == nil {
+		c.mu.Lock()
+		s.asks = 1 // the person acted: this sign-in is the first in a row
+		c.mu.Unlock()
+	}
+	return c.signIn(ctx, name, open)
+}
+
+// signIn is SignIn, also after the person's yes to an inbox request
+// (which counted already).
+func (c *Core) signIn(ctx context.Context, name string, open func(url string) error) (control.AuthInfo, error) {
 	spec, s, err := c.remoteSpec(name)
 	if err != nil {
 		return control.AuthInfo{}, err
@@ -177,7 +191,7 @@ func (c *Core) SignIn(ctx context.Context, name string, open func(url string) er
 	}
 	info.Server = name
 	s.log.Write(logLifecycle, "signed in at "+info.Issuer+": restarting")
-	return info, c.Restart(name)
+	return info, c.restart(name)
 }
 
 // CompleteSignIn finishes the sign-in to name under way with the address
@@ -240,10 +254,59 @@ func (s *server) needsSignIn(err error) (control.SignInStatus, bool) {
 	return s.core.opts.RemoteAuth.NeedsSignIn(err)
 }
 
-// maxStepUps is how many times one session of a server asks the person to
-// sign in during calls (a 403 insufficient_scope, a token refused and not
-// refreshed); past it, such a call fails and says how to sign in.
-const maxStepUps = 3
+// maxAsks is how many sign-ins in a row mcptray asks of the person for one
+// server (at its starts and during its calls: a 401, a 403
+// insufficient_scope, a token refused and not refreshed) without a start
+// or a call succeeding in between. Past it, a start ends in state error
+// and a call fails, both saying why, and mcptray asks no more until the
+// person acts: `mcptray auth login`, a restart, a toggle, the tray's
+// "Sign in…". A server that never grants the scope it asks for
+// (conformance auth/scope-retry-limit) gets 3 sign-ins, not one per
+// start without end.
+const maxAsks = 3
+
+// tooManyAsks says, for a sign-in needed, whether maxAsks were asked in a
+// row already, and the message that says so.
+func (s *server) tooManyAsks(need control.SignInStatus) (string, bool) {
+	s.core.mu.Lock()
+	n := s.asks
+	s.core.mu.Unlock()
+	if n < maxAsks {
+		return "", false
+	}
+	if need.StepUp {
+		return fmt.Sprintf("%s keeps asking for more access (insufficient_scope after %d sign-ins); mcptray stopped asking: run mcptray auth login %s, or restart it", s.name, maxAsks, s.name), true
+	}
+	return fmt.Sprintf("%s keeps refusing its sign-in (after %d sign-ins in a row); mcptray stopped asking: run mcptray auth login %s, or restart it", s.name, maxAsks, s.name), true
+}
+
+// stopAsking logs and tells the person, once per run of sign-ins, that
+// mcptray stopped asking (msg, tooManyAsks').
+func (s *server) stopAsking(msg string) {
+	c := s.core
+	c.mu.Lock()
+	first := s.asks == maxAsks
+	if first {
+		s.asks++ // told: not again until the count starts anew
+	}
+	c.mu.Unlock()
+	s.log.Write(logLifecycle, msg)
+	if first {
+		c.notice(s.name+" needs your attention", msg)
+	}
+}
+
+// signedInOK starts the count of sign-ins in a row anew: a start or a
+// call succeeded (downstream.HTTPSpec.AuthOK).
+func (s *server) signedInOK() {
+	s.core.mu.Lock()
+	s.asks = 0
+	s.core.mu.Unlock()
+}
+
+// personActed starts the count anew: the person restarted, toggled or
+// signed in to the server themselves.
+func (s *server) personActed() { s.signedInOK() }
 
 // callAsk is one question asked during calls: done is closed once ok
 // says whether the person signed in.
@@ -256,7 +319,8 @@ type callAsk struct {
 // the server refused for want of a sign-in (or more scopes) waits while
 // the inbox asks the person; their yes signs in, and the call is tried
 // again. Calls that need it meanwhile wait for the same answer. At most
-// maxStepUps questions per session.
+// maxAsks questions in a row (tooManyAsks): past them the call fails,
+// and the status says why, while the session stays up.
 func (s *server) askDuringCall(ctx context.Context, err error) bool {
 	c := s.core
 	need, ok := s.needsSignIn(err)
@@ -266,12 +330,14 @@ func (s *server) askDuringCall(ctx context.Context, err error) bool {
 	c.mu.Lock()
 	a := s.callAsk
 	if a == nil {
-		if s.stepUps >= maxStepUps {
+		if s.asks >= maxAsks {
 			c.mu.Unlock()
-			s.log.Write(logLifecycle, fmt.Sprintf("a call needs a sign-in again; asked %d times in this session already: `mcptray auth login %s` signs in", maxStepUps, s.name))
+			msg, _ := s.tooManyAsks(need)
+			s.stopAsking(msg)
+			s.setStatus(func(st *control.ServerStatus) { st.Error = msg })
 			return false
 		}
-		s.stepUps++
+		s.asks++
 		a = &callAsk{done: make(chan struct{})}
 		s.callAsk = a
 		c.mu.Unlock()

@@ -124,8 +124,10 @@ func TestSignInOAuth(t *testing.T) {
 
 // A call refused for want of a scope (403 insufficient_scope) waits while
 // the inbox asks; the person's yes signs in again, with the scope, and the
-// same call goes through, with no restart. A no fails the call. At most
-// maxStepUps questions per session.
+// same call goes through, with no restart, and the count of questions in
+// a row starts anew. A no fails the call. At most maxAsks questions in a
+// row: then the call fails at once, the status says why, and a restart
+// lets mcptray ask again.
 func TestSignInStepUpDuringCall(t *testing.T) {
 	as := oauthtest.New()
 	t.Cleanup(as.Close)
@@ -178,20 +180,97 @@ func TestSignInStepUpDuringCall(t *testing.T) {
 		t.Errorf("the call after a no: %s", r)
 	}
 
-	// A third question, and then no more in this session: the call fails
-	// at once and the log says how to sign in.
-	reply = asyncCall(c, "remote__echo", map[string]any{"text": "third"})
+	// Two more questions in a row (the step-up that worked does not
+	// count: it was followed by a success), and then no more: the call
+	// fails at once, and the status and the log say why.
+	for _, text := range []string{"third", "fourth"} {
+		reply = asyncCall(c, "remote__echo", map[string]any{"text": text})
+		if err := h.core.Answer(waitSignInRequest(t, h).ID, inbox.Answer{Action: inbox.ActionDecline, By: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		waitReply(t, reply)
+	}
+	if r := waitReply(t, asyncCall(c, "remote__echo", map[string]any{"text": "fifth"})); strings.Contains(r, `"text":"fifth"`) {
+		t.Errorf("the fifth call: %s", r)
+	}
+	if n := len(h.core.Inbox()); n != 0 {
+		t.Errorf("%d requests after the third question in a row, want none", n)
+	}
+	const stopped = "remote keeps asking for more access (insufficient_scope after 3 sign-ins); mcptray stopped asking"
+	h.waitLog("remote", stopped)
+	if s := h.server("remote"); s.State != control.StateReady || !strings.Contains(s.Error, stopped) {
+		t.Errorf("status after the limit: %+v", s)
+	}
+
+	// The person's restart: mcptray asks again.
+	if err := h.core.Restart("remote"); err != nil {
+		t.Fatal(err)
+	}
+	h.wait("ready after the restart", func(st control.Status) bool {
+		s, _ := find(st, "remote")
+		return s.State == control.StateReady && s.Restarts > restarts
+	})
+	c = openRPC(t, h, "", "")
+	reply = asyncCall(c, "remote__echo", map[string]any{"text": "sixth"})
 	if err := h.core.Answer(waitSignInRequest(t, h).ID, inbox.Answer{Action: inbox.ActionDecline, By: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	waitReply(t, reply)
-	if r := waitReply(t, asyncCall(c, "remote__echo", map[string]any{"text": "fourth"})); strings.Contains(r, `"text":"fourth"`) {
-		t.Errorf("the fourth call: %s", r)
+}
+
+// A server whose step-up never succeeds (403 insufficient_scope to every
+// request, as conformance auth/scope-retry-limit): each start that needs
+// a sign-in asks, but 3 sign-ins in a row across starts and no more;
+// then the server is in state error, saying why, with no request in the
+// inbox, until the person acts (here `auth login`, which counts as the
+// first of 3 again).
+func TestSignInScopeNeverEnough(t *testing.T) {
+	as := oauthtest.New()
+	t.Cleanup(as.Close)
+	as.NeverEnoughScope(true)
+	browsed := make(chan error, 10)
+	h := startCore(t, servers("remote", fmt.Sprintf(`{"url": %q, "x-mcptray": {"approve": "off"}}`, as.MCPURL())), func(o *Options) {
+		o.OAuthStore = newMemOAuth()
+		o.OpenURL = func(u string) error { go func() { browsed <- oauthtest.Browser(u) }(); return nil }
+	})
+	for i := range 3 {
+		h.wait("needs-sign-in", stateIs("remote", control.StateNeedsSignIn))
+		req := waitSignInRequest(t, h)
+		if step := req.SignIn != nil && req.SignIn.StepUp; step != (i > 0) {
+			t.Errorf("request %d: step-up %v", i+1, step)
+		}
+		if err := h.core.Answer(req.ID, inbox.Answer{Action: inbox.ActionAccept, By: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-browsed; err != nil {
+			t.Fatal(err)
+		}
+		testkit.WaitFor(t, "the sign-in", func() bool { return as.Count("/authorize", "") == i+1 })
 	}
+	const stopped = "remote keeps asking for more access (insufficient_scope after 3 sign-ins); mcptray stopped asking"
+	h.wait("error after 3 sign-ins", func(st control.Status) bool {
+		s, _ := find(st, "remote")
+		return s.State == control.StateError && strings.Contains(s.Error, stopped)
+	})
+	h.waitLog("remote", stopped)
 	if n := len(h.core.Inbox()); n != 0 {
-		t.Errorf("%d requests after the third question, want none", n)
+		t.Errorf("%d requests after 3 sign-ins, want none", n)
 	}
-	h.waitLog("remote", "asked 3 times in this session already")
+	if n := as.Count("/authorize", ""); n != 3 {
+		t.Errorf("%d visits to /authorize, want 3", n)
+	}
+
+	// The person signs in themselves: that is the first of 3 again.
+	if _, err := h.core.SignIn(t.Context(), "remote", func(u string) error { go func() { browsed <- oauthtest.Browser(u) }(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-browsed; err != nil {
+		t.Fatal(err)
+	}
+	h.wait("needs-sign-in after auth login", stateIs("remote", control.StateNeedsSignIn))
+	if req := waitSignInRequest(t, h); req.SignIn == nil || !req.SignIn.StepUp {
+		t.Errorf("request after auth login: %+v", req)
+	}
 }
 
 // No browser opens (no desktop, a failing $BROWSER): after the yes, the

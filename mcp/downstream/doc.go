@@ -43,7 +43,10 @@
 // HTTPSpec.OAuth (mcp/oauthclient's Handler) signs the SDK's requests and
 // the raw posts alike; a raw post's 401/403 goes to its Authorize and is
 // retried once, as the SDK does; the bearer token joins the session's
-// redactions, and the handler hears the answers (ObserveResponse). The
+// redactions, and the handler hears the answers (ObserveResponse). With
+// HTTPSpec.AskAuth, a ready session's request the handler cannot
+// authorize waits while AskAuth asks the person, on both paths
+// (askingHandler); HTTPSpec.AuthOK hears that the new token worked. The
 // first error its Authorize gave during a start is in the start error
 // (authTrack): go-sdk falls back from server/discover to initialize on any
 // error, and that initialize may fail otherwise. Each Session owns its goroutines: a stdout

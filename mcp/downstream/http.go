@@ -34,7 +34,7 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	ctx, done := s.boundStart(ctx, spec.StartTimeout)
 	defer done()
 	client := &http.Client{
-		Transport: &headerTransport{sess: s, observer: observerOf(spec.OAuth), base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
+		Transport: &headerTransport{sess: s, base: &toolsTap{base: &progressTap{base: &checkTap{base: http.DefaultTransport, sess: s}, sess: s}, sess: s}, headers: spec.Headers},
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("redirect to %s refused", req.URL.Host)
 		},
@@ -47,10 +47,11 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 		authErrs = &authTrack{OAuthHandler: spec.OAuth}
 		oauth = authErrs
 		if spec.AskAuth != nil {
-			asking = &askingHandler{OAuthHandler: authErrs, ask: spec.AskAuth}
+			asking = &askingHandler{OAuthHandler: authErrs, ask: spec.AskAuth, ok: spec.AuthOK}
 			oauth = asking
 		}
 	}
+	client.Transport.(*headerTransport).observer = observerOf(oauth)
 	transport := &sdk.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, OAuthHandler: oauth}
 	cs, err := s.newHTTPClient().Connect(ctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: ProbeVersion})
 	if err != nil {
@@ -59,7 +60,8 @@ func StartHTTP(ctx context.Context, spec HTTPSpec, hooks Hooks) (*Session, error
 	}
 	s.cs = cs
 	s.newWire = s.ProtocolVersion() >= NewWireVersion
-	s.raw = &rawHTTP{client: rawClient(spec.Headers, s, observerOf(spec.OAuth)), url: spec.URL, oauth: spec.OAuth}
+	// The raw fast path (a task's tools/call) asks as the SDK's calls do.
+	s.raw = &rawHTTP{client: rawClient(spec.Headers, s, observerOf(oauth)), url: spec.URL, oauth: oauth}
 	s.rawReady.Store(true)
 	go s.monitorHTTP()
 	if err := s.afterConnect(ctx, spec.LogLevel); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,5 +156,51 @@ func TestStartHTTPOAuthAfterFallback(t *testing.T) {
 	}
 	if strings.Count(err.Error(), "needs you to sign in") != 1 {
 		t.Errorf("the start error says it more than once: %v", err)
+	}
+}
+
+// A raw post (a task's tools/call) refused for want of a scope waits
+// while AskAuth asks, as the SDK's calls do; the sign-in it runs
+// retries the post, and AuthOK hears that the new token worked.
+func TestRawPostAsksForScope(t *testing.T) {
+	fake := oauthtest.New()
+	defer fake.Close()
+	store := &memStore{m: map[string]string{}}
+	c := oauthclient.New(store, oauthclient.Options{})
+	e := oauthclient.Entry{Server: "remote", URL: fake.MCPURL()}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.SignIn(ctx, e, oauthtest.Browser); err != nil {
+		t.Fatal(err)
+	}
+	var asked, oks atomic.Int32
+	ask := func(ctx context.Context, err error) bool {
+		var ns *oauthclient.NeedsSignIn
+		if !errors.As(err, &ns) || !ns.StepUp {
+			t.Errorf("asked with %v, want a step-up", err)
+			return false
+		}
+		asked.Add(1)
+		_, err = c.SignIn(ctx, e, oauthtest.Browser)
+		return err == nil
+	}
+	r := &tapRouter{}
+	s, err := StartHTTP(ctx, HTTPSpec{Name: "remote", URL: e.URL, OAuth: c.Handler(e), Router: r,
+		AskAuth: ask, AuthOK: func() { oks.Add(1) }}, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Attach(r)
+	fake.RequireScope("admin")
+	if err := s.WriteLine([]byte(`{"jsonrpc":"2.0","id":"gw-1","method":"tools/call","params":{"name":"echo","arguments":{"text":"raw scoped"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, "the raw call's answer after the step-up", func() bool { return strings.Contains(r.got(), "raw scoped") })
+	if asked.Load() != 1 || oks.Load() != 1 {
+		t.Errorf("asked %d times, AuthOK %d times; want 1 and 1", asked.Load(), oks.Load())
+	}
+	if strings.Contains(r.got(), "needs you to sign in") {
+		t.Errorf("the raw call failed: %s", r.got())
 	}
 }

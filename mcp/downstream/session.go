@@ -128,6 +128,10 @@ type HTTPSpec struct {
 	// of the ready session (not of the start): it may wait for the person
 	// to sign in, and returns true to retry the request (http_auth.go).
 	AskAuth func(ctx context.Context, err error) bool
+	// AuthOK, with AskAuth, is called once the server answers a request
+	// with something other than 401 or 403 after a sign-in AskAuth
+	// answered with true: the new token worked. It must return quickly.
+	AuthOK func()
 }
 
 // Hooks receive what a server says outside of replies. Every field is

@@ -17,7 +17,8 @@
 // AcceptMetadataDocuments takes an https client_id (CIMD).
 // Toggles for the pitfalls: NoExpiry (no expires_in), DeleteClients
 // (invalid_client), WrongAudience (tokens for another resource),
-// RequireScope (403 insufficient_scope on tools/call), SwitchIssuer,
+// RequireScope (403 insufficient_scope on tools/call), NeverEnoughScope
+// (403 insufficient_scope on everything, whatever the token), SwitchIssuer,
 // RefuseRefresh (invalid_grant), RefuseInitialize (a 2026-07-28-only
 // server: legacy initialize answered 400). Counts and Requests say what clients
 // did; Browser is a stand-in browser that follows /authorize's 302 to the

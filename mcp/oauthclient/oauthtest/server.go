@@ -34,6 +34,7 @@ type Server struct {
 	expiresIn time.Duration      // guarded by mu
 	wrongAud  bool               // guarded by mu
 	scope     string             // guarded by mu: tools/call needs it ("" none)
+	never     bool               // guarded by mu: every request with a token gets 403 insufficient_scope
 	refuse    bool               // guarded by mu: refresh answers invalid_grant
 	supported []string           // guarded by mu: scopes_supported
 	revoked   []string           // guarded by mu: tokens revoked
@@ -179,6 +180,19 @@ func (s *Server) RequireScope(scope string) {
 		s.scope = scope
 		if scope != "" && !slices.Contains(s.supported, scope) {
 			s.supported = append(s.supported, scope)
+		}
+	})
+}
+
+// NeverEnoughScope makes every request with a good token get 403
+// insufficient_scope (scope "read admin"), whatever the token's scopes:
+// a server whose step-up never succeeds (conformance
+// auth/scope-retry-limit).
+func (s *Server) NeverEnoughScope(on bool) {
+	s.set(func() {
+		s.never = on
+		if on && !slices.Contains(s.supported, "admin") {
+			s.supported = append(s.supported, "admin")
 		}
 	})
 }
@@ -435,14 +449,17 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		g := s.access[tok]
 		ok := g != nil && g.issuer == s.issuer && g.resource == s.ts.URL+"/mcp" && time.Now().Before(g.expiry)
-		need := s.scope
+		need, never := s.scope, s.never
 		s.mu.Unlock()
 		if !ok {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope="read"`, meta))
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		if need != "" && !slices.Contains(g.scopes, need) && strings.Contains(string(body), `"tools/call"`) {
+		if never {
+			need = "admin"
+		}
+		if need != "" && (never || !slices.Contains(g.scopes, need) && strings.Contains(string(body), `"tools/call"`)) {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="read %s", resource_metadata=%q`, need, meta))
 			http.Error(w, "insufficient scope", http.StatusForbidden)
 			return
