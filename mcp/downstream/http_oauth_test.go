@@ -73,13 +73,20 @@ func (r *tapRouter) got() string {
 // An HTTP server behind OAuth: StartHTTP without a sign-in fails with a
 // NeedsSignIn one can errors.As; after it, both the SDK's path and the
 // raw fast path carry the token, a raw post's 401 goes to the handler
+// oauthFixture is what each test here starts from: the fake authorization
+// server and its MCP server (closed with the test), an OAuth client over a
+// store in memory, and the entry of the fake's server.
+func oauthFixture(t *testing.T) (*oauthtest.Server, *memStore, *oauthclient.Client, oauthclient.Entry) {
+	t.Helper()
+	fake := oauthtest.New()
+	t.Cleanup(fake.Close)
+	store := &memStore{m: map[string]string{}}
+	return fake, store, oauthclient.New(store, oauthclient.Options{}), oauthclient.Entry{Server: "remote", URL: fake.MCPURL()}
+}
+
 // (a refresh, a retry), and the token is in the session's redactions.
 func TestStartHTTPOAuth(t *testing.T) {
-	fake := oauthtest.New()
-	defer fake.Close()
-	store := &memStore{m: map[string]string{}}
-	c := oauthclient.New(store, oauthclient.Options{})
-	e := oauthclient.Entry{Server: "remote", URL: fake.MCPURL()}
+	fake, store, c, e := oauthFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
@@ -142,11 +149,8 @@ func TestStartHTTPOAuth(t *testing.T) {
 // only): the sign-in its server/discover asked for is still what the
 // start error says, and errors.As finds it.
 func TestStartHTTPOAuthAfterFallback(t *testing.T) {
-	fake := oauthtest.New()
-	defer fake.Close()
+	fake, _, c, e := oauthFixture(t)
 	fake.RefuseInitialize(true)
-	c := oauthclient.New(&memStore{m: map[string]string{}}, oauthclient.Options{})
-	e := oauthclient.Entry{Server: "remote", URL: fake.MCPURL()}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, err := StartHTTP(ctx, HTTPSpec{Name: "remote", URL: e.URL, OAuth: c.Handler(e)}, Hooks{})
@@ -163,11 +167,7 @@ func TestStartHTTPOAuthAfterFallback(t *testing.T) {
 // while AskAuth asks, as the SDK's calls do; the sign-in it runs
 // retries the post, and AuthOK hears that the new token worked.
 func TestRawPostAsksForScope(t *testing.T) {
-	fake := oauthtest.New()
-	defer fake.Close()
-	store := &memStore{m: map[string]string{}}
-	c := oauthclient.New(store, oauthclient.Options{})
-	e := oauthclient.Entry{Server: "remote", URL: fake.MCPURL()}
+	fake, _, c, e := oauthFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := c.SignIn(ctx, e, oauthtest.Browser); err != nil {

@@ -126,6 +126,22 @@ func (e *env) connect(t *testing.T, c *oauthclient.Client, entry oauthclient.Ent
 	return cs, err
 }
 
+// works connects to each entry's server through c and calls its echo tool,
+// failing the test with the server's name and when (e.g. "after a
+// restart"; "" for none) on the first that does not answer.
+func (e *env) works(t *testing.T, c *oauthclient.Client, when string, entries ...oauthclient.Entry) {
+	t.Helper()
+	for _, en := range entries {
+		cs, err := e.connect(t, c, en)
+		if err == nil {
+			err = echo(t, cs)
+		}
+		if err != nil {
+			t.Fatalf("%s%s: %v", en.Server, when, err)
+		}
+	}
+}
+
 func (e *env) signIn(t *testing.T, c *oauthclient.Client, entry oauthclient.Entry) oauthclient.Info {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -90,16 +90,7 @@ func TestTwoServersOneIssuerRotation(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	c2 := e.newClient()
-	for _, en := range []oauthclient.Entry{e.entry, other} {
-		cs, err := e.connect(t, c2, en)
-		if err != nil {
-			t.Fatalf("%s after a restart: %v", en.Server, err)
-		}
-		if err := echo(t, cs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e.works(t, e.newClient(), " after a restart", e.entry, other)
 }
 
 // A refresh the authorization server refuses is a sign-in request, not a
