@@ -57,7 +57,17 @@ type children struct {
 	// still there but no longer held its window (closed, on its way
 	// out): it opens a new one once that has ended, if it is recent.
 	again *openRequest
+	// popupFailed counts the popup's processes in a row that ended with
+	// an error: one that fails is started again for a request still
+	// waiting, but not past maxPopupFailures (a popup that cannot show
+	// would otherwise start again forever).
+	popupFailed int
 }
+
+// maxPopupFailures is how many popups in a row may fail before a waiting
+// request no longer starts another (the next request, or the tray's
+// item, does).
+const maxPopupFailures = 2
 
 // openRequest is an openMain that waits for the last window to end.
 type openRequest struct {
@@ -151,14 +161,26 @@ func (c *children) start(kind, command string, args ...string) {
 				c.openMain(again.tab, again.need)
 			case kind == control.WindowMain && c.mainExited != nil:
 				c.mainExited()
-			case kind == control.WindowPopup && err == nil && c.pending():
-				// Its last request closed (it fails when it had none to
-				// show: RunPopup), and one that arrived as it ended
-				// reached it on its way out (openPopup's raise).
+			case kind == control.WindowPopup && c.popupEnded(err):
 				c.openPopup()
 			}
 		})
 	}()
+}
+
+// popupEnded counts a popup process's end (err is its exit) and says
+// whether another must start: a request waits, which arrived as it ended
+// and reached it on its way out (openPopup's raise), or which it could not
+// show because it failed (a popup with none to show fails too: RunPopup).
+// After maxPopupFailures failures in a row, no: the next request or the
+// tray's item starts one.
+func (c *children) popupEnded(err error) bool {
+	if err == nil {
+		c.popupFailed = 0
+	} else {
+		c.popupFailed++
+	}
+	return c.popupFailed <= maxPopupFailures && c.pending()
 }
 
 // ended says whether err is the exit of a process we asked to end.
